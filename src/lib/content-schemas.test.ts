@@ -1,0 +1,97 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'astro/zod';
+import { dossierSchema, episodeSchema, storySchema, tagSchema, type SchemaHelpers } from './content-schemas';
+
+// Stand-ins for Astro's helpers: an image is its path, a reference is its id.
+const helpers: SchemaHelpers = {
+  image: () => z.string(),
+  reference: (collection) => z.string().transform((id) => ({ collection, id })),
+};
+const stories = storySchema(helpers);
+const cover = { src: '../../images/foret.jpg', alt: 'Une forêt de pins', credit: 'Illustration : Contrechamp' };
+const article = {
+  scheme: 'articles',
+  slug: 'la-foret-brule',
+  title: 'La forêt brûle',
+  lead: 'Un chapô de plus de dix caractères.',
+  published: '2026-09-14T07:30:00+02:00',
+  authors: ['claire-fontaine'],
+  tags: ['climat'],
+  category: 'environnement',
+  cover,
+};
+
+describe('story schema', () => {
+  it('accepts a complete article and resolves its references', () => {
+    const parsed = stories.parse(article);
+    expect(parsed.published.toISOString()).toBe('2026-09-14T05:30:00.000Z');
+    expect(parsed.authors).toEqual([{ collection: 'authors', id: 'claire-fontaine' }]);
+    expect(parsed.draft).toBe(false);
+  });
+
+  it('rejects an unknown field, so that a typo fails the build', () => {
+    const result = stories.safeParse({ ...article, chapo: 'typo' });
+    expect(result.success).toBe(false);
+  });
+
+  it('requires a cover with alt text on articles, but not on brèves', () => {
+    const { cover: _cover, ...withoutCover } = article;
+    expect(stories.safeParse(withoutCover).success).toBe(false);
+    expect(stories.safeParse({ ...article, cover: { src: 'x.jpg', alt: '' } }).success).toBe(false);
+    expect(stories.safeParse({ ...withoutCover, scheme: 'breves', category: 'en-france' }).success).toBe(true);
+  });
+
+  it('requires a video and a duration on émissions, from YouTube or PeerTube', () => {
+    const emission = { ...article, scheme: 'emissions', category: 'le-grand-entretien', duration: 1800 };
+    expect(stories.safeParse(emission).success).toBe(false);
+    expect(stories.safeParse({ ...emission, video: { provider: 'youtube', id: 'aB3dE5fG7hJ' } }).success).toBe(true);
+    expect(stories.safeParse({ ...emission, video: { provider: 'youtube', id: 'too-short' } }).success).toBe(false);
+    expect(
+      stories.safeParse({ ...emission, video: { provider: 'peertube', instance: 'https://videos.exemple.fr', id: '9c9de5e8-0a1e-484a-b099-e80766180a6d' } }).success,
+    ).toBe(true);
+    expect(stories.safeParse({ ...emission, video: { provider: 'vimeo', id: '123' } }).success).toBe(false);
+    // A video makes no sense on an article.
+    expect(stories.safeParse({ ...article, video: { provider: 'youtube', id: 'aB3dE5fG7hJ' } }).success).toBe(false);
+  });
+
+  it('refuses slugs that would make odd URLs', () => {
+    for (const slug of ['Avec-Majuscule', 'avec espace', 'accentué', '-tiret', 'double--tiret'])
+      expect(stories.safeParse({ ...article, slug }).success, slug).toBe(false);
+  });
+});
+
+describe('episode schema', () => {
+  const episode = {
+    slug: 'episode-1',
+    title: 'Premier épisode',
+    podcast: 'a-contre-courant',
+    published: '2026-05-01T08:00:00+02:00',
+    duration: 95,
+    summary: 'Un résumé de l’épisode.',
+    category: 'entretien',
+    tags: ['a-contre-courant'],
+    content_folder_url: '/media/podcasts/a-contre-courant/',
+    attributes: { podcast: { filename: 'episode-1.mp3', size: 380000, type: 'audio/mpeg' } },
+  };
+  it('holds the fields the player needs (SPEC §3)', () => {
+    const parsed = episodeSchema(helpers).parse(episode);
+    expect(parsed.attributes.podcast.filename).toBe('episode-1.mp3');
+    expect(parsed.content_folder_url).toBe('/media/podcasts/a-contre-courant/');
+  });
+  it('refuses a folder URL that is neither absolute nor rooted', () => {
+    expect(episodeSchema(helpers).safeParse({ ...episode, content_folder_url: 'http://insecure.example/' }).success).toBe(false);
+    expect(episodeSchema(helpers).safeParse({ ...episode, content_folder_url: 'media/' }).success).toBe(false);
+  });
+});
+
+describe('tags and dossiers', () => {
+  it('knows the PODCAST tag family', () => {
+    expect(tagSchema.safeParse({ slug: 'a-contre-courant', label: 'À contre-courant', scheme: 'PODCAST' }).success).toBe(true);
+    expect(tagSchema.safeParse({ slug: 'x', label: 'X', scheme: 'OTHER' }).success).toBe(false);
+  });
+  it('lists dossier contents as scheme/slug', () => {
+    const dossier = { slug: 'eau', title: 'L’eau', description: 'Un dossier sur l’eau.', published: '2026-01-01', cover, stories: ['articles/la-foret-brule'] };
+    expect(dossierSchema(helpers).safeParse(dossier).success).toBe(true);
+    expect(dossierSchema(helpers).safeParse({ ...dossier, stories: ['la-foret-brule'] }).success).toBe(false);
+  });
+});

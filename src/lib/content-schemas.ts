@@ -1,0 +1,184 @@
+/**
+ * The schemas of every collection, as factories of the two helpers Astro provides
+ * (`image()` and `reference()`), so that unit tests can check them without a build.
+ *
+ * Schemas are strict: a typo in front matter fails the build instead of vanishing.
+ * Each field is described so that editors get help text in their tools.
+ */
+import { z } from 'astro/zod';
+import { SLUG_PATTERN, TAG_SCHEMES, CATEGORY_SCHEMES } from './content-constants';
+
+export interface SchemaHelpers {
+  image: () => z.ZodType;
+  reference: (collection: 'authors' | 'tags' | 'dossiers') => z.ZodType;
+}
+
+export const slug = z
+  .string()
+  .regex(SLUG_PATTERN, 'Un slug ne contient que des minuscules sans accents, des chiffres et des tirets.');
+
+/** A cover or photo: the image file, its alternative text and its credit line. */
+const illustration = ({ image }: SchemaHelpers) =>
+  z
+    .object({
+      src: image().describe('Chemin relatif du fichier image (JPEG, PNG ou WebP).'),
+      alt: z
+        .string()
+        .min(3)
+        .describe('Texte alternatif : ce que montre l’image, pour les lecteurs qui ne la voient pas.'),
+      credit: z.string().min(2).optional().describe('Crédit photo, affiché sous l’image.'),
+    })
+    .strict();
+
+const storyBase = (h: SchemaHelpers) =>
+  z.object({
+    slug: slug.describe('Identifiant dans l’adresse de la page ; unique dans son schéma.'),
+    title: z.string().min(3).max(160).describe('Titre du contenu.'),
+    lead: z.string().min(10).max(600).describe('Chapô : le texte d’accroche sous le titre.'),
+    published: z.coerce.date().describe('Date et heure de publication (ISO 8601, avec fuseau).'),
+    updated: z.coerce.date().optional().describe('Date et heure de la dernière mise à jour, si elle diffère.'),
+    authors: z.array(h.reference('authors')).min(1).describe('Auteurs et autrices, par leur slug.'),
+    tags: z.array(h.reference('tags')).default([]).describe('Mots-clés, par leur slug.'),
+    dossier: h.reference('dossiers').optional().describe('Dossier auquel le contenu appartient ; le dossier doit aussi le lister.'),
+    category: slug.describe('Rubrique (article, brève) ou programme (émission), par son slug dans le schéma.'),
+    cover: illustration(h).optional().describe('Image de couverture.'),
+    draft: z.boolean().default(false).describe('Brouillon : jamais publié.'),
+  });
+
+const video = z
+  .discriminatedUnion('provider', [
+    z
+      .object({
+        provider: z.literal('youtube'),
+        id: z.string().regex(/^[\w-]{11}$/).describe('Identifiant de la vidéo YouTube (11 caractères).'),
+      })
+      .strict(),
+    z
+      .object({
+        provider: z.literal('peertube'),
+        instance: z.string().url().startsWith('https://').describe('Adresse de l’instance PeerTube, par exemple https://video.exemple.fr.'),
+        id: z.string().regex(/^[\w-]{6,64}$/).describe('Identifiant court ou UUID de la vidéo sur l’instance.'),
+      })
+      .strict(),
+  ])
+  .describe('Vidéo hébergée sur YouTube ou PeerTube.');
+
+export const storySchema = (h: SchemaHelpers) =>
+  z.discriminatedUnion('scheme', [
+    storyBase(h)
+      .extend({
+        scheme: z.literal('articles').describe('Schéma : article écrit.'),
+        cover: illustration(h).describe('Image de couverture.'),
+      })
+      .strict(),
+    storyBase(h)
+      .extend({
+        scheme: z.literal('emissions').describe('Schéma : émission vidéo de la web TV.'),
+        cover: illustration(h).describe('Vignette de la vidéo.'),
+        video,
+        duration: z.number().int().positive().describe('Durée de la vidéo, en secondes.'),
+      })
+      .strict(),
+    storyBase(h)
+      .extend({
+        scheme: z.literal('breves').describe('Schéma : brève, lue en entier dans sa liste.'),
+      })
+      .strict(),
+  ]);
+
+export const authorSchema = (h: SchemaHelpers) =>
+  z
+    .object({
+      slug: slug.describe('Identifiant dans l’adresse de la page auteur.'),
+      name: z.string().min(2).describe('Nom affiché.'),
+      role: z.string().optional().describe('Fonction dans la rédaction, par exemple « Journaliste ».'),
+      bio: z.string().min(10).describe('Courte biographie.'),
+      photo: illustration(h).optional().describe('Portrait.'),
+    })
+    .strict();
+
+export const tagSchema = z
+  .object({
+    slug: slug.describe('Identifiant dans l’adresse de la page du mot-clé.'),
+    label: z.string().min(2).describe('Libellé affiché.'),
+    scheme: z.enum(TAG_SCHEMES).describe('Famille du mot-clé : thème, lieu, personne, ou podcast (PODCAST).'),
+  })
+  .strict();
+
+export const categorySchema = z
+  .object({
+    slug: slug.describe('Identifiant dans l’adresse de la liste ; unique tous schémas confondus.'),
+    scheme: z.enum(CATEGORY_SCHEMES).describe('Schéma auquel la rubrique ou le programme appartient.'),
+    label: z.string().min(2).describe('Libellé affiché.'),
+    description: z.string().min(10).describe('Présentation, en tête de la liste.'),
+  })
+  .strict();
+
+export const dossierSchema = (h: SchemaHelpers) =>
+  z
+    .object({
+      slug: slug.describe('Identifiant dans l’adresse du dossier.'),
+      title: z.string().min(3).describe('Titre du dossier.'),
+      description: z.string().min(10).max(600).describe('Présentation courte, reprise dans les listes.'),
+      published: z.coerce.date().describe('Date d’ouverture du dossier.'),
+      cover: illustration(h).describe('Image de couverture.'),
+      featured: z.boolean().default(false).describe('Mis en avant sur la page d’accueil.'),
+      stories: z
+        .array(z.string().regex(/^(articles|emissions|breves)\/[a-z0-9]+(?:-[a-z0-9]+)*$/, 'Un contenu se désigne par schéma/slug, par exemple articles/mon-article.'))
+        .min(1)
+        .describe('Contenus du dossier, dans l’ordre de lecture, sous la forme schéma/slug.'),
+    })
+    .strict();
+
+export const podcastSchema = (h: SchemaHelpers) =>
+  z
+    .object({
+      slug: slug.describe('Identifiant dans l’adresse du podcast.'),
+      label: z.string().min(2).describe('Nom du podcast.'),
+      description: z.string().min(10).describe('Présentation du podcast, reprise dans son flux.'),
+      cover: illustration(h).describe('Pochette carrée (au moins 1400 px pour les annuaires de podcasts).'),
+      category: slug.describe('Catégorie du podcast, par son slug dans le schéma podcasts.'),
+      itunesCategory: z.string().min(2).describe('Catégorie Apple Podcasts, par exemple « News ».'),
+      itunesSubcategory: z.string().optional().describe('Sous-catégorie Apple Podcasts, par exemple « Politics ».'),
+      explicit: z.boolean().default(false).describe('Contenu explicite au sens d’Apple Podcasts.'),
+      authors: z.array(h.reference('authors')).min(1).describe('Voix et producteurs du podcast.'),
+    })
+    .strict();
+
+export const episodeSchema = (h: SchemaHelpers) =>
+  z
+    .object({
+      slug: slug.describe('Identifiant de l’épisode dans l’adresse, unique dans son podcast.'),
+      title: z.string().min(3).describe('Titre de l’épisode.'),
+      podcast: slug.describe('Podcast auquel l’épisode appartient, par son slug.'),
+      published: z.coerce.date().describe('Date et heure de publication.'),
+      duration: z.number().int().positive().describe('Durée de l’audio, en secondes.'),
+      summary: z.string().min(10).max(600).describe('Résumé d’une ou deux phrases, repris dans les listes et le flux.'),
+      category: slug.describe('Catégorie de l’épisode, par son slug dans le schéma podcasts.'),
+      tags: z.array(h.reference('tags')).default([]).describe('Mots-clés ; celui de famille PODCAST désigne le podcast.'),
+      content_folder_url: z
+        .string()
+        .regex(/^(\/|https:\/\/)/, 'Une adresse absolue (https://…) ou un chemin commençant par /.')
+        .describe('Dossier où se trouve le fichier audio.'),
+      attributes: z
+        .object({
+          podcast: z
+            .object({
+              filename: z.string().regex(/^[\w.-]+\.(mp3|m4a|ogg|opus)$/).describe('Nom du fichier audio dans le dossier.'),
+              size: z.number().int().positive().describe('Taille du fichier audio, en octets (pour les flux).'),
+              type: z.enum(['audio/mpeg', 'audio/mp4', 'audio/ogg']).default('audio/mpeg').describe('Type MIME du fichier audio.'),
+            })
+            .strict(),
+        })
+        .strict(),
+    })
+    .strict();
+
+export const pageSchema = z
+  .object({
+    slug,
+    title: z.string().min(2).describe('Titre de la page.'),
+    description: z.string().min(10).describe('Description pour les moteurs de recherche et le partage.'),
+    updated: z.coerce.date().optional().describe('Dernière mise à jour (textes légaux).'),
+  })
+  .strict();

@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import {
+  formatClock, formatDate, formatDateTime, formatDuration, formatLongDate, isoDuration, isoParis, parisYear,
+} from './dates';
+
+describe('French dates in Paris time', () => {
+  it('names months and days in French', () => {
+    expect(formatDate(new Date('2026-11-21T10:00:00Z'))).toBe('21 novembre 2026');
+    expect(formatLongDate(new Date('2026-11-23T10:00:00Z'))).toBe('lundi 23 novembre 2026');
+  });
+
+  it('uses Paris time, not UTC, for the calendar day', () => {
+    // 23:30 UTC on 14 July is already 15 July in Paris (UTC+2 in summer).
+    expect(formatDate(new Date('2026-07-14T23:30:00Z'))).toBe('15 juillet 2026');
+    // In winter Paris is UTC+1.
+    expect(formatDateTime(new Date('2026-01-10T07:05:00Z'))).toBe('10 janvier 2026 à 08 h 05');
+  });
+
+  it('gives the publication year in Paris, which is the year in story URLs', () => {
+    // New Year's night: still 2025 in UTC, already 2026 in Paris.
+    expect(parisYear(new Date('2025-12-31T23:30:00Z'))).toBe(2026);
+    expect(parisYear(new Date('2025-12-31T22:59:00Z'))).toBe(2025);
+  });
+
+  it('writes ISO dates with the Paris offset, summer and winter', () => {
+    expect(isoParis(new Date('2026-07-01T10:00:00Z'))).toBe('2026-07-01T12:00:00+02:00');
+    expect(isoParis(new Date('2026-12-01T10:00:00Z'))).toBe('2026-12-01T11:00:00+01:00');
+  });
+});
+
+describe('durations', () => {
+  it('reads like French', () => {
+    expect(formatDuration(45)).toBe('45 s');
+    expect(formatDuration(12 * 60 + 5)).toBe('12 min');
+    expect(formatDuration(3600 + 2 * 60)).toBe('1 h 02 min');
+  });
+
+  it('formats clocks for players and podcast feeds', () => {
+    expect(formatClock(65)).toBe('1:05');
+    expect(formatClock(3725)).toBe('1:02:05');
+    expect(formatClock(-3)).toBe('0:00');
+  });
+
+  it('formats ISO 8601 durations for structured data', () => {
+    expect(isoDuration(3725)).toBe('PT1H2M5S');
+    expect(isoDuration(600)).toBe('PT10M');
+    expect(isoDuration(0)).toBe('PT0S');
+  });
+});

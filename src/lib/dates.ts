@@ -1,0 +1,69 @@
+/**
+ * Dates as readers see them: Paris time, French names, weeks starting on Monday (SPEC §9).
+ * Pure helpers, safe on the server and in the browser.
+ */
+import { fr } from 'date-fns/locale';
+import { formatInTimeZone } from 'date-fns-tz';
+
+export const TIME_ZONE = 'Europe/Paris';
+export const WEEK_STARTS_ON = 1 as const;
+
+const options = { locale: fr, weekStartsOn: WEEK_STARTS_ON } as const;
+
+/** "21 novembre 2026" */
+export function formatDate(date: Date): string {
+  return formatInTimeZone(date, TIME_ZONE, 'd MMMM yyyy', options);
+}
+
+/** "samedi 21 novembre 2026" */
+export function formatLongDate(date: Date): string {
+  return formatInTimeZone(date, TIME_ZONE, 'EEEE d MMMM yyyy', options);
+}
+
+/** "21 novembre 2026 à 08 h 30", the French typographic convention for times. */
+export function formatDateTime(date: Date): string {
+  return formatInTimeZone(date, TIME_ZONE, "d MMMM yyyy 'à' HH 'h' mm", options);
+}
+
+/** "21/11/2026" */
+export function formatShortDate(date: Date): string {
+  return formatInTimeZone(date, TIME_ZONE, 'dd/MM/yyyy', options);
+}
+
+/** The calendar year in Paris, which is the year in a story's URL. */
+export function parisYear(date: Date): number {
+  return Number(formatInTimeZone(date, TIME_ZONE, 'yyyy'));
+}
+
+/** ISO 8601 with the Paris offset, for <time datetime> and JSON-LD. */
+export function isoParis(date: Date): string {
+  return formatInTimeZone(date, TIME_ZONE, "yyyy-MM-dd'T'HH:mm:ssXXX");
+}
+
+/** "1 h 02 min", "12 min", "45 s": a human duration in French. */
+export function formatDuration(totalSeconds: number): string {
+  const s = Math.max(0, Math.round(totalSeconds));
+  const hours = Math.floor(s / 3600);
+  const minutes = Math.floor((s % 3600) / 60);
+  if (hours > 0) return `${hours} h ${String(minutes).padStart(2, '0')} min`;
+  if (minutes > 0) return `${minutes} min`;
+  return `${s} s`;
+}
+
+/** "1:02:05" or "12:05", for players and podcast feeds (itunes:duration). */
+export function formatClock(totalSeconds: number): string {
+  const s = Math.max(0, Math.floor(totalSeconds));
+  const hours = Math.floor(s / 3600);
+  const mm = String(Math.floor((s % 3600) / 60)).padStart(hours > 0 ? 2 : 1, '0');
+  const ss = String(s % 60).padStart(2, '0');
+  return hours > 0 ? `${hours}:${mm}:${ss}` : `${mm}:${ss}`;
+}
+
+/** ISO 8601 duration ("PT1H2M5S"), for JSON-LD. */
+export function isoDuration(totalSeconds: number): string {
+  const s = Math.max(0, Math.round(totalSeconds));
+  const h = Math.floor(s / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  const sec = s % 60;
+  return `PT${h ? `${h}H` : ''}${m ? `${m}M` : ''}${sec || (!h && !m) ? `${sec}S` : ''}`;
+}

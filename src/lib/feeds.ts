@@ -1,0 +1,149 @@
+/**
+ * RSS 2.0 feeds: the site-wide feeds and one podcast feed per show, with iTunes tags that
+ * Apple Podcasts and Spotify require. Built at build time; every link is absolute on the
+ * configured site.
+ */
+import { siteConfig } from '../config/site';
+import { formatClock } from './dates';
+
+export function escapeXml(value: string): string {
+  return value
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&apos;');
+}
+
+/** CDATA cannot contain "]]>", so it is split across two sections. */
+export function cdata(value: string): string {
+  return `<![CDATA[${value.replace(/]]>/g, ']]]]><![CDATA[>')}]]>`;
+}
+
+export interface FeedItem {
+  title: string;
+  link: string;
+  guid: string;
+  published: Date;
+  description: string;
+  /** Full HTML body, as content:encoded. */
+  html?: string | undefined;
+  authors: string[];
+  categories: string[];
+  image?: { url: string; type: string } | undefined;
+}
+
+export interface FeedChannel {
+  title: string;
+  description: string;
+  link: string;
+  self: string;
+  items: FeedItem[];
+}
+
+const tag = (name: string, value: string) => `<${name}>${escapeXml(value)}</${name}>`;
+
+export function renderRss(channel: FeedChannel): string {
+  const lastBuild = channel.items[0]?.published ?? new Date();
+  const items = channel.items.map((item) =>
+    [
+      '<item>',
+      tag('title', item.title),
+      tag('link', item.link),
+      `<guid isPermaLink="${item.guid === item.link}">${escapeXml(item.guid)}</guid>`,
+      tag('pubDate', item.published.toUTCString()),
+      tag('description', item.description),
+      ...item.authors.map((a) => tag('dc:creator', a)),
+      ...item.categories.map((c) => tag('category', c)),
+      item.image ? `<enclosure url="${escapeXml(item.image.url)}" length="0" type="${item.image.type}"/>` : '',
+      item.html ? `<content:encoded>${cdata(item.html)}</content:encoded>` : '',
+      '</item>',
+    ].filter(Boolean).join(''),
+  );
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    '<rss version="2.0" xmlns:atom="http://www.w3.org/2005/Atom" xmlns:dc="http://purl.org/dc/elements/1.1/" xmlns:content="http://purl.org/rss/1.0/modules/content/">',
+    '<channel>',
+    tag('title', channel.title),
+    tag('link', channel.link),
+    tag('description', channel.description),
+    tag('language', 'fr-FR'),
+    tag('copyright', `© ${new Date().getFullYear()} ${siteConfig.publisher.legalName}`),
+    tag('lastBuildDate', lastBuild.toUTCString()),
+    `<atom:link href="${escapeXml(channel.self)}" rel="self" type="application/rss+xml"/>`,
+    ...items,
+    '</channel>',
+    '</rss>',
+  ].join('\n');
+}
+
+export interface PodcastFeed {
+  title: string;
+  description: string;
+  link: string;
+  self: string;
+  image: string;
+  author: string;
+  ownerName: string;
+  ownerEmail: string;
+  category: string;
+  subcategory?: string | undefined;
+  explicit: boolean;
+  episodes: {
+    title: string;
+    link: string;
+    guid: string;
+    published: Date;
+    summary: string;
+    html: string;
+    audio: { url: string; length: number; type: string };
+    duration: number;
+  }[];
+}
+
+/** A podcast feed as Apple Podcasts and Spotify accept it. */
+export function renderPodcastRss(feed: PodcastFeed): string {
+  const explicit = feed.explicit ? 'true' : 'false';
+  const items = feed.episodes.map((e) =>
+    [
+      '<item>',
+      tag('title', e.title),
+      tag('itunes:title', e.title),
+      tag('link', e.link),
+      `<guid isPermaLink="false">${escapeXml(e.guid)}</guid>`,
+      tag('pubDate', e.published.toUTCString()),
+      tag('description', e.summary),
+      tag('itunes:summary', e.summary),
+      `<content:encoded>${cdata(e.html)}</content:encoded>`,
+      `<enclosure url="${escapeXml(e.audio.url)}" length="${e.audio.length}" type="${escapeXml(e.audio.type)}"/>`,
+      tag('itunes:duration', formatClock(e.duration)),
+      tag('itunes:explicit', explicit),
+      tag('itunes:episodeType', 'full'),
+      '</item>',
+    ].join(''),
+  );
+  const category = feed.subcategory
+    ? `<itunes:category text="${escapeXml(feed.category)}"><itunes:category text="${escapeXml(feed.subcategory)}"/></itunes:category>`
+    : `<itunes:category text="${escapeXml(feed.category)}"/>`;
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    '<rss version="2.0" xmlns:itunes="http://www.itunes.com/dtds/podcast-1.0.dtd" xmlns:atom="http://www.w3.org/2005/Atom" xmlns:content="http://purl.org/rss/1.0/modules/content/">',
+    '<channel>',
+    tag('title', feed.title),
+    tag('link', feed.link),
+    tag('description', feed.description),
+    tag('language', 'fr'),
+    tag('copyright', `© ${new Date().getFullYear()} ${siteConfig.publisher.legalName}`),
+    `<atom:link href="${escapeXml(feed.self)}" rel="self" type="application/rss+xml"/>`,
+    tag('itunes:author', feed.author),
+    `<itunes:owner>${tag('itunes:name', feed.ownerName)}${tag('itunes:email', feed.ownerEmail)}</itunes:owner>`,
+    `<itunes:image href="${escapeXml(feed.image)}"/>`,
+    `<image>${tag('url', feed.image)}${tag('title', feed.title)}${tag('link', feed.link)}</image>`,
+    category,
+    tag('itunes:explicit', explicit),
+    tag('itunes:type', 'episodic'),
+    ...items,
+    '</channel>',
+    '</rss>',
+  ].join('\n');
+}

@@ -1,0 +1,44 @@
+/** The three site-wide feeds (SPEC §7): everything, articles, émissions. */
+import { getImage } from 'astro:assets';
+import { getCorpus, urlOf, type Story } from './content';
+import { renderRss, type FeedItem } from './feeds';
+import { siteConfig } from '../config/site';
+import type { StoryScheme } from './content-constants';
+
+/** How many items a feed carries: readers' apps only show the latest. */
+export const FEED_SIZE = 50;
+
+async function item(story: Story, site: URL): Promise<FeedItem> {
+  const corpus = await getCorpus();
+  const link = new URL(urlOf(corpus, story), site).href;
+  const cover = story.data.cover
+    ? await getImage({ src: story.data.cover.src, width: 1024, format: 'jpg', quality: 70 })
+    : undefined;
+  return {
+    title: story.data.title,
+    link,
+    // Brèves link to an anchor in a list whose page changes over time: a stable guid instead.
+    guid: story.data.scheme === 'breves' ? `${site.origin}/breves/${story.data.slug}` : link,
+    published: story.data.published,
+    description: story.data.lead,
+    html: story.rendered?.html,
+    authors: story.data.authors.map(({ id }) => corpus.authors.get(id)!.data.name),
+    categories: [corpus.categories.get(story.data.category)!.data.label, ...story.data.tags.map(({ id }) => corpus.tags.get(id)!.data.label)],
+    image: cover ? { url: new URL(cover.src, site).href, type: 'image/jpeg' } : undefined,
+  };
+}
+
+export async function siteFeed(site: URL, path: string, schemes: StoryScheme[], title: string, description: string): Promise<Response> {
+  const corpus = await getCorpus();
+  const stories = corpus.stories.filter((s) => schemes.includes(s.data.scheme)).slice(0, FEED_SIZE);
+  const xml = renderRss({
+    title,
+    description,
+    link: site.href,
+    self: new URL(path, site).href,
+    items: await Promise.all(stories.map((s) => item(s, site))),
+  });
+  return new Response(xml, { headers: { 'Content-Type': 'application/rss+xml; charset=utf-8' } });
+}
+
+export const feedTitle = (label?: string) => (label ? `${siteConfig.title} — ${label}` : siteConfig.title);

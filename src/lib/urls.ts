@@ -1,0 +1,50 @@
+/**
+ * Every public URL is built here, so that pages, feeds, the sitemap and tests agree.
+ * Pure helpers, safe on both sides.
+ */
+import type { StoryScheme } from './content-constants';
+import { parisYear } from './dates';
+
+export interface StoryRef {
+  scheme: StoryScheme;
+  slug: string;
+  published: Date;
+}
+
+/** The first page has no suffix; page n ≥ 2 lives under `/page/n`. */
+export function withPage(base: string, page: number): string {
+  if (!Number.isInteger(page) || page < 1) throw new RangeError(`Invalid page: ${page}`);
+  return page === 1 ? base : `${base}/page/${page}`;
+}
+
+export const schemeUrl = (scheme: StoryScheme, page = 1) => withPage(`/${scheme}`, page);
+export const categoryUrl = (scheme: StoryScheme, category: string, page = 1) =>
+  withPage(`/${scheme}/${category}`, page);
+
+/**
+ * A story's own page: `/{scheme}/{year}/{slug}` where the year is the publication year in
+ * Paris. Brèves have no page: they are read in their list, so their URL is an anchor there
+ * (`listPage` says which page of the list holds them).
+ */
+export function storyUrl(story: StoryRef, listPage = 1): string {
+  if (story.scheme === 'breves') return `${schemeUrl('breves', listPage)}#${story.slug}`;
+  return `/${story.scheme}/${parisYear(story.published)}/${story.slug}`;
+}
+
+export const authorUrl = (slug?: string, page = 1) => (slug ? withPage(`/auteurs/${slug}`, page) : '/auteurs');
+export const tagUrl = (slug?: string, page = 1) => (slug ? withPage(`/tags/${slug}`, page) : '/tags');
+export const dossierUrl = (slug?: string) => (slug ? `/dossiers/${slug}` : '/dossiers');
+export const podcastUrl = (slug?: string) => (slug ? `/podcasts/${slug}` : '/podcasts/');
+export const podcastFeedUrl = (slug: string) => `/podcasts/${slug}/rss.xml`;
+export const episodeUrl = (podcast: string, episode: string) => `/podcasts/${podcast}/${episode}`;
+export const latestEpisodesUrl = (page = 1) => withPage('/podcasts/publications', page);
+
+/** The audio address: the folder URL joined with the file name (SPEC §3). */
+export function audioUrl(contentFolderUrl: string, filename: string): string {
+  return `${contentFolderUrl.replace(/\/+$/, '')}/${encodeURIComponent(filename)}`;
+}
+
+/** An absolute URL on the configured site (never the request's Host). */
+export function absoluteUrl(pathOrUrl: string, site: URL | string): string {
+  return new URL(pathOrUrl, site).href;
+}

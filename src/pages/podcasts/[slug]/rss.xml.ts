@@ -1,0 +1,48 @@
+/** One podcast feed per show, for Apple Podcasts, Spotify and every podcast app. */
+import type { APIRoute, GetStaticPaths } from 'astro';
+import { getImage } from 'astro:assets';
+import { episodeAudioUrl, getCorpus, type Podcast } from '../../../lib/content';
+import { renderPodcastRss } from '../../../lib/feeds';
+import { episodeUrl, podcastFeedUrl, podcastUrl } from '../../../lib/urls';
+import { siteConfig } from '../../../config/site';
+
+export const getStaticPaths = (async () => {
+  const corpus = await getCorpus();
+  return [...corpus.podcasts.values()].map((podcast) => ({ params: { slug: podcast.id }, props: { podcast } }));
+}) satisfies GetStaticPaths;
+
+export const GET: APIRoute = async ({ props, site }) => {
+  const { podcast } = props as { podcast: Podcast };
+  const corpus = await getCorpus();
+  // Apple asks for a square JPEG or PNG between 1400 and 3000 px.
+  const cover = await getImage({ src: podcast.data.cover.src, width: 1400, height: 1400, format: 'jpg', quality: 80 });
+  const episodes = corpus.episodesByPodcast.get(podcast.id) ?? [];
+  const xml = renderPodcastRss({
+    title: podcast.data.label,
+    description: podcast.data.description,
+    link: new URL(podcastUrl(podcast.id), site).href,
+    self: new URL(podcastFeedUrl(podcast.id), site).href,
+    image: new URL(cover.src, site).href,
+    author: siteConfig.title,
+    ownerName: siteConfig.publisher.name,
+    ownerEmail: siteConfig.publisher.email,
+    category: podcast.data.itunesCategory,
+    subcategory: podcast.data.itunesSubcategory,
+    explicit: podcast.data.explicit,
+    episodes: episodes.map((episode) => ({
+      title: episode.data.title,
+      link: new URL(episodeUrl(podcast.id, episode.data.slug), site).href,
+      guid: `contrechamp-episode-${episode.id}`,
+      published: episode.data.published,
+      summary: episode.data.summary,
+      html: episode.rendered?.html ?? `<p>${episode.data.summary}</p>`,
+      audio: {
+        url: new URL(episodeAudioUrl(episode), site).href,
+        length: episode.data.attributes.podcast.size,
+        type: episode.data.attributes.podcast.type,
+      },
+      duration: episode.data.duration,
+    })),
+  });
+  return new Response(xml, { headers: { 'Content-Type': 'application/rss+xml; charset=utf-8' } });
+};

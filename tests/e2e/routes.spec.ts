@@ -1,0 +1,115 @@
+import { expect, test } from '@playwright/test';
+import { ON_DEMAND_PATHS, TITLE_TEMPLATE, sitemapPaths } from '../helpers/site';
+
+/** The spec's public routes (SPEC §2) with real slugs, checked on top of the sitemap. */
+const SPEC_ROUTES = [
+  '/', '/login', '/mailinglist', '/modifier-mon-mot-de-passe', '/auteurs', '/auteurs/claire-fontaine', '/tags', '/tags/climat',
+  '/dossiers', '/dossiers/crise-du-logement', '/articles', '/articles/politique', '/emissions', '/emissions/le-grand-entretien',
+  '/breves', '/breves/en-france', '/podcasts/', '/podcasts/publications', '/podcasts/a-contre-courant', '/rechercher', '/contact',
+  '/presentation', '/faq', '/legal', '/cgv', '/cgu', '/vie-privee', '/devenir-societaire', '/devenir-societaire/guide',
+  '/soutenir', '/soutenir/abonnement', '/abonnement', '/soutenir/abonnement/offrir', '/soutenir/dons', '/soutenir/dons/merci',
+];
+
+test('every page of the sitemap, and every route of the spec, answers 200 in French with the title template', async ({ request }) => {
+  test.setTimeout(120_000);
+  const paths = [...new Set([...(await sitemapPaths(request)), ...SPEC_ROUTES, ...ON_DEMAND_PATHS])];
+  expect(paths.length).toBeGreaterThan(150);
+  const failures: string[] = [];
+  for (const path of paths) {
+    const response = await request.get(path);
+    const html = await response.text();
+    const title = /<title>([^<]*)<\/title>/.exec(html)?.[1] ?? '';
+    if (response.status() !== 200) failures.push(`${path}: status ${response.status()}`);
+    else if (!/<html lang="fr"/.test(html)) failures.push(`${path}: not French`);
+    else if (!TITLE_TEMPLATE.test(title.replace(/&#39;|&amp;/g, "'"))) failures.push(`${path}: title "${title}"`);
+  }
+  expect(failures).toEqual([]);
+});
+
+test('story URLs carry the publication year in Paris time', async ({ request }) => {
+  // Published at 00:30 on 1 January 2026 in Paris, still 2025 in UTC.
+  const response = await request.get('/articles/2026/fin-de-l-arenh-ce-qui-change-pour-l-electricite');
+  expect(response.status()).toBe(200);
+  expect(await response.text()).toContain('1 janvier 2026 à 00 h 30');
+});
+
+test('lists are paginated with working links', async ({ page }) => {
+  await page.goto('/articles');
+  const pagination = page.getByRole('navigation', { name: 'Pagination' });
+  await expect(pagination).toBeVisible();
+  await pagination.getByRole('link', { name: 'Page suivante' }).click();
+  await expect(page).toHaveURL(/\/articles\/page\/2$/);
+  await expect(page.getByRole('heading', { level: 1 })).toContainText('page 2');
+  await expect(page.locator('article.teaser').first()).toBeVisible();
+});
+
+test('a story page shows its lead, byline, date, tags, dossier and related stories', async ({ page }) => {
+  await page.goto('/articles/2026/meubles-de-tourisme-marseille-les-societes-ecrans');
+  await expect(page.getByRole('heading', { level: 1 })).toContainText('Meublés de tourisme');
+  await expect(page.locator('.lead')).not.toBeEmpty();
+  await expect(page.getByRole('link', { name: 'Julien Roussel' }).first()).toHaveAttribute('href', '/auteurs/julien-roussel');
+  await expect(page.getByText(/Publié le \d{1,2} \p{L}+ 2026/u)).toBeVisible();
+  await expect(page.getByRole('navigation', { name: 'Mots-clés' }).getByRole('link').first()).toBeVisible();
+  await expect(page.getByRole('link', { name: 'La crise du logement' }).first()).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'À lire aussi' })).toBeVisible();
+  const jsonLd = await page.locator('script[type="application/ld+json"]').first().textContent();
+  expect(JSON.parse(jsonLd!)['@type']).toBe('NewsArticle');
+});
+
+test('an article needs no JavaScript to be read', async ({ browser }) => {
+  const context = await browser.newContext({ javaScriptEnabled: false });
+  const page = await context.newPage();
+  await page.goto('/articles/2026/meubles-de-tourisme-marseille-les-societes-ecrans');
+  await expect(page.locator('.story-body p').first()).toBeVisible();
+  await expect(page.locator('.story-body')).toContainText(/\w{4,}/);
+  await context.close();
+});
+
+test('brèves are read in full in their list, where their links lead', async ({ page }) => {
+  await page.goto('/breves');
+  const first = page.locator('article.breve').first();
+  await expect(first.locator('.prose p').first()).toBeVisible();
+  const id = await first.getAttribute('id');
+  await page.goto('/');
+  await page.locator(`a[href$="#${id}"]`).first().click();
+  await expect(page).toHaveURL(new RegExp(`/breves#${id}$`));
+  await expect(page.locator(`#${id}`)).toBeInViewport();
+});
+
+test('an émission loads nothing from the video host until its facade is clicked', async ({ page }) => {
+  const thirdParty: string[] = [];
+  page.on('request', (request) => {
+    const { hostname } = new URL(request.url());
+    if (hostname !== '127.0.0.1') thirdParty.push(request.url());
+  });
+  // The video host is unreachable here; answer for it so the click has somewhere to go.
+  await page.route(/youtube-nocookie\.com|contrechamp\.media/, (route) => route.fulfill({ status: 200, contentType: 'text/html', body: '<p>lecteur</p>' }));
+  await page.goto('/emissions');
+  await page.locator('article.teaser h2 a').first().click();
+  await expect(page.locator('video-facade')).toBeVisible();
+  await page.waitForLoadState('networkidle');
+  expect(thirdParty).toEqual([]);
+  await page.getByRole('link', { name: /Lire la vidéo/ }).click();
+  const frame = page.locator('video-facade iframe');
+  await expect(frame).toHaveAttribute('src', /^https:\/\/(www\.youtube-nocookie\.com|videos\.contrechamp\.media)\//);
+  expect(thirdParty.length).toBeGreaterThan(0);
+});
+
+test('podcast shows and episodes have an Écouter button and advertise their feed', async ({ page, request }) => {
+  await page.goto('/podcasts/a-contre-courant');
+  await expect(page.locator('link[rel="alternate"][type="application/rss+xml"][href$="/podcasts/a-contre-courant/rss.xml"]')).toHaveCount(1);
+  const listen = page.getByRole('link', { name: /Écouter/ }).first();
+  await expect(listen).toBeVisible();
+  const episode = JSON.parse((await listen.getAttribute('data-listen'))!);
+  expect(episode).toMatchObject({ slug: expect.any(String), title: expect.any(String), duration: expect.any(Number) });
+  expect(episode.tags.find((t: { scheme: string }) => t.scheme === 'PODCAST').label).toBe('À contre-courant');
+  // The audio is served, and supports range requests for seeking.
+  const audio = await listen.getAttribute('href');
+  const ranged = await request.get(audio!, { headers: { Range: 'bytes=100-199' } });
+  expect(ranged.status()).toBe(206);
+  expect((await ranged.body()).length).toBe(100);
+  await page.goto(episode.url);
+  await expect(page.locator('.actions').getByRole('link', { name: /Écouter/ })).toBeVisible();
+  const jsonLd = JSON.parse((await page.locator('script[type="application/ld+json"]').first().textContent())!);
+  expect(jsonLd['@type']).toBe('PodcastEpisode');
+});

@@ -1,0 +1,116 @@
+import { expect, test } from '@playwright/test';
+
+test('the header is sticky and 90 px high', async ({ page }) => {
+  await page.goto('/articles');
+  const header = page.locator('header.site-header');
+  expect((await header.boundingBox())?.height).toBe(90);
+  await page.evaluate(() => window.scrollTo(0, 800));
+  await expect.poll(async () => (await header.boundingBox())?.y).toBe(0);
+  await expect(header.getByRole('link', { name: /retour à l’accueil/ })).toHaveAttribute('href', '/');
+  await expect(header.getByRole('link', { name: 'Rechercher' })).toHaveAttribute('href', '/rechercher');
+  await expect(header.getByRole('link', { name: 'Se connecter' })).toHaveAttribute('href', '/login');
+  await expect(header.getByRole('link', { name: 'Contact' })).toHaveAttribute('href', '/contact');
+  await expect(header.getByRole('link', { name: 'Je soutiens' })).toBeVisible();
+});
+
+test('“Je soutiens” is in the header on large screens only', async ({ page }) => {
+  await page.setViewportSize({ width: 800, height: 900 });
+  await page.goto('/');
+  await expect(page.locator('header.site-header').getByRole('link', { name: 'Je soutiens' })).toBeHidden();
+});
+
+test('the baseline strip shows at 40 px of scroll and hides at 60 px, without moving the page', async ({ page }) => {
+  await page.goto('/articles');
+  const strip = page.locator('[data-baseline]');
+  const heading = page.getByRole('heading', { level: 1 });
+  await expect(strip).toBeVisible();
+  await page.evaluate(() => window.scrollTo(0, 40));
+  await expect(strip).toBeVisible();
+  const before = await heading.evaluate((el) => el.getBoundingClientRect().top + window.scrollY);
+  await page.evaluate(() => window.scrollTo(0, 60));
+  await expect(strip).toBeHidden();
+  const after = await heading.evaluate((el) => el.getBoundingClientRect().top + window.scrollY);
+  expect(after).toBe(before);
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await expect(strip).toBeVisible();
+});
+
+test('the side navigation opens from the menu, and any click closes it', async ({ page }) => {
+  await page.goto('/');
+  const nav = page.locator('#sidenav');
+  await expect(nav).toBeHidden();
+  await page.getByRole('button', { name: 'Menu' }).click();
+  await expect(nav).toBeVisible();
+  expect(await nav.evaluate((el) => (el as HTMLElement).offsetWidth)).toBe(330);
+  await expect(nav.getByText('Navigation', { exact: true })).toBeVisible();
+  const links = await nav.getByRole('link').allTextContents();
+  expect(links.map((l) => l.trim())).toEqual([
+    'Articles', 'Émissions', 'Podcasts', 'Dossiers', 'Brèves', 'Je soutiens',
+    'Qui sommes-nous ?', 'Questions fréquentes', 'S’abonner', 'Faire un don', 'Devenir sociétaire', 'Lettres d’information', 'Mon compte', 'Contact',
+  ]);
+  // Focus moves into the panel.
+  await expect(nav.getByRole('link', { name: 'Articles' })).toBeFocused();
+
+  // The close mark closes it.
+  await nav.getByRole('button', { name: 'Fermer la navigation' }).click();
+  await expect(nav).toBeHidden();
+
+  // A click inside, outside, or Escape close it too.
+  await page.getByRole('button', { name: 'Menu' }).click();
+  await nav.getByText('Navigation', { exact: true }).click();
+  await expect(nav).toBeHidden();
+  await page.getByRole('button', { name: 'Menu' }).click();
+  await page.locator('.baseline-text').click();
+  await expect(nav).toBeHidden();
+  await page.getByRole('button', { name: 'Menu' }).click();
+  await page.keyboard.press('Escape');
+  await expect(nav).toBeHidden();
+
+  // Its links lead where they say.
+  await page.getByRole('button', { name: 'Menu' }).click();
+  await nav.getByRole('link', { name: 'Dossiers' }).click();
+  await expect(page).toHaveURL(/\/dossiers$/);
+  await expect(nav).toBeHidden();
+});
+
+test('the footer holds every block of the spec', async ({ page }) => {
+  await page.goto('/');
+  const footer = page.locator('footer.site-footer');
+  await expect(footer.getByText('Média indépendant et citoyen')).toBeVisible();
+  for (const href of ['/rss.xml', '/rss_articles.xml', '/rss_emissions.xml']) {
+    await expect(footer.locator(`a[href="${href}"]`)).toHaveAttribute('target', '_blank');
+  }
+  await expect(footer.getByRole('img', { name: /ministère de la Culture/ })).toBeVisible();
+  await expect(footer.getByRole('heading', { name: 'La lettre d’information' })).toBeVisible();
+  await expect(footer.getByText(`© ${new Date().getFullYear()} Contrechamp`)).toBeVisible();
+  await expect(footer.getByRole('list', { name: 'Contrechamp sur les réseaux' }).getByRole('link')).toHaveCount(7);
+  for (const label of ['Mentions légales', 'Vie privée', 'CGU', 'CGV']) await expect(footer.getByRole('link', { name: label })).toBeVisible();
+});
+
+test('the newsletter field is required and of type email', async ({ page }) => {
+  await page.goto('/');
+  const field = page.locator('footer').getByLabel('Votre adresse e-mail');
+  await expect(field).toHaveAttribute('type', 'email');
+  await page.locator('footer').getByRole('button', { name: 'Je m’inscris' }).click();
+  // The browser refuses the empty field: we stay on the page.
+  await expect(page).toHaveURL(/\/$/);
+  expect(await field.evaluate((el: HTMLInputElement) => el.validity.valueMissing)).toBe(true);
+});
+
+test('pages are light-only, in Inter, with the theme colour', async ({ page }) => {
+  await page.goto('/');
+  await expect(page.locator('meta[name="theme-color"]')).toHaveAttribute('content', '#ffffff');
+  await expect(page.locator('meta[name="color-scheme"]')).toHaveAttribute('content', 'light');
+  expect(await page.evaluate(() => getComputedStyle(document.body).fontFamily)).toMatch(/^Inter/);
+  await page.evaluate(() => document.fonts.ready);
+  expect(await page.evaluate(() => document.fonts.check('16px Inter'))).toBe(true);
+});
+
+test('images are responsive WebP at the widths of the spec', async ({ page }) => {
+  await page.goto('/articles/2026/meubles-de-tourisme-marseille-les-societes-ecrans');
+  const srcset = await page.locator('.cover img').getAttribute('srcset');
+  const widths = srcset!.split(',').map((c) => Number(/ (\d+)w$/.exec(c.trim())![1]));
+  expect(widths).toEqual(expect.arrayContaining([320, 640, 720, 960, 1024, 1140, 1440]));
+  expect(srcset).toMatch(/\.webp/);
+  await expect(page.locator('.cover img')).toHaveAttribute('alt', /.{10,}/);
+});

@@ -1,0 +1,13 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['src/**/*.test.ts', 'scripts/**/*.test.ts', 'tests/unit/**/*.test.ts'],
+    environment: 'node',
+    // CI also writes a JSON report, summed up by scripts/ci-summary.mjs.
+    reporters: process.env.CI ? ['default', 'json'] : ['default'],
+    outputFile: { json: 'test-results/vitest.json' },
+    // Tests must not depend on the machine's time zone: dates are formatted in Paris time.
+    env: { TZ: 'America/New_York' },
+  },
+});
