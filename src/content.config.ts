@@ -14,7 +14,7 @@ import {
 } from './lib/content-schemas';
 
 const dir = (sub: string) => `${CONTENT_DIR}/${sub}`;
-const helpers = ({ image }: SchemaContext): SchemaHelpers => ({ image, reference });
+const helpers = ({ image }: SchemaContext): SchemaHelpers<ReturnType<SchemaContext['image']>> => ({ image, reference });
 
 const stories = defineCollection({
   loader: glob({

@@ -3,7 +3,7 @@ import { z } from 'astro/zod';
 import { dossierSchema, episodeSchema, storySchema, tagSchema, type SchemaHelpers } from './content-schemas';
 
 // Stand-ins for Astro's helpers: an image is its path, a reference is its id.
-const helpers: SchemaHelpers = {
+const helpers: SchemaHelpers<z.ZodString> = {
   image: () => z.string(),
   reference: (collection) => z.string().transform((id) => ({ collection, id })),
 };

@@ -8,9 +8,13 @@
 import { z } from 'astro/zod';
 import { SLUG_PATTERN, TAG_SCHEMES, CATEGORY_SCHEMES } from './content-constants';
 
-export interface SchemaHelpers {
-  image: () => z.ZodType;
-  reference: (collection: 'authors' | 'tags' | 'dossiers') => z.ZodType;
+/** What `reference()` yields: the referenced entry's collection and id. */
+export type Reference = z.ZodType<{ collection: string; id: string }>;
+
+/** Astro's `image()` and `reference()`, or stand-ins in tests. */
+export interface SchemaHelpers<Image extends z.ZodType = z.ZodType> {
+  image: () => Image;
+  reference: (collection: 'authors' | 'tags' | 'dossiers') => Reference;
 }
 
 export const slug = z
@@ -18,7 +22,7 @@ export const slug = z
   .regex(SLUG_PATTERN, 'Un slug ne contient que des minuscules sans accents, des chiffres et des tirets.');
 
 /** A cover or photo: the image file, its alternative text and its credit line. */
-const illustration = ({ image }: SchemaHelpers) =>
+const illustration = <Image extends z.ZodType>({ image }: SchemaHelpers<Image>) =>
   z
     .object({
       src: image().describe('Chemin relatif du fichier image (JPEG, PNG ou WebP).'),
@@ -30,7 +34,7 @@ const illustration = ({ image }: SchemaHelpers) =>
     })
     .strict();
 
-const storyBase = (h: SchemaHelpers) =>
+const storyBase = <Image extends z.ZodType>(h: SchemaHelpers<Image>) =>
   z.object({
     slug: slug.describe('Identifiant dans l’adresse de la page ; unique dans son schéma.'),
     title: z.string().min(3).max(160).describe('Titre du contenu.'),
@@ -56,14 +60,14 @@ const video = z
     z
       .object({
         provider: z.literal('peertube'),
-        instance: z.string().url().startsWith('https://').describe('Adresse de l’instance PeerTube, par exemple https://video.exemple.fr.'),
+        instance: z.url({ protocol: /^https$/ }).describe('Adresse de l’instance PeerTube, par exemple https://video.exemple.fr.'),
         id: z.string().regex(/^[\w-]{6,64}$/).describe('Identifiant court ou UUID de la vidéo sur l’instance.'),
       })
       .strict(),
   ])
   .describe('Vidéo hébergée sur YouTube ou PeerTube.');
 
-export const storySchema = (h: SchemaHelpers) =>
+export const storySchema = <Image extends z.ZodType>(h: SchemaHelpers<Image>) =>
   z.discriminatedUnion('scheme', [
     storyBase(h)
       .extend({
@@ -86,7 +90,7 @@ export const storySchema = (h: SchemaHelpers) =>
       .strict(),
   ]);
 
-export const authorSchema = (h: SchemaHelpers) =>
+export const authorSchema = <Image extends z.ZodType>(h: SchemaHelpers<Image>) =>
   z
     .object({
       slug: slug.describe('Identifiant dans l’adresse de la page auteur.'),
@@ -114,7 +118,7 @@ export const categorySchema = z
   })
   .strict();
 
-export const dossierSchema = (h: SchemaHelpers) =>
+export const dossierSchema = <Image extends z.ZodType>(h: SchemaHelpers<Image>) =>
   z
     .object({
       slug: slug.describe('Identifiant dans l’adresse du dossier.'),
@@ -130,7 +134,7 @@ export const dossierSchema = (h: SchemaHelpers) =>
     })
     .strict();
 
-export const podcastSchema = (h: SchemaHelpers) =>
+export const podcastSchema = <Image extends z.ZodType>(h: SchemaHelpers<Image>) =>
   z
     .object({
       slug: slug.describe('Identifiant dans l’adresse du podcast.'),
@@ -145,7 +149,7 @@ export const podcastSchema = (h: SchemaHelpers) =>
     })
     .strict();
 
-export const episodeSchema = (h: SchemaHelpers) =>
+export const episodeSchema = <Image extends z.ZodType>(h: SchemaHelpers<Image>) =>
   z
     .object({
       slug: slug.describe('Identifiant de l’épisode dans l’adresse, unique dans son podcast.'),

@@ -12,7 +12,7 @@ import {
 } from '../../src/lib/content-schemas';
 
 const root = resolve(import.meta.dirname, '../../src/content');
-const helpers: SchemaHelpers = { image: () => z.string(), reference: () => z.string() };
+const helpers: SchemaHelpers<z.ZodString> = { image: () => z.string(), reference: (collection) => z.string().transform((id) => ({ collection, id })) };
 
 function files(dir: string, ext: RegExp): string[] {
   const out: string[] = [];
