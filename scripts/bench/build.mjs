@@ -30,9 +30,11 @@ const rows = [];
 for (const size of sizes) {
   const work = join(tmpdir(), `contrechamp-bench-${size}`);
   const corpus = join(work, 'content');
-  const out = join(work, 'dist');
+  // The build output must live inside the project so that its server chunks resolve node_modules.
+  const out = join(root, '.bench', String(size));
   const cache = join(work, 'cache');
   rmSync(work, { recursive: true, force: true });
+  rmSync(out, { recursive: true, force: true });
   const gen = spawnSync(process.execPath, [join(root, 'scripts/generate-content.mjs'), '--count', String(size), '--out', corpus], { stdio: 'inherit' });
   if (gen.status !== 0) process.exit(gen.status ?? 1);
   console.log(`Construction de ${size} contenus…`);
@@ -51,6 +53,7 @@ for (const size of sizes) {
   const pages = countPages(join(out, 'client'));
   rows.push({ stories: size, pages, seconds: Number(seconds.toFixed(1)), 'pages/s': Math.round(pages / seconds), 'peak MiB': Math.round(peakMiB) });
   rmSync(work, { recursive: true, force: true });
+  rmSync(out, { recursive: true, force: true });
 }
 console.table(rows);
 for (const r of rows) console.log(`build ${r.stories} stories: ${r.pages} pages in ${r.seconds} s (${r['pages/s']} pages/s), peak ${r['peak MiB']} MiB`);

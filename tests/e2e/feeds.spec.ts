@@ -89,3 +89,18 @@ test('pages carry Open Graph metadata with absolute URLs', async ({ page }) => {
   await expect(page.locator('meta[property="og:title"]')).toHaveAttribute('content', /Meublés de tourisme/);
   await expect(page.locator('meta[property="og:locale"]')).toHaveAttribute('content', 'fr_FR');
 });
+
+test('the sharing image, icons and logos a page points to all exist', async ({ page, request }) => {
+  await page.goto('/');
+  const assets = [
+    await page.locator('meta[property="og:image"]').getAttribute('content'),
+    await page.locator('link[rel="icon"]').getAttribute('href'),
+    await page.locator('link[rel="apple-touch-icon"]').getAttribute('href'),
+    await page.locator('footer img').first().getAttribute('src'),
+  ];
+  for (const asset of assets) {
+    const response = await request.get(asset!.startsWith('http') ? localPath(asset!) : asset!);
+    expect(response.status(), asset!).toBe(200);
+    expect(response.headers()['content-type'], asset!).toMatch(/^image\//);
+  }
+});
