@@ -4,6 +4,24 @@ import node from '@astrojs/node';
 import react from '@astrojs/react';
 import sitemap from '@astrojs/sitemap';
 import icon from 'astro-icon';
+import { writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { IMAGE_DENSITIES, IMAGE_WIDTHS } from './src/lib/ui-constants.ts';
+import { FINGERPRINT_FILE, buildFingerprint } from './scripts/build-fingerprint.mjs';
+
+/**
+ * Records what the build was made from, so that `npm start` knows when to rebuild.
+ * @type {import('astro').AstroIntegration}
+ */
+const fingerprint = {
+  name: 'contrechamp:build-fingerprint',
+  hooks: {
+    'astro:build:done': ({ dir }) => {
+      const root = fileURLToPath(new URL('.', import.meta.url));
+      writeFileSync(fileURLToPath(new URL(`../${FINGERPRINT_FILE}`, dir)), buildFingerprint(root));
+    },
+  },
+};
 
 /**
  * The public address of the site. Feeds, sitemaps, Open Graph tags and (later) e-mails
@@ -11,8 +29,6 @@ import icon from 'astro-icon';
  */
 const site = process.env.SITE_URL ?? 'http://localhost:4321';
 
-/** Image widths of SPEC §9 (xs 320, sm 720, md 960, lg 1024, xl 1140). */
-const IMAGE_WIDTHS = [320, 720, 960, 1024, 1140];
 
 export default defineConfig({
   site,
@@ -24,6 +40,7 @@ export default defineConfig({
   ...(process.env.ASTRO_OUT_DIR ? { outDir: process.env.ASTRO_OUT_DIR } : {}),
   ...(process.env.ASTRO_CACHE_DIR ? { cacheDir: process.env.ASTRO_CACHE_DIR } : {}),
   integrations: [
+    fingerprint,
     react(),
     icon({
       // Only the icons in use are bundled (the server bundle would otherwise carry whole sets).
@@ -37,11 +54,15 @@ export default defineConfig({
       },
     }),
     sitemap({
-      filter: (page) => !/\/(404|500)\/?$/.test(page),
+      // Error pages and pages marked noindex (sign-in, thank-you) are not for search engines.
+      filter: (page) => !/\/(404|500|login|modifier-mon-mot-de-passe|soutenir\/dons\/merci)\/?$/.test(page),
+      // Canonical URLs have no trailing slash (the home page aside), like every internal link.
+      serialize: (item) => ({ ...item, url: item.url.replace(/(?<=[^/])\/$/, '') }),
     }),
   ],
   image: {
-    breakpoints: [...IMAGE_WIDTHS, ...IMAGE_WIDTHS.map((w) => w * 2)],
+    // Every width of SPEC §9 at every density.
+    breakpoints: IMAGE_DENSITIES.flatMap((d) => IMAGE_WIDTHS.map((w) => w * d)).sort((a, b) => a - b),
   },
   build: {
     // Keep small CSS in the page; a reader needs no extra round trip to read.

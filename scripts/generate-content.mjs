@@ -100,7 +100,7 @@ for (let d = 1; d <= Math.max(1, Math.floor(count / 250)) && free.length >= 5; d
   dossiers.push({ slug, members });
 }
 
-for (const story of stories) {
+for (const [index, story] of stories.entries()) {
   const { scheme, slug, published } = story;
   const dir = join(out, 'stories', scheme);
   mkdirSync(dir, { recursive: true });
@@ -118,7 +118,7 @@ for (const story of stories) {
     ...(story.dossier ? [`dossier: ${story.dossier}`] : []),
     ...(scheme !== 'breves' || random() < 0.3 ? ['cover:', `  src: ${cover}`, '  alt: Illustration du sujet', '  credit: "Illustration : Contrechamp"'] : []),
     ...(scheme === 'emissions'
-      ? [`video: { provider: youtube, id: ${quote(`syn${String(story.slug.length * 7919 + stories.indexOf(story)).padStart(8, '0').slice(-8)}`)} }`, `duration: ${900 + Math.floor(random() * 3000)}`]
+      ? [`video: { provider: youtube, id: ${quote(`syn${String(index).padStart(8, '0')}`)} }`, `duration: ${900 + Math.floor(random() * 3000)}`]
       : []),
     '---',
   ];

@@ -23,8 +23,6 @@ export interface SiteConfig {
   /** Default sharing image, relative to the site root. */
   image: string;
   icon: string;
-  locale: 'fr-FR';
-  timeZone: 'Europe/Paris';
   publisher: { name: string; legalName: string; email: string };
   navigation: {
     contents: NavLink[];
@@ -43,8 +41,6 @@ export const siteConfig = {
     'Contrechamp est un média indépendant et citoyen, sans publicité ni actionnaire milliardaire : enquêtes, reportages, émissions, podcasts et brèves, financés par ses abonnés, ses donateurs et ses sociétaires.',
   image: '/og-default.png',
   icon: '/favicon.svg',
-  locale: 'fr-FR',
-  timeZone: 'Europe/Paris',
   publisher: {
     name: 'Contrechamp',
     legalName: 'Contrechamp SCIC SAS à capital variable',
@@ -54,7 +50,7 @@ export const siteConfig = {
     contents: [
       { to: '/articles', label: 'Articles' },
       { to: '/emissions', label: 'Émissions' },
-      { to: '/podcasts/', label: 'Podcasts' },
+      { to: '/podcasts', label: 'Podcasts' },
       { to: '/dossiers', label: 'Dossiers' },
       { to: '/breves', label: 'Brèves' },
     ],

@@ -21,11 +21,11 @@ export const SCHEME_LABELS: Record<StoryScheme, { singular: string; plural: stri
   breves: { singular: 'Brève', plural: 'Brèves', categoryName: 'Rubrique' },
 };
 
-export const TAG_SCHEME_LABELS: Record<TagScheme, string> = {
-  TOPIC: 'Thème',
-  PLACE: 'Lieu',
-  PERSON: 'Personnalité',
-  PODCAST: 'Podcast',
+export const TAG_SCHEME_LABELS: Record<TagScheme, { singular: string; plural: string }> = {
+  TOPIC: { singular: 'Thème', plural: 'Thèmes' },
+  PLACE: { singular: 'Lieu', plural: 'Lieux' },
+  PERSON: { singular: 'Personnalité', plural: 'Personnalités' },
+  PODCAST: { singular: 'Podcast', plural: 'Podcasts' },
 };
 
 /** Items per page in every paginated list. */

@@ -1,19 +1,20 @@
 import { describe, expect, it } from 'vitest';
 import {
-  formatClock, formatDate, formatDateTime, formatDuration, formatLongDate, isoDuration, isoParis, parisYear,
+  formatClock, formatDate, formatDateTime, formatDuration, isoDuration, isoParis, parisYear,
 } from './dates';
 
 describe('French dates in Paris time', () => {
   it('names months and days in French', () => {
     expect(formatDate(new Date('2026-11-21T10:00:00Z'))).toBe('21 novembre 2026');
-    expect(formatLongDate(new Date('2026-11-23T10:00:00Z'))).toBe('lundi 23 novembre 2026');
+    // The first of the month is "1er" in French.
+    expect(formatDate(new Date('2026-03-01T10:00:00Z'))).toBe('1er mars 2026');
   });
 
   it('uses Paris time, not UTC, for the calendar day', () => {
     // 23:30 UTC on 14 July is already 15 July in Paris (UTC+2 in summer).
     expect(formatDate(new Date('2026-07-14T23:30:00Z'))).toBe('15 juillet 2026');
     // In winter Paris is UTC+1.
-    expect(formatDateTime(new Date('2026-01-10T07:05:00Z'))).toBe('10 janvier 2026 à 08 h 05');
+    expect(formatDateTime(new Date('2026-01-10T07:05:00Z'))).toBe('10 janvier 2026 à 8 h 05');
   });
 
   it('gives the publication year in Paris, which is the year in story URLs', () => {

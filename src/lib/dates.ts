@@ -10,24 +10,14 @@ export const WEEK_STARTS_ON = 1 as const;
 
 const options = { locale: fr, weekStartsOn: WEEK_STARTS_ON } as const;
 
-/** "21 novembre 2026" */
+/** "21 novembre 2026", "1er janvier 2026" */
 export function formatDate(date: Date): string {
-  return formatInTimeZone(date, TIME_ZONE, 'd MMMM yyyy', options);
+  return formatInTimeZone(date, TIME_ZONE, 'do MMMM yyyy', options);
 }
 
-/** "samedi 21 novembre 2026" */
-export function formatLongDate(date: Date): string {
-  return formatInTimeZone(date, TIME_ZONE, 'EEEE d MMMM yyyy', options);
-}
-
-/** "21 novembre 2026 à 08 h 30", the French typographic convention for times. */
+/** "21 novembre 2026 à 8 h 30", the French typographic convention for times. */
 export function formatDateTime(date: Date): string {
-  return formatInTimeZone(date, TIME_ZONE, "d MMMM yyyy 'à' HH 'h' mm", options);
-}
-
-/** "21/11/2026" */
-export function formatShortDate(date: Date): string {
-  return formatInTimeZone(date, TIME_ZONE, 'dd/MM/yyyy', options);
+  return formatInTimeZone(date, TIME_ZONE, "do MMMM yyyy 'à' H 'h' mm", options);
 }
 
 /** The calendar year in Paris, which is the year in a story's URL. */

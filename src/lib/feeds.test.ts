@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { XMLParser } from 'fast-xml-parser';
-import { cdata, escapeXml, renderPodcastRss, renderRss } from './feeds';
+import { absolutizeLinks, cdata, escapeXml, renderPodcastRss, renderRss } from './feeds';
 
 const parser = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '@', parseTagValue: false });
 
@@ -81,5 +81,14 @@ describe('podcast feed', () => {
     expect(channel.item.enclosure).toEqual({ '@url': 'https://contrechamp.example/media/ep-1.mp3', '@length': '123456', '@type': 'audio/mpeg' });
     expect(channel.item['itunes:duration']).toBe('1:02:05');
     expect(channel.item.guid['#text']).toBe('contrechamp-episode-a-contre-courant/ep-1');
+  });
+});
+
+describe('feed bodies', () => {
+  it('make root-relative links and images absolute, and leave the rest alone', () => {
+    const html = '<a href="/articles/2026/x">x</a> <img src="/_astro/a.webp"> <a href="https://ailleurs.fr/">y</a> <a href="//cdn.fr/z">z</a>';
+    expect(absolutizeLinks(html, new URL('https://contrechamp.example/'))).toBe(
+      '<a href="https://contrechamp.example/articles/2026/x">x</a> <img src="https://contrechamp.example/_astro/a.webp"> <a href="https://ailleurs.fr/">y</a> <a href="//cdn.fr/z">z</a>',
+    );
   });
 });

@@ -4,7 +4,7 @@
  * configured site.
  */
 import { siteConfig } from '../config/site';
-import { formatClock } from './dates';
+import { formatClock, parisYear } from './dates';
 
 export function escapeXml(value: string): string {
   return value
@@ -13,6 +13,11 @@ export function escapeXml(value: string): string {
     .replace(/>/g, '&gt;')
     .replace(/"/g, '&quot;')
     .replace(/'/g, '&apos;');
+}
+
+/** Feed readers show bodies outside the site: root-relative links and images must be absolute. */
+export function absolutizeLinks(html: string, site: URL): string {
+  return html.replace(/\b(href|src)="\/(?!\/)/g, `$1="${site.origin}/`);
 }
 
 /** CDATA cannot contain "]]>", so it is split across two sections. */
@@ -55,20 +60,20 @@ export function renderRss(channel: FeedChannel): string {
       tag('description', item.description),
       ...item.authors.map((a) => tag('dc:creator', a)),
       ...item.categories.map((c) => tag('category', c)),
-      item.image ? `<enclosure url="${escapeXml(item.image.url)}" length="0" type="${item.image.type}"/>` : '',
+      item.image ? `<media:content url="${escapeXml(item.image.url)}" type="${item.image.type}" medium="image"/>` : '',
       item.html ? `<content:encoded>${cdata(item.html)}</content:encoded>` : '',
       '</item>',
     ].filter(Boolean).join(''),
   );
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    '<rss version="2.0" xmlns:atom="http://www.w3.org/2005/Atom" xmlns:dc="http://purl.org/dc/elements/1.1/" xmlns:content="http://purl.org/rss/1.0/modules/content/">',
+    '<rss version="2.0" xmlns:atom="http://www.w3.org/2005/Atom" xmlns:dc="http://purl.org/dc/elements/1.1/" xmlns:content="http://purl.org/rss/1.0/modules/content/" xmlns:media="http://search.yahoo.com/mrss/">',
     '<channel>',
     tag('title', channel.title),
     tag('link', channel.link),
     tag('description', channel.description),
     tag('language', 'fr-FR'),
-    tag('copyright', `© ${new Date().getFullYear()} ${siteConfig.publisher.legalName}`),
+    tag('copyright', `© ${parisYear(new Date())} ${siteConfig.publisher.legalName}`),
     tag('lastBuildDate', lastBuild.toUTCString()),
     `<atom:link href="${escapeXml(channel.self)}" rel="self" type="application/rss+xml"/>`,
     ...items,
@@ -133,7 +138,7 @@ export function renderPodcastRss(feed: PodcastFeed): string {
     tag('link', feed.link),
     tag('description', feed.description),
     tag('language', 'fr'),
-    tag('copyright', `© ${new Date().getFullYear()} ${siteConfig.publisher.legalName}`),
+    tag('copyright', `© ${parisYear(new Date())} ${siteConfig.publisher.legalName}`),
     `<atom:link href="${escapeXml(feed.self)}" rel="self" type="application/rss+xml"/>`,
     tag('itunes:author', feed.author),
     `<itunes:owner>${tag('itunes:name', feed.ownerName)}${tag('itunes:email', feed.ownerEmail)}</itunes:owner>`,

@@ -1,9 +1,9 @@
 /** The three site-wide feeds (SPEC §7): everything, articles, émissions. */
-import { getImage } from 'astro:assets';
 import { getCorpus, urlOf, type Story } from './content';
-import { renderRss, type FeedItem } from './feeds';
+import { absolutizeLinks, renderRss, type FeedItem } from './feeds';
 import { siteConfig } from '../config/site';
 import type { StoryScheme } from './content-constants';
+import { sharingImage } from './sharing';
 
 /** How many items a feed carries: readers' apps only show the latest. */
 export const FEED_SIZE = 50;
@@ -11,9 +11,7 @@ export const FEED_SIZE = 50;
 async function item(story: Story, site: URL): Promise<FeedItem> {
   const corpus = await getCorpus();
   const link = new URL(urlOf(corpus, story), site).href;
-  const cover = story.data.cover
-    ? await getImage({ src: story.data.cover.src, width: 1024, format: 'jpg', quality: 70 })
-    : undefined;
+  const cover = story.data.cover ? await sharingImage(story.data.cover.src) : undefined;
   return {
     title: story.data.title,
     link,
@@ -21,10 +19,10 @@ async function item(story: Story, site: URL): Promise<FeedItem> {
     guid: story.data.scheme === 'breves' ? `${site.origin}/breves/${story.data.slug}` : link,
     published: story.data.published,
     description: story.data.lead,
-    html: story.rendered?.html,
+    html: story.rendered?.html && absolutizeLinks(story.rendered.html, site),
     authors: story.data.authors.map(({ id }) => corpus.authors.get(id)!.data.name),
     categories: [corpus.categories.get(story.data.category)!.data.label, ...story.data.tags.map(({ id }) => corpus.tags.get(id)!.data.label)],
-    image: cover ? { url: new URL(cover.src, site).href, type: 'image/jpeg' } : undefined,
+    image: cover ? { url: new URL(cover, site).href, type: 'image/jpeg' } : undefined,
   };
 }
 

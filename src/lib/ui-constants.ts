@@ -1,8 +1,5 @@
-/** Interface constants of SPEC §9, shared by components, scripts and tests. */
-export const HEADER_HEIGHT = 90;
+/** Interface constants of SPEC §9, shared by components, scripts, tests and the Astro config. */
 export const BASELINE_THRESHOLD = 50;
-export const SIDENAV_WIDTH = 330;
-export const PLAYER_HEIGHT = 85;
 
 /** Image widths (xs, sm, md, lg, xl) and pixel densities. */
 export const IMAGE_WIDTHS = [320, 720, 960, 1024, 1140] as const;

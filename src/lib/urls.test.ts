@@ -12,8 +12,8 @@ describe('story URLs', () => {
 
   it('send brèves to their anchor in the list page that holds them', () => {
     const breve = { scheme: 'breves' as const, slug: 'en-bref', published: new Date() };
-    expect(storyUrl(breve)).toBe('/breves#en-bref');
-    expect(storyUrl(breve, 3)).toBe('/breves/page/3#en-bref');
+    expect(storyUrl(breve)).toBe('/breves#breve-en-bref');
+    expect(storyUrl(breve, 3)).toBe('/breves/page/3#breve-en-bref');
   });
 });
 

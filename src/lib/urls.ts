@@ -27,14 +27,17 @@ export const categoryUrl = (scheme: StoryScheme, category: string, page = 1) =>
  * (`listPage` says which page of the list holds them).
  */
 export function storyUrl(story: StoryRef, listPage = 1): string {
-  if (story.scheme === 'breves') return `${schemeUrl('breves', listPage)}#${story.slug}`;
+  if (story.scheme === 'breves') return `${schemeUrl('breves', listPage)}#${breveAnchor(story.slug)}`;
   return `/${story.scheme}/${parisYear(story.published)}/${story.slug}`;
 }
+
+/** The id of a brève in its list; prefixed so that it never collides with other ids of the page. */
+export const breveAnchor = (slug: string) => `breve-${slug}`;
 
 export const authorUrl = (slug?: string, page = 1) => (slug ? withPage(`/auteurs/${slug}`, page) : '/auteurs');
 export const tagUrl = (slug?: string, page = 1) => (slug ? withPage(`/tags/${slug}`, page) : '/tags');
 export const dossierUrl = (slug?: string) => (slug ? `/dossiers/${slug}` : '/dossiers');
-export const podcastUrl = (slug?: string) => (slug ? `/podcasts/${slug}` : '/podcasts/');
+export const podcastUrl = (slug?: string) => (slug ? `/podcasts/${slug}` : '/podcasts');
 export const podcastFeedUrl = (slug: string) => `/podcasts/${slug}/rss.xml`;
 export const episodeUrl = (podcast: string, episode: string) => `/podcasts/${podcast}/${episode}`;
 export const latestEpisodesUrl = (page = 1) => withPage('/podcasts/publications', page);
@@ -42,9 +45,4 @@ export const latestEpisodesUrl = (page = 1) => withPage('/podcasts/publications'
 /** The audio address: the folder URL joined with the file name (SPEC §3). */
 export function audioUrl(contentFolderUrl: string, filename: string): string {
   return `${contentFolderUrl.replace(/\/+$/, '')}/${encodeURIComponent(filename)}`;
-}
-
-/** An absolute URL on the configured site (never the request's Host). */
-export function absoluteUrl(pathOrUrl: string, site: URL | string): string {
-  return new URL(pathOrUrl, site).href;
 }

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { asArray, localPath, parseXml } from '../helpers/site';
+import { asArray, localPath, parseXml, sitemapPaths } from '../helpers/site';
 
 const SITE_FEEDS = ['/rss.xml', '/rss_articles.xml', '/rss_emissions.xml'];
 
@@ -74,12 +74,18 @@ test('each podcast feed is one Apple Podcasts and Spotify accept', async ({ requ
   }
 });
 
-test('the sitemap and robots.txt describe the public site', async ({ request }) => {
+test('the sitemap lists the public pages by their canonical address, and robots.txt points to it', async ({ request, page }) => {
   const robots = await (await request.get('/robots.txt')).text();
   expect(robots).toMatch(/Sitemap: https?:\/\/.+\/sitemap-index\.xml/);
   expect(robots).toContain('Disallow: /mon-compte');
-  const index = parseXml(await (await request.get('/sitemap-index.xml')).text());
-  expect(asArray(index.sitemapindex.sitemap).length).toBeGreaterThan(0);
+  const paths = await sitemapPaths(request);
+  for (const path of ['/', '/articles', '/dossiers/eau-bien-commun', '/podcasts/a-contre-courant', '/faq', '/articles/2026/meubles-de-tourisme-marseille-les-societes-ecrans'])
+    expect(paths).toContain(path);
+  // Pages that ask not to be indexed are not listed.
+  for (const path of ['/login', '/soutenir/dons/merci', '/404']) expect(paths).not.toContain(path);
+  // The canonical link of a page is its sitemap address.
+  await page.goto('/articles/2026/meubles-de-tourisme-marseille-les-societes-ecrans/');
+  expect(localPath((await page.locator('link[rel="canonical"]').getAttribute('href'))!)).toBe('/articles/2026/meubles-de-tourisme-marseille-les-societes-ecrans');
 });
 
 test('pages carry Open Graph metadata with absolute URLs', async ({ page }) => {

@@ -26,11 +26,40 @@ test('every page of the sitemap, and every route of the spec, answers 200 in Fre
   expect(failures).toEqual([]);
 });
 
+test('every internal link of every page leads to a live page, and every anchor exists', async ({ request }) => {
+  test.setTimeout(180_000);
+  const pages = [...new Set([...(await sitemapPaths(request)), ...ON_DEMAND_PATHS])];
+  const targets = new Map<string, string>();
+  for (const path of pages) {
+    const html = await (await request.get(path)).text();
+    for (const [, href] of html.matchAll(/<a\b[^>]*\bhref="([^"]+)"/g)) {
+      const link = href!.replace(/&amp;/g, '&');
+      if (!link.startsWith('/') || link.startsWith('//')) continue;
+      if (!targets.has(link)) targets.set(link, path);
+    }
+  }
+  expect(targets.size).toBeGreaterThan(150);
+  const broken: string[] = [];
+  const bodies = new Map<string, string>();
+  for (const [href, from] of targets) {
+    const [target, anchor] = href.split('#') as [string, string | undefined];
+    let body = bodies.get(target);
+    if (body === undefined) {
+      const response = await request.get(target);
+      body = response.status() === 200 ? await response.text() : `status ${response.status()}`;
+      bodies.set(target, body);
+    }
+    if (body.startsWith('status ')) broken.push(`${href} (from ${from}): ${body}`);
+    else if (anchor && !body.includes(`id="${anchor}"`)) broken.push(`${href} (from ${from}): no #${anchor}`);
+  }
+  expect(broken).toEqual([]);
+});
+
 test('story URLs carry the publication year in Paris time', async ({ request }) => {
   // Published at 00:30 on 1 January 2026 in Paris, still 2025 in UTC.
   const response = await request.get('/articles/2026/fin-de-l-arenh-ce-qui-change-pour-l-electricite');
   expect(response.status()).toBe(200);
-  expect(await response.text()).toContain('1 janvier 2026 à 00 h 30');
+  expect(await response.text()).toContain('1er janvier 2026 à 0 h 30');
 });
 
 test('lists are paginated with working links', async ({ page }) => {
@@ -62,6 +91,12 @@ test('an article needs no JavaScript to be read', async ({ browser }) => {
   await page.goto('/articles/2026/meubles-de-tourisme-marseille-les-societes-ecrans');
   await expect(page.locator('.story-body p').first()).toBeVisible();
   await expect(page.locator('.story-body')).toContainText(/\w{4,}/);
+  // Navigation works too: the side panel is a native popover, and lists paginate with links.
+  await page.getByRole('button', { name: 'Menu' }).click();
+  await expect(page.locator('#sidenav')).toBeVisible();
+  await page.locator('#sidenav').getByRole('link', { name: 'Articles' }).click();
+  await page.getByRole('link', { name: 'Page suivante' }).click();
+  await expect(page).toHaveURL(/\/articles\/page\/2$/);
   await context.close();
 });
 

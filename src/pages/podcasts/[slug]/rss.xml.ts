@@ -2,7 +2,7 @@
 import type { APIRoute, GetStaticPaths } from 'astro';
 import { getImage } from 'astro:assets';
 import { episodeAudioUrl, getCorpus, type Podcast } from '../../../lib/content';
-import { renderPodcastRss } from '../../../lib/feeds';
+import { absolutizeLinks, escapeXml, renderPodcastRss } from '../../../lib/feeds';
 import { episodeUrl, podcastFeedUrl, podcastUrl } from '../../../lib/urls';
 import { siteConfig } from '../../../config/site';
 
@@ -35,7 +35,7 @@ export const GET: APIRoute = async ({ props, site }) => {
       guid: `contrechamp-episode-${episode.id}`,
       published: episode.data.published,
       summary: episode.data.summary,
-      html: episode.rendered?.html ?? `<p>${episode.data.summary}</p>`,
+      html: absolutizeLinks(episode.rendered?.html ?? '', site!) || `<p>${escapeXml(episode.data.summary)}</p>`,
       audio: {
         url: new URL(episodeAudioUrl(episode), site).href,
         length: episode.data.attributes.podcast.size,

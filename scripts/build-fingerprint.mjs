@@ -1,0 +1,32 @@
+/**
+ * What a production build was made from: the sources (paths, sizes, modification times) and
+ * the settings baked into it. `npm start` rebuilds when the fingerprint of the working tree no
+ * longer matches the one written beside the build, so edits, deletions and a new SITE_URL or
+ * CONTENT_DIR all lead to a fresh build.
+ */
+import { createHash } from 'node:crypto';
+import { readdirSync, statSync } from 'node:fs';
+import { isAbsolute, join, relative, resolve } from 'node:path';
+
+const INPUTS = ['src', 'public', 'astro.config.mjs', 'package-lock.json', 'tsconfig.json'];
+
+export function buildFingerprint(root, env = process.env) {
+  const hash = createHash('sha256');
+  hash.update(`SITE_URL=${env.SITE_URL ?? ''}\nCONTENT_DIR=${env.CONTENT_DIR ?? ''}\n`);
+  const walk = (path) => {
+    let info;
+    try { info = statSync(path); } catch { return; }
+    if (info.isDirectory()) {
+      for (const name of readdirSync(path).sort()) if (name !== 'node_modules' && !name.startsWith('.')) walk(join(path, name));
+    } else hash.update(`${relative(root, path)}\t${info.size}\t${Math.round(info.mtimeMs)}\n`);
+  };
+  for (const input of INPUTS) walk(join(root, input));
+  // A corpus outside the project counts too.
+  if (env.CONTENT_DIR) {
+    const dir = isAbsolute(env.CONTENT_DIR) ? env.CONTENT_DIR : resolve(root, env.CONTENT_DIR);
+    if (relative(root, dir).startsWith('..')) walk(dir);
+  }
+  return hash.digest('hex');
+}
+
+export const FINGERPRINT_FILE = '.build-fingerprint';
