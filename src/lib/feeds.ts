@@ -48,6 +48,21 @@ export interface FeedChannel {
 
 const tag = (name: string, value: string) => `<${name}>${escapeXml(value)}</${name}>`;
 
+/** The opening of every feed: namespaces, then the channel's own description. */
+function channelHead(namespaces: string, channel: { title: string; link: string; description: string; self: string }, language: string): string[] {
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<rss version="2.0" xmlns:atom="http://www.w3.org/2005/Atom" xmlns:content="http://purl.org/rss/1.0/modules/content/" ${namespaces}>`,
+    '<channel>',
+    tag('title', channel.title),
+    tag('link', channel.link),
+    tag('description', channel.description),
+    tag('language', language),
+    tag('copyright', `© ${parisYear(new Date())} ${siteConfig.publisher.legalName}`),
+    `<atom:link href="${escapeXml(channel.self)}" rel="self" type="application/rss+xml"/>`,
+  ];
+}
+
 export function renderRss(channel: FeedChannel): string {
   const lastBuild = channel.items[0]?.published ?? new Date();
   const items = channel.items.map((item) =>
@@ -66,16 +81,8 @@ export function renderRss(channel: FeedChannel): string {
     ].filter(Boolean).join(''),
   );
   return [
-    '<?xml version="1.0" encoding="UTF-8"?>',
-    '<rss version="2.0" xmlns:atom="http://www.w3.org/2005/Atom" xmlns:dc="http://purl.org/dc/elements/1.1/" xmlns:content="http://purl.org/rss/1.0/modules/content/" xmlns:media="http://search.yahoo.com/mrss/">',
-    '<channel>',
-    tag('title', channel.title),
-    tag('link', channel.link),
-    tag('description', channel.description),
-    tag('language', 'fr-FR'),
-    tag('copyright', `© ${parisYear(new Date())} ${siteConfig.publisher.legalName}`),
+    ...channelHead('xmlns:dc="http://purl.org/dc/elements/1.1/" xmlns:media="http://search.yahoo.com/mrss/"', channel, 'fr-FR'),
     tag('lastBuildDate', lastBuild.toUTCString()),
-    `<atom:link href="${escapeXml(channel.self)}" rel="self" type="application/rss+xml"/>`,
     ...items,
     '</channel>',
     '</rss>',
@@ -131,15 +138,7 @@ export function renderPodcastRss(feed: PodcastFeed): string {
     ? `<itunes:category text="${escapeXml(feed.category)}"><itunes:category text="${escapeXml(feed.subcategory)}"/></itunes:category>`
     : `<itunes:category text="${escapeXml(feed.category)}"/>`;
   return [
-    '<?xml version="1.0" encoding="UTF-8"?>',
-    '<rss version="2.0" xmlns:itunes="http://www.itunes.com/dtds/podcast-1.0.dtd" xmlns:atom="http://www.w3.org/2005/Atom" xmlns:content="http://purl.org/rss/1.0/modules/content/">',
-    '<channel>',
-    tag('title', feed.title),
-    tag('link', feed.link),
-    tag('description', feed.description),
-    tag('language', 'fr'),
-    tag('copyright', `© ${parisYear(new Date())} ${siteConfig.publisher.legalName}`),
-    `<atom:link href="${escapeXml(feed.self)}" rel="self" type="application/rss+xml"/>`,
+    ...channelHead('xmlns:itunes="http://www.itunes.com/dtds/podcast-1.0.dtd"', feed, 'fr'),
     tag('itunes:author', feed.author),
     `<itunes:owner>${tag('itunes:name', feed.ownerName)}${tag('itunes:email', feed.ownerEmail)}</itunes:owner>`,
     `<itunes:image href="${escapeXml(feed.image)}"/>`,

@@ -148,3 +148,17 @@ test('podcast shows and episodes have an Écouter button and advertise their fee
   const jsonLd = JSON.parse((await page.locator('script[type="application/ld+json"]').first().textContent())!);
   expect(jsonLd['@type']).toBe('PodcastEpisode');
 });
+
+test('pages that carry a token are never cached and leak no referrer', async ({ request }) => {
+  for (const path of ['/welcome/abcdef123456', '/modifier-mon-mot-de-passe/abcdef123456', '/modifier-mon-email/abcdef123456', '/activer-cadeau/CADEAU-2026', '/mailinglist/confirm?token=abc']) {
+    const response = await request.get(path);
+    expect(response.headers()['cache-control'], path).toBe('no-store');
+    expect(response.headers()['referrer-policy'], path).toBe('no-referrer');
+  }
+});
+
+test('the member area sends a visitor without a session to sign in, with the way back', async ({ page }) => {
+  await page.goto('/mon-compte/mes-factures');
+  await expect(page).toHaveURL(/\/login\?redirect=%2Fmon-compte%2Fmes-factures$/);
+  await expect(page.getByRole('heading', { level: 1, name: 'Connexion' })).toBeVisible();
+});
