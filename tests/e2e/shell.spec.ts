@@ -114,3 +114,12 @@ test('images are responsive WebP at the widths of the spec', async ({ page }) =>
   expect(srcset).toMatch(/\.webp/);
   await expect(page.locator('.cover img')).toHaveAttribute('alt', /.{10,}/);
 });
+
+test('nothing overflows sideways on a small phone', async ({ page }) => {
+  await page.setViewportSize({ width: 360, height: 740 });
+  for (const path of ['/', '/articles/2026/meubles-de-tourisme-marseille-les-societes-ecrans', '/podcasts/les-voix-du-terrain', '/breves']) {
+    await page.goto(path);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth), path).toBeLessThanOrEqual(360);
+    await expect(page.locator('header.site-header').getByRole('link', { name: 'Contact' })).toBeInViewport({ ratio: 1 });
+  }
+});
