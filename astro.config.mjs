@@ -1,5 +1,5 @@
 // @ts-check
-import { defineConfig } from 'astro/config';
+import { defineConfig, envField } from 'astro/config';
 import node from '@astrojs/node';
 import react from '@astrojs/react';
 import sitemap from '@astrojs/sitemap';
@@ -36,6 +36,21 @@ export default defineConfig({
   output: 'static',
   adapter: node({ mode: 'standalone' }),
   trailingSlash: 'ignore',
+  // Server settings, all read at run time (never inlined into the build) and validated when the
+  // server starts. src/server/config.ts reads the same variables, with the same defaults.
+  env: {
+    validateSecrets: true,
+    schema: {
+      APP_MODE: envField.enum({ context: 'server', access: 'secret', values: ['demo', 'production'], default: 'demo' }),
+      DATA_DIR: envField.string({ context: 'server', access: 'secret', default: 'data' }),
+      DATABASE_URL: envField.string({ context: 'server', access: 'secret', optional: true, startsWith: 'postgres' }),
+      SQLITE_PATH: envField.string({ context: 'server', access: 'secret', optional: true }),
+      SMTP_URL: envField.string({ context: 'server', access: 'secret', optional: true, startsWith: 'smtp' }),
+      MAIL_OUTBOX_DIR: envField.string({ context: 'server', access: 'secret', optional: true }),
+      MAIL_FROM: envField.string({ context: 'server', access: 'secret', optional: true }),
+      NEWSROOM_EMAIL: envField.string({ context: 'server', access: 'secret', optional: true }),
+    },
+  },
   // The build benchmark builds synthetic corpora beside the real build, with cold caches.
   ...(process.env.ASTRO_OUT_DIR ? { outDir: process.env.ASTRO_OUT_DIR } : {}),
   ...(process.env.ASTRO_CACHE_DIR ? { cacheDir: process.env.ASTRO_CACHE_DIR } : {}),

@@ -4,6 +4,8 @@ export default defineConfig({
   test: {
     include: ['src/**/*.test.ts', 'scripts/**/*.test.ts', 'tests/unit/**/*.test.ts'],
     environment: 'node',
+    // A throwaway PostgreSQL server for the database suites (skipped when PostgreSQL is absent, except in CI).
+    globalSetup: ['tests/setup/postgres.ts'],
     // CI also writes a JSON report, summed up by scripts/ci-summary.mjs.
     reporters: process.env.CI ? ['default', 'json'] : ['default'],
     outputFile: { json: 'test-results/vitest.json' },

@@ -1,0 +1,35 @@
+/**
+ * Schema migrations, applied at start (`getDatabase`) and by `npm run db:migrate`.
+ *
+ * The list is static, imported rather than read from a folder, so that it survives bundling into
+ * the built server. Names are dated (`YYYY-MM-DD-NNN-topic`) and run in that order; a migration,
+ * once shipped, is never edited: the next change is a new file, added to `migrations` below.
+ */
+import { type Kysely, type Migration, type MigrationProvider, Migrator } from 'kysely';
+import * as members001 from './migrations/2026-11-21-001-members';
+
+export const migrations: Readonly<Record<string, Migration>> = {
+  '2026-11-21-001-members': members001,
+};
+
+/** A migrator over the app's migrations (tests also use it to migrate down). */
+export function createMigrator(db: Kysely<any>, list: Readonly<Record<string, Migration>> = migrations): Migrator {
+  const provider: MigrationProvider = { getMigrations: async () => ({ ...list }) };
+  return new Migrator({ db, provider });
+}
+
+/**
+ * Applies every pending migration, each in its own transaction (so a failing one leaves no
+ * trace, on SQLite as on PostgreSQL), and returns the names applied: empty when the schema was
+ * already up to date. Throws if one fails; the ones before it stay applied.
+ * `list` is for tests; the application always runs `migrations`.
+ */
+export async function migrateToLatest(db: Kysely<any>, list: Readonly<Record<string, Migration>> = migrations): Promise<string[]> {
+  const { error, results = [] } = await createMigrator(db, list).migrateToLatest();
+  if (error !== undefined) {
+    const failed = results.find((r) => r.status === 'Error')?.migrationName;
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new Error(`Échec de la migration de la base${failed ? ` (${failed})` : ''} : ${reason}`, { cause: error });
+  }
+  return results.filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}
