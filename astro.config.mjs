@@ -27,7 +27,7 @@ const fingerprint = {
  * The public address of the site. Feeds, sitemaps, Open Graph tags and (later) e-mails
  * build their absolute links from it, never from a request's Host header.
  */
-const site = process.env.SITE_URL ?? 'http://localhost:4321';
+const site = process.env.SITE_URL ?? `http://localhost:${process.env.PORT ?? 4321}`;
 
 
 export default defineConfig({

@@ -8,12 +8,16 @@ import { existsSync } from 'node:fs';
 import { defineConfig, devices } from '@playwright/test';
 
 // Workers re-read this file: the port is chosen once and handed down through the environment.
+// 4399 when it is free (the build, which bakes the site URL in, can then be reused between
+// runs), else any free port.
 process.env.E2E_PORT ??= execFileSync(process.execPath, [
   '-e',
-  "const s=require('net').createServer();s.listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})",
+  "const n=require('net');const t=(p)=>{const s=n.createServer();s.once('error',()=>p?t(0):0);s.listen(p,'127.0.0.1',()=>{console.log(s.address().port);s.close()})};t(4399)",
 ]).toString().trim();
 const port = Number(process.env.E2E_PORT);
-const baseURL = `http://127.0.0.1:${port}`;
+// A fresh data folder per run (database, mail outbox), shared with the workers that read mails.
+process.env.E2E_DATA_DIR ??= `test-results/e2e-data-${Date.now()}`;
+const baseURL = `http://localhost:${port}`;
 
 const systemChromium = process.env.CHROMIUM_PATH ?? (existsSync('/usr/bin/chromium') ? '/usr/bin/chromium' : undefined);
 
@@ -43,7 +47,8 @@ export default defineConfig({
   webServer: {
     command: 'node scripts/start.mjs',
     url: `${baseURL}/`,
-    env: { PORT: String(port), HOST: '127.0.0.1' },
+    // The server answers on the configured site URL only (links in e-mails, origin checks).
+    env: { PORT: String(port), HOST: 'localhost', SITE_URL: baseURL, DATA_DIR: process.env.E2E_DATA_DIR, APP_MODE: 'demo' },
     // Locally, E2E_PORT can point at a server already running (e.g. while iterating on tests).
     reuseExistingServer: !process.env.CI,
     // The first run builds the site.

@@ -9,6 +9,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { FINGERPRINT_FILE, buildFingerprint } from './build-fingerprint.mjs';
@@ -34,5 +35,33 @@ if (!existsSync(entry)) {
   console.error('Aucune version construite : lancez `npm run build`, ou `npm start` sans --no-build.');
   process.exit(1);
 }
-process.env.PORT ??= '4321';
-await import(pathToFileURL(entry).href);
+
+/** Sent with every answer, static files included. Pages add their own CSP and cache rules. */
+const SECURITY_HEADERS = {
+  'X-Content-Type-Options': 'nosniff',
+  'Referrer-Policy': 'strict-origin-when-cross-origin',
+  'X-Frame-Options': 'SAMEORIGIN',
+  'Permissions-Policy': 'camera=(), microphone=(), geolocation=(), browsing-topics=()',
+};
+
+// The adapter's handler serves the static files and the on-demand routes; this server only
+// adds the headers above.
+process.env.ASTRO_NODE_AUTOSTART = 'disabled';
+const { handler } = await import(pathToFileURL(entry).href);
+const port = Number(process.env.PORT ?? 4321);
+const host = process.env.HOST ?? 'localhost';
+const server = createServer((req, res) => {
+  for (const [name, value] of Object.entries(SECURITY_HEADERS)) res.setHeader(name, value);
+  handler(req, res);
+});
+server.listen(port, host, () => {
+  console.log(JSON.stringify({ time: new Date().toISOString(), level: 'info', msg: 'listening', url: `http://${host}:${port}/` }));
+});
+// Finish the requests under way, then stop (the database commits each write as it happens).
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.once(signal, () => {
+    server.close(() => process.exit(0));
+    server.closeIdleConnections();
+    setTimeout(() => process.exit(0), 5000).unref();
+  });
+}

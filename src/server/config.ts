@@ -12,7 +12,8 @@ import { z } from 'zod';
 
 const schema = z.object({
   APP_MODE: z.enum(['demo', 'production']).default('demo'),
-  SITE_URL: z.url({ protocol: /^https?$/ }).default('http://localhost:4321'),
+  SITE_URL: z.url({ protocol: /^https?$/ }).optional(),
+  PORT: z.coerce.number().int().min(1).max(65535).default(4321),
   DATA_DIR: z.string().min(1).default('data'),
   DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'DATABASE_URL doit être une adresse postgres://').optional(),
   SQLITE_PATH: z.string().min(1).optional(),
@@ -40,7 +41,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const dataDir = resolve(e.DATA_DIR);
   return {
     mode: e.APP_MODE,
-    siteUrl: new URL(e.SITE_URL),
+    // By default the site is where `npm start` serves it.
+    siteUrl: new URL(e.SITE_URL ?? `http://localhost:${e.PORT}`),
     database: e.DATABASE_URL
       ? { kind: 'postgres', url: e.DATABASE_URL }
       : { kind: 'sqlite', path: resolve(e.SQLITE_PATH ?? `${dataDir}/contrechamp.db`) },

@@ -115,7 +115,7 @@ test('an émission loads nothing from the video host until its facade is clicked
   const thirdParty: string[] = [];
   page.on('request', (request) => {
     const { hostname } = new URL(request.url());
-    if (hostname !== '127.0.0.1') thirdParty.push(request.url());
+    if (hostname !== 'localhost') thirdParty.push(request.url());
   });
   // The video host is unreachable here; answer for it so the click has somewhere to go.
   await page.route(/youtube-nocookie\.com|contrechamp\.media/, (route) => route.fulfill({ status: 200, contentType: 'text/html', body: '<p>lecteur</p>' }));

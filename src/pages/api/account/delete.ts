@@ -1,0 +1,18 @@
+/** POST /api/account/delete {password, confirmation: 'SUPPRIMER'}: deletes the account. */
+import type { APIRoute } from 'astro';
+import { apiError, json } from '../../../server/api';
+import { memberRequest } from '../../../server/auth/account-endpoint';
+import { clearSessionCookies } from '../../../server/auth/cookies';
+import { deleteAccountInput } from '../../../server/auth/schema';
+import { deleteAccount } from '../../../server/auth/service';
+
+export const prerender = false;
+
+export const POST: APIRoute = async (context) => {
+  const req = await memberRequest(context, deleteAccountInput);
+  if (!req.ok) return req.response;
+  const result = await deleteAccount(req.deps, { userId: req.user.id, password: req.body.password });
+  if (!result.ok) return apiError(result.status, result.message);
+  clearSessionCookies(context.cookies);
+  return json({ ok: true, message: 'Votre compte est supprimé.' });
+};

@@ -1,0 +1,16 @@
+/** POST /api/account/sessions: log out every other session. */
+import type { APIRoute } from 'astro';
+import { z } from 'zod';
+import { json } from '../../../server/api';
+import { memberRequest } from '../../../server/auth/account-endpoint';
+import { countOf } from '../../../lib/text';
+import { logoutOtherSessions } from '../../../server/auth/service';
+
+export const prerender = false;
+
+export const POST: APIRoute = async (context) => {
+  const req = await memberRequest(context, z.object({}));
+  if (!req.ok) return req.response;
+  const ended = await logoutOtherSessions(req.deps, { userId: req.user.id, sessionHash: req.sessionHash });
+  return json({ ok: true, ended, message: ended ? `${countOf(ended, 'autre session fermée', 'autres sessions fermées')}.` : 'Aucune autre session n’était ouverte.' });
+};

@@ -1,0 +1,18 @@
+/** POST /api/auth/logout: ends the session on the server and clears the cookies (SPEC §7). */
+import type { APIRoute } from 'astro';
+import { guardStateChange, json } from '../../../server/api';
+import { clearSessionCookies } from '../../../server/auth/cookies';
+import { requestContext } from '../../../server/auth/endpoint';
+import { logout } from '../../../server/auth/service';
+
+export const prerender = false;
+
+export const POST: APIRoute = async (context) => {
+  // No body is expected: the origin check alone guards it.
+  const refused = guardStateChange(context.request, { jsonBody: false });
+  if (refused) return refused;
+  const { deps, token } = await requestContext(context);
+  await logout(deps, token);
+  clearSessionCookies(context.cookies);
+  return json({ ok: true });
+};

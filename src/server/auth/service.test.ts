@@ -1,0 +1,213 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { fakeClock } from '../clock';
+import type { Mailer, OutgoingMail } from '../mail/transport';
+import { createTestDatabase, describeEachDialect, type TestDatabase } from '../../../tests/helpers/db';
+import * as auth from './service';
+import { hashSecret } from './tokens';
+
+const PASSWORD = 'un mot de passe solide';
+const siteUrl = new URL('https://contrechamp.example');
+
+/** Mails land here; sends happen after the answer, so tests wait for them. */
+function memoryMailer() {
+  const sent: OutgoingMail[] = [];
+  const mailer: Mailer = { send: async (mail) => { sent.push(mail); return { messageId: String(sent.length) }; } };
+  return { mailer, sent };
+}
+const flush = () => new Promise((resolve) => setImmediate(() => setImmediate(resolve)));
+const tokenIn = (mail: OutgoingMail, path: string) => new RegExp(`${path}/([A-Za-z0-9_-]{43})`).exec(mail.text)?.[1];
+
+describeEachDialect('auth service', (kind) => {
+  let test: TestDatabase;
+  let clock: ReturnType<typeof fakeClock>;
+  let box: ReturnType<typeof memoryMailer>;
+  let deps: auth.AuthDeps;
+  let userId: string;
+  let n = 0;
+  let email: string;
+
+  beforeAll(async () => { test = await createTestDatabase(kind); });
+  afterAll(async () => { await test.close(); });
+  beforeEach(async () => {
+    clock = fakeClock();
+    box = memoryMailer();
+    deps = { db: test.db, mailer: box.mailer, clock, siteUrl };
+    email = `membre${++n}@exemple.fr`;
+    userId = await auth.createAccount(test.db, { email, password: PASSWORD, now: clock.now() });
+  });
+  const client = () => `client-${n}`;
+
+  it('signs in with the right password, in a new session each time, with or without “remember me”', async () => {
+    const a = await auth.login(deps, { email: email.toUpperCase(), password: PASSWORD, rememberMe: true, client: client() });
+    const b = await auth.login(deps, { email, password: PASSWORD, rememberMe: false, client: client() });
+    if (!a.ok || !b.ok) throw new Error('login failed');
+    expect(a.session.token).not.toBe(b.session.token);
+    expect(a.session.persistent).toBe(true);
+    expect(a.session.expiresAt.getTime() - clock.now().getTime()).toBe(30 * 24 * 3600_000);
+    expect(b.session.persistent).toBe(false);
+    expect(a.user).not.toHaveProperty('password_hash');
+    expect((await auth.sessionUser(deps, a.session.token))?.user.email).toBe(email);
+  });
+
+  it('answers an unknown address exactly as a wrong password', async () => {
+    const wrong = await auth.login(deps, { email, password: 'pas le bon mot de passe', rememberMe: false, client: client() });
+    const unknown = await auth.login(deps, { email: 'personne@exemple.fr', password: PASSWORD, rememberMe: false, client: client() });
+    expect(wrong).toEqual(unknown);
+    expect(wrong).toMatchObject({ ok: false, status: 401, message: auth.MESSAGES.badCredentials });
+  });
+
+  it('ends the session on the server at logout', async () => {
+    const signed = await auth.login(deps, { email, password: PASSWORD, rememberMe: false, client: client() });
+    if (!signed.ok) throw new Error();
+    await auth.logout(deps, signed.session.token);
+    expect(await auth.sessionUser(deps, signed.session.token)).toBeNull();
+  });
+
+  it('expires browser sessions after 12 hours idle, and persistent ones after 30 days', async () => {
+    const browser = await auth.login(deps, { email, password: PASSWORD, rememberMe: false, client: client() });
+    const persistent = await auth.login(deps, { email, password: PASSWORD, rememberMe: true, client: client() });
+    if (!browser.ok || !persistent.ok) throw new Error();
+    clock.advance(11 * 3600_000);
+    expect(await auth.sessionUser(deps, browser.session.token)).not.toBeNull();
+    clock.advance(11 * 3600_000); // 11 h after the last visit: still alive (it slides)
+    expect(await auth.sessionUser(deps, browser.session.token)).not.toBeNull();
+    clock.advance(13 * 3600_000);
+    expect(await auth.sessionUser(deps, browser.session.token)).toBeNull();
+    expect(await auth.sessionUser(deps, persistent.session.token)).not.toBeNull();
+    clock.advance(30 * 24 * 3600_000);
+    expect(await auth.sessionUser(deps, persistent.session.token)).toBeNull();
+  });
+
+  it('rate-limits password attempts per address with 429, and the limit outlives the process', async () => {
+    for (let i = 0; i < 10; i++) await auth.login(deps, { email, password: 'mauvais mot de passe', rememberMe: false, client: `c${i}-${n}` });
+    const limited = await auth.login(deps, { email, password: PASSWORD, rememberMe: false, client: 'autre' });
+    expect(limited).toMatchObject({ ok: false, status: 429 });
+    // A "restarted" server (new deps, same database) still refuses.
+    const again = await auth.login({ ...deps, mailer: memoryMailer().mailer }, { email, password: PASSWORD, rememberMe: false, client: 'autre' });
+    expect(again).toMatchObject({ ok: false, status: 429 });
+    clock.advance(15 * 60_000);
+    expect(await auth.login(deps, { email, password: PASSWORD, rememberMe: false, client: 'autre' })).toMatchObject({ ok: true });
+  }, 30_000);
+
+  describe('sign-in links', () => {
+    it('answer the same whether or not the address has an account, and mail only real accounts', async () => {
+      const known = await auth.requestMagicLink(deps, { email, client: client() });
+      const unknown = await auth.requestMagicLink(deps, { email: 'inconnu@exemple.fr', client: client() });
+      expect(known).toEqual(unknown);
+      await flush();
+      expect(box.sent.map((m) => m.to)).toEqual([email]);
+    });
+
+    it('sign in once, within 15 minutes, and never twice', async () => {
+      await auth.requestMagicLink(deps, { email, client: client() });
+      await flush();
+      const token = tokenIn(box.sent[0]!, '/welcome')!;
+      clock.advance(14 * 60_000);
+      const first = await auth.redeemMagicLink(deps, { token, client: client() });
+      expect(first).toMatchObject({ ok: true, user: { email } });
+      expect(await auth.redeemMagicLink(deps, { token, client: client() })).toMatchObject({ ok: false, status: 400, message: auth.MESSAGES.linkInvalid });
+    });
+
+    it('expire after 15 minutes', async () => {
+      await auth.requestMagicLink(deps, { email, client: client() });
+      await flush();
+      clock.advance(15 * 60_000 + 1);
+      expect(await auth.redeemMagicLink(deps, { token: tokenIn(box.sent[0]!, '/welcome')!, client: client() })).toMatchObject({ ok: false, status: 400 });
+    });
+
+    it('are used once even when two clicks arrive together', async () => {
+      await auth.requestMagicLink(deps, { email, client: client() });
+      await flush();
+      const token = tokenIn(box.sent[0]!, '/welcome')!;
+      const results = await Promise.all(Array.from({ length: 5 }, () => auth.redeemMagicLink(deps, { token, client: client() })));
+      expect(results.filter((r) => r.ok)).toHaveLength(1);
+    });
+
+    it('are stored hashed, and a newer link retires the older one', async () => {
+      await auth.requestMagicLink(deps, { email, client: client() });
+      await auth.requestMagicLink(deps, { email, client: client() });
+      await flush();
+      const [older, newer] = box.sent.map((m) => tokenIn(m, '/welcome')!);
+      const stored = await test.db.selectFrom('tokens').select('id_hash').where('user_id', '=', userId).execute();
+      expect(stored.map((t) => t.id_hash)).toContain(hashSecret(newer!));
+      expect(stored.map((t) => t.id_hash)).not.toContain(newer);
+      expect(await auth.redeemMagicLink(deps, { token: older!, client: client() })).toMatchObject({ ok: false });
+      expect(await auth.redeemMagicLink(deps, { token: newer!, client: client() })).toMatchObject({ ok: true });
+    });
+
+    it('cannot be used for another purpose', async () => {
+      await auth.requestMagicLink(deps, { email, client: client() });
+      await flush();
+      const token = tokenIn(box.sent[0]!, '/welcome')!;
+      expect(await auth.resetPassword(deps, { token, newPassword: 'un autre mot de passe long', client: client() })).toMatchObject({ ok: false, status: 400 });
+    });
+  });
+
+  describe('password reset', () => {
+    it('sets the new password within the hour and ends every session', async () => {
+      const signed = await auth.login(deps, { email, password: PASSWORD, rememberMe: true, client: client() });
+      if (!signed.ok) throw new Error();
+      await auth.requestPasswordReset(deps, { email, client: client() });
+      await flush();
+      const token = tokenIn(box.sent[0]!, '/modifier-mon-mot-de-passe')!;
+      // A password that breaks the rules is refused and leaves the link usable.
+      expect(await auth.resetPassword(deps, { token, newPassword: 'court', client: client() })).toMatchObject({ ok: false, status: 400 });
+      clock.advance(59 * 60_000);
+      expect(await auth.resetPassword(deps, { token, newPassword: 'nouveau mot de passe sûr', client: client() })).toEqual({ ok: true });
+      expect(await auth.sessionUser(deps, signed.session.token)).toBeNull();
+      expect(await auth.login(deps, { email, password: 'nouveau mot de passe sûr', rememberMe: false, client: client() })).toMatchObject({ ok: true });
+      expect(await auth.login(deps, { email, password: PASSWORD, rememberMe: false, client: client() })).toMatchObject({ ok: false, status: 401 });
+    });
+
+    it('refuses a link older than one hour', async () => {
+      await auth.requestPasswordReset(deps, { email, client: client() });
+      await flush();
+      clock.advance(60 * 60_000 + 1);
+      expect(await auth.resetPassword(deps, { token: tokenIn(box.sent[0]!, '/modifier-mon-mot-de-passe')!, newPassword: 'nouveau mot de passe sûr', client: client() })).toMatchObject({ ok: false, status: 400 });
+    });
+  });
+
+  describe('signed-in changes', () => {
+    it('change the password only with the current one, ending every other session', async () => {
+      const here = await auth.login(deps, { email, password: PASSWORD, rememberMe: false, client: client() });
+      const elsewhere = await auth.login(deps, { email, password: PASSWORD, rememberMe: true, client: client() });
+      if (!here.ok || !elsewhere.ok) throw new Error();
+      expect(await auth.changePassword(deps, { userId, currentPassword: 'faux mot de passe !', newPassword: 'nouveau mot de passe sûr', persistent: false })).toMatchObject({ ok: false, status: 403 });
+      const changed = await auth.changePassword(deps, { userId, currentPassword: PASSWORD, newPassword: 'nouveau mot de passe sûr', persistent: false });
+      if (!changed.ok) throw new Error(changed.message);
+      expect(await auth.sessionUser(deps, elsewhere.session.token)).toBeNull();
+      expect(await auth.sessionUser(deps, here.session.token)).toBeNull();
+      expect(await auth.sessionUser(deps, changed.session.token)).not.toBeNull();
+    });
+
+    it('log out the other sessions and keep this one', async () => {
+      const here = await auth.login(deps, { email, password: PASSWORD, rememberMe: false, client: client() });
+      const elsewhere = await auth.login(deps, { email, password: PASSWORD, rememberMe: false, client: client() });
+      if (!here.ok || !elsewhere.ok) throw new Error();
+      expect(await auth.logoutOtherSessions(deps, { userId, sessionHash: hashSecret(here.session.token) })).toBe(1);
+      expect(await auth.sessionUser(deps, here.session.token)).not.toBeNull();
+      expect(await auth.sessionUser(deps, elsewhere.session.token)).toBeNull();
+    });
+
+    it('change the address once the new one confirms within 24 hours, telling the old one', async () => {
+      const newEmail = `nouvelle${n}@exemple.fr`;
+      expect(await auth.requestEmailChange(deps, { userId, newEmail, password: PASSWORD, client: client() })).toEqual({ ok: true });
+      await flush();
+      expect(box.sent.map((m) => m.to).sort()).toEqual([email, newEmail].sort());
+      const confirm = box.sent.find((m) => m.to === newEmail)!;
+      clock.advance(23 * 3600_000);
+      expect(await auth.confirmEmailChange(deps, { token: tokenIn(confirm, '/modifier-mon-email')!, client: client() })).toEqual({ ok: true, email: newEmail });
+      await flush();
+      expect(box.sent.at(-1)?.to).toBe(email);
+      expect(await auth.login(deps, { email: newEmail, password: PASSWORD, rememberMe: false, client: client() })).toMatchObject({ ok: true });
+    });
+
+    it('send nothing to an address another account uses, with the same answer', async () => {
+      const other = `autre${n}@exemple.fr`;
+      await auth.createAccount(test.db, { email: other, now: clock.now() });
+      expect(await auth.requestEmailChange(deps, { userId, newEmail: other, password: PASSWORD, client: client() })).toEqual({ ok: true });
+      await flush();
+      expect(box.sent).toEqual([]);
+    });
+  });
+});

@@ -1,0 +1,402 @@
+/**
+ * The auth use cases: sign in and out, sessions, sign-in links, password reset and change,
+ * e-mail change. Pages and endpoints stay thin: they parse, call one of these, render.
+ *
+ * Promises kept here (see CONTEXT.md): answers never tell whether an address has an account;
+ * secrets are 256 bits and stored hashed; tokens are single-use, bound to one purpose and
+ * expire; a password change or reset ends every session; attempts are rate-limited.
+ */
+import type { Kysely } from 'kysely';
+import type { Clock } from '../clock';
+import type { Database } from '../db/database';
+import { newId, toFlag, toTimestamp } from '../db/database';
+import { writeTransaction } from '../db/transaction';
+import { log } from '../log';
+import type { Mailer, OutgoingMail } from '../mail/transport';
+import {
+  accountDeletedMail, emailChangeConfirmMail, emailChangeNoticeMail, emailChangedMail, magicLinkMail, passwordChangedMail, passwordResetMail,
+} from '../mail/templates';
+import { hashPassword, needsRehash, validateNewPassword, verifyAgainstNothing, verifyPassword } from './passwords';
+import { RATE_LIMITS, emailSubject, hit, type RateLimitRule } from './rate-limit';
+import * as repo from './repository';
+import { hashSecret, isWellFormedSecret, newSecret, sessionExpiresAt, tokenExpiresAt, type SessionKind, type TokenPurpose } from './tokens';
+
+export interface AuthDeps {
+  db: Kysely<Database>;
+  mailer: Mailer;
+  clock: Clock;
+  siteUrl: URL;
+}
+
+/** A refusal, with the French message the reader sees. */
+export interface AuthFailure {
+  ok: false;
+  status: 400 | 401 | 403 | 404 | 409 | 429;
+  message: string;
+  retryAfterSeconds?: number;
+}
+export type AuthResult<T> = ({ ok: true } & T) | AuthFailure;
+
+export interface NewSession {
+  token: string;
+  expiresAt: Date;
+  persistent: boolean;
+}
+
+const fail = (status: AuthFailure['status'], message: string, retryAfterSeconds?: number): AuthFailure =>
+  retryAfterSeconds === undefined ? { ok: false, status, message } : { ok: false, status, message, retryAfterSeconds };
+
+export const MESSAGES = {
+  badCredentials: 'Adresse e-mail ou mot de passe incorrect.',
+  tooMany: (seconds: number) => `Trop de tentatives. Réessayez dans ${Math.max(1, Math.ceil(seconds / 60))} minute${seconds > 60 ? 's' : ''}.`,
+  linkInvalid: 'Ce lien n’est plus valable : il a déjà servi ou il a expiré. Demandez-en un nouveau.',
+  wrongPassword: 'Le mot de passe actuel est incorrect.',
+  emailTaken: 'Cette adresse e-mail ne peut pas être utilisée.',
+  sameEmail: 'C’est déjà l’adresse de votre compte.',
+} as const;
+
+/** Counts an attempt against every rule; the first exceeded one refuses with 429. */
+async function limit(deps: AuthDeps, checks: [RateLimitRule, string][]): Promise<AuthFailure | null> {
+  const now = deps.clock.now();
+  for (const [rule, subject] of checks) {
+    const result = await hit(deps.db, rule, subject, now);
+    if (!result.allowed) {
+      log.warn('rate limited', { rule: rule.name });
+      return fail(429, MESSAGES.tooMany(result.retryAfterSeconds), result.retryAfterSeconds);
+    }
+  }
+  return null;
+}
+
+/**
+ * Sends after the answer: the time a request takes must not depend on whether the address
+ * has an account, and a slow mail relay must not hold the reader up. Submission failures are
+ * logged; the reader can ask again.
+ */
+function sendLater(deps: AuthDeps, mail: OutgoingMail) {
+  setImmediate(() => {
+    deps.mailer.send(mail).catch((error: unknown) => log.error('mail not submitted', { template: mail.template, error }));
+  });
+}
+
+async function createSession(db: Kysely<Database>, userId: string, kind: SessionKind, now: Date, userAgent?: string | null): Promise<NewSession> {
+  const token = newSecret();
+  const expiresAt = sessionExpiresAt(kind, now);
+  await repo.insertSession(db, {
+    id_hash: hashSecret(token),
+    user_id: userId,
+    persistent: toFlag(kind === 'persistent'),
+    created_at: toTimestamp(now),
+    last_seen_at: toTimestamp(now),
+    expires_at: toTimestamp(expiresAt),
+    user_agent: userAgent?.slice(0, 300) ?? null,
+  });
+  return { token, expiresAt, persistent: kind === 'persistent' };
+}
+
+async function issueToken(db: Kysely<Database>, purpose: TokenPurpose, now: Date, fields: { userId: string | null; email: string; payload?: unknown }): Promise<string> {
+  const token = newSecret();
+  await repo.insertToken(db, {
+    id_hash: hashSecret(token),
+    purpose,
+    user_id: fields.userId,
+    email: fields.email,
+    payload: fields.payload === undefined ? null : JSON.stringify(fields.payload),
+    created_at: toTimestamp(now),
+    expires_at: toTimestamp(tokenExpiresAt(purpose, now)),
+  });
+  return token;
+}
+
+// ——— Sign in and out ———
+
+export async function login(
+  deps: AuthDeps,
+  input: { email: string; password: string; rememberMe: boolean; userAgent?: string | null; client: string },
+): Promise<AuthResult<{ user: repo.User; session: NewSession }>> {
+  const limited = await limit(deps, [[RATE_LIMITS.loginByClient, input.client], [RATE_LIMITS.loginByEmail, emailSubject(input.email)]]);
+  if (limited) return limited;
+  const row = await repo.findUserRowByEmail(deps.db, input.email);
+  // Unknown address or no password: spend the same time as a real check, answer the same.
+  if (!row?.password_hash) {
+    await verifyAgainstNothing(input.password);
+    return fail(401, MESSAGES.badCredentials);
+  }
+  if (!(await verifyPassword(input.password, row.password_hash))) return fail(401, MESSAGES.badCredentials);
+  const now = deps.clock.now();
+  if (needsRehash(row.password_hash)) await repo.updateUser(deps.db, row.id, { password_hash: await hashPassword(input.password), updated_at: toTimestamp(now) });
+  // A new session at every sign-in: a session id known before signing in is worth nothing after.
+  const session = await createSession(deps.db, row.id, input.rememberMe ? 'persistent' : 'browser', now, input.userAgent);
+  log.info('signed in', { userId: row.id, persistent: session.persistent });
+  return { ok: true, user: repo.toUser(row), session };
+}
+
+export async function logout(deps: AuthDeps, sessionToken: string | undefined): Promise<void> {
+  if (sessionToken && isWellFormedSecret(sessionToken)) await repo.deleteSession(deps.db, hashSecret(sessionToken));
+}
+
+/** How often a session's last-seen time is written: not on every request. */
+const TOUCH_EVERY_MS = 5 * 60_000;
+
+/** The user behind a session cookie, or null. Browser sessions slide; persistent ones don't. */
+export async function sessionUser(deps: Pick<AuthDeps, 'db' | 'clock'>, sessionToken: string | undefined): Promise<{ user: repo.User; sessionHash: string } | null> {
+  if (!sessionToken || !isWellFormedSecret(sessionToken)) return null;
+  const idHash = hashSecret(sessionToken);
+  const row = await repo.findSessionWithUser(deps.db, idHash);
+  if (!row) return null;
+  const now = deps.clock.now();
+  if (row.expires_at <= toTimestamp(now)) {
+    await repo.deleteSession(deps.db, idHash);
+    return null;
+  }
+  if (now.getTime() - Date.parse(row.last_seen_at) > TOUCH_EVERY_MS) {
+    const expiresAt = row.persistent ? new Date(row.expires_at) : sessionExpiresAt('browser', now);
+    await repo.touchSession(deps.db, idHash, now, expiresAt);
+  }
+  return { user: repo.toUser(row), sessionHash: idHash };
+}
+
+// ——— Sign-in links and password reset ———
+
+/** Sends a sign-in link if the address has an account. The answer is the same either way. */
+export async function requestMagicLink(deps: AuthDeps, input: { email: string; client: string }): Promise<AuthResult<object>> {
+  const limited = await limit(deps, [[RATE_LIMITS.mailByClient, input.client], [RATE_LIMITS.mailByEmail, emailSubject(input.email)]]);
+  if (limited) return limited;
+  const row = await repo.findUserRowByEmail(deps.db, input.email);
+  if (row) {
+    const now = deps.clock.now();
+    const token = await writeTransaction(deps.db, async (trx) => {
+      await repo.retireTokens(trx, row.id, 'magic_link', now);
+      return issueToken(trx, 'magic_link', now, { userId: row.id, email: row.email });
+    });
+    sendLater(deps, { to: row.email, ...magicLinkMail({ siteUrl: deps.siteUrl, token }) });
+  }
+  return { ok: true };
+}
+
+export async function redeemMagicLink(
+  deps: AuthDeps,
+  input: { token: string; userAgent?: string | null; client: string },
+): Promise<AuthResult<{ user: repo.User; session: NewSession }>> {
+  const limited = await limit(deps, [[RATE_LIMITS.tokenByClient, input.client]]);
+  if (limited) return limited;
+  if (!isWellFormedSecret(input.token)) return fail(400, MESSAGES.linkInvalid);
+  const now = deps.clock.now();
+  const result = await writeTransaction(deps.db, async (trx) => {
+    const token = await repo.consumeToken(trx, hashSecret(input.token), 'magic_link', now);
+    if (!token?.user_id) return null;
+    const row = await repo.findUserRowById(trx, token.user_id);
+    if (!row) return null;
+    // Following the link proves the address.
+    if (!row.email_verified_at) await repo.updateUser(trx, row.id, { email_verified_at: toTimestamp(now), updated_at: toTimestamp(now) });
+    const session = await createSession(trx, row.id, 'browser', now, input.userAgent);
+    return { user: repo.toUser(row), session };
+  });
+  if (!result) return fail(400, MESSAGES.linkInvalid);
+  log.info('signed in by link', { userId: result.user.id });
+  return { ok: true, ...result };
+}
+
+export async function requestPasswordReset(deps: AuthDeps, input: { email: string; client: string }): Promise<AuthResult<object>> {
+  const limited = await limit(deps, [[RATE_LIMITS.mailByClient, input.client], [RATE_LIMITS.mailByEmail, emailSubject(input.email)]]);
+  if (limited) return limited;
+  const row = await repo.findUserRowByEmail(deps.db, input.email);
+  if (row) {
+    const now = deps.clock.now();
+    const token = await writeTransaction(deps.db, async (trx) => {
+      await repo.retireTokens(trx, row.id, 'password_reset', now);
+      return issueToken(trx, 'password_reset', now, { userId: row.id, email: row.email });
+    });
+    sendLater(deps, { to: row.email, ...passwordResetMail({ siteUrl: deps.siteUrl, token }) });
+  }
+  return { ok: true };
+}
+
+/** Sets a new password from a reset link, and ends every session of the account. */
+export async function resetPassword(deps: AuthDeps, input: { token: string; newPassword: string; client: string }): Promise<AuthResult<object>> {
+  const limited = await limit(deps, [[RATE_LIMITS.tokenByClient, input.client]]);
+  if (limited) return limited;
+  // A refused password must not spend the link.
+  const problem = validateNewPassword(input.newPassword);
+  if (problem) return fail(400, problem);
+  if (!isWellFormedSecret(input.token)) return fail(400, MESSAGES.linkInvalid);
+  const hash = await hashPassword(input.newPassword);
+  const now = deps.clock.now();
+  const email = await writeTransaction(deps.db, async (trx) => {
+    const token = await repo.consumeToken(trx, hashSecret(input.token), 'password_reset', now);
+    if (!token?.user_id) return null;
+    const row = await repo.findUserRowById(trx, token.user_id);
+    if (!row) return null;
+    await repo.updateUser(trx, row.id, { password_hash: hash, email_verified_at: row.email_verified_at ?? toTimestamp(now), updated_at: toTimestamp(now) });
+    await repo.deleteUserSessions(trx, row.id);
+    return row.email;
+  });
+  if (!email) return fail(400, MESSAGES.linkInvalid);
+  sendLater(deps, { to: email, ...passwordChangedMail({ siteUrl: deps.siteUrl }) });
+  return { ok: true };
+}
+
+// ——— Signed-in changes ———
+
+/**
+ * Changes the password after checking the current one. Every session ends, this one too;
+ * the browser gets a fresh session so that it stays signed in.
+ */
+export async function changePassword(
+  deps: AuthDeps,
+  input: { userId: string; currentPassword: string; newPassword: string; persistent: boolean; userAgent?: string | null },
+): Promise<AuthResult<{ session: NewSession }>> {
+  const row = await repo.findUserRowById(deps.db, input.userId);
+  if (!row) return fail(401, 'Vous n’êtes plus connecté.');
+  if (row.password_hash && !(await verifyPassword(input.currentPassword, row.password_hash))) return fail(403, MESSAGES.wrongPassword);
+  const problem = validateNewPassword(input.newPassword);
+  if (problem) return fail(400, problem);
+  const hash = await hashPassword(input.newPassword);
+  const now = deps.clock.now();
+  const session = await writeTransaction(deps.db, async (trx) => {
+    await repo.updateUser(trx, row.id, { password_hash: hash, updated_at: toTimestamp(now) });
+    await repo.deleteUserSessions(trx, row.id);
+    return createSession(trx, row.id, input.persistent ? 'persistent' : 'browser', now, input.userAgent);
+  });
+  sendLater(deps, { to: row.email, ...passwordChangedMail({ siteUrl: deps.siteUrl }) });
+  return { ok: true, session };
+}
+
+/** Ends every other session of the account. */
+export async function logoutOtherSessions(deps: Pick<AuthDeps, 'db'>, input: { userId: string; sessionHash: string }): Promise<number> {
+  return repo.deleteUserSessions(deps.db, input.userId, input.sessionHash);
+}
+
+/**
+ * Starts a change of e-mail address: the new address confirms by a link (24 h), the old one
+ * is told. An address already used by another account gets nothing, and the answer is the same.
+ */
+export async function requestEmailChange(
+  deps: AuthDeps,
+  input: { userId: string; newEmail: string; password: string; client: string },
+): Promise<AuthResult<object>> {
+  const limited = await limit(deps, [[RATE_LIMITS.mailByClient, input.client], [RATE_LIMITS.mailByEmail, emailSubject(input.newEmail)]]);
+  if (limited) return limited;
+  const row = await repo.findUserRowById(deps.db, input.userId);
+  if (!row) return fail(401, 'Vous n’êtes plus connecté.');
+  if (row.password_hash && !(await verifyPassword(input.password, row.password_hash))) return fail(403, MESSAGES.wrongPassword);
+  const newEmail = repo.normaliseEmail(input.newEmail);
+  if (newEmail === row.email) return fail(400, MESSAGES.sameEmail);
+  const taken = await repo.findUserRowByEmail(deps.db, newEmail);
+  if (!taken) {
+    const now = deps.clock.now();
+    const token = await writeTransaction(deps.db, async (trx) => {
+      await repo.retireTokens(trx, row.id, 'email_change', now);
+      return issueToken(trx, 'email_change', now, { userId: row.id, email: newEmail, payload: { from: row.email } });
+    });
+    sendLater(deps, { to: newEmail, ...emailChangeConfirmMail({ siteUrl: deps.siteUrl, token, newEmail }) });
+    sendLater(deps, { to: row.email, ...emailChangeNoticeMail({ siteUrl: deps.siteUrl, newEmail }) });
+  }
+  return { ok: true };
+}
+
+export async function confirmEmailChange(deps: AuthDeps, input: { token: string; client: string }): Promise<AuthResult<{ email: string }>> {
+  const limited = await limit(deps, [[RATE_LIMITS.tokenByClient, input.client]]);
+  if (limited) return limited;
+  if (!isWellFormedSecret(input.token)) return fail(400, MESSAGES.linkInvalid);
+  const now = deps.clock.now();
+  const result = await writeTransaction(deps.db, async (trx) => {
+    const token = await repo.consumeToken(trx, hashSecret(input.token), 'email_change', now);
+    if (!token?.user_id || !token.email) return null;
+    const row = await repo.findUserRowById(trx, token.user_id);
+    if (!row) return null;
+    // The address may have been taken since the link was sent.
+    if (await repo.findUserRowByEmail(trx, token.email)) return 'taken' as const;
+    await repo.updateUser(trx, row.id, { email: token.email, email_verified_at: toTimestamp(now), updated_at: toTimestamp(now) });
+    return { oldEmail: row.email, newEmail: token.email };
+  });
+  if (result === null) return fail(400, MESSAGES.linkInvalid);
+  if (result === 'taken') return fail(409, MESSAGES.emailTaken);
+  sendLater(deps, { to: result.oldEmail, ...emailChangedMail({ siteUrl: deps.siteUrl, newEmail: result.newEmail }) });
+  return { ok: true, email: result.newEmail };
+}
+
+// ——— Accounts ———
+
+/** Creates an account (demo seeds, later the checkout). Returns its id. */
+export async function createAccount(
+  db: Kysely<Database>,
+  input: { email: string; password?: string; givenName?: string; familyName?: string; role?: repo.User['role']; now: Date },
+): Promise<string> {
+  const id = newId();
+  await repo.insertUser(db, {
+    id,
+    email: repo.normaliseEmail(input.email),
+    password_hash: input.password ? await hashPassword(input.password) : null,
+    given_name: input.givenName ?? '',
+    family_name: input.familyName ?? '',
+    role: input.role ?? 'reader',
+    email_verified_at: toTimestamp(input.now),
+    created_at: toTimestamp(input.now),
+    updated_at: toTimestamp(input.now),
+  });
+  return id;
+}
+
+/** Name, postal address (invoices and share certificates need them) and newsletter choice. */
+export async function updateProfile(
+  deps: Pick<AuthDeps, 'db' | 'clock'>,
+  input: { userId: string; givenName: string; familyName: string; address: repo.User['address']; newsletter: boolean },
+): Promise<void> {
+  await repo.updateUser(deps.db, input.userId, {
+    given_name: input.givenName,
+    family_name: input.familyName,
+    address_line1: input.address.line1,
+    address_line2: input.address.line2,
+    postal_code: input.address.postalCode,
+    city: input.address.city,
+    country: input.address.country,
+    newsletter: toFlag(input.newsletter),
+    updated_at: toTimestamp(deps.clock.now()),
+  });
+}
+
+/** Everything the site holds about a member, as JSON (RGPD art. 15 and 20). */
+export async function exportData(deps: Pick<AuthDeps, 'db' | 'clock'>, userId: string) {
+  const row = await repo.findUserRowById(deps.db, userId);
+  if (!row) return null;
+  const user = repo.toUser(row);
+  const sessions = await repo.listUserSessions(deps.db, userId);
+  const newsletter = await deps.db.selectFrom('newsletter_subscribers').select(['status', 'created_at', 'confirmed_at', 'unsubscribed_at']).where('email', '=', row.email).executeTakeFirst();
+  const messages = await deps.db.selectFrom('contact_messages').select(['created_at', 'subject', 'message']).where('email', '=', row.email).execute();
+  return {
+    exported_at: toTimestamp(deps.clock.now()),
+    account: {
+      email: user.email, given_name: user.givenName, family_name: user.familyName, address: user.address, role: user.role,
+      newsletter: user.newsletter, email_verified_at: user.emailVerifiedAt, created_at: user.createdAt, has_password: user.hasPassword,
+    },
+    sessions: sessions.map((s) => ({ created_at: s.created_at, last_seen_at: s.last_seen_at, expires_at: s.expires_at, persistent: s.persistent === 1, user_agent: s.user_agent })),
+    newsletter: newsletter ?? null,
+    contact_messages: messages,
+    subscriptions: [],
+    invoices: [],
+    shares: [],
+  };
+}
+
+/**
+ * Deletes the account after checking the password (when it has one): its sessions and tokens
+ * go with it, its newsletter subscription ends. Billing, once it exists, is stopped here too.
+ */
+export async function deleteAccount(deps: AuthDeps, input: { userId: string; password: string }): Promise<AuthResult<object>> {
+  const row = await repo.findUserRowById(deps.db, input.userId);
+  if (!row) return fail(401, 'Vous n’êtes plus connecté.');
+  if (row.password_hash && !(await verifyPassword(input.password, row.password_hash))) return fail(403, MESSAGES.wrongPassword);
+  const now = deps.clock.now();
+  await writeTransaction(deps.db, async (trx) => {
+    await trx
+      .updateTable('newsletter_subscribers')
+      .set({ status: 'unsubscribed', unsubscribed_at: toTimestamp(now) })
+      .where('email', '=', row.email)
+      .execute();
+    await repo.deleteUser(trx, row.id);
+  });
+  log.info('account deleted', { userId: row.id });
+  sendLater(deps, { to: row.email, ...accountDeletedMail({ siteUrl: deps.siteUrl }) });
+  return { ok: true };
+}
