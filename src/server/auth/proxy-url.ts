@@ -116,7 +116,7 @@ export function buildProxyUrl(
     url.password = '';
     url.search = '';
     url.hash = '';
-    url.pathname = resource;
+    url.pathname = `${prefix}${resource}`;
 
     const ok =
       url.origin === origin.origin &&
