@@ -150,7 +150,7 @@ test('podcast shows and episodes have an Écouter button and advertise their fee
 });
 
 test('pages that carry a token are never cached and leak no referrer', async ({ request }) => {
-  for (const path of ['/welcome/abcdef123456', '/modifier-mon-mot-de-passe/abcdef123456', '/modifier-mon-email/abcdef123456', '/activer-cadeau/CADEAU-2026', '/mailinglist/confirm?token=abc']) {
+  for (const path of ['/welcome/abcdef123456', '/modifier-mon-mot-de-passe/abcdef123456', '/modifier-mon-email/abcdef123456', '/activer-cadeau/CADEAU-2026', '/mailinglist/confirm?token=abc', '/mailinglist/unsubscribe?token=abc', '/login']) {
     const response = await request.get(path);
     expect(response.headers()['cache-control'], path).toBe('no-store');
     expect(response.headers()['referrer-policy'], path).toBe('no-referrer');

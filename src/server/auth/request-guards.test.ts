@@ -185,8 +185,11 @@ describe('readJsonBody', () => {
   it('counts bytes on the stream: an endless body without Content-Length is cut at the limit', async () => {
     let sent = 0;
     let cancelled = false;
+    // "Endless" as far as the reader can tell: it ends after 1 MiB, so that a regression fails
+    // this test instead of hanging the run.
     const endless = new ReadableStream<Uint8Array>({
       pull(controller) {
+        if (sent >= 1024 * 1024) return controller.close();
         sent += 1024;
         controller.enqueue(new Uint8Array(1024).fill(0x20));
       },
@@ -263,12 +266,16 @@ describe('readFormBody', () => {
   });
 
   it('enforces the size limit on the stream and on Content-Length', async () => {
+    let sent = 0;
     const endless = new ReadableStream<Uint8Array>({
       pull(controller) {
+        if (sent >= 1024 * 1024) return controller.close();
+        sent += 1024;
         controller.enqueue(bytes('a='.padEnd(1024, 'b')));
       },
     });
     expect(await readFormBody(form(endless), { maxBytes: 2048 })).toEqual({ ok: false, status: 413, message: 'Corps de requête trop volumineux.' });
+    expect(sent).toBeLessThan(64 * 1024);
     expect(await readFormBody(form('a=1', undefined, { 'content-length': '999999' }))).toMatchObject({ ok: false, status: 413 });
     expect(await readFormBody(form(`a=${'b'.repeat(70 * 1024)}`))).toMatchObject({ ok: false, status: 413 });
     expect(await readFormBody(form(`a=${'b'.repeat(60 * 1024)}`))).toMatchObject({ ok: true });

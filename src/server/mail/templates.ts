@@ -100,7 +100,8 @@ export function unsubscribeUrl(siteUrl: URL, unsubscribeToken: string): URL {
  */
 export function newsletterHeaders(siteUrl: URL, unsubscribeToken: string): Record<string, string> {
   return {
-    'List-Unsubscribe': `<${unsubscribeUrl(siteUrl, unsubscribeToken).href}>`,
+    // Mail providers POST `List-Unsubscribe=One-Click` here (RFC 8058), without showing a page.
+    'List-Unsubscribe': `<${siteLink(siteUrl, '/api/mailinglist/unsubscribe', { token: unsubscribeToken }).href}>`,
     'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
   };
 }

@@ -1,0 +1,73 @@
+import { expect, test } from '@playwright/test';
+import { latestMailTo, linksIn } from '../helpers/outbox';
+import { outboxDir } from '../helpers/members';
+
+test('the footer newsletter form: empty is refused; filled, it explains and the mail confirms', async ({ page }) => {
+  const email = `lectrice-${Date.now()}@exemple.fr`;
+  await page.goto('/articles');
+  const footer = page.locator('footer');
+  await expect(footer.locator('[data-newsletter-text]')).toContainText('Chaque vendredi');
+  await footer.getByRole('button', { name: 'Je m’inscris' }).click();
+  await expect(page).toHaveURL(/\/articles$/);
+  const sent = new Date();
+  await footer.getByLabel('Votre adresse e-mail').fill(email);
+  await footer.getByRole('button', { name: 'Je m’inscris' }).click();
+  await expect(page).toHaveURL(/\/mailinglist\?email=/);
+  await expect(page.getByRole('status')).toContainText(`Nous venons d’envoyer un e-mail à ${email}`);
+  const mail = await latestMailTo(outboxDir(), email, { after: sent });
+  expect(mail.headers['list-unsubscribe']).toMatch(/^<http:\/\/localhost:\d+\/api\/mailinglist\/unsubscribe\?token=/);
+  await page.goto(linksIn(mail.text).find((l) => l.includes('/mailinglist/confirm'))!);
+  await expect(page).toHaveURL(/\/mailinglist\/confirm$/);
+  await page.getByRole('button', { name: 'Confirmer mon inscription' }).click();
+  await expect(page.getByRole('alert')).toContainText('C’est confirmé');
+  // The welcome mail carries the unsubscribe link; one click and a confirmation.
+  const welcome = await latestMailTo(outboxDir(), email, { after: new Date(mail.date.getTime() + 1) });
+  await page.goto(linksIn(welcome.text).find((l) => l.includes('/mailinglist/unsubscribe'))!);
+  await page.getByRole('button', { name: 'Me désinscrire' }).click();
+  await expect(page.getByRole('alert')).toContainText('Vous êtes désinscrit');
+});
+
+test('the mailing-list API requires the site’s client credential and never says who is subscribed', async ({ request, baseURL }) => {
+  const headers = { Origin: baseURL!, 'Content-Type': 'application/json' };
+  expect((await request.post('/api/mailinglist/', { headers, data: { email: 'a@exemple.fr' } })).status()).toBe(401);
+  const first = await request.post('/api/mailinglist/', { headers: { ...headers, 'X-Client-Id': 'contrechamp-site' }, data: { email: 'lecteur@exemple.fr' } });
+  const again = await request.post('/api/mailinglist/', { headers: { ...headers, 'X-Client-Id': 'contrechamp-site' }, data: { email: 'lecteur@exemple.fr' } });
+  expect(first.status()).toBe(202);
+  expect(await again.json()).toEqual(await first.json());
+  const bad = await request.post('/api/mailinglist/', { headers: { ...headers, 'X-Client-Id': 'contrechamp-site' }, data: { email: 'pas-une-adresse' } });
+  expect(bad.status()).toBe(400);
+  expect((await bad.json()).message).toMatch(/adresse e-mail invalide/i);
+});
+
+test('a contact message reaches the newsroom, and a robot filling the honeypot sends nothing', async ({ page }) => {
+  const email = `contact-${Date.now()}@exemple.fr`;
+  await page.goto('/contact');
+  const sent = new Date();
+  await page.getByLabel('Votre nom').fill('Jeanne Lectrice');
+  await page.locator('#contact-email').fill(email);
+  await page.getByLabel('Sujet').selectOption('redaction');
+  await page.getByLabel('Votre message').fill('Bonjour, je voudrais signaler une erreur dans votre article sur l’eau.');
+  await page.getByRole('button', { name: 'Envoyer' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Merci' })).toContainText('votre message est bien parti');
+  const mail = await latestMailTo(outboxDir(), 'redaction@contrechamp.media', { after: sent });
+  expect(mail.text).toContain('je voudrais signaler une erreur');
+  expect(mail.headers['reply-to']).toContain(email);
+});
+
+test('older English page names redirect permanently to their French routes, protected ones staying protected', async ({ page, request }) => {
+  const response = await request.get('/account/bills', { maxRedirects: 0 });
+  expect(response.status()).toBe(301);
+  expect(response.headers().location).toBe('/mon-compte/mes-factures');
+  await page.goto('/account/bills');
+  await expect(page).toHaveURL(/\/login\?redirect=%2Fmon-compte%2Fmes-factures$/);
+  expect((await request.get('/shop/payment', { maxRedirects: 0 })).headers().location).toBe('/soutenir/paiement');
+  expect((await request.get('/account/nimporte-quoi', { maxRedirects: 0 })).status()).toBe(404);
+});
+
+test('encoded paths do not get around the sign-in check', async ({ request }) => {
+  for (const path of ['/%6Don-compte', '/%6d%6f%6e-compte/mes-informations', '/mon-compte/./mes-factures', '/Mon-compte']) {
+    const response = await request.get(path, { maxRedirects: 0 });
+    expect([302, 404], path).toContain(response.status());
+    if (response.status() === 302) expect(response.headers().location, path).toMatch(/^\/login\?redirect=/);
+  }
+});
