@@ -123,3 +123,19 @@ test('nothing overflows sideways on a small phone', async ({ page }) => {
     await expect(page.locator('header.site-header').getByRole('link', { name: 'Contact' })).toBeInViewport({ ratio: 1 });
   }
 });
+
+test('every page carries a Content-Security-Policy that nothing on it breaks', async ({ page }) => {
+  const violations: string[] = [];
+  page.on('console', (message) => {
+    if (/Content Security Policy|Refused to/.test(message.text())) violations.push(message.text());
+  });
+  for (const path of ['/', '/emissions/2026/livreurs-de-nuit-quand-l-algorithme-fixe-la-paie', '/podcasts/les-voix-du-terrain', '/login', '/contact']) {
+    await page.goto(path);
+    const csp = await page.locator('meta[http-equiv="content-security-policy"]').getAttribute('content');
+    expect(csp, path).toMatch(/script-src 'self'/);
+    expect(csp, path).toContain("object-src 'none'");
+    await page.evaluate(() => window.scrollTo(0, 200));
+    await page.waitForTimeout(100);
+  }
+  expect(violations).toEqual([]);
+});

@@ -215,6 +215,7 @@ const PROCESS_SECRET = randomBytes(32);
 export function rateLimitSubject(address: string | null | undefined): string {
   const raw = (address ?? '').trim().toLowerCase().replace(/^\[(.*)\]$/u, '$1').replace(/%.*$/u, '');
   const mapped = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/u.exec(raw);
+  if (mapped?.[1]) return mapped[1];
   if (isIPv6(raw)) {
     const [head = '', tail = ''] = raw.split('::');
     const left = head ? head.split(':') : [];

@@ -299,7 +299,7 @@ describe('templates', () => {
   it('newsletter mails carry the unsubscribe link and the RFC 8058 headers', async () => {
     const headers = newsletterHeaders(siteUrl, 'unsub_tok');
     expect(headers).toEqual({
-      'List-Unsubscribe': `<${SITE}mailinglist/unsubscribe?token=unsub_tok>`,
+      'List-Unsubscribe': `<${SITE}api/mailinglist/unsubscribe?token=unsub_tok>`,
       'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
     });
     const confirm = newsletterConfirmMail({ siteUrl, token: 'nl_tok', unsubscribeToken: 'unsub_tok' });
@@ -312,7 +312,7 @@ describe('templates', () => {
 
     await mailer.send({ to: 'abonnee@exemple.fr', ...welcome });
     const message = await latestMailTo(dir, 'abonnee@exemple.fr');
-    expect(message.headers['list-unsubscribe']).toBe(`<${SITE}mailinglist/unsubscribe?token=unsub_tok>`);
+    expect(message.headers['list-unsubscribe']).toBe(`<${SITE}api/mailinglist/unsubscribe?token=unsub_tok>`);
     expect(message.headers['list-unsubscribe-post']).toBe('List-Unsubscribe=One-Click');
   });
 });
