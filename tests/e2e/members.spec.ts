@@ -170,3 +170,23 @@ test('account pages are never cached, and the API refuses cross-site and non-JSO
   expect(malformed.status()).toBe(400);
   expect(await malformed.json()).toMatchObject({ statusCode: 400, message: 'JSON invalide.' });
 });
+
+test('the proxy relays only allow-listed resources, on this origin, with French errors', async ({ request, baseURL }) => {
+  const headers = { Origin: baseURL!, 'Content-Type': 'application/json' };
+  const post = (path: string, resource: string, method = 'POST') =>
+    request.post(`/api/proxy${path}`, { headers, data: { resource, options: { method, body: { email: 'a@exemple.fr' } } } });
+  expect((await post('/profile/reset-password-notification/', '/profile/reset-password-notification/')).status()).toBe(200);
+  const unknown = await post('/admin/users/', '/admin/users/');
+  expect(unknown.status()).toBe(404);
+  expect(await unknown.json()).toMatchObject({ statusCode: 404, statusMessage: 'Not Found', message: expect.stringMatching(/[a-zé]/) });
+  expect((await post('/profile/reset-password-notification/', '/profile/reset-password-notification/', 'DELETE')).status()).toBe(405);
+  for (const resource of ['//evil.example/x/', '/profile/../admin/', '/profile%2Freset-password/', '/profile\\reset-password/']) {
+    const response = await post('/profile/reset-password-notification/', resource);
+    expect(response.status(), resource).toBeGreaterThanOrEqual(400);
+    expect(response.status(), resource).toBeLessThan(500);
+  }
+  // A failed reset comes back as an error object, not a crash.
+  const reset = await request.post('/api/proxy/profile/reset-password/', { headers, data: { resource: '/profile/reset-password/', options: { method: 'POST', body: { new_password: 'une phrase assez longue', token: 'faux' } } } });
+  expect(reset.status()).toBe(400);
+  expect((await reset.json()).message).toContain('n’est plus valable');
+});

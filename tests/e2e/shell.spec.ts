@@ -130,8 +130,9 @@ test('every page carries a Content-Security-Policy that nothing on it breaks', a
     if (/Content Security Policy|Refused to/.test(message.text())) violations.push(message.text());
   });
   for (const path of ['/', '/emissions/2026/livreurs-de-nuit-quand-l-algorithme-fixe-la-paie', '/podcasts/les-voix-du-terrain', '/login', '/contact']) {
-    await page.goto(path);
-    const csp = await page.locator('meta[http-equiv="content-security-policy"]').getAttribute('content');
+    // Prerendered pages carry it in a <meta>, pages rendered on demand in a header.
+    const response = await page.goto(path);
+    const csp = response?.headers()['content-security-policy'] ?? (await page.locator('meta[http-equiv="content-security-policy"]').getAttribute('content'));
     expect(csp, path).toMatch(/script-src 'self'/);
     expect(csp, path).toContain("object-src 'none'");
     await page.evaluate(() => window.scrollTo(0, 200));

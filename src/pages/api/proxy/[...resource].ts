@@ -16,7 +16,7 @@ export const prerender = false;
 
 type Handler = (body: unknown, ctx: Awaited<ReturnType<typeof requestContext>>) => Promise<Response>;
 
-/** The server's resources the relay reaches, by path. */
+/** The server's resources the relay reaches, by allow-list template (proxy-url.ts). */
 const RESOURCES: Record<string, Partial<Record<string, Handler>>> = {
   '/profile/reset-password-notification/': {
     POST: async (body, { deps, client }) => {
@@ -49,7 +49,8 @@ export const POST: APIRoute = async (context) => {
   const ctx = await requestContext(context);
   const built = buildProxyUrl(ctx.deps.siteUrl, body.data.resource);
   if (!built.ok) return apiError(built.status, built.message);
-  const handler = RESOURCES[built.url.pathname]?.[body.data.options.method];
+  const method = body.data.options.method;
+  const handler = built.route.methods.includes(method) ? RESOURCES[built.route.template]?.[method] : undefined;
   if (!handler) return apiError(405, 'Méthode non autorisée pour cette ressource.');
   return handler(body.data.options.body, ctx);
 };
