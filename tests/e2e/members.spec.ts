@@ -190,3 +190,15 @@ test('the proxy relays only allow-listed resources, on this origin, with French 
   expect(reset.status()).toBe(400);
   expect((await reset.json()).message).toContain('n’est plus valable');
 });
+
+test('links in e-mails come from the configured site address, never from the request’s Host', async ({ request, baseURL }) => {
+  const member = await createMember();
+  const sent = new Date();
+  const response = await request.post('/api/auth/magic-link', {
+    headers: { Origin: baseURL!, 'Content-Type': 'application/json', Host: 'evil.example', 'X-Forwarded-Host': 'evil.example' },
+    data: { email: member.email },
+  });
+  expect(response.status()).toBe(200);
+  const link = await linkFromMail(member.email, '/welcome/', sent);
+  expect(new URL(link).origin).toBe(new URL(baseURL!).origin);
+});
