@@ -158,21 +158,34 @@ export async function sessionUser(deps: Pick<AuthDeps, 'db' | 'clock'>, sessionT
 
 // ——— Sign-in links and password reset ———
 
-/** Sends a sign-in link if the address has an account. The answer is the same either way. */
-export async function requestMagicLink(deps: AuthDeps, input: { email: string; client: string }): Promise<AuthResult<object>> {
+/**
+ * Mails a single-use link for one purpose if the address has an account (a newer link retires
+ * the older ones). The answer is the same either way, and so is its timing: the mail goes out
+ * after the answer.
+ */
+async function mailLinkToAccount(
+  deps: AuthDeps,
+  input: { email: string; client: string },
+  purpose: 'magic_link' | 'password_reset',
+  mail: (token: string) => Omit<OutgoingMail, 'to'>,
+): Promise<AuthResult<object>> {
   const limited = await limit(deps, [[RATE_LIMITS.mailByClient, input.client], [RATE_LIMITS.mailByEmail, emailSubject(input.email)]]);
   if (limited) return limited;
   const row = await repo.findUserRowByEmail(deps.db, input.email);
   if (row) {
     const now = deps.clock.now();
     const token = await writeTransaction(deps.db, async (trx) => {
-      await repo.retireTokens(trx, row.id, 'magic_link', now);
-      return issueToken(trx, 'magic_link', now, { userId: row.id, email: row.email });
+      await repo.retireTokens(trx, row.id, purpose, now);
+      return issueToken(trx, purpose, now, { userId: row.id, email: row.email });
     });
-    sendLater(deps, { to: row.email, ...magicLinkMail({ siteUrl: deps.siteUrl, token }) });
+    sendLater(deps, { to: row.email, ...mail(token) });
   }
   return { ok: true };
 }
+
+/** Sends a sign-in link (15 minutes) if the address has an account. */
+export const requestMagicLink = (deps: AuthDeps, input: { email: string; client: string }) =>
+  mailLinkToAccount(deps, input, 'magic_link', (token) => magicLinkMail({ siteUrl: deps.siteUrl, token }));
 
 export async function redeemMagicLink(
   deps: AuthDeps,
@@ -197,20 +210,9 @@ export async function redeemMagicLink(
   return { ok: true, ...result };
 }
 
-export async function requestPasswordReset(deps: AuthDeps, input: { email: string; client: string }): Promise<AuthResult<object>> {
-  const limited = await limit(deps, [[RATE_LIMITS.mailByClient, input.client], [RATE_LIMITS.mailByEmail, emailSubject(input.email)]]);
-  if (limited) return limited;
-  const row = await repo.findUserRowByEmail(deps.db, input.email);
-  if (row) {
-    const now = deps.clock.now();
-    const token = await writeTransaction(deps.db, async (trx) => {
-      await repo.retireTokens(trx, row.id, 'password_reset', now);
-      return issueToken(trx, 'password_reset', now, { userId: row.id, email: row.email });
-    });
-    sendLater(deps, { to: row.email, ...passwordResetMail({ siteUrl: deps.siteUrl, token }) });
-  }
-  return { ok: true };
-}
+/** Sends a password-reset link (one hour) if the address has an account. */
+export const requestPasswordReset = (deps: AuthDeps, input: { email: string; client: string }) =>
+  mailLinkToAccount(deps, input, 'password_reset', (token) => passwordResetMail({ siteUrl: deps.siteUrl, token }));
 
 /** Sets a new password from a reset link, and ends every session of the account. */
 export async function resetPassword(deps: AuthDeps, input: { token: string; newPassword: string; client: string }): Promise<AuthResult<object>> {

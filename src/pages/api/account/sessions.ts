@@ -2,7 +2,7 @@
 import type { APIRoute } from 'astro';
 import { z } from 'zod';
 import { json } from '../../../server/api';
-import { memberRequest } from '../../../server/auth/account-endpoint';
+import { memberRequest } from '../../../server/auth/json-request';
 import { countOf } from '../../../lib/text';
 import { logoutOtherSessions } from '../../../server/auth/service';
 
