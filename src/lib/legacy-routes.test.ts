@@ -4,7 +4,6 @@ import { frenchRoute } from './legacy-routes';
 describe('older English page names', () => {
   it('lead to their French routes, keeping ids', () => {
     expect(frenchRoute('/account/bills')).toBe('/mon-compte/mes-factures');
-    expect(frenchRoute('/account/subscriptions/5f0c9a1e-1111-4a2b-9c3d-000000000000')).toBe('/mon-compte/mes-abonnements/5f0c9a1e-1111-4a2b-9c3d-000000000000');
     expect(frenchRoute('/shop/payment')).toBe('/soutenir/paiement');
     expect(frenchRoute('/shop/success/abc-123')).toBe('/soutenir/confirmation/abc-123');
     expect(frenchRoute('/shareholder/bulletin/42')).toBe('/devenir-societaire/bulletin/42');

@@ -11,7 +11,7 @@ import { resolve } from 'node:path';
 import { z } from 'zod';
 
 const schema = z.object({
-  APP_MODE: z.enum(['demo', 'production']).default('demo'),
+  APP_MODE: z.enum(['demo', 'production']).optional(),
   SITE_URL: z.url({ protocol: /^https?$/ }).optional(),
   PORT: z.coerce.number().int().min(1).max(65535).default(4321),
   DATA_DIR: z.string().min(1).default('data'),
@@ -39,8 +39,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   const e = parsed.data;
   const dataDir = resolve(e.DATA_DIR);
+  // Demo mode (with its published passwords) is the default of a local `npm start` only: a site
+  // served over HTTPS or on PostgreSQL is a real deployment unless APP_MODE=demo says otherwise.
+  const looksDeployed = Boolean(e.DATABASE_URL) || (e.SITE_URL ?? '').startsWith('https:');
   return {
-    mode: e.APP_MODE,
+    mode: e.APP_MODE ?? (looksDeployed ? 'production' : 'demo'),
     // By default the site is where `npm start` serves it.
     siteUrl: new URL(e.SITE_URL ?? `http://localhost:${e.PORT}`),
     database: e.DATABASE_URL

@@ -180,8 +180,9 @@ test('the proxy relays only allow-listed resources, on this origin, with French 
   expect(unknown.status()).toBe(404);
   expect(await unknown.json()).toMatchObject({ statusCode: 404, statusMessage: 'Not Found', message: expect.stringMatching(/[a-zé]/) });
   expect((await post('/profile/reset-password-notification/', '/profile/reset-password-notification/', 'DELETE')).status()).toBe(405);
-  for (const resource of ['//evil.example/x/', '/profile/../admin/', '/profile%2Freset-password/', '/profile\\reset-password/']) {
-    const response = await post('/profile/reset-password-notification/', resource);
+  // Each hostile resource sent to its own address, so that the URL builder itself is tested.
+  for (const resource of ['//evil.example/x/', '/profile/../admin/', '/profile%2Freset-password/', '/profile\\reset-password/', '/profile/reset-password/?x=1']) {
+    const response = await request.post(`/api/proxy${resource.replace(/^\/+/, '/')}`, { headers, data: { resource, options: { method: 'POST', body: {} } } });
     expect(response.status(), resource).toBeGreaterThanOrEqual(400);
     expect(response.status(), resource).toBeLessThan(500);
   }

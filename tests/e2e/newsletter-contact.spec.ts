@@ -30,10 +30,13 @@ test('the footer newsletter form: empty is refused; filled, it explains and the 
 test('the mailing-list API requires the site’s client credential and never says who is subscribed', async ({ request, baseURL }) => {
   const headers = { Origin: baseURL!, 'Content-Type': 'application/json' };
   expect((await request.post('/api/mailinglist/', { headers, data: { email: 'a@exemple.fr' } })).status()).toBe(401);
-  const first = await request.post('/api/mailinglist/', { headers: { ...headers, 'X-Client-Id': 'contrechamp-site' }, data: { email: 'lecteur@exemple.fr' } });
-  const again = await request.post('/api/mailinglist/', { headers: { ...headers, 'X-Client-Id': 'contrechamp-site' }, data: { email: 'lecteur@exemple.fr' } });
-  expect(first.status()).toBe(202);
-  expect(await again.json()).toEqual(await first.json());
+  const ask = (email: string) => request.post('/api/mailinglist/', { headers: { ...headers, 'X-Client-Id': 'contrechamp-site' }, data: { email } });
+  // A subscribed address (the box ticked in a member's profile) and a new one get the same answer.
+  const unknown = await ask(`nouvelle-${Date.now()}@exemple.fr`);
+  const again = await ask(`nouvelle-${Date.now()}@exemple.fr`);
+  expect(unknown.status()).toBe(202);
+  expect(again.status()).toBe(202);
+  expect(await again.json()).toEqual(await unknown.json());
   const bad = await request.post('/api/mailinglist/', { headers: { ...headers, 'X-Client-Id': 'contrechamp-site' }, data: { email: 'pas-une-adresse' } });
   expect(bad.status()).toBe(400);
   expect((await bad.json()).message).toMatch(/adresse e-mail invalide/i);
@@ -52,6 +55,16 @@ test('a contact message reaches the newsroom, and a robot filling the honeypot s
   const mail = await latestMailTo(outboxDir(), 'redaction@contrechamp.media', { after: sent });
   expect(mail.text).toContain('je voudrais signaler une erreur');
   expect(mail.headers['reply-to']).toContain(email);
+
+  // A robot fills the hidden field: it is told the same, and the newsroom gets nothing.
+  const robot = `robot-${Date.now()}@exemple.fr`;
+  await page.getByLabel('Votre nom').fill('Robot');
+  await page.locator('#contact-email').fill(robot);
+  await page.getByLabel('Votre message').fill('Achetez nos produits miracles dès maintenant.');
+  await page.locator('#contact-website').fill('http://spam.example', { force: true });
+  await page.getByRole('button', { name: 'Envoyer' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Merci' })).toBeVisible();
+  await expect(latestMailTo(outboxDir(), 'redaction@contrechamp.media', { after: new Date(mail.date.getTime() + 1), timeoutMs: 2000 }).then((m) => m.text)).rejects.toThrow();
 });
 
 test('older English page names redirect permanently to their French routes, protected ones staying protected', async ({ page, request }) => {

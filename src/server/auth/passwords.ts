@@ -92,9 +92,20 @@ function encode({ params, salt, key }: Decoded): string {
   return `scrypt$${params.log2N}$${params.r}$${params.p}$${salt.toString('base64url')}$${key.toString('base64url')}`;
 }
 
+/** Thrown when too many hashes are already waiting: the caller answers 503, never queues forever. */
+export class PasswordHashingBusy extends Error {
+  constructor() {
+    super('Password hashing queue is full');
+    this.name = 'PasswordHashingBusy';
+  }
+}
+/** At 128 MiB and ~0.4 s each, a longer queue only makes everyone wait. */
+export const MAX_WAITING = 16;
+
 let running = 0;
 const waiting: (() => void)[] = [];
 async function withSlot<T>(work: () => Promise<T>): Promise<T> {
+  if (running >= MAX_CONCURRENT && waiting.length >= MAX_WAITING) throw new PasswordHashingBusy();
   if (running >= MAX_CONCURRENT) await new Promise<void>((resolve) => waiting.push(resolve));
   else running += 1;
   try {

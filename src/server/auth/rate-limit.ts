@@ -5,7 +5,7 @@
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { randomBytes, createHash } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/database';
 import { toTimestamp } from '../db/database';
@@ -23,8 +23,13 @@ export const RATE_LIMITS = {
   loginByEmail: { name: 'login:email', limit: 10, windowMs: 15 * MINUTE },
   /** Password attempts from one client, whatever the account. */
   loginByClient: { name: 'login:client', limit: 30, windowMs: 15 * MINUTE },
-  /** Mails sent to one address (sign-in link, reset, newsletter confirmation). */
+  /** Account mails sent to one address (sign-in link, reset, change of address). */
   mailByEmail: { name: 'mail:email', limit: 5, windowMs: 60 * MINUTE },
+  /** Newsletter confirmations sent to one address: a bucket of its own, so that sign-ups by a
+   * stranger never block the owner's account recovery. */
+  newsletterByEmail: { name: 'newsletter:email', limit: 5, windowMs: 60 * MINUTE },
+  /** Checks of the current password by a signed-in member (change, e-mail change, deletion). */
+  passwordCheckByAccount: { name: 'password-check:account', limit: 10, windowMs: 15 * MINUTE },
   /** Mail requests from one client. */
   mailByClient: { name: 'mail:client', limit: 20, windowMs: 60 * MINUTE },
   /** Token redemptions from one client (guessing is hopeless at 256 bits; this keeps it so). */
@@ -55,9 +60,10 @@ export async function hit(db: Kysely<Database>, rule: RateLimitRule, subject: st
   return { allowed: row.count <= rule.limit, retryAfterSeconds: Math.ceil((start + rule.windowMs - now.getTime()) / 1000) };
 }
 
-/** An e-mail address as a rate-limit subject: normalised and hashed. */
+/** An e-mail address as a rate-limit subject: normalised and keyed-hashed, so that the table
+ * does not reveal which addresses were tried. */
 export function emailSubject(email: string): string {
-  return createHash('sha256').update(email.trim().toLowerCase()).digest('hex');
+  return createHmac('sha256', rateLimitSecret()).update(email.trim().toLowerCase()).digest('hex');
 }
 
 let secret: Buffer | undefined;

@@ -95,6 +95,14 @@ export const consumeToken = (db: Kysely<Database>, idHash: string, purpose: Toke
     .returningAll()
     .executeTakeFirst();
 
+/** Retires every unused token of a user: after a password reset or change, no older link may act. */
+export const retireAllTokens = (db: Kysely<Database>, userId: string, now: Date) =>
+  db.updateTable('tokens').set({ used_at: toTimestamp(now) }).where('user_id', '=', userId).where('used_at', 'is', null).execute();
+
+/** Looks a token up without using it (to refuse before expensive work). */
+export const findUsableToken = (db: Kysely<Database>, idHash: string, purpose: TokenPurpose, now: Date) =>
+  db.selectFrom('tokens').select('user_id').where('id_hash', '=', idHash).where('purpose', '=', purpose).where('used_at', 'is', null).where('expires_at', '>', toTimestamp(now)).executeTakeFirst();
+
 /** Retires a user's unused tokens of one purpose (a new link replaces the older ones). */
 export const retireTokens = (db: Kysely<Database>, userId: string, purpose: TokenPurpose, now: Date) =>
   db.updateTable('tokens').set({ used_at: toTimestamp(now) }).where('user_id', '=', userId).where('purpose', '=', purpose).where('used_at', 'is', null).execute();

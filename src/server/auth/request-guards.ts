@@ -131,7 +131,8 @@ async function readBytes(request: Request, maxBytes: number): Promise<Bytes> {
   return { ok: true, bytes };
 }
 
-const frenchErrors = z.locales.fr().localeError;
+/** Zod's messages in French, for every schema read from a request. */
+export const frenchErrors = z.locales.fr().localeError;
 
 /** The first validation issue, as a French sentence naming the field. */
 function describeIssue(issue: z.core.$ZodIssue | undefined): { message: string; field?: string } {

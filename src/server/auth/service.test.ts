@@ -14,7 +14,8 @@ function memoryMailer() {
   const mailer: Mailer = { send: async (mail) => { sent.push(mail); return { messageId: String(sent.length) }; } };
   return { mailer, sent };
 }
-const flush = () => new Promise((resolve) => setImmediate(() => setImmediate(resolve)));
+/** Mails and links are prepared after the answer: give that work time to finish. */
+const flush = () => new Promise((resolve) => setTimeout(resolve, 250));
 const tokenIn = (mail: OutgoingMail, path: string) => new RegExp(`${path}/([A-Za-z0-9_-]{43})`).exec(mail.text)?.[1];
 
 describeEachDialect('auth service', (kind) => {
@@ -157,6 +158,17 @@ describeEachDialect('auth service', (kind) => {
       expect(await auth.sessionUser(deps, signed.session.token)).toBeNull();
       expect(await auth.login(deps, { email, password: 'nouveau mot de passe sûr', rememberMe: false, client: client() })).toMatchObject({ ok: true });
       expect(await auth.login(deps, { email, password: PASSWORD, rememberMe: false, client: client() })).toMatchObject({ ok: false, status: 401 });
+    });
+
+    it('cancels every link sent before it: a pending change of address can no longer act', async () => {
+      const attacker = `pirate${n}@exemple.fr`;
+      await auth.requestEmailChange(deps, { userId, newEmail: attacker, password: PASSWORD, client: client() });
+      await auth.requestPasswordReset(deps, { email, client: client() });
+      await flush();
+      const change = tokenIn(box.sent.find((m) => m.to === attacker)!, '/modifier-mon-email')!;
+      const reset = tokenIn(box.sent.find((m) => m.text.includes('/modifier-mon-mot-de-passe/'))!, '/modifier-mon-mot-de-passe')!;
+      expect(await auth.resetPassword(deps, { token: reset, newPassword: 'nouveau mot de passe sûr', client: client() })).toEqual({ ok: true });
+      expect(await auth.confirmEmailChange(deps, { token: change, client: client() })).toMatchObject({ ok: false, status: 400 });
     });
 
     it('refuses a link older than one hour', async () => {

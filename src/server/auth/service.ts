@@ -16,9 +16,10 @@ import type { Mailer, OutgoingMail } from '../mail/transport';
 import {
   accountDeletedMail, emailChangeConfirmMail, emailChangeNoticeMail, emailChangedMail, magicLinkMail, passwordChangedMail, passwordResetMail,
 } from '../mail/templates';
-import { hashPassword, needsRehash, validateNewPassword, verifyAgainstNothing, verifyPassword } from './passwords';
+import { PasswordHashingBusy, hashPassword, needsRehash, validateNewPassword, verifyAgainstNothing, verifyPassword } from './passwords';
 import { RATE_LIMITS, emailSubject, hit, type RateLimitRule } from './rate-limit';
 import * as repo from './repository';
+import { unsubscribeTokenFor } from '../newsletter/service';
 import { hashSecret, isWellFormedSecret, newSecret, sessionExpiresAt, tokenExpiresAt, type SessionKind, type TokenPurpose } from './tokens';
 
 export interface AuthDeps {
@@ -31,7 +32,7 @@ export interface AuthDeps {
 /** A refusal, with the French message the reader sees. */
 export interface AuthFailure {
   ok: false;
-  status: 400 | 401 | 403 | 404 | 409 | 429;
+  status: 400 | 401 | 403 | 404 | 409 | 429 | 503;
   message: string;
   retryAfterSeconds?: number;
 }
@@ -54,6 +55,16 @@ export const MESSAGES = {
   emailTaken: 'Cette adresse e-mail ne peut pas être utilisée.',
   sameEmail: 'C’est déjà l’adresse de votre compte.',
 } as const;
+
+/** Password hashing is saturated: answer at once rather than queue without end. */
+async function unlessBusy<T>(work: () => Promise<AuthResult<T>>): Promise<AuthResult<T>> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof PasswordHashingBusy) return fail(503, 'Le service est très sollicité. Réessayez dans quelques secondes.', 5);
+    throw error;
+  }
+}
 
 /** Counts an attempt against every rule; the first exceeded one refuses with 429. */
 async function limit(deps: AuthDeps, checks: [RateLimitRule, string][]): Promise<AuthFailure | null> {
@@ -110,9 +121,16 @@ async function issueToken(db: Kysely<Database>, purpose: TokenPurpose, now: Date
 
 // ——— Sign in and out ———
 
-export async function login(
+export function login(
   deps: AuthDeps,
-  input: { email: string; password: string; rememberMe: boolean; userAgent?: string | null; client: string },
+  input: { email: string; password: string; rememberMe: boolean; userAgent?: string | null; client: string; previousToken?: string | undefined },
+): Promise<AuthResult<{ user: repo.User; session: NewSession }>> {
+  return unlessBusy(() => loginNow(deps, input));
+}
+
+async function loginNow(
+  deps: AuthDeps,
+  input: { email: string; password: string; rememberMe: boolean; userAgent?: string | null; client: string; previousToken?: string | undefined },
 ): Promise<AuthResult<{ user: repo.User; session: NewSession }>> {
   const limited = await limit(deps, [[RATE_LIMITS.loginByClient, input.client], [RATE_LIMITS.loginByEmail, emailSubject(input.email)]]);
   if (limited) return limited;
@@ -126,6 +144,7 @@ export async function login(
   const now = deps.clock.now();
   if (needsRehash(row.password_hash)) await repo.updateUser(deps.db, row.id, { password_hash: await hashPassword(input.password), updated_at: toTimestamp(now) });
   // A new session at every sign-in: a session id known before signing in is worth nothing after.
+  await logout(deps, input.previousToken);
   const session = await createSession(deps.db, row.id, input.rememberMe ? 'persistent' : 'browser', now, input.userAgent);
   log.info('signed in', { userId: row.id, persistent: session.persistent });
   return { ok: true, user: repo.toUser(row), session };
@@ -171,15 +190,19 @@ async function mailLinkToAccount(
 ): Promise<AuthResult<object>> {
   const limited = await limit(deps, [[RATE_LIMITS.mailByClient, input.client], [RATE_LIMITS.mailByEmail, emailSubject(input.email)]]);
   if (limited) return limited;
-  const row = await repo.findUserRowByEmail(deps.db, input.email);
-  if (row) {
-    const now = deps.clock.now();
-    const token = await writeTransaction(deps.db, async (trx) => {
-      await repo.retireTokens(trx, row.id, purpose, now);
-      return issueToken(trx, purpose, now, { userId: row.id, email: row.email });
-    });
-    sendLater(deps, { to: row.email, ...mail(token) });
-  }
+  // Everything that differs between a known and an unknown address happens after the answer.
+  setImmediate(() => {
+    void (async () => {
+      const row = await repo.findUserRowByEmail(deps.db, input.email);
+      if (!row) return;
+      const now = deps.clock.now();
+      const token = await writeTransaction(deps.db, async (trx) => {
+        await repo.retireTokens(trx, row.id, purpose, now);
+        return issueToken(trx, purpose, now, { userId: row.id, email: row.email });
+      });
+      await deps.mailer.send({ to: row.email, ...mail(token) });
+    })().catch((error: unknown) => log.error('link not sent', { purpose, error }));
+  });
   return { ok: true };
 }
 
@@ -215,13 +238,19 @@ export const requestPasswordReset = (deps: AuthDeps, input: { email: string; cli
   mailLinkToAccount(deps, input, 'password_reset', (token) => passwordResetMail({ siteUrl: deps.siteUrl, token }));
 
 /** Sets a new password from a reset link, and ends every session of the account. */
-export async function resetPassword(deps: AuthDeps, input: { token: string; newPassword: string; client: string }): Promise<AuthResult<object>> {
+export function resetPassword(deps: AuthDeps, input: { token: string; newPassword: string; client: string }): Promise<AuthResult<object>> {
+  return unlessBusy(() => resetPasswordNow(deps, input));
+}
+
+async function resetPasswordNow(deps: AuthDeps, input: { token: string; newPassword: string; client: string }): Promise<AuthResult<object>> {
   const limited = await limit(deps, [[RATE_LIMITS.tokenByClient, input.client]]);
   if (limited) return limited;
   // A refused password must not spend the link.
   const problem = validateNewPassword(input.newPassword);
   if (problem) return fail(400, problem);
   if (!isWellFormedSecret(input.token)) return fail(400, MESSAGES.linkInvalid);
+  // No hashing (the costly part) for a link that cannot work.
+  if (!(await repo.findUsableToken(deps.db, hashSecret(input.token), 'password_reset', deps.clock.now()))) return fail(400, MESSAGES.linkInvalid);
   const hash = await hashPassword(input.newPassword);
   const now = deps.clock.now();
   const email = await writeTransaction(deps.db, async (trx) => {
@@ -231,6 +260,8 @@ export async function resetPassword(deps: AuthDeps, input: { token: string; newP
     if (!row) return null;
     await repo.updateUser(trx, row.id, { password_hash: hash, email_verified_at: row.email_verified_at ?? toTimestamp(now), updated_at: toTimestamp(now) });
     await repo.deleteUserSessions(trx, row.id);
+    // No link sent before the reset (a change of address, a sign-in link) may act after it.
+    await repo.retireAllTokens(trx, row.id, now);
     return row.email;
   });
   if (!email) return fail(400, MESSAGES.linkInvalid);
@@ -244,12 +275,15 @@ export async function resetPassword(deps: AuthDeps, input: { token: string; newP
  * Changes the password after checking the current one. Every session ends, this one too;
  * the browser gets a fresh session so that it stays signed in.
  */
-export async function changePassword(
+export function changePassword(
   deps: AuthDeps,
   input: { userId: string; currentPassword: string; newPassword: string; persistent: boolean; userAgent?: string | null },
 ): Promise<AuthResult<{ session: NewSession }>> {
+  return unlessBusy(async () => {
   const row = await repo.findUserRowById(deps.db, input.userId);
   if (!row) return fail(401, 'Vous n’êtes plus connecté.');
+  const limited = await limit(deps, [[RATE_LIMITS.passwordCheckByAccount, row.id]]);
+  if (limited) return limited;
   if (row.password_hash && !(await verifyPassword(input.currentPassword, row.password_hash))) return fail(403, MESSAGES.wrongPassword);
   const problem = validateNewPassword(input.newPassword);
   if (problem) return fail(400, problem);
@@ -258,10 +292,12 @@ export async function changePassword(
   const session = await writeTransaction(deps.db, async (trx) => {
     await repo.updateUser(trx, row.id, { password_hash: hash, updated_at: toTimestamp(now) });
     await repo.deleteUserSessions(trx, row.id);
+    await repo.retireAllTokens(trx, row.id, now);
     return createSession(trx, row.id, input.persistent ? 'persistent' : 'browser', now, input.userAgent);
   });
   sendLater(deps, { to: row.email, ...passwordChangedMail({ siteUrl: deps.siteUrl }) });
   return { ok: true, session };
+  });
 }
 
 /** Ends every other session of the account. */
@@ -281,6 +317,8 @@ export async function requestEmailChange(
   if (limited) return limited;
   const row = await repo.findUserRowById(deps.db, input.userId);
   if (!row) return fail(401, 'Vous n’êtes plus connecté.');
+  const checked = await limit(deps, [[RATE_LIMITS.passwordCheckByAccount, row.id]]);
+  if (checked) return checked;
   if (row.password_hash && !(await verifyPassword(input.password, row.password_hash))) return fail(403, MESSAGES.wrongPassword);
   const newEmail = repo.normaliseEmail(input.newEmail);
   if (newEmail === row.email) return fail(400, MESSAGES.sameEmail);
@@ -310,7 +348,14 @@ export async function confirmEmailChange(deps: AuthDeps, input: { token: string;
     // The address may have been taken since the link was sent.
     if (await repo.findUserRowByEmail(trx, token.email)) return 'taken' as const;
     await repo.updateUser(trx, row.id, { email: token.email, email_verified_at: toTimestamp(now), updated_at: toTimestamp(now) });
+    // The newsletter follows the account to its new address (unless that address has its own).
+    if (!(await trx.selectFrom('newsletter_subscribers').select('id').where('email', '=', token.email).executeTakeFirst()))
+      await trx.updateTable('newsletter_subscribers').set({ email: token.email }).where('email', '=', row.email).execute();
     return { oldEmail: row.email, newEmail: token.email };
+  }).catch((error: unknown) => {
+    // Two confirmations racing for one address: the unique index decides, the loser is told.
+    if (/unique|constraint/i.test(String((error as Error).message))) return 'taken' as const;
+    throw error;
   });
   if (result === null) return fail(400, MESSAGES.linkInvalid);
   if (result === 'taken') return fail(409, MESSAGES.emailTaken);
@@ -345,16 +390,39 @@ export async function updateProfile(
   deps: Pick<AuthDeps, 'db' | 'clock'>,
   input: { userId: string; givenName: string; familyName: string; address: repo.User['address']; newsletter: boolean },
 ): Promise<void> {
-  await repo.updateUser(deps.db, input.userId, {
-    given_name: input.givenName,
-    family_name: input.familyName,
-    address_line1: input.address.line1,
-    address_line2: input.address.line2,
-    postal_code: input.address.postalCode,
-    city: input.address.city,
-    country: input.address.country,
-    newsletter: toFlag(input.newsletter),
-    updated_at: toTimestamp(deps.clock.now()),
+  const now = toTimestamp(deps.clock.now());
+  await writeTransaction(deps.db, async (trx) => {
+    const row = await repo.findUserRowById(trx, input.userId);
+    if (!row) return;
+    await repo.updateUser(trx, input.userId, {
+      given_name: input.givenName,
+      family_name: input.familyName,
+      address_line1: input.address.line1,
+      address_line2: input.address.line2,
+      postal_code: input.address.postalCode,
+      city: input.address.city,
+      country: input.address.country,
+      newsletter: toFlag(input.newsletter),
+      updated_at: now,
+    });
+    // The box is the subscription itself. A signed-in member's address is proven, so ticking
+    // it subscribes at once; unticking unsubscribes.
+    if (input.newsletter) {
+      await trx
+        .insertInto('newsletter_subscribers')
+        .values({ id: newId(), email: row.email, status: 'confirmed', unsubscribe_hash: null, created_at: now, confirmed_at: now, unsubscribed_at: null })
+        .onConflict((oc) => oc.column('email').doNothing())
+        .execute();
+      const subscriber = await trx.selectFrom('newsletter_subscribers').select('id').where('email', '=', row.email).executeTakeFirstOrThrow();
+      await trx
+        .updateTable('newsletter_subscribers')
+        .set({ status: 'confirmed', confirmed_at: now, unsubscribed_at: null, unsubscribe_hash: hashSecret(unsubscribeTokenFor(subscriber.id)) })
+        .where('id', '=', subscriber.id)
+        .where('status', '!=', 'confirmed')
+        .execute();
+    } else {
+      await trx.updateTable('newsletter_subscribers').set({ status: 'unsubscribed', unsubscribed_at: now }).where('email', '=', row.email).where('status', '!=', 'unsubscribed').execute();
+    }
   });
 }
 
@@ -388,6 +456,8 @@ export async function exportData(deps: Pick<AuthDeps, 'db' | 'clock'>, userId: s
 export async function deleteAccount(deps: AuthDeps, input: { userId: string; password: string }): Promise<AuthResult<object>> {
   const row = await repo.findUserRowById(deps.db, input.userId);
   if (!row) return fail(401, 'Vous n’êtes plus connecté.');
+  const limited = await limit(deps, [[RATE_LIMITS.passwordCheckByAccount, row.id]]);
+  if (limited) return limited;
   if (row.password_hash && !(await verifyPassword(input.password, row.password_hash))) return fail(403, MESSAGES.wrongPassword);
   const now = deps.clock.now();
   await writeTransaction(deps.db, async (trx) => {

@@ -4,7 +4,8 @@
  * address is already subscribed. Every newsletter mail carries an unsubscribe link.
  */
 import type { AuthDeps, AuthResult } from '../auth/service';
-import { RATE_LIMITS, emailSubject, hit } from '../auth/rate-limit';
+import { createHmac } from 'node:crypto';
+import { RATE_LIMITS, emailSubject, hit, rateLimitSecret } from '../auth/rate-limit';
 import { hashSecret, isWellFormedSecret, newSecret, tokenExpiresAt } from '../auth/tokens';
 import { normaliseEmail } from '../auth/repository';
 import { newId, toTimestamp } from '../db/database';
@@ -19,34 +20,43 @@ const tooMany = (seconds: number): AuthResult<never> => ({
   ok: false, status: 429, message: `Trop de demandes. Réessayez dans ${Math.max(1, Math.ceil(seconds / 60))} minutes.`, retryAfterSeconds: seconds,
 });
 
+/**
+ * The unsubscribe token of a subscriber: derived from its id with the server's key, so that it
+ * never changes and every mail sent to it, old or new, carries a working link. Only its hash
+ * is stored, to find the subscriber back.
+ */
+export function unsubscribeTokenFor(subscriberId: string): string {
+  return createHmac('sha256', rateLimitSecret()).update(`unsubscribe:${subscriberId}`).digest('base64url');
+}
+
 export async function subscribe(deps: AuthDeps, input: { email: string; client: string }): Promise<AuthResult<object>> {
   const now = deps.clock.now();
-  for (const [rule, subject] of [[RATE_LIMITS.mailByClient, input.client], [RATE_LIMITS.mailByEmail, emailSubject(input.email)]] as const) {
+  for (const [rule, subject] of [[RATE_LIMITS.mailByClient, input.client], [RATE_LIMITS.newsletterByEmail, emailSubject(input.email)]] as const) {
     const result = await hit(deps.db, rule, subject, now);
     if (!result.allowed) return tooMany(result.retryAfterSeconds);
   }
   const email = normaliseEmail(input.email);
-  const tokens = await writeTransaction(deps.db, async (trx) => {
-    const existing = await trx.selectFrom('newsletter_subscribers').selectAll().where('email', '=', email).executeTakeFirst();
-    // Already confirmed: nothing to do, and nothing to tell.
-    if (existing?.status === 'confirmed') return null;
-    const unsubscribe = newSecret();
-    if (existing) {
-      await trx.updateTable('newsletter_subscribers').set({ status: 'pending', unsubscribe_hash: hashSecret(unsubscribe), unsubscribed_at: null }).where('id', '=', existing.id).execute();
-    } else {
-      await trx.insertInto('newsletter_subscribers').values({ id: newId(), email, status: 'pending', unsubscribe_hash: hashSecret(unsubscribe), created_at: toTimestamp(now), confirmed_at: null, unsubscribed_at: null }).execute();
-    }
-    const confirm = newSecret();
-    await trx.insertInto('tokens').values({ id_hash: hashSecret(confirm), purpose: 'newsletter_confirm', user_id: null, email, payload: null, created_at: toTimestamp(now), expires_at: toTimestamp(tokenExpiresAt('newsletter_confirm', now)) }).execute();
-    return { confirm, unsubscribe };
+  // Whatever the address's state, the answer is the same and comes now; the work follows.
+  setImmediate(() => {
+    void (async () => {
+      const mail = await writeTransaction(deps.db, async (trx) => {
+        await trx
+          .insertInto('newsletter_subscribers')
+          .values({ id: newId(), email, status: 'pending', unsubscribe_hash: null, created_at: toTimestamp(now), confirmed_at: null, unsubscribed_at: null })
+          .onConflict((oc) => oc.column('email').doNothing())
+          .execute();
+        const row = await trx.selectFrom('newsletter_subscribers').select(['id', 'status']).where('email', '=', email).executeTakeFirstOrThrow();
+        // Already confirmed: nothing to do, and nothing to tell.
+        if (row.status === 'confirmed') return null;
+        const unsubscribe = unsubscribeTokenFor(row.id);
+        await trx.updateTable('newsletter_subscribers').set({ status: 'pending', unsubscribe_hash: hashSecret(unsubscribe), unsubscribed_at: null }).where('id', '=', row.id).execute();
+        const confirm = newSecret();
+        await trx.insertInto('tokens').values({ id_hash: hashSecret(confirm), purpose: 'newsletter_confirm', user_id: null, email, payload: null, created_at: toTimestamp(now), expires_at: toTimestamp(tokenExpiresAt('newsletter_confirm', now)) }).execute();
+        return newsletterConfirmMail({ siteUrl: deps.siteUrl, token: confirm, unsubscribeToken: unsubscribe });
+      });
+      if (mail) await deps.mailer.send({ to: email, ...mail });
+    })().catch((error: unknown) => log.error('newsletter confirmation not sent', { error }));
   });
-  if (tokens) {
-    setImmediate(() => {
-      deps.mailer
-        .send({ to: email, ...newsletterConfirmMail({ siteUrl: deps.siteUrl, token: tokens.confirm, unsubscribeToken: tokens.unsubscribe }) })
-        .catch((error: unknown) => log.error('mail not submitted', { template: 'newsletter-confirm', error }));
-    });
-  }
   return { ok: true };
 }
 
@@ -67,11 +77,13 @@ export async function confirm(deps: AuthDeps, input: { token: string }): Promise
       .returning('email')
       .executeTakeFirst();
     if (!token?.email) return null;
-    const unsubscribe = newSecret();
+    const row = await trx.selectFrom('newsletter_subscribers').select('id').where('email', '=', token.email).executeTakeFirst();
+    if (!row) return null;
+    const unsubscribe = unsubscribeTokenFor(row.id);
     await trx
       .updateTable('newsletter_subscribers')
       .set({ status: 'confirmed', confirmed_at: toTimestamp(now), unsubscribed_at: null, unsubscribe_hash: hashSecret(unsubscribe) })
-      .where('email', '=', token.email)
+      .where('id', '=', row.id)
       .execute();
     await trx.updateTable('users').set({ newsletter: 1, updated_at: toTimestamp(now) }).where('email', '=', token.email).execute();
     return { email: token.email, unsubscribe };

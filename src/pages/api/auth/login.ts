@@ -12,8 +12,9 @@ export const prerender = false;
 export const POST: APIRoute = async (context) => {
   const req = await jsonRequest(context, loginInput);
   if (!req.ok) return req.response;
-  const { deps, client, userAgent } = req;
-  const result = await login(deps, { ...req.body, userAgent, client });
+  const { deps, client, userAgent, token } = req;
+  // The session the browser had before (if any) ends: a new one is issued.
+  const result = await login(deps, { ...req.body, userAgent, client, previousToken: token });
   if (!result.ok) return apiError(result.status, result.message, result.retryAfterSeconds);
   setSessionCookies(context.cookies, result.session, deps.siteUrl);
   return json(publicUser(result.user));

@@ -8,7 +8,7 @@ import type { APIRoute } from 'astro';
 import { apiError, guardStateChange, json } from '../../../server/api';
 import { requestContext } from '../../../server/auth/endpoint';
 import { buildProxyUrl } from '../../../server/auth/proxy-url';
-import { readJsonBody } from '../../../server/auth/request-guards';
+import { frenchErrors, readJsonBody } from '../../../server/auth/request-guards';
 import { emailInput, proxyInput, resetPasswordInput } from '../../../server/auth/schema';
 import { requestPasswordReset, resetPassword } from '../../../server/auth/service';
 
@@ -20,7 +20,7 @@ type Handler = (body: unknown, ctx: Awaited<ReturnType<typeof requestContext>>) 
 const RESOURCES: Record<string, Partial<Record<string, Handler>>> = {
   '/profile/reset-password-notification/': {
     POST: async (body, { deps, client }) => {
-      const input = emailInput.safeParse(body);
+      const input = emailInput.safeParse(body, { error: frenchErrors });
       if (!input.success) return apiError(400, input.error.issues[0]?.message ?? 'Adresse e-mail invalide.');
       const result = await requestPasswordReset(deps, { email: input.data.email, client });
       if (!result.ok) return apiError(result.status, result.message, result.retryAfterSeconds);
@@ -29,7 +29,7 @@ const RESOURCES: Record<string, Partial<Record<string, Handler>>> = {
   },
   '/profile/reset-password/': {
     POST: async (body, { deps, client }) => {
-      const input = resetPasswordInput.safeParse(body);
+      const input = resetPasswordInput.safeParse(body, { error: frenchErrors });
       if (!input.success) return apiError(400, input.error.issues[0]?.message ?? 'Demande invalide.');
       const result = await resetPassword(deps, { token: input.data.token, newPassword: input.data.new_password, client });
       if (!result.ok) return apiError(result.status, result.message, result.retryAfterSeconds);
@@ -51,6 +51,10 @@ export const POST: APIRoute = async (context) => {
   if (!built.ok) return apiError(built.status, built.message);
   const method = body.data.options.method;
   const handler = built.route.methods.includes(method) ? RESOURCES[built.route.template]?.[method] : undefined;
-  if (!handler) return apiError(405, 'Méthode non autorisée pour cette ressource.');
+  if (!handler) {
+    const refused = apiError(405, 'Méthode non autorisée pour cette ressource.');
+    refused.headers.set('Allow', built.route.methods.join(', '));
+    return refused;
+  }
   return handler(body.data.options.body, ctx);
 };
