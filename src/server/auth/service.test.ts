@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { settled } from '../after-answer';
 import { fakeClock } from '../clock';
 import type { Mailer, OutgoingMail } from '../mail/transport';
 import { createTestDatabase, describeEachDialect, type TestDatabase } from '../../../tests/helpers/db';
@@ -14,8 +15,8 @@ function memoryMailer() {
   const mailer: Mailer = { send: async (mail) => { sent.push(mail); return { messageId: String(sent.length) }; } };
   return { mailer, sent };
 }
-/** Mails and links are prepared after the answer: give that work time to finish. */
-const flush = () => new Promise((resolve) => setTimeout(resolve, 250));
+/** Mails and links are prepared after the answer: wait for that work. */
+const flush = () => settled();
 const tokenIn = (mail: OutgoingMail, path: string) => new RegExp(`${path}/([A-Za-z0-9_-]{43})`).exec(mail.text)?.[1];
 
 describeEachDialect('auth service', (kind) => {

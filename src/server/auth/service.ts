@@ -11,6 +11,7 @@ import type { Clock } from '../clock';
 import type { Database } from '../db/database';
 import { newId, toFlag, toTimestamp } from '../db/database';
 import { writeTransaction } from '../db/transaction';
+import { afterAnswer } from '../after-answer';
 import { log } from '../log';
 import type { Mailer, OutgoingMail } from '../mail/transport';
 import {
@@ -85,8 +86,8 @@ async function limit(deps: AuthDeps, checks: [RateLimitRule, string][]): Promise
  * logged; the reader can ask again.
  */
 function sendLater(deps: AuthDeps, mail: OutgoingMail) {
-  setImmediate(() => {
-    deps.mailer.send(mail).catch((error: unknown) => log.error('mail not submitted', { template: mail.template, error }));
+  afterAnswer(mail.template ?? 'mail', async () => {
+    await deps.mailer.send(mail);
   });
 }
 
@@ -191,17 +192,15 @@ async function mailLinkToAccount(
   const limited = await limit(deps, [[RATE_LIMITS.mailByClient, input.client], [RATE_LIMITS.mailByEmail, emailSubject(input.email)]]);
   if (limited) return limited;
   // Everything that differs between a known and an unknown address happens after the answer.
-  setImmediate(() => {
-    void (async () => {
-      const row = await repo.findUserRowByEmail(deps.db, input.email);
-      if (!row) return;
-      const now = deps.clock.now();
-      const token = await writeTransaction(deps.db, async (trx) => {
-        await repo.retireTokens(trx, row.id, purpose, now);
-        return issueToken(trx, purpose, now, { userId: row.id, email: row.email });
-      });
-      await deps.mailer.send({ to: row.email, ...mail(token) });
-    })().catch((error: unknown) => log.error('link not sent', { purpose, error }));
+  afterAnswer(purpose, async () => {
+    const row = await repo.findUserRowByEmail(deps.db, input.email);
+    if (!row) return;
+    const now = deps.clock.now();
+    const token = await writeTransaction(deps.db, async (trx) => {
+      await repo.retireTokens(trx, row.id, purpose, now);
+      return issueToken(trx, purpose, now, { userId: row.id, email: row.email });
+    });
+    await deps.mailer.send({ to: row.email, ...mail(token) });
   });
   return { ok: true };
 }

@@ -1,10 +1,12 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { settled } from '../after-answer';
 import { fakeClock } from '../clock';
 import type { Mailer, OutgoingMail } from '../mail/transport';
 import { createTestDatabase, describeEachDialect, type TestDatabase } from '../../../tests/helpers/db';
 import { sendContactMessage } from './service';
 
-const flush = () => new Promise((resolve) => setImmediate(() => setImmediate(resolve)));
+/** Mails are submitted after the answer: wait for that work. */
+const flush = () => settled();
 
 describeEachDialect('contact form', (kind) => {
   let test: TestDatabase;

@@ -7,6 +7,7 @@ import type { AuthDeps, AuthResult } from '../auth/service';
 import { RATE_LIMITS, hit } from '../auth/rate-limit';
 import { config } from '../config';
 import { newId, toTimestamp } from '../db/database';
+import { afterAnswer } from '../after-answer';
 import { log } from '../log';
 import { contactNewsroomMail } from '../mail/templates';
 
@@ -36,8 +37,8 @@ export async function sendContactMessage(deps: AuthDeps, input: z.infer<typeof c
     created_at: toTimestamp(now), client_hash: input.client,
   }).execute();
   const mail = contactNewsroomMail({ name: input.name, email: input.email, subject: CONTACT_SUBJECTS[input.subject], message: input.message, siteUrl: deps.siteUrl });
-  setImmediate(() => {
-    deps.mailer.send({ to: config().mail.newsroom, ...mail }).catch((error: unknown) => log.error('mail not submitted', { template: 'contact-newsroom', error }));
+  afterAnswer('contact-newsroom', async () => {
+    await deps.mailer.send({ to: config().mail.newsroom, ...mail });
   });
   return { ok: true };
 }

@@ -1,12 +1,13 @@
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
+import { settled } from '../after-answer';
 import { fakeClock } from '../clock';
 import type { Mailer, OutgoingMail } from '../mail/transport';
 import { createTestDatabase, describeEachDialect, type TestDatabase } from '../../../tests/helpers/db';
 import type { AuthDeps } from '../auth/service';
 import { confirm, subscribe, unsubscribe } from './service';
 
-/** Mails and links are prepared after the answer: give that work time to finish. */
-const flush = () => new Promise((resolve) => setTimeout(resolve, 250));
+/** Mails and links are prepared after the answer: wait for that work. */
+const flush = () => settled();
 const token = (mail: OutgoingMail, name: string) => new RegExp(`${name}=([A-Za-z0-9_-]{43})`).exec(mail.text)?.[1];
 
 describeEachDialect('newsletter', (kind) => {

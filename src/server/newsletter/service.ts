@@ -10,7 +10,7 @@ import { hashSecret, isWellFormedSecret, newSecret, tokenExpiresAt } from '../au
 import { normaliseEmail } from '../auth/repository';
 import { newId, toTimestamp } from '../db/database';
 import { writeTransaction } from '../db/transaction';
-import { log } from '../log';
+import { afterAnswer } from '../after-answer';
 import { newsletterConfirmMail, newsletterWelcomeMail } from '../mail/templates';
 
 /** The public credential the site's own pages send (SPEC §7); not a secret. */
@@ -37,8 +37,7 @@ export async function subscribe(deps: AuthDeps, input: { email: string; client: 
   }
   const email = normaliseEmail(input.email);
   // Whatever the address's state, the answer is the same and comes now; the work follows.
-  setImmediate(() => {
-    void (async () => {
+  afterAnswer('newsletter-confirm', async () => {
       const mail = await writeTransaction(deps.db, async (trx) => {
         await trx
           .insertInto('newsletter_subscribers')
@@ -55,7 +54,6 @@ export async function subscribe(deps: AuthDeps, input: { email: string; client: 
         return newsletterConfirmMail({ siteUrl: deps.siteUrl, token: confirm, unsubscribeToken: unsubscribe });
       });
       if (mail) await deps.mailer.send({ to: email, ...mail });
-    })().catch((error: unknown) => log.error('newsletter confirmation not sent', { error }));
   });
   return { ok: true };
 }
@@ -89,10 +87,8 @@ export async function confirm(deps: AuthDeps, input: { token: string }): Promise
     return { email: token.email, unsubscribe };
   });
   if (!result) return { ok: false, status: 400, message: INVALID };
-  setImmediate(() => {
-    deps.mailer
-      .send({ to: result.email, ...newsletterWelcomeMail({ siteUrl: deps.siteUrl, unsubscribeToken: result.unsubscribe }) })
-      .catch((error: unknown) => log.error('mail not submitted', { template: 'newsletter-welcome', error }));
+  afterAnswer('newsletter-welcome', async () => {
+    await deps.mailer.send({ to: result.email, ...newsletterWelcomeMail({ siteUrl: deps.siteUrl, unsubscribeToken: result.unsubscribe }) });
   });
   return { ok: true };
 }
