@@ -1,0 +1,53 @@
+/**
+ * The session user (SPEC §4): null when logged out, set after login or `me`, reset at logout.
+ * `me` is asked only when no user is known or a refresh is forced, and only when the hint
+ * cookie says someone may be signed in: an anonymous reader's page makes no API request.
+ * Its errors are ignored (SPEC §7).
+ */
+import { atom } from 'nanostores';
+
+export interface SessionUser {
+  id: string;
+  email: string;
+  given_name: string;
+  family_name: string;
+  role: string;
+  newsletter: boolean;
+}
+
+export const $user = atom<SessionUser | null>(null);
+
+/** The non-secret cookie set beside the session cookie. */
+export const HINT_COOKIE = 'cc_member';
+
+export function hasSessionHint(cookie: string = typeof document === 'undefined' ? '' : document.cookie): boolean {
+  return cookie.split(';').some((part) => part.trim() === `${HINT_COOKIE}=1`);
+}
+
+type Fetch = typeof fetch;
+
+export function setUser(user: SessionUser | null): void {
+  $user.set(user);
+}
+
+/** Asks the server who is signed in, when worthwhile. */
+export async function fetchMe({ force = false, fetcher = fetch as Fetch, cookie }: { force?: boolean; fetcher?: Fetch; cookie?: string } = {}): Promise<SessionUser | null> {
+  if (!force && $user.get()) return $user.get();
+  if (!hasSessionHint(cookie)) return $user.get();
+  try {
+    const response = await fetcher('/api/auth/me', { credentials: 'same-origin', headers: { Accept: 'application/json' } });
+    if (response.ok) setUser((await response.json()) as SessionUser);
+    else if (response.status === 401) setUser(null);
+  } catch {
+    // Ignored (SPEC §7): the page works without knowing.
+  }
+  return $user.get();
+}
+
+export async function logout({ fetcher = fetch as Fetch } = {}): Promise<void> {
+  try {
+    await fetcher('/api/auth/logout', { method: 'POST', credentials: 'same-origin' });
+  } finally {
+    setUser(null);
+  }
+}

@@ -1,0 +1,36 @@
+import { expect, test } from '@playwright/test';
+
+test('an anonymous reader’s page load makes no request to the server’s API', async ({ page }) => {
+  const api: string[] = [];
+  page.on('request', (request) => {
+    if (new URL(request.url()).pathname.startsWith('/api/')) api.push(request.url());
+  });
+  for (const path of ['/', '/articles/2026/meubles-de-tourisme-marseille-les-societes-ecrans', '/podcasts/les-voix-du-terrain', '/contact']) {
+    await page.goto(path);
+    await page.waitForLoadState('networkidle');
+  }
+  expect(api).toEqual([]);
+  await expect(page.locator('header').getByRole('link', { name: 'Se connecter' })).toHaveAttribute('href', '/login');
+});
+
+test('after login the user icon opens a menu with “Mon compte” and “Se déconnecter”', async ({ page }) => {
+  await page.goto('/login');
+  await page.locator('#login-email').fill('redaction@exemple.fr');
+  await page.locator('#login-password').fill('motdepasse-demo');
+  await page.getByRole('button', { name: 'Se connecter' }).click();
+  await expect(page).toHaveURL(/\/mon-compte$/);
+  await page.goto('/articles');
+  const trigger = page.locator('header').getByRole('button', { name: /Mon compte/ });
+  await expect(trigger).toBeVisible();
+  await trigger.click();
+  const menu = page.getByRole('menu');
+  await expect(menu.getByRole('menuitem', { name: 'Mon compte' })).toHaveAttribute('href', '/mon-compte');
+  // Placed below the icon, 8 px away.
+  const [t, m] = [await trigger.boundingBox(), await menu.boundingBox()];
+  expect(Math.abs(m!.y - (t!.y + t!.height) - 8)).toBeLessThanOrEqual(1);
+  await menu.getByRole('menuitem', { name: 'Se déconnecter' }).click();
+  await expect(page).toHaveURL(/\/$/);
+  await expect(page.locator('header').getByRole('link', { name: 'Se connecter' })).toBeVisible();
+  // The session ended on the server.
+  expect((await page.request.get('/api/auth/me')).status()).toBe(401);
+});
