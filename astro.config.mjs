@@ -49,6 +49,10 @@ export default defineConfig({
       MAIL_OUTBOX_DIR: envField.string({ context: 'server', access: 'secret', optional: true }),
       MAIL_FROM: envField.string({ context: 'server', access: 'secret', optional: true }),
       NEWSROOM_EMAIL: envField.string({ context: 'server', access: 'secret', optional: true }),
+      // Audience measurement (Plausible), fixed at build time: off unless a domain is given.
+      PUBLIC_PLAUSIBLE_DOMAIN: envField.string({ context: 'client', access: 'public', optional: true }),
+      PUBLIC_PLAUSIBLE_HOST: envField.string({ context: 'client', access: 'public', optional: true, url: true }),
+      PUBLIC_PLAUSIBLE_IGNORED_HOSTS: envField.string({ context: 'client', access: 'public', default: 'localhost' }),
     },
   },
   // The build benchmark builds synthetic corpora beside the real build, with cold caches.
@@ -99,7 +103,8 @@ export default defineConfig({
         "img-src 'self' data:",
         "font-src 'self'",
         "media-src 'self'",
-        "connect-src 'self'",
+        // The audience measurement's host, when one is configured.
+        `connect-src 'self'${process.env.PUBLIC_PLAUSIBLE_DOMAIN ? ` ${new URL(process.env.PUBLIC_PLAUSIBLE_HOST ?? 'https://plausible.io').origin}` : ''}`,
         'frame-src https://www.youtube-nocookie.com https://videos.contrechamp.media',
         "object-src 'none'",
         "base-uri 'self'",

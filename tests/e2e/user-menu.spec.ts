@@ -10,6 +10,8 @@ test('an anonymous reader’s page load makes no request to the server’s API',
     await page.waitForLoadState('networkidle');
   }
   expect(api).toEqual([]);
+  // No audience measurement unless a domain is configured at build time.
+  expect(await page.evaluate(() => 'plausible' in window)).toBe(false);
   await expect(page.locator('header').getByRole('link', { name: 'Se connecter' })).toHaveAttribute('href', '/login');
 });
 

@@ -1,0 +1,27 @@
+import { describe, expect, it } from 'vitest';
+import { eventEndpoint, shouldTrack } from './analytics';
+
+const storage = (value: string | null) => ({ getItem: () => value });
+const site = { protocol: 'https:', hostname: 'contrechamp.media' };
+
+describe('audience measurement', () => {
+  it('is off unless a domain is configured', () => {
+    expect(shouldTrack({}, site, storage(null))).toBe(false);
+    expect(shouldTrack({ domain: 'contrechamp.media' }, site, storage(null))).toBe(true);
+  });
+
+  it('skips file: pages, ignored hostnames (localhost by default) and the local opt-out', () => {
+    const settings = { domain: 'contrechamp.media' };
+    expect(shouldTrack(settings, { protocol: 'file:', hostname: '' }, storage(null))).toBe(false);
+    expect(shouldTrack(settings, { protocol: 'http:', hostname: 'localhost' }, storage(null))).toBe(false);
+    expect(shouldTrack({ ...settings, ignoredHosts: 'preprod.contrechamp.media, localhost' }, { protocol: 'https:', hostname: 'preprod.contrechamp.media' }, storage(null))).toBe(false);
+    expect(shouldTrack({ ...settings, ignoredHosts: '' }, { protocol: 'http:', hostname: 'localhost' }, storage(null))).toBe(true);
+    expect(shouldTrack(settings, site, storage('true'))).toBe(false);
+    expect(shouldTrack(settings, site, storage('false'))).toBe(true);
+  });
+
+  it('sends to the configured host, or to Plausible by default', () => {
+    expect(eventEndpoint('https://stats.contrechamp.media')).toBe('https://stats.contrechamp.media/api/event');
+    expect(eventEndpoint(undefined)).toBeUndefined();
+  });
+});

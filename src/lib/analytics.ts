@@ -1,0 +1,35 @@
+/**
+ * Audience measurement with Plausible's official tracker (SPEC §7): cookieless, enabled only
+ * when a domain is configured at build time, and never on `file:` pages, on ignored hostnames
+ * (localhost by default) or when the reader set `localStorage.plausible_ignore = "true"`.
+ * Page views are sent on every page load and every client-side navigation.
+ */
+export interface AnalyticsSettings {
+  domain?: string | undefined;
+  /** Where the Plausible server is (default: plausible.io). */
+  host?: string | undefined;
+  /** Comma-separated hostnames never measured. */
+  ignoredHosts?: string | undefined;
+}
+
+export function shouldTrack(
+  settings: AnalyticsSettings,
+  where: { protocol: string; hostname: string },
+  storage: Pick<Storage, 'getItem'> | undefined,
+): boolean {
+  if (!settings.domain) return false;
+  if (where.protocol === 'file:') return false;
+  const ignored = (settings.ignoredHosts ?? 'localhost').split(',').map((h) => h.trim().toLowerCase()).filter(Boolean);
+  if (ignored.includes(where.hostname.toLowerCase())) return false;
+  try {
+    if (storage?.getItem('plausible_ignore') === 'true') return false;
+  } catch {
+    // Storage refused (privacy settings): measuring is still allowed, it sets nothing.
+  }
+  return true;
+}
+
+/** The event endpoint on the configured host. */
+export function eventEndpoint(host: string | undefined): string | undefined {
+  return host ? new URL('/api/event', host).href : undefined;
+}
