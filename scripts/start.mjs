@@ -56,6 +56,10 @@ const server = createServer((req, res) => {
 });
 server.listen(port, host, () => {
   console.log(JSON.stringify({ time: new Date().toISOString(), level: 'info', msg: 'listening', url: `http://${host}:${port}/` }));
+  // Migrate (and seed the demo) now rather than on the first reader's request.
+  fetch(`http://${host.includes(':') ? `[${host}]` : host}:${port}/api/health`).catch((error) =>
+    console.error(JSON.stringify({ time: new Date().toISOString(), level: 'error', msg: 'start-up health check failed', error: String(error) })),
+  );
 });
 // Finish the requests under way, then stop (the database commits each write as it happens).
 for (const signal of ['SIGINT', 'SIGTERM']) {

@@ -203,3 +203,10 @@ test('links in e-mails come from the configured site address, never from the req
   const link = await linkFromMail(member.email, '/welcome/', sent);
   expect(new URL(link).origin).toBe(new URL(baseURL!).origin);
 });
+
+test('the health check says the server and its database answer', async ({ request }) => {
+  const response = await request.get('/api/health');
+  expect(response.status()).toBe(200);
+  expect(await response.json()).toEqual({ status: 'ok' });
+  expect(response.headers()['cache-control']).toBe('no-store');
+});
