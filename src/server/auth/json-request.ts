@@ -21,5 +21,5 @@ export async function memberRequest<T>(context: APIContext, schema: z.ZodType<T>
   if (!req.ok) return req;
   const current = await req.session();
   if (!current) return { ok: false, response: apiError(401, 'Vous n’êtes pas connecté.') } as const;
-  return { ...req, user: current.user, sessionHash: current.sessionHash } as const;
+  return { ...req, user: current.user, sessionHash: current.sessionHash, persistent: current.persistent } as const;
 }

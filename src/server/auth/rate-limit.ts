@@ -8,6 +8,7 @@ import { dirname, resolve } from 'node:path';
 import { createHmac, randomBytes } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/database';
+import { countOf } from '../../lib/text';
 import { toTimestamp } from '../db/database';
 
 export interface RateLimitRule {
@@ -42,6 +43,11 @@ export interface RateLimitResult {
   allowed: boolean;
   /** Seconds until the window ends, for the Retry-After header. */
   retryAfterSeconds: number;
+}
+
+/** "Trop de tentatives. Réessayez dans 2 minutes." — the one wording of every 429. */
+export function retryLater(what: string, retryAfterSeconds: number): string {
+  return `${what} Réessayez dans ${countOf(Math.max(1, Math.ceil(retryAfterSeconds / 60)), 'minute')}.`;
 }
 
 /** Counts one attempt against a rule for a subject, and says whether it is allowed. */

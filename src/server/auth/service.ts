@@ -18,7 +18,7 @@ import {
   accountDeletedMail, emailChangeConfirmMail, emailChangeNoticeMail, emailChangedMail, magicLinkMail, passwordChangedMail, passwordResetMail,
 } from '../mail/templates';
 import { PasswordHashingBusy, hashPassword, needsRehash, validateNewPassword, verifyAgainstNothing, verifyPassword } from './passwords';
-import { RATE_LIMITS, emailSubject, hit, type RateLimitRule } from './rate-limit';
+import { RATE_LIMITS, emailSubject, hit, retryLater, type RateLimitRule } from './rate-limit';
 import * as repo from './repository';
 import { unsubscribeTokenFor } from '../newsletter/service';
 import { hashSecret, isWellFormedSecret, newSecret, sessionExpiresAt, tokenExpiresAt, type SessionKind, type TokenPurpose } from './tokens';
@@ -50,7 +50,7 @@ const fail = (status: AuthFailure['status'], message: string, retryAfterSeconds?
 
 export const MESSAGES = {
   badCredentials: 'Adresse e-mail ou mot de passe incorrect.',
-  tooMany: (seconds: number) => `Trop de tentatives. Réessayez dans ${Math.max(1, Math.ceil(seconds / 60))} minute${seconds > 60 ? 's' : ''}.`,
+  tooMany: (seconds: number) => retryLater('Trop de tentatives.', seconds),
   linkInvalid: 'Ce lien n’est plus valable : il a déjà servi ou il a expiré. Demandez-en un nouveau.',
   wrongPassword: 'Le mot de passe actuel est incorrect.',
   emailTaken: 'Cette adresse e-mail ne peut pas être utilisée.',
@@ -159,7 +159,10 @@ export async function logout(deps: AuthDeps, sessionToken: string | undefined): 
 const TOUCH_EVERY_MS = 5 * 60_000;
 
 /** The user behind a session cookie, or null. Browser sessions slide; persistent ones don't. */
-export async function sessionUser(deps: Pick<AuthDeps, 'db' | 'clock'>, sessionToken: string | undefined): Promise<{ user: repo.User; sessionHash: string } | null> {
+export async function sessionUser(
+  deps: Pick<AuthDeps, 'db' | 'clock'>,
+  sessionToken: string | undefined,
+): Promise<{ user: repo.User; sessionHash: string; persistent: boolean } | null> {
   if (!sessionToken || !isWellFormedSecret(sessionToken)) return null;
   const idHash = hashSecret(sessionToken);
   const row = await repo.findSessionWithUser(deps.db, idHash);
@@ -173,7 +176,7 @@ export async function sessionUser(deps: Pick<AuthDeps, 'db' | 'clock'>, sessionT
     const expiresAt = row.persistent ? new Date(row.expires_at) : sessionExpiresAt('browser', now);
     await repo.touchSession(deps.db, idHash, now, expiresAt);
   }
-  return { user: repo.toUser(row), sessionHash: idHash };
+  return { user: repo.toUser(row), sessionHash: idHash, persistent: row.persistent === 1 };
 }
 
 // ——— Sign-in links and password reset ———

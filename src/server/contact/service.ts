@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import type { AuthDeps, AuthResult } from '../auth/service';
-import { RATE_LIMITS, hit } from '../auth/rate-limit';
+import { RATE_LIMITS, hit, retryLater } from '../auth/rate-limit';
 import { config } from '../config';
 import { newId, toTimestamp } from '../db/database';
 import { afterAnswer } from '../after-answer';
@@ -26,7 +26,7 @@ export async function sendContactMessage(deps: AuthDeps, input: z.infer<typeof c
   const now = deps.clock.now();
   const limited = await hit(deps.db, RATE_LIMITS.contactByClient, input.client, now);
   if (!limited.allowed) {
-    return { ok: false, status: 429, message: `Vous avez envoyé plusieurs messages à la suite. Réessayez dans ${Math.ceil(limited.retryAfterSeconds / 60)} minutes.`, retryAfterSeconds: limited.retryAfterSeconds };
+    return { ok: false, status: 429, message: retryLater('Vous avez envoyé plusieurs messages à la suite.', limited.retryAfterSeconds), retryAfterSeconds: limited.retryAfterSeconds };
   }
   if (input.website) {
     log.warn('contact honeypot filled');

@@ -5,7 +5,7 @@
  */
 import type { AuthDeps, AuthResult } from '../auth/service';
 import { createHmac } from 'node:crypto';
-import { RATE_LIMITS, emailSubject, hit, rateLimitSecret } from '../auth/rate-limit';
+import { RATE_LIMITS, emailSubject, hit, rateLimitSecret, retryLater } from '../auth/rate-limit';
 import { hashSecret, isWellFormedSecret, newSecret, tokenExpiresAt } from '../auth/tokens';
 import { normaliseEmail } from '../auth/repository';
 import { newId, toTimestamp } from '../db/database';
@@ -17,7 +17,7 @@ import { newsletterConfirmMail, newsletterWelcomeMail } from '../mail/templates'
 export { NEWSLETTER_CLIENT_ID } from '../../lib/newsletter-client';
 
 const tooMany = (seconds: number): AuthResult<never> => ({
-  ok: false, status: 429, message: `Trop de demandes. Réessayez dans ${Math.max(1, Math.ceil(seconds / 60))} minutes.`, retryAfterSeconds: seconds,
+  ok: false, status: 429, message: retryLater('Trop de demandes.', seconds), retryAfterSeconds: seconds,
 });
 
 /**

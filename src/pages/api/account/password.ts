@@ -11,8 +11,8 @@ export const prerender = false;
 export const POST: APIRoute = async (context) => {
   const req = await memberRequest(context, changePasswordInput);
   if (!req.ok) return req.response;
-  const persistent = (await req.deps.db.selectFrom('sessions').select('persistent').where('id_hash', '=', req.sessionHash).executeTakeFirst())?.persistent === 1;
-  const result = await changePassword(req.deps, { userId: req.user.id, currentPassword: req.body.current_password, newPassword: req.body.new_password, persistent, userAgent: req.userAgent });
+  // The new session keeps the kind of the one it replaces (“Se souvenir de moi” or not).
+  const result = await changePassword(req.deps, { userId: req.user.id, currentPassword: req.body.current_password, newPassword: req.body.new_password, persistent: req.persistent, userAgent: req.userAgent });
   if (!result.ok) return apiError(result.status, result.message);
   setSessionCookies(context.cookies, result.session, req.deps.siteUrl);
   return json({ ok: true, message: 'Votre mot de passe est modifié. Vos autres sessions sont fermées.' });
