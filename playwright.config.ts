@@ -48,7 +48,12 @@ export default defineConfig({
     command: 'node scripts/start.mjs',
     url: `${baseURL}/`,
     // The server answers on the configured site URL only (links in e-mails, origin checks).
-    env: { PORT: String(port), HOST: 'localhost', SITE_URL: baseURL, DATA_DIR: process.env.E2E_DATA_DIR, APP_MODE: 'demo' },
+    env: {
+      PORT: String(port), HOST: 'localhost', SITE_URL: baseURL, DATA_DIR: process.env.E2E_DATA_DIR, APP_MODE: 'demo',
+      // Audience measurement is built in, towards a host the tests intercept; the tracker stays
+      // silent under automation unless a test opts in (tests/e2e/analytics.spec.ts).
+      PUBLIC_PLAUSIBLE_DOMAIN: 'contrechamp.test', PUBLIC_PLAUSIBLE_HOST: 'https://plausible.test', PUBLIC_PLAUSIBLE_IGNORED_HOSTS: 'ignored.invalid',
+    },
     // Locally, E2E_PORT can point at a server already running (e.g. while iterating on tests).
     reuseExistingServer: !process.env.CI,
     // The first run builds the site.

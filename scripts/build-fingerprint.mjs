@@ -1,8 +1,8 @@
 /**
  * What a production build was made from: the sources (paths, sizes, modification times) and
  * the settings baked into it. `npm start` rebuilds when the fingerprint of the working tree no
- * longer matches the one written beside the build, so edits, deletions and a new SITE_URL or
- * CONTENT_DIR all lead to a fresh build.
+ * longer matches the one written beside the build, so edits, deletions and a new SITE_URL,
+ * CONTENT_DIR or PUBLIC_* setting all lead to a fresh build.
  */
 import { createHash } from 'node:crypto';
 import { readdirSync, statSync } from 'node:fs';
@@ -13,6 +13,8 @@ const INPUTS = ['src', 'public', 'astro.config.mjs', 'package-lock.json', 'tscon
 export function buildFingerprint(root, env = process.env) {
   const hash = createHash('sha256');
   hash.update(`SITE_URL=${env.SITE_URL ?? ''}\nCONTENT_DIR=${env.CONTENT_DIR ?? ''}\n`);
+  // Public settings are baked into the client code (audience measurement).
+  for (const key of Object.keys(env).filter((name) => name.startsWith('PUBLIC_')).sort()) hash.update(`${key}=${env[key]}\n`);
   const walk = (path) => {
     let info;
     try { info = statSync(path); } catch { return; }

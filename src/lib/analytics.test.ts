@@ -20,6 +20,10 @@ describe('audience measurement', () => {
     expect(shouldTrack(settings, site, storage('false'))).toBe(true);
   });
 
+  it('skips automated browsers', () => {
+    expect(shouldTrack({ domain: 'contrechamp.media' }, { protocol: 'https:', hostname: 'contrechamp.media' }, undefined, true)).toBe(false);
+  });
+
   it('sends to the configured host, or to Plausible by default', () => {
     expect(eventEndpoint('https://stats.contrechamp.media')).toBe('https://stats.contrechamp.media/api/event');
     expect(eventEndpoint(undefined)).toBeUndefined();

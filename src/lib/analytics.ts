@@ -1,7 +1,8 @@
 /**
  * Audience measurement with Plausible's official tracker (SPEC §7): cookieless, enabled only
  * when a domain is configured at build time, and never on `file:` pages, on ignored hostnames
- * (localhost by default) or when the reader set `localStorage.plausible_ignore = "true"`.
+ * (localhost by default), in automated browsers, or when the reader set
+ * `localStorage.plausible_ignore = "true"`.
  * Page views are sent on every page load and every client-side navigation.
  */
 export interface AnalyticsSettings {
@@ -16,8 +17,10 @@ export function shouldTrack(
   settings: AnalyticsSettings,
   where: { protocol: string; hostname: string },
   storage: Pick<Storage, 'getItem'> | undefined,
+  /** An automated browser (navigator.webdriver) that did not opt in, as Plausible's own script skips. */
+  automated = false,
 ): boolean {
-  if (!settings.domain) return false;
+  if (!settings.domain || automated) return false;
   if (where.protocol === 'file:') return false;
   const ignored = (settings.ignoredHosts ?? 'localhost').split(',').map((h) => h.trim().toLowerCase()).filter(Boolean);
   if (ignored.includes(where.hostname.toLowerCase())) return false;
