@@ -7,7 +7,7 @@
  * Server-rendered, it is a plain GET form to /mailinglist: a reader who submits before the
  * island hydrates (or without script) lands there with the address filled in.
  */
-import { useState, type FormEvent } from 'react';
+import { useState, type SubmitEvent } from 'react';
 import { subscribeToNewsletter } from '../../lib/newsletter-client';
 
 export interface Props {
@@ -24,7 +24,7 @@ export default function NewsletterForm({ id, email: initialEmail = '' }: Props) 
   const [state, setState] = useState<State>({ step: 'idle' });
   const errorId = `${id}-error`;
 
-  async function onSubmit(event: FormEvent<HTMLFormElement>) {
+  async function onSubmit(event: SubmitEvent<HTMLFormElement>) {
     event.preventDefault();
     const form = event.currentTarget;
     const address = email.trim();
