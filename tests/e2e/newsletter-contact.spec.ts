@@ -1,19 +1,39 @@
 import { expect, test } from '@playwright/test';
 import { latestMailTo, linksIn } from '../helpers/outbox';
 import { outboxDir } from '../helpers/members';
+import { islandReady } from '../helpers/site';
 
-test('the footer newsletter form: empty is refused; filled, it explains and the mail confirms', async ({ page }) => {
+test('the footer newsletter form: empty is refused; filled, it confirms in place and the mail confirms', async ({ page }) => {
   const email = `lectrice-${Date.now()}@exemple.fr`;
+  const posts: string[] = [];
+  page.on('request', (request) => {
+    if (new URL(request.url()).pathname.startsWith('/api/mailinglist')) posts.push(request.url());
+  });
   await page.goto('/articles');
+  await islandReady(page, '[data-newsletter-text]');
   const footer = page.locator('footer');
-  await expect(footer.locator('[data-newsletter-text]')).toContainText('Chaque vendredi');
+  const text = footer.locator('[data-newsletter-text]');
+  const field = footer.getByLabel('Votre adresse e-mail');
+  // Before submitting: the explanatory text.
+  await expect(text).toContainText('Chaque vendredi');
+
+  // Empty: the browser refuses, nothing is sent.
   await footer.getByRole('button', { name: 'Je m’inscris' }).click();
   await expect(page).toHaveURL(/\/articles$/);
+  expect(await field.evaluate((el: HTMLInputElement) => el.validity.valueMissing)).toBe(true);
+  expect(posts).toEqual([]);
+
+  // Filled: the confirmation text takes the explanation's place, and the field is cleared.
   const sent = new Date();
-  await footer.getByLabel('Votre adresse e-mail').fill(email);
+  await field.fill(email);
   await footer.getByRole('button', { name: 'Je m’inscris' }).click();
-  await expect(page).toHaveURL(/\/mailinglist\?email=/);
-  await expect(page.getByRole('status')).toContainText(`Nous venons d’envoyer un e-mail à ${email}`);
+  await expect(text).toContainText(`Merci ! Un e-mail de confirmation vient d’être envoyé à ${email}`);
+  await expect(text).not.toContainText('Chaque vendredi');
+  await expect(field).toHaveValue('');
+  await expect(page).toHaveURL(/\/articles$/);
+  expect(posts).toHaveLength(1);
+  await expect(footer.getByRole('alert')).toHaveCount(0);
+
   const mail = await latestMailTo(outboxDir(), email, { after: sent });
   expect(mail.headers['list-unsubscribe']).toMatch(/^<http:\/\/localhost:\d+\/api\/mailinglist\/unsubscribe\?token=/);
   await page.goto(linksIn(mail.text).find((l) => l.includes('/mailinglist/confirm'))!);
@@ -25,6 +45,40 @@ test('the footer newsletter form: empty is refused; filled, it explains and the 
   await page.goto(linksIn(welcome.text).find((l) => l.includes('/mailinglist/unsubscribe'))!);
   await page.getByRole('button', { name: 'Me désinscrire' }).click();
   await expect(page.getByRole('alert')).toContainText('Vous êtes désinscrit');
+});
+
+test('the newsletter form shows the API’s refusal, and a lost connection, in an alert', async ({ page }) => {
+  await page.goto('/mailinglist');
+  await islandReady(page, '#page-newsletter-email');
+  const block = page.locator('[data-newsletter]').filter({ has: page.locator('#page-newsletter-email') });
+  const field = block.getByLabel('Votre adresse e-mail');
+  await page.route('**/api/mailinglist/', (route) =>
+    route.fulfill({ status: 429, contentType: 'application/json', body: JSON.stringify({ statusCode: 429, message: 'Trop de demandes. Réessayez dans 1 minute.' }) }),
+  );
+  await field.fill('lea@exemple.fr');
+  await block.getByRole('button', { name: 'Je m’inscris' }).click();
+  await expect(block.getByRole('alert')).toHaveText('Trop de demandes. Réessayez dans 1 minute.');
+  // Nothing was confirmed: the explanation stays, and so does the address, to try again.
+  await expect(block.locator('[data-newsletter-text]')).toContainText('Chaque vendredi');
+  await expect(field).toHaveValue('lea@exemple.fr');
+
+  await page.unroute('**/api/mailinglist/');
+  await page.route('**/api/mailinglist/', (route) => route.abort('internetdisconnected'));
+  await block.getByRole('button', { name: 'Je m’inscris' }).click();
+  await expect(block.getByRole('alert')).toContainText('Vérifiez votre connexion');
+});
+
+test.describe('without JavaScript', () => {
+  test.use({ javaScriptEnabled: false });
+
+  test('the footer newsletter form leads to /mailinglist with the address filled in', async ({ page }) => {
+    await page.goto('/articles');
+    const footer = page.locator('footer');
+    await footer.getByLabel('Votre adresse e-mail').fill('lea@exemple.fr');
+    await footer.getByRole('button', { name: 'Je m’inscris' }).click();
+    await expect(page).toHaveURL(/\/mailinglist\?email=lea%40exemple\.fr$/);
+    await expect(page.locator('#page-newsletter-email')).toHaveValue('lea@exemple.fr');
+  });
 });
 
 test('the mailing-list API requires the site’s client credential and never says who is subscribed', async ({ request, baseURL }) => {

@@ -1,4 +1,5 @@
 import { expect, test } from '@playwright/test';
+import { islandReady } from '../helpers/site';
 
 test('the header is sticky and 90 px high', async ({ page }) => {
   await page.goto('/articles');
@@ -37,9 +38,11 @@ test('the baseline strip shows at 40 px of scroll and hides at 60 px, without mo
 
 test('the side navigation opens from the menu, and any click closes it', async ({ page }) => {
   await page.goto('/');
+  await islandReady(page, '#sidenav');
   const nav = page.locator('#sidenav');
+  const menu = page.getByRole('button', { name: 'Menu' });
   await expect(nav).toBeHidden();
-  await page.getByRole('button', { name: 'Menu' }).click();
+  await menu.click();
   await expect(nav).toBeVisible();
   expect(await nav.evaluate((el) => (el as HTMLElement).offsetWidth)).toBe(330);
   await expect(nav.getByText('Navigation', { exact: true })).toBeVisible();
@@ -51,26 +54,61 @@ test('the side navigation opens from the menu, and any click closes it', async (
   // Focus moves into the panel.
   await expect(nav.getByRole('link', { name: 'Articles' })).toBeFocused();
 
-  // The close mark closes it.
+  // The close mark closes it, and focus goes back to the menu button.
   await nav.getByRole('button', { name: 'Fermer la navigation' }).click();
   await expect(nav).toBeHidden();
+  await expect(menu).toBeFocused();
 
-  // A click inside, outside, or Escape close it too.
-  await page.getByRole('button', { name: 'Menu' }).click();
+  // A click inside, outside, or Escape close it too, each time giving focus back to the menu.
+  await menu.click();
   await nav.getByText('Navigation', { exact: true }).click();
   await expect(nav).toBeHidden();
-  await page.getByRole('button', { name: 'Menu' }).click();
+  await expect(menu).toBeFocused();
+  await menu.click();
   await page.locator('.baseline-text').click();
   await expect(nav).toBeHidden();
-  await page.getByRole('button', { name: 'Menu' }).click();
+  await expect(menu).toBeFocused();
+  await menu.click();
   await page.keyboard.press('Escape');
   await expect(nav).toBeHidden();
+  await expect(menu).toBeFocused();
+
+  // From the keyboard: Enter on the menu button opens it on its first link.
+  await page.keyboard.press('Enter');
+  await expect(nav.getByRole('link', { name: 'Articles' })).toBeFocused();
+  await page.keyboard.press('Escape');
+  await expect(menu).toBeFocused();
 
   // Its links lead where they say.
-  await page.getByRole('button', { name: 'Menu' }).click();
+  await menu.click();
   await nav.getByRole('link', { name: 'Dossiers' }).click();
   await expect(page).toHaveURL(/\/dossiers$/);
   await expect(nav).toBeHidden();
+  // The next page's panel works as well (islands mount again after a navigation).
+  await islandReady(page, '#sidenav');
+  await menu.click();
+  await expect(nav).toBeVisible();
+  await nav.getByText('Navigation', { exact: true }).click();
+  await expect(nav).toBeHidden();
+});
+
+test.describe('without JavaScript', () => {
+  test.use({ javaScriptEnabled: false });
+
+  test('the side navigation still opens, takes focus and closes', async ({ page }) => {
+    await page.goto('/');
+    const nav = page.locator('#sidenav');
+    const menu = page.getByRole('button', { name: 'Menu' });
+    await menu.click();
+    await expect(nav).toBeVisible();
+    await expect(nav.getByRole('link', { name: 'Articles' })).toBeFocused();
+    await nav.getByRole('button', { name: 'Fermer la navigation' }).click();
+    await expect(nav).toBeHidden();
+    await menu.click();
+    await page.keyboard.press('Escape');
+    await expect(nav).toBeHidden();
+    await expect(menu).toBeFocused();
+  });
 });
 
 test('the footer holds every block of the spec', async ({ page }) => {

@@ -33,6 +33,12 @@ test('after login the user icon opens a menu with “Mon compte” and “Se dé
   await menu.getByRole('menuitem', { name: 'Se déconnecter' }).click();
   await expect(page).toHaveURL(/\/$/);
   await expect(page.locator('header').getByRole('link', { name: 'Se connecter' })).toBeVisible();
+  // A toast says so on the home page (the toaster persists across the navigation), and closes.
+  const notifications = page.getByRole('region', { name: 'Notifications (F8 pour y accéder)' });
+  const toast = notifications.getByRole('listitem').filter({ hasText: 'Vous êtes déconnecté·e.' });
+  await expect(toast).toBeVisible();
+  await toast.getByRole('button', { name: 'Fermer' }).click();
+  await expect(toast).toHaveCount(0);
   // The session ended on the server.
   expect((await page.request.get('/api/auth/me')).status()).toBe(401);
 });

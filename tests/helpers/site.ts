@@ -1,5 +1,5 @@
 /** Helpers shared by the end-to-end tests. */
-import type { APIRequestContext } from '@playwright/test';
+import type { APIRequestContext, Page } from '@playwright/test';
 import { XMLParser } from 'fast-xml-parser';
 
 export const APP_TITLE = 'Contrechamp';
@@ -42,3 +42,12 @@ export const ON_DEMAND_PATHS = [
   '/activer-cadeau/CADEAU-2026',
   '/mailinglist/confirm?token=abcdef',
 ];
+
+/**
+ * Waits until the island holding `selector` has hydrated (Astro drops the `ssr` attribute of
+ * an <astro-island> once its component runs). Before that, the server-rendered HTML works
+ * without script; tests of what the island adds must wait for it.
+ */
+export async function islandReady(page: Page, selector: string): Promise<void> {
+  await page.locator(`astro-island:has(${selector}):not([ssr])`).first().waitFor({ state: 'attached' });
+}

@@ -1,12 +1,14 @@
 /**
  * The header's user icon (SPEC §2): a link to /login for anonymous readers; for members, a
- * dropdown with 'Mon compte' and 'Se déconnecter'. It asks the server only when the hint
- * cookie says someone may be signed in.
+ * dropdown with 'Mon compte' and 'Se déconnecter' (which says so in a toast, then goes home).
+ * It asks the server only when the hint cookie says someone may be signed in.
  */
 import { useStore } from '@nanostores/react';
 import * as DropdownMenu from '@radix-ui/react-dropdown-menu';
+import { navigate } from 'astro:transitions/client';
 import { useEffect } from 'react';
 import { $user, fetchMe, logout } from '../../stores/session';
+import { toast } from '../../stores/toasts';
 
 function UserIcon() {
   return (
@@ -47,8 +49,17 @@ export default function UserMenu() {
           <DropdownMenu.Item
             className="dropdown-item"
             onSelect={async () => {
-              await logout().catch(() => undefined);
-              window.location.assign('/');
+              try {
+                await logout();
+              } catch {
+                // Still signed in on the server: say so, and show the menu again.
+                toast({ title: 'La déconnexion n’a pas abouti.', description: 'Vérifiez votre connexion et réessayez.', tone: 'error' });
+                void fetchMe({ force: true });
+                return;
+              }
+              // The Toaster persists across the navigation, so the message is read on the home page.
+              toast({ title: 'Vous êtes déconnecté·e.', tone: 'success' });
+              await navigate('/');
             }}
           >
             Se déconnecter

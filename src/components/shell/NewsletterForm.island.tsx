@@ -1,0 +1,84 @@
+/**
+ * The newsletter signup form (SPEC §4, §5). The field is required and of type email, so the
+ * browser refuses an empty or malformed address and nothing is sent. Before submitting, the
+ * form shows its explanatory text; once the API has accepted the address, its confirmation
+ * text in the same place, and the field is cleared. A refusal shows the API's message.
+ *
+ * Server-rendered, it is a plain GET form to /mailinglist: a reader who submits before the
+ * island hydrates (or without script) lands there with the address filled in.
+ */
+import { useState, type SubmitEvent } from 'react';
+import { subscribeToNewsletter } from '../../lib/newsletter-client';
+
+export interface Props {
+  /** Prefix of the ids inside, unique on the page. */
+  id: string;
+  /** An address to start with (from /mailinglist?email=…). */
+  email?: string;
+}
+
+type State = { step: 'idle' } | { step: 'sending' } | { step: 'sent'; email: string } | { step: 'failed'; message: string };
+
+export default function NewsletterForm({ id, email: initialEmail = '' }: Props) {
+  const [email, setEmail] = useState(initialEmail);
+  const [state, setState] = useState<State>({ step: 'idle' });
+  const errorId = `${id}-error`;
+
+  async function onSubmit(event: SubmitEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = event.currentTarget;
+    const address = email.trim();
+    if (state.step === 'sending' || !address || !form.reportValidity()) return;
+    setState({ step: 'sending' });
+    const answer = await subscribeToNewsletter(address);
+    if (answer.ok) {
+      setState({ step: 'sent', email: address });
+      setEmail('');
+    } else {
+      setState({ step: 'failed', message: answer.message });
+    }
+  }
+
+  const failed = state.step === 'failed';
+  return (
+    <>
+      <p className="newsletter-text" role="status" data-newsletter-text>
+        {state.step === 'sent' ? (
+          <>
+            Merci ! Un e-mail de confirmation vient d’être envoyé à <strong>{state.email}</strong> : cliquez sur le lien
+            qu’il contient pour confirmer votre inscription. Pensez à regarder dans vos indésirables.
+          </>
+        ) : (
+          'Chaque vendredi, notre sélection de la semaine : enquêtes, émissions et podcasts. Gratuite, sans publicité, et vous pouvez vous désinscrire en un clic.'
+        )}
+      </p>
+      <form className="newsletter-form" action="/mailinglist" method="get" onSubmit={onSubmit}>
+        <label className="sr-only" htmlFor={`${id}-email`}>
+          Votre adresse e-mail
+        </label>
+        <input
+          className="input"
+          id={`${id}-email`}
+          name="email"
+          type="email"
+          required
+          autoComplete="email"
+          placeholder="votre@adresse.fr"
+          value={email}
+          onChange={(event) => {
+            setEmail(event.target.value);
+            if (failed) setState({ step: 'idle' });
+          }}
+          aria-invalid={failed || undefined}
+          aria-describedby={failed ? errorId : undefined}
+        />
+        <button className="btn btn-primary" type="submit" aria-disabled={state.step === 'sending' || undefined}>
+          Je m’inscris
+        </button>
+      </form>
+      <p className="newsletter-error" id={errorId} role="alert">
+        {failed ? state.message : ''}
+      </p>
+    </>
+  );
+}
