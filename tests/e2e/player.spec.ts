@@ -136,3 +136,33 @@ test('an episode chosen from a list replaces the one playing', async ({ page }) 
   await expect(page.getByRole('region', { name: 'Lecteur de podcast' }).getByText(title)).toBeVisible();
   await expect.poll(() => audioState(page).then((s) => s.playing)).toBe(true);
 });
+
+test('an episode that cannot be played says so in a toast, reachable with F8, gone after 5 s', async ({ page }) => {
+  await page.goto(EPISODE_PAGE);
+  // As if the file had been taken down since the page was built.
+  const listen = page.getByRole('main').getByRole('link', { name: /^Écouter/ }).first();
+  await listen.evaluate((link: HTMLElement) => {
+    const episode = JSON.parse(link.dataset.listen!);
+    episode.attributes.podcast.filename = 'retire.mp3';
+    link.dataset.listen = JSON.stringify(episode);
+  });
+  await listen.click();
+  const message = page.getByText('Cet épisode ne peut pas être lu pour le moment.', { exact: true });
+  await expect(message).toBeVisible();
+  await page.keyboard.press('F8');
+  // Radix moves focus to the list inside the labelled region.
+  await expect.poll(() => page.evaluate(() => document.activeElement?.closest('[role="region"]')?.getAttribute('aria-label'))).toMatch(/^Notifications/);
+  await page.mouse.move(5, 5);
+  await page.locator('main h1').click();
+  await expect(message).toBeHidden({ timeout: 8000 });
+});
+
+test('player controls show their tooltip after the 700 ms delay', async ({ page }) => {
+  const bar = await startEpisode(page);
+  const forward = bar.getByRole('button', { name: 'Avancer de 30 secondes' });
+  await forward.hover();
+  const tooltip = page.getByRole('tooltip', { name: 'Avancer de 30 secondes' });
+  await page.waitForTimeout(400);
+  await expect(tooltip).toHaveCount(0);
+  await expect(tooltip).toBeVisible();
+});

@@ -8,6 +8,7 @@
 import { useEffect, useImperativeHandle, useMemo, useRef, useState, type KeyboardEvent, type MouseEvent, type Ref } from 'react';
 import { SKIP_BACK_SECONDS, SKIP_FORWARD_SECONDS, clampSeek, formatClock, spokenDuration } from '../../lib/player';
 import { createProgressTicker } from '../../stores/player';
+import { Tooltip } from '../ui/Tooltip';
 import { BackIcon, ForwardIcon, PauseIcon, PlayIcon } from './icons';
 
 export interface AudioPlayerHandle {
@@ -29,19 +30,21 @@ export interface AudioPlayerProps {
   /** Every progress refresh, with the current time and the duration. */
   onProgress?: (current: number, duration: number) => void;
   onEnded?: () => void;
+  /** The file cannot be played (missing, network down, unsupported). */
+  onError?: () => void;
   ref?: Ref<AudioPlayerHandle>;
 }
 
 export default function AudioPlayer({
   url, progressBar = true, pause = false, autoplay = false, expectedDuration = 0, playbackRate = 1,
-  onPausedChange, onProgress, onEnded, ref,
+  onPausedChange, onProgress, onEnded, onError, ref,
 }: AudioPlayerProps) {
   const audioRef = useRef<HTMLAudioElement>(null);
   const [current, setCurrent] = useState(0);
   const [duration, setDuration] = useState(expectedDuration);
   const [playing, setPlaying] = useState(false);
-  const callbacks = useRef({ onPausedChange, onProgress, onEnded });
-  callbacks.current = { onPausedChange, onProgress, onEnded };
+  const callbacks = useRef({ onPausedChange, onProgress, onEnded, onError });
+  callbacks.current = { onPausedChange, onProgress, onEnded, onError };
 
   const knownDuration = () => {
     const own = audioRef.current?.duration;
@@ -165,17 +168,24 @@ export default function AudioPlayer({
         onLoadedMetadata={onMetadata}
         onDurationChange={onMetadata}
         onSeeked={() => setCurrent(audioRef.current?.currentTime ?? 0)}
+        onError={() => callbacks.current.onError?.()}
       />
       <div className="audio-controls">
-        <button type="button" className="player-btn" onClick={() => void seek((audioRef.current?.currentTime ?? 0) - SKIP_BACK_SECONDS)} aria-label="Reculer de 15 secondes" title="Reculer de 15 secondes">
-          <BackIcon /><span className="skip-amount" aria-hidden="true">15</span>
-        </button>
-        <button type="button" className="player-btn player-main" onClick={toggle} aria-label={playing ? 'Mettre en pause' : 'Lire'} title={playing ? 'Mettre en pause' : 'Lire'}>
-          {playing ? <PauseIcon /> : <PlayIcon />}
-        </button>
-        <button type="button" className="player-btn" onClick={() => void seek((audioRef.current?.currentTime ?? 0) + SKIP_FORWARD_SECONDS)} aria-label="Avancer de 30 secondes" title="Avancer de 30 secondes">
-          <ForwardIcon /><span className="skip-amount" aria-hidden="true">30</span>
-        </button>
+        <Tooltip label="Reculer de 15 secondes">
+          <button type="button" className="player-btn" onClick={() => void seek((audioRef.current?.currentTime ?? 0) - SKIP_BACK_SECONDS)} aria-label="Reculer de 15 secondes">
+            <BackIcon /><span className="skip-amount" aria-hidden="true">15</span>
+          </button>
+        </Tooltip>
+        <Tooltip label={playing ? 'Mettre en pause' : 'Lire'}>
+          <button type="button" className="player-btn player-main" onClick={toggle} aria-label={playing ? 'Mettre en pause' : 'Lire'}>
+            {playing ? <PauseIcon /> : <PlayIcon />}
+          </button>
+        </Tooltip>
+        <Tooltip label="Avancer de 30 secondes">
+          <button type="button" className="player-btn" onClick={() => void seek((audioRef.current?.currentTime ?? 0) + SKIP_FORWARD_SECONDS)} aria-label="Avancer de 30 secondes">
+            <ForwardIcon /><span className="skip-amount" aria-hidden="true">30</span>
+          </button>
+        </Tooltip>
       </div>
       {progressBar && (
         <div className="audio-progress">

@@ -11,6 +11,8 @@ import {
   formatRate, rememberPosition, rememberRate, rememberedPosition, rememberedRate, shouldOfferResume, showLabel, spokenDuration,
 } from '../../lib/player';
 import { $paused, closePlayer, setPaused } from '../../stores/player';
+import { toast } from '../../stores/toasts';
+import { Tooltip, TooltipProvider } from '../ui/Tooltip';
 import AudioPlayer, { type AudioPlayerHandle } from './AudioPlayer';
 import { CloseIcon } from './icons';
 import './player.css';
@@ -68,7 +70,9 @@ export default function PlayerBar({ episode }: { episode: PlayerEpisode }) {
 
   // Where the listener is, written down every few seconds, on pause and when the bar goes.
   const save = () => {
-    if (position.current > 0) rememberPosition(episode.slug, position.current);
+    // The element knows best (a skip just before closing has not been ticked yet).
+    const current = player.current?.element?.currentTime ?? position.current;
+    if (current > 0 && !player.current?.element?.ended) rememberPosition(episode.slug, current);
   };
   useEffect(() => {
     const onHide = () => save();
@@ -106,58 +110,68 @@ export default function PlayerBar({ episode }: { episode: PlayerEpisode }) {
     rememberPosition(episode.slug, null);
   };
 
+  const onError = () => {
+    toast({ title: 'Cet épisode ne peut pas être lu pour le moment.', description: 'Vérifiez votre connexion ou réessayez plus tard.', tone: 'error' });
+    setPaused(true);
+  };
+
   const label = showLabel(episode);
   return (
-    <section className="player-bar" aria-label="Lecteur de podcast" data-player-bar>
-      <div className="player-info">
-        <p className="player-show">{label}</p>
-        <p className="player-title"><a href={episode.url}>{episode.title}</a></p>
-      </div>
-      <AudioPlayer
-        ref={player}
-        url={episodeAudioUrl(episode)}
-        autoplay
-        pause={paused}
-        expectedDuration={episode.duration}
-        playbackRate={rate}
-        onPausedChange={onPausedChange}
-        onProgress={onProgress}
-        onEnded={onEnded}
-      />
-      <div className="player-extra">
-        {resumeAt !== undefined && (
-          <button
-            type="button"
-            className="player-resume"
-            onClick={() => {
-              if (player.current?.seek(resumeAt)) setResumeAt(undefined);
-              setPaused(false);
-            }}
-            aria-label={`Reprendre là où vous vous étiez arrêté·e, à ${spokenDuration(resumeAt)}`}
-          >
-            Reprendre à {formatClock(resumeAt)}
-          </button>
-        )}
-        <label className="player-rate">
-          <span className="sr-only">Vitesse de lecture</span>
-          <select
-            value={rate}
-            onChange={(event) => {
-              const next = Number(event.target.value);
-              setRate(next);
-              rememberRate(next);
-            }}
-            title="Vitesse de lecture"
-          >
-            {[...PLAYBACK_RATES].sort((a, b) => a - b).map((value) => (
-              <option key={value} value={value}>{formatRate(value)}</option>
-            ))}
-          </select>
-        </label>
-        <button type="button" className="player-btn player-close" onClick={() => { save(); closePlayer(); }} aria-label="Fermer le lecteur" title="Fermer le lecteur">
-          <CloseIcon />
-        </button>
-      </div>
-    </section>
+    <TooltipProvider>
+      <section className="player-bar" aria-label="Lecteur de podcast" data-player-bar>
+        <div className="player-info">
+          <p className="player-show">{label}</p>
+          <p className="player-title"><a href={episode.url}>{episode.title}</a></p>
+        </div>
+        <AudioPlayer
+          ref={player}
+          url={episodeAudioUrl(episode)}
+          autoplay
+          pause={paused}
+          expectedDuration={episode.duration}
+          playbackRate={rate}
+          onPausedChange={onPausedChange}
+          onProgress={onProgress}
+          onEnded={onEnded}
+          onError={onError}
+        />
+        <div className="player-extra">
+          {resumeAt !== undefined && (
+            <button
+              type="button"
+              className="player-resume"
+              onClick={() => {
+                if (player.current?.seek(resumeAt)) setResumeAt(undefined);
+                setPaused(false);
+              }}
+              aria-label={`Reprendre là où vous vous étiez arrêté·e, à ${spokenDuration(resumeAt)}`}
+            >
+              Reprendre à {formatClock(resumeAt)}
+            </button>
+          )}
+          <label className="player-rate">
+            <span className="sr-only">Vitesse de lecture</span>
+            <select
+              value={rate}
+              onChange={(event) => {
+                const next = Number(event.target.value);
+                setRate(next);
+                rememberRate(next);
+              }}
+              title="Vitesse de lecture"
+            >
+              {[...PLAYBACK_RATES].sort((a, b) => a - b).map((value) => (
+                <option key={value} value={value}>{formatRate(value)}</option>
+              ))}
+            </select>
+          </label>
+          <Tooltip label="Fermer le lecteur">
+            <button type="button" className="player-btn player-close" onClick={() => { save(); closePlayer(); }} aria-label="Fermer le lecteur">
+              <CloseIcon />
+            </button>
+          </Tooltip>
+        </div>
+      </section>
+    </TooltipProvider>
   );
 }

@@ -1,53 +1,25 @@
 /**
- * Shows the toasts of `$toasts` (SPEC §9): each for 5 s, at most 5 at once, closed by its
- * close mark or a swipe to the right; F8 moves focus to them. It lives in the layout with
+ * Where the toasts of `$toasts` appear (SPEC §9). It lives in the layout with
  * `transition:persist`, so a toast raised just before a navigation stays on screen after it.
- *
- * Nothing is rendered on the server: Radix's viewport carries a style attribute, which the
- * Content-Security-Policy would refuse in server HTML. It appears once the island hydrates;
- * toasts raised before that wait in the store.
+ * Radix's code is fetched with the first toast only, and nothing is rendered on the server:
+ * Radix's viewport carries a style attribute, which the Content-Security-Policy would refuse
+ * in server HTML. Toasts raised before the island hydrates wait in the store.
  */
 import { useStore } from '@nanostores/react';
-import * as ToastPrimitive from '@radix-ui/react-toast';
-import { useEffect, useState } from 'react';
-import { TOAST_DURATION_MS, TOAST_HOTKEY, TOAST_SWIPE_THRESHOLD } from '../../lib/ui-constants';
-import { $toasts, dismissToast } from '../../stores/toasts';
-import './toaster.css';
+import { lazy, Suspense, useState } from 'react';
+import { $toasts } from '../../stores/toasts';
 
-function CloseIcon() {
-  return (
-    <svg viewBox="0 0 24 24" width="18" height="18" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round" aria-hidden="true">
-      <path d="M18 6 6 18M6 6l12 12" />
-    </svg>
-  );
-}
+const ToastList = lazy(() => import('./ToastList'));
 
 export default function Toaster() {
   const toasts = useStore($toasts);
-  const [mounted, setMounted] = useState(false);
-  useEffect(() => setMounted(true), []);
-  if (!mounted) return null;
-
+  // Once loaded it stays, so the last toast can animate out.
+  const [needed, setNeeded] = useState(false);
+  if (!needed && toasts.length > 0) setNeeded(true);
+  if (!needed && toasts.length === 0) return null;
   return (
-    <ToastPrimitive.Provider label="Notification" duration={TOAST_DURATION_MS} swipeDirection="right" swipeThreshold={TOAST_SWIPE_THRESHOLD}>
-      {toasts.map((item) => (
-        <ToastPrimitive.Root
-          key={item.id}
-          className={`toast toast-${item.tone}`}
-          // Errors interrupt a screen reader; the rest wait their turn.
-          type={item.tone === 'error' ? 'foreground' : 'background'}
-          onOpenChange={(open) => {
-            if (!open) dismissToast(item.id);
-          }}
-        >
-          <ToastPrimitive.Title className="toast-title">{item.title}</ToastPrimitive.Title>
-          {item.description && <ToastPrimitive.Description className="toast-description">{item.description}</ToastPrimitive.Description>}
-          <ToastPrimitive.Close className="toast-close" aria-label="Fermer" title="Fermer">
-            <CloseIcon />
-          </ToastPrimitive.Close>
-        </ToastPrimitive.Root>
-      ))}
-      <ToastPrimitive.Viewport className="toast-viewport" hotkey={[...TOAST_HOTKEY]} label="Notifications ({hotkey} pour y accéder)" />
-    </ToastPrimitive.Provider>
+    <Suspense fallback={null}>
+      <ToastList />
+    </Suspense>
   );
 }
