@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import { documentsOf, indexableText, pageUrl, searchRecords } from './pagefind-documents';
+
+const page = (body: string) =>
+  `<!DOCTYPE html><html lang="fr" data-at-top><head><title>T</title><meta http-equiv="content-security-policy" content="script-src 'self'"></head><body>${body}</body></html>`;
+
+describe('page URLs', () => {
+  it('are the canonical ones, without index.html or a trailing slash', () => {
+    expect(pageUrl('index.html')).toBe('/');
+    expect(pageUrl('articles/2026/x/index.html')).toBe('/articles/2026/x');
+    expect(pageUrl('faq/index.html')).toBe('/faq');
+    expect(pageUrl('404.html')).toBe('/404');
+    expect(pageUrl('dossiers\\eau\\index.html')).toBe('/dossiers/eau');
+  });
+});
+
+describe('indexable text', () => {
+  it('uses the ASCII apostrophe, where Pagefind splits elided words', () => {
+    expect(indexableText('<p>L’école d&rsquo;Orléans, l&#8217;eau</p>')).toBe("<p>L'école d'Orléans, l'eau</p>");
+  });
+});
+
+describe('documents of a built page', () => {
+  it('indexes a page with a marked body, without its head', () => {
+    const docs = documentsOf('faq/index.html', page('<header>Menu</header><article data-pagefind-body><h1>Questions fréquentes</h1><p>L’abonnement</p></article>'));
+    expect(docs).toHaveLength(1);
+    expect(docs[0]!.url).toBe('/faq');
+    expect(docs[0]!.content).toMatch(/^<!doctype html><html lang="fr"><body>/);
+    expect(docs[0]!.content).toContain("<p>L'abonnement</p>");
+    expect(docs[0]!.content).not.toContain('content-security-policy');
+  });
+
+  it('leaves out pages without a marked body (lists, accounts)', () => {
+    expect(documentsOf('articles/index.html', page('<h1>Articles</h1><ul><li>…</li></ul>'))).toEqual([]);
+  });
+
+  it('makes each record of a list page a document of its own, at its canonical anchor', () => {
+    const breve = (slug: string, text: string) =>
+      `<article class="breve" id="breve-${slug}" data-search-url="/breves/page/2#breve-${slug}" data-search-kind="Brève"><h2 data-pagefind-meta="title">${slug}</h2><div class="prose"><p>${text}</p></div></article>`;
+    const html = page(`<h1>Brèves</h1>${breve('un', 'L’eau')}${breve('deux', 'Une <article>citation</article> imbriquée')}`);
+    const docs = documentsOf('breves/page/2/index.html', html);
+    expect(docs.map((d) => d.url)).toEqual(['/breves/page/2#breve-un', '/breves/page/2#breve-deux']);
+    expect(docs[0]!.content).toBe(`<!doctype html><html lang="fr"><body>${breve('un', "L'eau").replace('<article', '<article data-pagefind-body')}</body></html>`);
+    expect(docs[1]!.content).toContain('imbriquée</p></div></article></body>');
+  });
+
+  it('finds nothing in unbalanced markup rather than swallowing the page', () => {
+    expect(searchRecords('<article data-search-url="/x"><p>no end')).toEqual([]);
+  });
+
+  it('decodes the record URL', () => {
+    expect(searchRecords('<article data-search-url="/a?b=1&amp;c=2#d"></article>')[0]!.url).toBe('/a?b=1&c=2#d');
+  });
+});

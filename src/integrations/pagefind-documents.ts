@@ -1,0 +1,86 @@
+/**
+ * Turns the built HTML into the documents Pagefind indexes. Pure functions, so they can be
+ * tested without a build.
+ *
+ * - A page whose main content carries `data-pagefind-body` (see src/lib/search-index.ts) is one
+ *   result, at its canonical URL (no trailing slash, as every internal link).
+ * - A record inside a list page (`data-search-url`, the brèves, which have no page of their
+ *   own) becomes a result of its own, at its anchor in its list. The list pages themselves
+ *   are not indexed.
+ */
+
+export interface IndexDocument {
+  url: string;
+  /** HTML for Pagefind: the language, and the body only (the head is all metadata and hashes). */
+  content: string;
+}
+
+/** `articles/2026/x/index.html` → `/articles/2026/x`; `index.html` → `/`; `404.html` → `/404`. */
+export function pageUrl(relativePath: string): string {
+  const path = relativePath.split('\\').join('/').replace(/(^|\/)index\.html$/, '').replace(/\.html$/, '');
+  return `/${path.replace(/\/$/, '')}`;
+}
+
+/**
+ * Pagefind splits words on ASCII punctuation only. French elides with the typographic
+ * apostrophe (l’école, d’Orléans), which it would index as one word (“lecole”): “école” would
+ * not find it. The text is indexed with ASCII apostrophes instead, so that both “l’école” and
+ * “école” are indexed, and the search interface prints ’ again (`typeset` in src/lib/search.ts).
+ * Accents need nothing: Pagefind 1.5+ folds diacritics itself when it indexes and searches.
+ */
+export function indexableText(html: string): string {
+  return html.replace(/\u2019|&rsquo;|&#8217;|&#x2019;/gi, "'");
+}
+
+function languageOf(html: string): string {
+  return /<html\b[^>]*\blang="([^"]+)"/i.exec(html)?.[1] ?? 'fr';
+}
+
+function bodyOf(html: string): string {
+  const start = html.search(/<body\b/i);
+  const end = html.toLowerCase().lastIndexOf('</body>');
+  return start >= 0 && end > start ? html.slice(start, end + '</body>'.length) : `<body>${html}</body>`;
+}
+
+const wrap = (language: string, body: string) => `<!doctype html><html lang="${language}">${indexableText(body)}</html>`;
+
+const decodeAttribute = (value: string) =>
+  value.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+
+/**
+ * The `<article data-search-url="…">` elements of a page, each with its URL and outer HTML.
+ * Astro writes this markup itself (src/components/content/BreveItem.astro), so a scan for
+ * balanced <article> tags is enough; no general HTML parser is needed.
+ */
+export function searchRecords(html: string): { url: string; html: string }[] {
+  const records: { url: string; html: string }[] = [];
+  const start = /<article\b[^>]*\bdata-search-url="([^"]*)"[^>]*>/gi;
+  let match: RegExpExecArray | null;
+  while ((match = start.exec(html))) {
+    const tags = /<article\b[^>]*>|<\/article\s*>/gi;
+    tags.lastIndex = start.lastIndex;
+    let depth = 1;
+    let tag: RegExpExecArray | null;
+    while (depth > 0 && (tag = tags.exec(html))) depth += tag[0][1] === '/' ? -1 : 1;
+    if (depth > 0) break; // Unbalanced: leave the rest of the page alone.
+    records.push({ url: decodeAttribute(match[1]!), html: html.slice(match.index, tags.lastIndex) });
+    start.lastIndex = tags.lastIndex;
+  }
+  return records;
+}
+
+/** Every document a built HTML file contributes to the index (often none). */
+export function documentsOf(relativePath: string, html: string): IndexDocument[] {
+  const documents: IndexDocument[] = [];
+  const language = languageOf(html);
+  if (html.includes('data-pagefind-body')) {
+    documents.push({ url: pageUrl(relativePath), content: wrap(language, bodyOf(html)) });
+  }
+  if (html.includes('data-search-url=')) {
+    for (const record of searchRecords(html)) {
+      const article = record.html.replace(/^<article\b/i, '<article data-pagefind-body');
+      documents.push({ url: record.url, content: wrap(language, `<body>${article}</body>`) });
+    }
+  }
+  return documents;
+}
