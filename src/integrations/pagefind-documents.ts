@@ -22,6 +22,8 @@ export function pageUrl(relativePath: string): string {
 }
 
 /**
+ * The text as Pagefind should read it.
+ *
  * Pagefind splits words on ASCII punctuation only. French elides with the typographic
  * apostrophe (l’école, d’Orléans), which it would index as one word (“lecole”): “école” would
  * not find it. The text is indexed with ASCII apostrophes instead, so that both “l’école” and
@@ -29,7 +31,12 @@ export function pageUrl(relativePath: string): string {
  * Accents need nothing: Pagefind 1.5+ folds diacritics itself when it indexes and searches.
  */
 export function indexableText(html: string): string {
-  return html.replace(/\u2019|&rsquo;|&#8217;|&#x2019;/gi, "'");
+  return html
+    .replace(/\u2019|&rsquo;|&#8217;|&#x2019;/gi, "'")
+    // Pagefind joins the text of adjacent inline elements: "<span>Par Léa Moreau</span><span>Climat</span>"
+    // would index "moreauclimat". A space between an element's end and the next one's start
+    // separates them, and never splits a word of running text.
+    .replace(/(<\/[a-z][a-z0-9]*\s*>)(?=<[a-z])/gi, '$1 ');
 }
 
 function languageOf(html: string): string {

@@ -41,7 +41,8 @@ export default function pagefindIndex(): AstroIntegration {
           .filter((file) => file.endsWith('.html') && !file.startsWith(`${PAGEFIND_DIR}/`))
           .sort();
 
-        const { index, errors } = await pagefind.createIndex({});
+        // Figure captions hold image credits ("Illustration : Contrechamp"), not content.
+        const { index, errors } = await pagefind.createIndex({ excludeSelectors: ['figcaption'] });
         if (!index) throw new Error(`Pagefind: ${errors.join('; ')}`);
         const seen = new Set<string>();
         const problems: string[] = [];
