@@ -26,13 +26,14 @@ describe('indexable text', () => {
 });
 
 describe('documents of a built page', () => {
-  it('indexes a page with a marked body, without its head', () => {
-    const docs = documentsOf('faq/index.html', page('<header>Menu</header><article data-pagefind-body><h1>Questions fréquentes</h1><p>L’abonnement</p></article>'));
-    expect(docs).toHaveLength(1);
-    expect(docs[0]!.url).toBe('/faq');
-    expect(docs[0]!.content).toMatch(/^<!doctype html><html lang="fr"><body>/);
-    expect(docs[0]!.content).toContain("<p>L'abonnement</p>");
-    expect(docs[0]!.content).not.toContain('content-security-policy');
+  it('indexes a page with a marked body, from its <main> only', () => {
+    const docs = documentsOf('faq/index.html', page('<header>Menu</header><main id="contenu"><article data-pagefind-body><h1>Questions fréquentes</h1><p>L’abonnement</p></article></main><footer>Pied</footer>'));
+    expect(docs).toEqual([{ url: '/faq', content: `<!doctype html><html lang="fr"><body><main id="contenu"><article data-pagefind-body><h1>Questions fréquentes</h1> <p>L'abonnement</p></article></main></body></html>` }]);
+  });
+
+  it('falls back to the body of a page without <main>, leaving out the head', () => {
+    const docs = documentsOf('x/index.html', page('<article data-pagefind-body><h1>X</h1></article>'));
+    expect(docs[0]!.content).toBe('<!doctype html><html lang="fr"><body><article data-pagefind-body><h1>X</h1></article></body></html>');
   });
 
   it('leaves out pages without a marked body (lists, accounts)', () => {
