@@ -5,7 +5,7 @@
  */
 import type { AstroIntegration } from 'astro';
 import { readFile, readdir, rm, stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as pagefind from 'pagefind';
 import { documentsOf, type IndexDocument } from './pagefind-documents';
@@ -38,7 +38,7 @@ export default function pagefindIndex(): AstroIntegration {
         const output = join(root, PAGEFIND_DIR);
         const started = Date.now();
         const files = (await readdir(root, { recursive: true }))
-          .filter((file) => file.endsWith('.html') && !file.startsWith(`${PAGEFIND_DIR}/`))
+          .filter((file) => file.endsWith('.html') && !file.startsWith(`${PAGEFIND_DIR}${sep}`))
           .sort();
 
         // Figure captions hold image credits ("Illustration : Contrechamp"), not content.
