@@ -8,6 +8,7 @@ import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { IMAGE_DENSITIES, IMAGE_WIDTHS } from './src/lib/ui-constants.ts';
 import { FINGERPRINT_FILE, buildFingerprint } from './scripts/build-fingerprint.mjs';
+import pagefindIndex from './src/integrations/pagefind.ts';
 
 /**
  * Records what the build was made from, so that `npm start` knows when to rebuild.
@@ -59,6 +60,9 @@ export default defineConfig({
   ...(process.env.ASTRO_OUT_DIR ? { outDir: process.env.ASTRO_OUT_DIR } : {}),
   ...(process.env.ASTRO_CACHE_DIR ? { cacheDir: process.env.ASTRO_CACHE_DIR } : {}),
   integrations: [
+    // The search index, built from the prerendered pages; before the fingerprint, so that a
+    // failed index leaves no build that `npm start` would take as complete.
+    pagefindIndex(),
     fingerprint,
     react(),
     icon({
@@ -110,6 +114,8 @@ export default defineConfig({
         "base-uri 'self'",
         "form-action 'self'",
       ],
+      // Search (Pagefind) runs WebAssembly, which needs 'wasm-unsafe-eval' (not 'unsafe-eval').
+      scriptDirective: { resources: ["'self'", "'wasm-unsafe-eval'"] },
     },
   },
   devToolbar: { enabled: false },

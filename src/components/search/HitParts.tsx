@@ -1,0 +1,34 @@
+/** Pieces of a search result shared by the dialog and the search page. */
+import { Fragment } from 'react';
+import type { ExcerptPart } from '../../lib/search';
+import type { SearchHit } from './pagefind';
+
+/** The excerpt, as text: only the highlight is markup (see `excerptParts`). */
+export function Excerpt({ parts }: { parts: ExcerptPart[] }) {
+  return (
+    <>
+      {parts.map((part, i) => (part.mark ? <mark key={i}>{part.text}</mark> : <Fragment key={i}>{part.text}</Fragment>))}
+    </>
+  );
+}
+
+/** "Article · 1er janvier 2026" */
+export function HitMeta({ hit, className }: { hit: SearchHit; className?: string }) {
+  if (!hit.kind && !hit.date) return null;
+  return (
+    <span className={className}>
+      {hit.kind && <span className="search-kind">{hit.kind}</span>}
+      {hit.kind && hit.date && <span aria-hidden="true"> · </span>}
+      {hit.date && <span>{hit.date}</span>}
+    </span>
+  );
+}
+
+export function SearchIcon() {
+  return (
+    <svg viewBox="0 0 24 24" width="22" height="22" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round" aria-hidden="true">
+      <circle cx="11" cy="11" r="8" />
+      <path d="m21 21-4.3-4.3" />
+    </svg>
+  );
+}

@@ -1,0 +1,82 @@
+/**
+ * Opens search from any page (SPEC §2): Ctrl+K (⌘K on a Mac), "/" outside a field, or the
+ * header's search button, which stays a plain link to /rechercher without JavaScript (and
+ * for a Ctrl/⌘-click or a middle click). This island is tiny on purpose: the dialog and the
+ * index are only downloaded when a reader opens search.
+ */
+import { useEffect, useRef, useState, type ComponentType } from 'react';
+import type { SearchDialogProps } from './SearchDialog';
+
+/** The header's search link (src/components/shell/Header.astro). */
+const TRIGGER = '[data-search-trigger]';
+/** The search page's own field: there, the shortcut focuses it instead of opening the dialog. */
+const PAGE_FIELD = '[data-search-field]';
+
+const isMac = () => /Mac|iPhone|iPad/.test(navigator.platform || navigator.userAgent);
+
+function isEditable(target: EventTarget | null): boolean {
+  return target instanceof HTMLElement && (target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName));
+}
+
+export default function SearchLauncher() {
+  const [Dialog, setDialog] = useState<ComponentType<SearchDialogProps> | null>(null);
+  const returnFocus = useRef<HTMLElement | null>(null);
+  const isOpen = useRef(false);
+
+  useEffect(() => {
+    const trigger = document.querySelector<HTMLAnchorElement>(TRIGGER);
+    if (trigger && isMac()) {
+      trigger.title = 'Rechercher (⌘K)';
+      trigger.setAttribute('aria-keyshortcuts', 'Meta+K');
+    }
+
+    const open = () => {
+      const field = document.querySelector<HTMLInputElement>(PAGE_FIELD);
+      if (field) {
+        field.focus();
+        field.select();
+        return;
+      }
+      if (isOpen.current) return;
+      isOpen.current = true;
+      returnFocus.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+      import('./SearchDialog')
+        .then((module) => setDialog(() => module.default))
+        // Without its code (offline, a new deployment), the search page still works.
+        .catch(() => window.location.assign('/rechercher'));
+    };
+
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.defaultPrevented || event.isComposing) return;
+      const shortcut = (event.ctrlKey || event.metaKey) && !event.altKey && !event.shiftKey && event.key.toLowerCase() === 'k';
+      const slash = event.key === '/' && !event.ctrlKey && !event.metaKey && !event.altKey && !isEditable(event.target);
+      if (shortcut || slash) {
+        event.preventDefault();
+        open();
+      }
+    };
+    const onClick = (event: MouseEvent) => {
+      if (event.button !== 0 || event.ctrlKey || event.metaKey || event.shiftKey || event.altKey) return;
+      event.preventDefault();
+      open();
+    };
+
+    document.addEventListener('keydown', onKeyDown);
+    trigger?.addEventListener('click', onClick);
+    return () => {
+      document.removeEventListener('keydown', onKeyDown);
+      trigger?.removeEventListener('click', onClick);
+    };
+  }, []);
+
+  if (!Dialog) return null;
+  return (
+    <Dialog
+      onClose={(restore) => {
+        isOpen.current = false;
+        setDialog(null);
+        if (restore && returnFocus.current?.isConnected) returnFocus.current.focus();
+      }}
+    />
+  );
+}
