@@ -101,6 +101,17 @@ export default function AudioPlayer({
 
   useEffect(() => () => ticker.stop(), [ticker]);
 
+  // A failed load may happen before React has committed the element (its event then reaches
+  // no handler): listen natively, and look at the element's error once mounted.
+  useEffect(() => {
+    const audio = audioRef.current;
+    if (!audio) return;
+    const fail = () => callbacks.current.onError?.();
+    if (audio.error) fail();
+    audio.addEventListener('error', fail);
+    return () => audio.removeEventListener('error', fail);
+  }, [url]);
+
   const onPlay = () => {
     setPlaying(true);
     ticker.start();
@@ -168,7 +179,6 @@ export default function AudioPlayer({
         onLoadedMetadata={onMetadata}
         onDurationChange={onMetadata}
         onSeeked={() => setCurrent(audioRef.current?.currentTime ?? 0)}
-        onError={() => callbacks.current.onError?.()}
       />
       <div className="audio-controls">
         <Tooltip label="Reculer de 15 secondes">

@@ -71,8 +71,12 @@ export default function PlayerBar({ episode }: { episode: PlayerEpisode }) {
   // Where the listener is, written down every few seconds, on pause and when the bar goes.
   const save = () => {
     // The element knows best (a skip just before closing has not been ticked yet).
-    const current = player.current?.element?.currentTime ?? position.current;
-    if (current > 0 && !player.current?.element?.ended) rememberPosition(episode.slug, current);
+    const element = player.current?.element;
+    if (element?.ended) return;
+    // Once the bar unmounts the element is gone: the last known position serves.
+    const current = element ? element.currentTime : position.current;
+    position.current = current;
+    if (current > 0) rememberPosition(episode.slug, current);
   };
   useEffect(() => {
     const onHide = () => save();
