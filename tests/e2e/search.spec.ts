@@ -7,7 +7,8 @@ const SEARCH_ASSET = /\/pagefind\/|\/_astro\/(?!SearchLauncher)[^/]*search/i;
 
 /** Waits until the header's search launcher has hydrated (client:idle). */
 async function launcherReady(page: Page) {
-  await expect(page.locator('astro-island[component-url*="SearchLauncher"]:not([ssr])')).toHaveCount(1);
+  // Set by the launcher once its shortcuts listen (hydration alone comes before that).
+  await expect(page.locator('[data-search-trigger][data-search-ready]')).toHaveCount(1);
 }
 
 test('Ctrl+K opens search, which finds an article by a word of its body typed without accents', async ({ page }) => {

@@ -44,10 +44,11 @@ export const ON_DEMAND_PATHS = [
 ];
 
 /**
- * Waits until the island holding `selector` has hydrated (Astro drops the `ssr` attribute of
- * an <astro-island> once its component runs). Before that, the server-rendered HTML works
- * without script; tests of what the island adds must wait for it.
+ * Waits until the island holding `selector` has hydrated and its effects run: the island
+ * marks an element `data-hydrated` then (src/components/ui/use-hydrated.ts). Astro dropping
+ * the `ssr` attribute comes earlier, before React has committed. Before that, the
+ * server-rendered HTML works without script; tests of what the island adds must wait.
  */
 export async function islandReady(page: Page, selector: string): Promise<void> {
-  await page.locator(`astro-island:has(${selector}):not([ssr])`).first().waitFor({ state: 'attached' });
+  await page.locator(`astro-island:not([ssr]):has(${selector}):has([data-hydrated])`).first().waitFor({ state: 'attached' });
 }

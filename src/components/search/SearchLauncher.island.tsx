@@ -63,7 +63,10 @@ export default function SearchLauncher() {
 
     document.addEventListener('keydown', onKeyDown);
     trigger?.addEventListener('click', onClick);
+    // Says the shortcuts are live (the island hydrates before its effects run).
+    trigger?.setAttribute('data-search-ready', '');
     return () => {
+      trigger?.removeAttribute('data-search-ready');
       document.removeEventListener('keydown', onKeyDown);
       trigger?.removeEventListener('click', onClick);
     };

@@ -9,6 +9,7 @@
  */
 import { useState, type SubmitEvent } from 'react';
 import { subscribeToNewsletter } from '../../lib/newsletter-client';
+import { useHydrated } from '../ui/use-hydrated';
 
 export interface Props {
   /** Prefix of the ids inside, unique on the page. */
@@ -23,6 +24,7 @@ export default function NewsletterForm({ id, email: initialEmail = '' }: Props) 
   const [email, setEmail] = useState(initialEmail);
   const [state, setState] = useState<State>({ step: 'idle' });
   const errorId = `${id}-error`;
+  const hydrated = useHydrated();
 
   async function onSubmit(event: SubmitEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -52,7 +54,7 @@ export default function NewsletterForm({ id, email: initialEmail = '' }: Props) 
           'Chaque vendredi, notre sélection de la semaine : enquêtes, émissions et podcasts. Gratuite, sans publicité, et vous pouvez vous désinscrire en un clic.'
         )}
       </p>
-      <form className="newsletter-form" action="/mailinglist" method="get" onSubmit={onSubmit}>
+      <form className="newsletter-form" action="/mailinglist" method="get" onSubmit={onSubmit} data-hydrated={hydrated || undefined}>
         <label className="sr-only" htmlFor={`${id}-email`}>
           Votre adresse e-mail
         </label>

@@ -64,6 +64,7 @@ export default function SideNav({ id, labelledBy, className = 'sidenav', childre
     // have asked for it meanwhile.
     if (isShown(panel)) onToggle();
     else if ($sideNavOpen.get()) panel.showPopover();
+    panel.dataset.hydrated = '';
 
     const stop = $sideNavOpen.listen((open) => {
       if (open === isShown(panel)) return;
@@ -75,6 +76,7 @@ export default function SideNav({ id, labelledBy, className = 'sidenav', childre
       stop();
       panel.removeEventListener('toggle', onToggle);
       panel.removeEventListener('click', onClick);
+      delete panel.dataset.hydrated;
       // This panel leaves the page (a navigation); the next page's starts hidden.
       setSideNavOpen(false);
     };
