@@ -48,3 +48,25 @@ test('axe finds no serious violation in the open side navigation', async ({ page
   const results = await new AxeBuilder({ page }).include('#sidenav').analyze();
   expect(results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)).toEqual([]);
 });
+
+const blockingIn = async (page: import('@playwright/test').Page, selector: string) =>
+  (await new AxeBuilder({ page }).include(selector).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze())
+    .violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(' | ')})`);
+
+test('axe finds no serious violation in the open player bar', async ({ page }) => {
+  await page.goto(TEMPLATES.episode);
+  await page.getByRole('main').getByRole('link', { name: /^Écouter/ }).first().click();
+  await expect(page.locator('[data-player-bar]')).toBeVisible();
+  expect(await blockingIn(page, '[data-player-bar]')).toEqual([]);
+});
+
+test('axe finds no serious violation in the open search dialog with results', async ({ page }) => {
+  await page.goto(TEMPLATES.article);
+  await expect(page.locator('[data-search-trigger][data-search-ready]')).toHaveCount(1);
+  await page.keyboard.press('Control+k');
+  const dialog = page.getByRole('dialog', { name: 'Recherche' });
+  await dialog.getByRole('combobox', { name: 'Rechercher' }).fill('logement');
+  await expect(dialog.getByRole('option').first()).toBeVisible();
+  expect(await blockingIn(page, 'dialog[open]')).toEqual([]);
+});
