@@ -71,6 +71,8 @@ test('a missing script chunk reloads the page once, not again within 10 s', asyn
   await expect.poll(() => loads).toBe(1);
   await page.waitForLoadState('load');
   await page.getByRole('main').getByRole('link', { name: /^Écouter/ }).first().click();
-  await page.waitForTimeout(1000);
+  // No second reload: the reader is told instead, and the bar stays closed.
+  await expect(page.getByText('Le lecteur n’a pas pu être chargé.', { exact: true })).toBeVisible();
   expect(loads).toBe(1);
+  await expect(page.locator('[data-player-bar]')).toHaveCount(0);
 });
