@@ -67,9 +67,20 @@ const browser = await chromium.launch({
 async function open(path) {
   const page = await browser.newPage();
   const scripts = new Map();
+  const others = new Map();
   page.on('response', async (response) => {
     const type = response.headers()['content-type'] ?? '';
-    if (!/javascript/.test(type) && !/\.m?js(\?|$)/.test(response.url())) return;
+    if (!/javascript/.test(type) && !/\.m?js(\?|$)/.test(response.url())) {
+      // What search fetches besides code: its WebAssembly and index chunks (already compressed).
+      if (new URL(response.url()).pathname.startsWith('/pagefind/')) {
+        try {
+          others.set(new URL(response.url()).pathname, (await response.body()).length);
+        } catch {
+          // Aborted.
+        }
+      }
+      return;
+    }
     try {
       const body = await response.body();
       scripts.set(new URL(response.url()).pathname, { raw: body.length, gz: gzipSync(body, { level: 9 }).length });
@@ -81,7 +92,7 @@ async function open(path) {
   // client:idle islands hydrate on the first idle period.
   await page.evaluate(() => new Promise((r) => requestIdleCallback(() => r(undefined))));
   await page.waitForLoadState('networkidle');
-  return { page, scripts };
+  return { page, scripts, others };
 }
 
 const total = (scripts) => [...scripts.values()].reduce((sum, s) => ({ raw: sum.raw + s.raw, gz: sum.gz + s.gz }), { raw: 0, gz: 0 });
@@ -139,8 +150,9 @@ for (const [name, path] of pages) {
   await page.close();
 }
 {
-  const { page, scripts } = await open(article);
+  const { page, scripts, others } = await open(article);
   const before = new Set(scripts.keys());
+  await page.locator('[data-search-trigger][data-search-ready]').waitFor({ state: 'attached' });
   await page.keyboard.press('Control+k');
   await page.waitForTimeout(300);
   await page.keyboard.type('budget');
@@ -149,6 +161,8 @@ for (const [name, path] of pages) {
   const added = [...scripts].filter(([url]) => !before.has(url));
   const { raw, gz } = total(new Map(added));
   console.log(`${'+ search, on use'.padEnd(20)} ${String(added.length).padStart(5)} ${kb(raw).padStart(8)} ${kb(gz).padStart(8)}  ${added.map(([u]) => u.split('/').pop()).join(' ')}`);
+  const otherBytes = [...others.values()].reduce((sum, n) => sum + n, 0);
+  console.log(`${'  search data'.padEnd(20)} ${String(others.size).padStart(5)} ${kb(otherBytes).padStart(8)} ${''.padStart(8)}  WebAssembly and index chunks (not JavaScript; sent as stored)`);
   await page.close();
 }
 
