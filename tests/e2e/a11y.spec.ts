@@ -70,3 +70,11 @@ test('axe finds no serious violation in the open search dialog with results', as
   await expect(dialog.getByRole('option').first()).toBeVisible();
   expect(await blockingIn(page, 'dialog[open]')).toEqual([]);
 });
+
+test('at 360 px the header keeps its names: axe finds nothing serious and “Menu” opens the navigation', async ({ page }) => {
+  await page.setViewportSize({ width: 360, height: 740 });
+  await page.goto('/');
+  expect(await blockingIn(page, 'header')).toEqual([]);
+  await page.getByRole('button', { name: 'Menu' }).click();
+  await expect(page.locator('#sidenav')).toBeVisible();
+});
