@@ -30,6 +30,12 @@ const fingerprint = {
  */
 const site = process.env.SITE_URL ?? `http://localhost:${process.env.PORT ?? 4321}`;
 
+/**
+ * Names this build. Pages carry it, so that a reader's browser still running an older build
+ * loads the next page in full instead of mixing two builds' scripts.
+ */
+const buildId = process.env.BUILD_ID ?? new Date().toISOString();
+
 
 export default defineConfig({
   site,
@@ -120,6 +126,7 @@ export default defineConfig({
   },
   devToolbar: { enabled: false },
   vite: {
+    define: { __BUILD_ID__: JSON.stringify(buildId) },
     build: {
       // Scripts are never inlined: with <ClientRouter />, the first page's Content-Security-Policy
       // stays in force for the whole visit, so a later page's inline script would be refused,

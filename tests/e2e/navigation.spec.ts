@@ -76,3 +76,22 @@ test('a missing script chunk reloads the page once, not again within 10 s', asyn
   expect(loads).toBe(1);
   await expect(page.locator('[data-player-bar]')).toHaveCount(0);
 });
+
+test('a page from a newer build is loaded in full rather than swapped in', async ({ page }) => {
+  await page.goto('/');
+  const build = await page.locator('meta[name="build-id"]').getAttribute('content');
+  expect(build).toBeTruthy();
+  await page.evaluate(() => Object.assign(window, { visitMarker: true }));
+  // The same page as the next build would serve it.
+  await page.route('**/contact', async (route) => {
+    const response = await route.fetch();
+    const body = (await response.text()).replace(/<meta name="build-id" content="[^"]*"/, '<meta name="build-id" content="next-build"');
+    await route.fulfill({ response, body });
+  });
+  await page.locator('header a[href="/contact"]').click();
+  await expect(page).toHaveURL(/\/contact$/);
+  await expect(page.locator('meta[name="build-id"]')).toHaveAttribute('content', 'next-build');
+  expect(await page.evaluate(() => (window as Window & { visitMarker?: boolean }).visitMarker)).toBeUndefined();
+  await page.goBack();
+  await expect(page).toHaveURL(/\/$/);
+});

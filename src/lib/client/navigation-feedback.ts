@@ -2,7 +2,8 @@
  * What happens around client-side navigations, bundled once for the whole visit:
  * - a 3 px loading bar while a page is being fetched (it fills over 2000 ms, SPEC §9);
  * - pages fetched ahead on intent, at most 5 at once;
- * - a reload, guarded, when a script chunk of an older build is gone.
+ * - a reload, guarded, when a script chunk of an older build is gone;
+ * - a full load instead of a swap when the next page comes from a newer build.
  */
 import { claimReload, isChunkLoadError } from './reload-guard';
 import { createPrefetchQueue, prefetchTarget } from './prefetch';
@@ -80,6 +81,21 @@ function setupReloadGuard() {
   window.addEventListener('unhandledrejection', (event) => reload(event.reason, event));
 }
 
+/**
+ * After a deployment, the next page's islands would load the new build's modules beside the
+ * old ones (two copies of each store): that page is loaded in full instead. No request is
+ * needed to find out, the page says which build it comes from.
+ */
+function setupBuildCheck() {
+  const buildOf = (doc: Document) => doc.querySelector<HTMLMetaElement>('meta[name="build-id"]')?.content;
+  document.addEventListener('astro:before-swap', (event) => {
+    const next = buildOf(event.newDocument);
+    // The router records the new address right after the swap: the full load takes that entry.
+    if (next && next !== buildOf(document)) event.swap = () => window.location.replace(event.to.href);
+  });
+}
+
 setupLoadingBar();
+setupBuildCheck();
 setupPrefetch();
 setupReloadGuard();
