@@ -58,7 +58,7 @@ export default function AudioPlayer({
     setCurrent(audio.currentTime);
     setDuration(total);
     callbacks.current.onProgress?.(audio.currentTime, total);
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // Made once: it reads the element and the callbacks through refs.
   }), []);
 
   const seek = (seconds: number): boolean => {

@@ -85,7 +85,7 @@ export default function PlayerBar({ episode }: { episode: PlayerEpisode }) {
       window.removeEventListener('pagehide', onHide);
       save();
     };
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // Once per episode: `save` reads refs only.
   }, [episode.slug]);
 
   const onProgress = (current: number, duration: number) => {
