@@ -79,8 +79,11 @@ test('skip back and forward, seek only while playing, speed, close', async ({ pa
   expect(Math.abs(time - duration / 2)).toBeLessThan(3);
 
   // …and not while paused.
+  // The page's own button follows the bar.
+  await expect(page.getByRole('main').getByRole('link', { name: /^En écoute : « Nadia Benhamou/ })).toBeVisible();
   await bar.getByRole('button', { name: 'Mettre en pause' }).click();
   await expect.poll(() => audioState(page).then((s) => s.playing)).toBe(false);
+  await expect(page.getByRole('main').getByRole('link', { name: /^En pause : « Nadia Benhamou/ })).toBeVisible();
   const paused = (await audioState(page)).time;
   await page.mouse.click(box.x + box.width * 0.1, box.y + box.height / 2);
   expect((await audioState(page)).time).toBeCloseTo(paused, 1);
@@ -130,9 +133,9 @@ test('an episode chosen from a list replaces the one playing', async ({ page }) 
   await startEpisode(page);
   await page.goto('/podcasts/a-contre-courant');
   const listens = page.getByRole('main').getByRole('link', { name: /^Écouter/ });
-  await listens.nth(1).click();
   const label = await listens.nth(1).getAttribute('aria-label');
   const title = /« (.+) »/.exec(label ?? '')![1]!;
+  await listens.nth(1).click();
   await expect(page.getByRole('region', { name: 'Lecteur de podcast' }).getByText(title)).toBeVisible();
   await expect.poll(() => audioState(page).then((s) => s.playing)).toBe(true);
 });

@@ -2,9 +2,10 @@
  * Turns every 'Écouter' link (an MP3 link carrying the episode as `data-listen`) into a button
  * that loads the episode in the player bar. Without this script the link still plays the file.
  * Listens in the capture phase, before the view-transition router would take the click.
+ * The button of the episode in the bar says so ('En écoute', 'En pause').
  */
 import type { PlayerEpisode } from '../../lib/corpus';
-import { selectEpisode } from '../../stores/player';
+import { $episode, $paused, selectEpisode } from '../../stores/player';
 
 function episodeOf(element: HTMLElement): PlayerEpisode | null {
   try {
@@ -24,3 +25,26 @@ document.addEventListener('click', (event) => {
   event.preventDefault();
   selectEpisode(episode);
 }, { capture: true });
+
+/** What each 'Écouter' button of the page says, given the bar's episode and pause flag. */
+function showState(): void {
+  const current = $episode.get();
+  const paused = $paused.get();
+  for (const link of document.querySelectorAll<HTMLElement>('[data-listen]')) {
+    const episode = episodeOf(link);
+    if (!episode) continue;
+    const loaded = current?.slug === episode.slug;
+    const state = !loaded ? '' : paused ? 'paused' : 'playing';
+    if ((link.dataset.state ?? '') === state) continue;
+    if (state) link.dataset.state = state;
+    else delete link.dataset.state;
+    const label = { '': 'Écouter', playing: 'En écoute', paused: 'En pause' }[state];
+    const text = link.querySelector('[data-listen-label]');
+    if (text) text.textContent = label;
+    link.setAttribute('aria-label', `${state ? `${label} :` : label} « ${episode.title} »`);
+  }
+}
+
+$episode.listen(showState);
+$paused.listen(showState);
+document.addEventListener('astro:page-load', showState);
