@@ -9,7 +9,7 @@ import { useEffect, useImperativeHandle, useMemo, useRef, useState, type Keyboar
 import { SKIP_BACK_SECONDS, SKIP_FORWARD_SECONDS, clampSeek, formatClock, spokenDuration } from '../../lib/player';
 import { createProgressTicker } from '../../stores/player';
 import { Tooltip } from '../ui/Tooltip';
-import { BackIcon, ForwardIcon, PauseIcon, PlayIcon } from './icons';
+import { BackIcon, ForwardIcon, PauseIcon, PlayIcon } from '../ui/icons';
 
 export interface AudioPlayerHandle {
   /** Moves to `seconds`, clamped to the episode; false when the duration is unknown. */

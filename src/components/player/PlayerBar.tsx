@@ -14,7 +14,7 @@ import { $paused, closePlayer, setPaused } from '../../stores/player';
 import { toast } from '../../stores/toasts';
 import { Tooltip, TooltipProvider } from '../ui/Tooltip';
 import AudioPlayer, { type AudioPlayerHandle } from './AudioPlayer';
-import { CloseIcon } from './icons';
+import { CloseIcon } from '../ui/icons';
 import './player.css';
 
 function useMediaSession(episode: PlayerEpisode, player: React.RefObject<AudioPlayerHandle | null>) {

@@ -23,12 +23,3 @@ export function HitMeta({ hit, className }: { hit: SearchHit; className?: string
     </span>
   );
 }
-
-export function SearchIcon() {
-  return (
-    <svg viewBox="0 0 24 24" width="22" height="22" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round" aria-hidden="true">
-      <circle cx="11" cy="11" r="8" />
-      <path d="m21 21-4.3-4.3" />
-    </svg>
-  );
-}

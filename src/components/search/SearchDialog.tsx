@@ -8,7 +8,8 @@
  */
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import { NO_FILTERS, resultsLabel, searchUrl } from '../../lib/search';
-import { Excerpt, HitMeta, SearchIcon } from './HitParts';
+import { CloseIcon, SearchIcon } from '../ui/icons';
+import { Excerpt, HitMeta } from './HitParts';
 import { loadPagefind } from './pagefind';
 import { useSearch } from './use-search';
 // A URL, not a CSS import: Astro would add an imported stylesheet to every page that has the
@@ -124,7 +125,7 @@ export default function SearchDialog({ onClose }: SearchDialogProps) {
       >
         <div className="search-panel">
           <form role="search" className="search-bar" onSubmit={(event) => event.preventDefault()}>
-            <SearchIcon />
+            <SearchIcon size={22} />
             <label htmlFor={`${id}-input`} className="sr-only">Rechercher</label>
             <input
               ref={input}
@@ -145,9 +146,7 @@ export default function SearchDialog({ onClose }: SearchDialogProps) {
               onKeyDown={onKeyDown}
             />
             <button type="button" className="icon-btn search-close" aria-label="Fermer la recherche" title="Fermer (Échap)" onClick={close}>
-              <svg viewBox="0 0 24 24" width="22" height="22" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" aria-hidden="true">
-                <path d="M18 6 6 18M6 6l12 12" />
-              </svg>
+              <CloseIcon size={22} />
             </button>
           </form>
 

@@ -6,15 +6,8 @@ import { useStore } from '@nanostores/react';
 import * as ToastPrimitive from '@radix-ui/react-toast';
 import { TOAST_DURATION_MS, TOAST_HOTKEY, TOAST_SWIPE_THRESHOLD } from '../../lib/ui-constants';
 import { $toasts, dismissToast } from '../../stores/toasts';
+import { CloseIcon } from './icons';
 import './toaster.css';
-
-function CloseIcon() {
-  return (
-    <svg viewBox="0 0 24 24" width="18" height="18" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round" aria-hidden="true">
-      <path d="M18 6 6 18M6 6l12 12" />
-    </svg>
-  );
-}
 
 export default function ToastList() {
   const toasts = useStore($toasts);
@@ -33,7 +26,7 @@ export default function ToastList() {
           <ToastPrimitive.Title className="toast-title">{item.title}</ToastPrimitive.Title>
           {item.description && <ToastPrimitive.Description className="toast-description">{item.description}</ToastPrimitive.Description>}
           <ToastPrimitive.Close className="toast-close" aria-label="Fermer" title="Fermer">
-            <CloseIcon />
+            <CloseIcon size={18} />
           </ToastPrimitive.Close>
         </ToastPrimitive.Root>
       ))}

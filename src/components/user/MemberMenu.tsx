@@ -7,7 +7,7 @@ import * as DropdownMenu from '@radix-ui/react-dropdown-menu';
 import { navigate } from 'astro:transitions/client';
 import { fetchMe, logout, type SessionUser } from '../../stores/session';
 import { toast } from '../../stores/toasts';
-import { UserIcon } from './UserIcon';
+import { UserIcon } from '../ui/icons';
 
 export default function MemberMenu({ user }: { user: SessionUser }) {
   const name = [user.given_name, user.family_name].filter(Boolean).join(' ') || user.email;

@@ -7,7 +7,7 @@
 import { useStore } from '@nanostores/react';
 import { lazy, Suspense, useEffect } from 'react';
 import { $user, fetchMe } from '../../stores/session';
-import { UserIcon } from './UserIcon';
+import { UserIcon } from '../ui/icons';
 
 const MemberMenu = lazy(() => import('./MemberMenu'));
 
