@@ -3,7 +3,7 @@
  * default, PostgreSQL when DATABASE_URL is set) and says what it did. The server also migrates
  * at start; this is for deployments that migrate before switching traffic.
  */
-import { config } from '../src/server/config';
+import { config } from '../src/server/core/config';
 import { openDatabase } from '../src/server/db/client';
 import { migrateToLatest } from '../src/server/db/migrate';
 

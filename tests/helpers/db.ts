@@ -18,7 +18,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { describe, inject } from 'vitest';
-import type { Config } from '../../src/server/config';
+import type { Config } from '../../src/server/core/config';
 import { type DatabaseHandle, type DialectName, openDatabase } from '../../src/server/db/client';
 import { migrateToLatest } from '../../src/server/db/migrate';
 

@@ -1,7 +1,7 @@
 /** POST /api/contact: a message to the newsroom (stored, mailed, rate-limited, honeypot). */
 import type { APIRoute } from 'astro';
-import { apiError, json } from '../../server/api';
-import { jsonRequest } from '../../server/auth/json-request';
+import { apiError, json } from '../../server/http/json';
+import { jsonRequest } from '../../server/http/json-request';
 import { contactInput, sendContactMessage } from '../../server/contact/service';
 
 export const prerender = false;

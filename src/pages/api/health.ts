@@ -5,9 +5,9 @@
  */
 import type { APIRoute } from 'astro';
 import { sql } from 'kysely';
-import { apiError, json } from '../../server/api';
-import { log } from '../../server/log';
-import { services } from '../../server/runtime';
+import { apiError, json } from '../../server/http/json';
+import { log } from '../../server/core/log';
+import { services } from '../../server/core/runtime';
 
 export const prerender = false;
 

@@ -4,7 +4,7 @@
  */
 import type { AstroGlobal } from 'astro';
 import { markPrivate } from '../../lib/http';
-import { services } from '../runtime';
+import { services } from '../core/runtime';
 import { SESSION_COOKIE } from './cookies';
 import { sessionUser } from './service';
 

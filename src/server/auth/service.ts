@@ -7,18 +7,18 @@
  * expire; a password change or reset ends every session; attempts are rate-limited.
  */
 import type { Kysely } from 'kysely';
-import type { Clock } from '../clock';
+import type { Clock } from '../core/clock';
 import type { Database } from '../db/database';
 import { newId, toFlag, toTimestamp } from '../db/database';
 import { writeTransaction } from '../db/transaction';
-import { afterAnswer } from '../after-answer';
-import { log } from '../log';
+import { afterAnswer } from '../core/after-answer';
+import { log } from '../core/log';
 import type { Mailer, OutgoingMail } from '../mail/transport';
 import {
   accountDeletedMail, emailChangeConfirmMail, emailChangeNoticeMail, emailChangedMail, magicLinkMail, passwordChangedMail, passwordResetMail,
 } from '../mail/templates';
 import { PasswordHashingBusy, hashPassword, needsRehash, validateNewPassword, verifyAgainstNothing, verifyPassword } from './passwords';
-import { RATE_LIMITS, emailSubject, hit, retryLater, type RateLimitRule } from './rate-limit';
+import { RATE_LIMITS, emailSubject, hit, retryLater, type RateLimitRule } from '../rate-limit/rate-limit';
 import * as repo from './repository';
 import { unsubscribeTokenFor } from '../newsletter/service';
 import { hashSecret, isWellFormedSecret, newSecret, sessionExpiresAt, tokenExpiresAt, type SessionKind, type TokenPurpose } from './tokens';

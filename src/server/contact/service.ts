@@ -4,11 +4,11 @@
  */
 import { z } from 'zod';
 import type { AuthDeps, AuthResult } from '../auth/service';
-import { RATE_LIMITS, hit, retryLater } from '../auth/rate-limit';
-import { config } from '../config';
+import { RATE_LIMITS, hit, retryLater } from '../rate-limit/rate-limit';
+import { config } from '../core/config';
 import { newId, toTimestamp } from '../db/database';
-import { afterAnswer } from '../after-answer';
-import { log } from '../log';
+import { afterAnswer } from '../core/after-answer';
+import { log } from '../core/log';
 import { contactNewsroomMail } from '../mail/templates';
 
 import { CONTACT_SUBJECTS } from '../../config/contact';

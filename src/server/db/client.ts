@@ -23,8 +23,8 @@ import {
   SqliteDriver,
 } from 'kysely';
 import pg from 'pg';
-import { type Config, config } from '../config';
-import { log } from '../log';
+import { type Config, config } from '../core/config';
+import { log } from '../core/log';
 import type { Database } from './database';
 import { migrateToLatest } from './migrate';
 

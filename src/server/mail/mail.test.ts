@@ -4,9 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { latestMailTo, linksIn, parseEml, readOutbox } from '../../../tests/helpers/outbox';
-import { fakeClock } from '../clock';
-import type { Config } from '../config';
-import { log } from '../log';
+import { fakeClock } from '../core/clock';
+import type { Config } from '../core/config';
+import { log } from '../core/log';
 import {
   accountDeletedMail,
   contactAckMail,

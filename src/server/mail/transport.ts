@@ -14,9 +14,9 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, open, rename, rm } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import nodemailer, { type SendMailOptions } from 'nodemailer';
-import { systemClock, type Clock } from '../clock';
-import { config, type Config } from '../config';
-import { log } from '../log';
+import { systemClock, type Clock } from '../core/clock';
+import { config, type Config } from '../core/config';
+import { log } from '../core/log';
 
 export interface OutgoingMail {
   /** One recipient address. */

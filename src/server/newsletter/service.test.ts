@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
-import { settled } from '../after-answer';
-import { fakeClock } from '../clock';
+import { settled } from '../core/after-answer';
+import { fakeClock } from '../core/clock';
 import type { Mailer, OutgoingMail } from '../mail/transport';
 import { createTestDatabase, describeEachDialect, type TestDatabase } from '../../../tests/helpers/db';
 import type { AuthDeps } from '../auth/service';

@@ -5,12 +5,12 @@
  */
 import type { AuthDeps, AuthResult } from '../auth/service';
 import { createHmac } from 'node:crypto';
-import { RATE_LIMITS, emailSubject, hit, rateLimitSecret, retryLater } from '../auth/rate-limit';
+import { RATE_LIMITS, emailSubject, hit, rateLimitSecret, retryLater } from '../rate-limit/rate-limit';
 import { hashSecret, isWellFormedSecret, newSecret, tokenExpiresAt } from '../auth/tokens';
 import { normaliseEmail } from '../auth/repository';
 import { newId, toTimestamp } from '../db/database';
 import { writeTransaction } from '../db/transaction';
-import { afterAnswer } from '../after-answer';
+import { afterAnswer } from '../core/after-answer';
 import { newsletterConfirmMail, newsletterWelcomeMail } from '../mail/templates';
 
 /** The public credential the site's own pages send (SPEC §7); not a secret. */

@@ -1,7 +1,7 @@
 /** POST /api/account/delete {password, confirmation: 'SUPPRIMER'}: deletes the account. */
 import type { APIRoute } from 'astro';
-import { apiError, json } from '../../../server/api';
-import { memberRequest } from '../../../server/auth/json-request';
+import { apiError, json } from '../../../server/http/json';
+import { memberRequest } from '../../../server/http/json-request';
 import { clearSessionCookies } from '../../../server/auth/cookies';
 import { deleteAccountInput } from '../../../server/auth/schema';
 import { deleteAccount } from '../../../server/auth/service';

@@ -1,7 +1,7 @@
 /** POST /api/account/email: start a change of address (confirmed from the new address). */
 import type { APIRoute } from 'astro';
-import { apiError, json } from '../../../server/api';
-import { memberRequest } from '../../../server/auth/json-request';
+import { apiError, json } from '../../../server/http/json';
+import { memberRequest } from '../../../server/http/json-request';
 import { changeEmailInput } from '../../../server/auth/schema';
 import { requestEmailChange } from '../../../server/auth/service';
 

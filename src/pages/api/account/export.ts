@@ -1,7 +1,7 @@
 /** GET /api/account/export: everything about the member, as a JSON file. */
 import type { APIRoute } from 'astro';
-import { apiError } from '../../../server/api';
-import { requestContext } from '../../../server/auth/endpoint';
+import { apiError } from '../../../server/http/json';
+import { requestContext } from '../../../server/http/context';
 import { exportData } from '../../../server/auth/service';
 
 export const prerender = false;

@@ -1,7 +1,7 @@
 /** POST /api/account/password: change the password (the current one is required). */
 import type { APIRoute } from 'astro';
-import { apiError, json } from '../../../server/api';
-import { memberRequest } from '../../../server/auth/json-request';
+import { apiError, json } from '../../../server/http/json';
+import { memberRequest } from '../../../server/http/json-request';
 import { setSessionCookies } from '../../../server/auth/cookies';
 import { changePasswordInput } from '../../../server/auth/schema';
 import { changePassword } from '../../../server/auth/service';

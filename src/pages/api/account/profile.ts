@@ -1,7 +1,7 @@
 /** POST /api/account/profile: name, postal address, newsletter choice. */
 import type { APIRoute } from 'astro';
-import { json } from '../../../server/api';
-import { memberRequest } from '../../../server/auth/json-request';
+import { json } from '../../../server/http/json';
+import { memberRequest } from '../../../server/http/json-request';
 import { profileInput } from '../../../server/auth/schema';
 import { updateProfile } from '../../../server/auth/service';
 

@@ -1,8 +1,8 @@
 /** POST /api/account/sessions: log out every other session. */
 import type { APIRoute } from 'astro';
 import { z } from 'zod';
-import { json } from '../../../server/api';
-import { memberRequest } from '../../../server/auth/json-request';
+import { json } from '../../../server/http/json';
+import { memberRequest } from '../../../server/http/json-request';
 import { countOf } from '../../../lib/text';
 import { logoutOtherSessions } from '../../../server/auth/service';
 

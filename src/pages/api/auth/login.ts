@@ -1,9 +1,9 @@
 /** POST /api/auth/login {email, password, rememberMe} → the user (SPEC §7). */
 import type { APIRoute } from 'astro';
-import { apiError, json } from '../../../server/api';
-import { jsonRequest } from '../../../server/auth/json-request';
+import { apiError, json } from '../../../server/http/json';
+import { jsonRequest } from '../../../server/http/json-request';
 import { setSessionCookies } from '../../../server/auth/cookies';
-import { publicUser } from '../../../server/auth/endpoint';
+import { publicUser } from '../../../server/http/context';
 import { loginInput } from '../../../server/auth/schema';
 import { login } from '../../../server/auth/service';
 

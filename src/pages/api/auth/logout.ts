@@ -1,8 +1,8 @@
 /** POST /api/auth/logout: ends the session on the server and clears the cookies (SPEC §7). */
 import type { APIRoute } from 'astro';
-import { guardStateChange, json } from '../../../server/api';
+import { guardStateChange, json } from '../../../server/http/json';
 import { clearSessionCookies } from '../../../server/auth/cookies';
-import { requestContext } from '../../../server/auth/endpoint';
+import { requestContext } from '../../../server/http/context';
 import { logout } from '../../../server/auth/service';
 
 export const prerender = false;

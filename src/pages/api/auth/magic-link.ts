@@ -1,7 +1,7 @@
 /** POST /api/auth/magic-link {email}: mails a sign-in link if the address has an account. */
 import type { APIRoute } from 'astro';
-import { apiError, json } from '../../../server/api';
-import { jsonRequest } from '../../../server/auth/json-request';
+import { apiError, json } from '../../../server/http/json';
+import { jsonRequest } from '../../../server/http/json-request';
 import { emailInput } from '../../../server/auth/schema';
 import { requestMagicLink } from '../../../server/auth/service';
 

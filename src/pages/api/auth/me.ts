@@ -1,8 +1,8 @@
 /** GET /api/auth/me → the signed-in user, or 401 (SPEC §7). */
 import type { APIRoute } from 'astro';
-import { apiError, json } from '../../../server/api';
+import { apiError, json } from '../../../server/http/json';
 import { clearSessionCookies } from '../../../server/auth/cookies';
-import { publicUser, requestContext } from '../../../server/auth/endpoint';
+import { publicUser, requestContext } from '../../../server/http/context';
 
 export const prerender = false;
 

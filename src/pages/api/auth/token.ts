@@ -1,9 +1,9 @@
 /** POST /api/auth/token {token}: signs in with a sign-in link's token (SPEC §7). */
 import type { APIRoute } from 'astro';
-import { apiError, json } from '../../../server/api';
-import { jsonRequest } from '../../../server/auth/json-request';
+import { apiError, json } from '../../../server/http/json';
+import { jsonRequest } from '../../../server/http/json-request';
 import { setSessionCookies } from '../../../server/auth/cookies';
-import { publicUser } from '../../../server/auth/endpoint';
+import { publicUser } from '../../../server/http/context';
 import { tokenInput } from '../../../server/auth/schema';
 import { redeemMagicLink } from '../../../server/auth/service';
 

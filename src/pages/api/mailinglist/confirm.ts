@@ -1,7 +1,7 @@
 /** POST /api/mailinglist/confirm {token}: confirms a subscription from its mailed link. */
 import type { APIRoute } from 'astro';
-import { apiError, json } from '../../../server/api';
-import { jsonRequest } from '../../../server/auth/json-request';
+import { apiError, json } from '../../../server/http/json';
+import { jsonRequest } from '../../../server/http/json-request';
 import { tokenInput } from '../../../server/auth/schema';
 import { confirm } from '../../../server/newsletter/service';
 

@@ -3,9 +3,9 @@
  * double opt-in. The answer is the same whether the address is new, pending or subscribed.
  */
 import type { APIRoute } from 'astro';
-import { apiError, guardStateChange, json } from '../../../server/api';
-import { requestContext } from '../../../server/auth/endpoint';
-import { readJsonBody } from '../../../server/auth/request-guards';
+import { apiError, guardStateChange, json } from '../../../server/http/json';
+import { requestContext } from '../../../server/http/context';
+import { readJsonBody } from '../../../server/http/request-guards';
 import { emailInput } from '../../../server/auth/schema';
 import { NEWSLETTER_CLIENT_ID, subscribe } from '../../../server/newsletter/service';
 

@@ -5,9 +5,9 @@
  * so the one-click form needs no origin.
  */
 import type { APIRoute } from 'astro';
-import { apiError, guardStateChange, json } from '../../../server/api';
-import { requestContext } from '../../../server/auth/endpoint';
-import { readFormBody, readJsonBody } from '../../../server/auth/request-guards';
+import { apiError, guardStateChange, json } from '../../../server/http/json';
+import { requestContext } from '../../../server/http/context';
+import { readFormBody, readJsonBody } from '../../../server/http/request-guards';
 import { tokenInput } from '../../../server/auth/schema';
 import { unsubscribe } from '../../../server/newsletter/service';
 

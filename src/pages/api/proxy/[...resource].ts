@@ -5,10 +5,10 @@
  * {statusCode, statusMessage, message}.
  */
 import type { APIRoute } from 'astro';
-import { apiError, guardStateChange, json } from '../../../server/api';
-import { requestContext } from '../../../server/auth/endpoint';
-import { buildProxyUrl } from '../../../server/auth/proxy-url';
-import { frenchErrors, readJsonBody } from '../../../server/auth/request-guards';
+import { apiError, guardStateChange, json } from '../../../server/http/json';
+import { requestContext } from '../../../server/http/context';
+import { buildProxyUrl } from '../../../server/http/proxy-url';
+import { frenchErrors, readJsonBody } from '../../../server/http/request-guards';
 import { emailInput, proxyInput, resetPasswordInput } from '../../../server/auth/schema';
 import { requestPasswordReset, resetPassword } from '../../../server/auth/service';
 

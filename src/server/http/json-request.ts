@@ -4,8 +4,8 @@
  */
 import type { APIContext } from 'astro';
 import type { z } from 'zod';
-import { apiError, guardStateChange } from '../api';
-import { requestContext } from './endpoint';
+import { apiError, guardStateChange } from './json';
+import { requestContext } from './context';
 import { readJsonBody } from './request-guards';
 
 export async function jsonRequest<T>(context: APIContext, schema: z.ZodType<T>, options: { maxBytes?: number } = {}) {

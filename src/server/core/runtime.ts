@@ -5,10 +5,10 @@
  */
 import { systemClock } from './clock';
 import { config } from './config';
-import { getDatabase } from './db/client';
-import { getMailer } from './mail/transport';
-import type { AuthDeps } from './auth/service';
-import { seedDemoAccounts } from './seed';
+import { getDatabase } from '../db/client';
+import { getMailer } from '../mail/transport';
+import type { AuthDeps } from '../auth/service';
+import { seedDemoAccounts } from '../demo/seed';
 
 let ready: Promise<AuthDeps> | undefined;
 

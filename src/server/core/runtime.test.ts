@@ -12,7 +12,7 @@ async function bootAndListAccounts(mode: 'demo' | 'production') {
   vi.stubEnv('DATABASE_URL', '');
   vi.stubEnv('SQLITE_PATH', '');
   const { services } = await import('./runtime');
-  const { closeDatabase } = await import('./db/client');
+  const { closeDatabase } = await import('../db/client');
   try {
     const { db } = await services();
     return (await db.selectFrom('users').select(['email', 'role']).orderBy('email').execute());

@@ -4,8 +4,8 @@
  * endpoint runs first (origin, JSON content type).
  */
 import { STATUS_CODES } from 'node:http';
-import { checkOrigin, requireJson } from './auth/request-guards';
-import { config } from './config';
+import { checkOrigin, requireJson } from './request-guards';
+import { config } from '../core/config';
 
 export function json(data: unknown, status = 200, headers: Record<string, string> = {}): Response {
   return new Response(JSON.stringify(data), {

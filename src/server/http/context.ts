@@ -3,11 +3,11 @@
  * client's rate-limit key. Authorization is decided here per endpoint, never by paths.
  */
 import type { APIContext } from 'astro';
-import { services } from '../runtime';
-import { SESSION_COOKIE } from './cookies';
+import { services } from '../core/runtime';
+import { SESSION_COOKIE } from '../auth/cookies';
 import { clientKey } from './request-guards';
-import { rateLimitSecret } from './rate-limit';
-import { sessionUser } from './service';
+import { rateLimitSecret } from '../rate-limit/rate-limit';
+import { sessionUser } from '../auth/service';
 
 export async function requestContext(context: APIContext) {
   const deps = await services();
@@ -29,7 +29,7 @@ export async function requestContext(context: APIContext) {
 }
 
 /** The public shape of a user in API answers: never a hash, never internal fields. */
-export function publicUser(user: import('./repository').User) {
+export function publicUser(user: import('../auth/repository').User) {
   return {
     id: user.id,
     email: user.email,

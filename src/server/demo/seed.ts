@@ -3,10 +3,10 @@
  * The README lists them. Existing accounts are left untouched.
  */
 import type { Kysely } from 'kysely';
-import type { Database, UserRole } from './db/database';
-import { createAccount } from './auth/service';
-import { findUserRowByEmail } from './auth/repository';
-import { log } from './log';
+import type { Database, UserRole } from '../db/database';
+import { createAccount } from '../auth/service';
+import { findUserRowByEmail } from '../auth/repository';
+import { log } from '../core/log';
 
 export const DEMO_PASSWORD = 'motdepasse-demo';
 
