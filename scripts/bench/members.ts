@@ -15,7 +15,7 @@ import autocannon from 'autocannon';
 import { openDatabase } from '../../src/server/db/client';
 import { migrateToLatest } from '../../src/server/db/migrate';
 import { toTimestamp } from '../../src/server/db/database';
-import { createAccount } from '../../src/server/auth/service';
+import { createUser } from '../../src/server/auth/service';
 import { insertSession } from '../../src/server/auth/repository';
 import { hashSecret, newSecret, sessionExpiresAt } from '../../src/server/auth/tokens';
 
@@ -42,7 +42,7 @@ await migrateToLatest(handle.db);
 const cookies: string[] = [];
 const now = new Date();
 for (let i = 0; i < connections; i++) {
-  const userId = await createAccount(handle.db, { email: `bench-${i}@exemple.fr`, givenName: `Membre ${i}`, now });
+  const userId = await createUser(handle.db, { email: `bench-${i}@exemple.fr`, givenName: `Membre ${i}`, now });
   const token = newSecret();
   await insertSession(handle.db, {
     id_hash: hashSecret(token), user_id: userId, persistent: 1, created_at: toTimestamp(now), last_seen_at: toTimestamp(now),

@@ -6,7 +6,7 @@
 import { resolve } from 'node:path';
 import { openDatabase } from '../../src/server/db/client';
 import { migrateToLatest } from '../../src/server/db/migrate';
-import { createAccount } from '../../src/server/auth/service';
+import { createUser } from '../../src/server/auth/service';
 import { latestMailTo, linksIn } from './outbox';
 
 const dataDir = () => resolve(process.env.E2E_DATA_DIR ?? 'test-results/e2e-data');
@@ -18,7 +18,7 @@ export async function createMember(password = 'un mot de passe de test'): Promis
   const handle = openDatabase({ kind: 'sqlite', path: resolve(dataDir(), 'contrechamp.db') });
   try {
     await migrateToLatest(handle.db);
-    await createAccount(handle.db, { email, password, givenName: 'Camille', familyName: 'Testeur', now: new Date() });
+    await createUser(handle.db, { email, password, givenName: 'Camille', familyName: 'Testeur', now: new Date() });
   } finally {
     await handle.close();
   }

@@ -7,7 +7,7 @@ import type { APIRoute } from 'astro';
 import { sql } from 'kysely';
 import { apiError, json } from '../../server/http/json';
 import { log } from '../../server/core/log';
-import { services } from '../../server/core/runtime';
+import { services } from '../../server/runtime';
 
 export const prerender = false;
 

@@ -4,11 +4,11 @@
  */
 import type { AstroGlobal } from 'astro';
 import { markPrivate } from '../../lib/http';
-import { services } from '../core/runtime';
+import { services } from '../runtime';
 import { SESSION_COOKIE } from './cookies';
 import { sessionUser } from './service';
 
-export async function requireMember(Astro: AstroGlobal) {
+export async function requireUser(Astro: AstroGlobal) {
   markPrivate(Astro.response.headers);
   const deps = await services();
   const current = await sessionUser(deps, Astro.cookies.get(SESSION_COOKIE)?.value);
@@ -16,5 +16,5 @@ export async function requireMember(Astro: AstroGlobal) {
     const back = `${Astro.url.pathname}${Astro.url.search}`;
     return { redirect: Astro.redirect(`/login?redirect=${encodeURIComponent(back)}`, 302) } as const;
   }
-  return { member: { ...current, deps } } as const;
+  return { user: current.user, session: current, deps } as const;
 }

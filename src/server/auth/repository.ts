@@ -5,7 +5,7 @@
  */
 import type { Kysely } from 'kysely';
 import type { Database, NewSessionRow, NewTokenRow, NewUserRow, TokenPurpose, UserRole, UserRow, UserRowUpdate } from '../db/database';
-import { fromFlag, toTimestamp } from '../db/database';
+import { toTimestamp } from '../db/database';
 
 export interface User {
   id: string;
@@ -14,7 +14,6 @@ export interface User {
   familyName: string;
   address: { line1: string; line2: string; postalCode: string; city: string; country: string };
   role: UserRole;
-  newsletter: boolean;
   hasPassword: boolean;
   emailVerifiedAt: string | null;
   createdAt: string;
@@ -28,7 +27,6 @@ export function toUser(row: UserRow): User {
     familyName: row.family_name,
     address: { line1: row.address_line1, line2: row.address_line2, postalCode: row.postal_code, city: row.city, country: row.country },
     role: row.role,
-    newsletter: fromFlag(row.newsletter),
     hasPassword: row.password_hash !== null,
     emailVerifiedAt: row.email_verified_at,
     createdAt: row.created_at,

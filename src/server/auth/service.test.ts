@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { settled } from '../core/after-answer';
+import { settled } from '../after-answer';
 import { fakeClock } from '../core/clock';
 import type { Mailer, OutgoingMail } from '../mail/transport';
+import type { ServerDeps } from '../core/deps';
 import { createTestDatabase, describeEachDialect, type TestDatabase } from '../../../tests/helpers/db';
 import * as auth from './service';
 import { hashSecret } from './tokens';
@@ -23,7 +24,7 @@ describeEachDialect('auth service', (kind) => {
   let test: TestDatabase;
   let clock: ReturnType<typeof fakeClock>;
   let box: ReturnType<typeof memoryMailer>;
-  let deps: auth.AuthDeps;
+  let deps: ServerDeps;
   let userId: string;
   let n = 0;
   let email: string;
@@ -35,7 +36,7 @@ describeEachDialect('auth service', (kind) => {
     box = memoryMailer();
     deps = { db: test.db, mailer: box.mailer, clock, siteUrl };
     email = `membre${++n}@exemple.fr`;
-    userId = await auth.createAccount(test.db, { email, password: PASSWORD, now: clock.now() });
+    userId = await auth.createUser(test.db, { email, password: PASSWORD, now: clock.now() });
   });
   const client = () => `client-${n}`;
 
@@ -217,7 +218,7 @@ describeEachDialect('auth service', (kind) => {
 
     it('send nothing to an address another account uses, with the same answer', async () => {
       const other = `autre${n}@exemple.fr`;
-      await auth.createAccount(test.db, { email: other, now: clock.now() });
+      await auth.createUser(test.db, { email: other, now: clock.now() });
       expect(await auth.requestEmailChange(deps, { userId, newEmail: other, password: PASSWORD, client: client() })).toEqual({ ok: true });
       await flush();
       expect(box.sent).toEqual([]);

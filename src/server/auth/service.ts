@@ -7,46 +7,26 @@
  * expire; a password change or reset ends every session; attempts are rate-limited.
  */
 import type { Kysely } from 'kysely';
-import type { Clock } from '../core/clock';
+import type { ServerDeps } from '../core/deps';
+import { fail, type Failure, type Result } from '../core/result';
 import type { Database } from '../db/database';
 import { newId, toFlag, toTimestamp } from '../db/database';
 import { writeTransaction } from '../db/transaction';
-import { afterAnswer } from '../core/after-answer';
+import { afterAnswer } from '../after-answer';
 import { log } from '../core/log';
-import type { Mailer, OutgoingMail } from '../mail/transport';
-import {
-  accountDeletedMail, emailChangeConfirmMail, emailChangeNoticeMail, emailChangedMail, magicLinkMail, passwordChangedMail, passwordResetMail,
-} from '../mail/templates';
+import type { OutgoingMail } from '../mail/transport';
+import { emailChangeConfirmMail, emailChangeNoticeMail, emailChangedMail, magicLinkMail, passwordChangedMail, passwordResetMail } from './mails';
 import { PasswordHashingBusy, hashPassword, needsRehash, validateNewPassword, verifyAgainstNothing, verifyPassword } from './passwords';
-import { RATE_LIMITS, emailSubject, hit, retryLater, type RateLimitRule } from '../rate-limit/rate-limit';
+import { emailSubject, limit as limitBy, retryLater, type RateLimitRule } from '../rate-limit/rate-limit';
+import { AUTH_LIMITS as RATE_LIMITS } from './rate-limits';
 import * as repo from './repository';
-import { unsubscribeTokenFor } from '../newsletter/service';
 import { hashSecret, isWellFormedSecret, newSecret, sessionExpiresAt, tokenExpiresAt, type SessionKind, type TokenPurpose } from './tokens';
-
-export interface AuthDeps {
-  db: Kysely<Database>;
-  mailer: Mailer;
-  clock: Clock;
-  siteUrl: URL;
-}
-
-/** A refusal, with the French message the reader sees. */
-export interface AuthFailure {
-  ok: false;
-  status: 400 | 401 | 403 | 404 | 409 | 429 | 503;
-  message: string;
-  retryAfterSeconds?: number;
-}
-export type AuthResult<T> = ({ ok: true } & T) | AuthFailure;
 
 export interface NewSession {
   token: string;
   expiresAt: Date;
   persistent: boolean;
 }
-
-const fail = (status: AuthFailure['status'], message: string, retryAfterSeconds?: number): AuthFailure =>
-  retryAfterSeconds === undefined ? { ok: false, status, message } : { ok: false, status, message, retryAfterSeconds };
 
 export const MESSAGES = {
   badCredentials: 'Adresse e-mail ou mot de passe incorrect.',
@@ -58,7 +38,7 @@ export const MESSAGES = {
 } as const;
 
 /** Password hashing is saturated: answer at once rather than queue without end. */
-async function unlessBusy<T>(work: () => Promise<AuthResult<T>>): Promise<AuthResult<T>> {
+async function unlessBusy<T>(work: () => Promise<Result<T>>): Promise<Result<T>> {
   try {
     return await work();
   } catch (error) {
@@ -68,16 +48,8 @@ async function unlessBusy<T>(work: () => Promise<AuthResult<T>>): Promise<AuthRe
 }
 
 /** Counts an attempt against every rule; the first exceeded one refuses with 429. */
-async function limit(deps: AuthDeps, checks: [RateLimitRule, string][]): Promise<AuthFailure | null> {
-  const now = deps.clock.now();
-  for (const [rule, subject] of checks) {
-    const result = await hit(deps.db, rule, subject, now);
-    if (!result.allowed) {
-      log.warn('rate limited', { rule: rule.name });
-      return fail(429, MESSAGES.tooMany(result.retryAfterSeconds), result.retryAfterSeconds);
-    }
-  }
-  return null;
+function limit(deps: Pick<ServerDeps, 'db' | 'clock'>, checks: [RateLimitRule, string][]): Promise<Failure | null> {
+  return limitBy(deps, checks, 'Trop de tentatives.');
 }
 
 /**
@@ -85,7 +57,7 @@ async function limit(deps: AuthDeps, checks: [RateLimitRule, string][]): Promise
  * has an account, and a slow mail relay must not hold the reader up. Submission failures are
  * logged; the reader can ask again.
  */
-function sendLater(deps: AuthDeps, mail: OutgoingMail) {
+function sendLater(deps: ServerDeps, mail: OutgoingMail) {
   afterAnswer(mail.template ?? 'mail', async () => {
     await deps.mailer.send(mail);
   });
@@ -123,16 +95,16 @@ async function issueToken(db: Kysely<Database>, purpose: TokenPurpose, now: Date
 // ——— Sign in and out ———
 
 export function login(
-  deps: AuthDeps,
+  deps: ServerDeps,
   input: { email: string; password: string; rememberMe: boolean; userAgent?: string | null; client: string; previousToken?: string | undefined },
-): Promise<AuthResult<{ user: repo.User; session: NewSession }>> {
+): Promise<Result<{ user: repo.User; session: NewSession }>> {
   return unlessBusy(() => loginNow(deps, input));
 }
 
 async function loginNow(
-  deps: AuthDeps,
+  deps: ServerDeps,
   input: { email: string; password: string; rememberMe: boolean; userAgent?: string | null; client: string; previousToken?: string | undefined },
-): Promise<AuthResult<{ user: repo.User; session: NewSession }>> {
+): Promise<Result<{ user: repo.User; session: NewSession }>> {
   const limited = await limit(deps, [[RATE_LIMITS.loginByClient, input.client], [RATE_LIMITS.loginByEmail, emailSubject(input.email)]]);
   if (limited) return limited;
   const row = await repo.findUserRowByEmail(deps.db, input.email);
@@ -151,7 +123,7 @@ async function loginNow(
   return { ok: true, user: repo.toUser(row), session };
 }
 
-export async function logout(deps: AuthDeps, sessionToken: string | undefined): Promise<void> {
+export async function logout(deps: ServerDeps, sessionToken: string | undefined): Promise<void> {
   if (sessionToken && isWellFormedSecret(sessionToken)) await repo.deleteSession(deps.db, hashSecret(sessionToken));
 }
 
@@ -160,7 +132,7 @@ const TOUCH_EVERY_MS = 5 * 60_000;
 
 /** The user behind a session cookie, or null. Browser sessions slide; persistent ones don't. */
 export async function sessionUser(
-  deps: Pick<AuthDeps, 'db' | 'clock'>,
+  deps: Pick<ServerDeps, 'db' | 'clock'>,
   sessionToken: string | undefined,
 ): Promise<{ user: repo.User; sessionHash: string; persistent: boolean } | null> {
   if (!sessionToken || !isWellFormedSecret(sessionToken)) return null;
@@ -187,11 +159,11 @@ export async function sessionUser(
  * after the answer.
  */
 async function mailLinkToAccount(
-  deps: AuthDeps,
+  deps: ServerDeps,
   input: { email: string; client: string },
   purpose: 'magic_link' | 'password_reset',
   mail: (token: string) => Omit<OutgoingMail, 'to'>,
-): Promise<AuthResult<object>> {
+): Promise<Result<object>> {
   const limited = await limit(deps, [[RATE_LIMITS.mailByClient, input.client], [RATE_LIMITS.mailByEmail, emailSubject(input.email)]]);
   if (limited) return limited;
   // Everything that differs between a known and an unknown address happens after the answer.
@@ -209,13 +181,13 @@ async function mailLinkToAccount(
 }
 
 /** Sends a sign-in link (15 minutes) if the address has an account. */
-export const requestMagicLink = (deps: AuthDeps, input: { email: string; client: string }) =>
+export const requestMagicLink = (deps: ServerDeps, input: { email: string; client: string }) =>
   mailLinkToAccount(deps, input, 'magic_link', (token) => magicLinkMail({ siteUrl: deps.siteUrl, token }));
 
 export async function redeemMagicLink(
-  deps: AuthDeps,
+  deps: ServerDeps,
   input: { token: string; userAgent?: string | null; client: string },
-): Promise<AuthResult<{ user: repo.User; session: NewSession }>> {
+): Promise<Result<{ user: repo.User; session: NewSession }>> {
   const limited = await limit(deps, [[RATE_LIMITS.tokenByClient, input.client]]);
   if (limited) return limited;
   if (!isWellFormedSecret(input.token)) return fail(400, MESSAGES.linkInvalid);
@@ -236,15 +208,15 @@ export async function redeemMagicLink(
 }
 
 /** Sends a password-reset link (one hour) if the address has an account. */
-export const requestPasswordReset = (deps: AuthDeps, input: { email: string; client: string }) =>
+export const requestPasswordReset = (deps: ServerDeps, input: { email: string; client: string }) =>
   mailLinkToAccount(deps, input, 'password_reset', (token) => passwordResetMail({ siteUrl: deps.siteUrl, token }));
 
 /** Sets a new password from a reset link, and ends every session of the account. */
-export function resetPassword(deps: AuthDeps, input: { token: string; newPassword: string; client: string }): Promise<AuthResult<object>> {
+export function resetPassword(deps: ServerDeps, input: { token: string; newPassword: string; client: string }): Promise<Result<object>> {
   return unlessBusy(() => resetPasswordNow(deps, input));
 }
 
-async function resetPasswordNow(deps: AuthDeps, input: { token: string; newPassword: string; client: string }): Promise<AuthResult<object>> {
+async function resetPasswordNow(deps: ServerDeps, input: { token: string; newPassword: string; client: string }): Promise<Result<object>> {
   const limited = await limit(deps, [[RATE_LIMITS.tokenByClient, input.client]]);
   if (limited) return limited;
   // A refused password must not spend the link.
@@ -278,9 +250,9 @@ async function resetPasswordNow(deps: AuthDeps, input: { token: string; newPassw
  * the browser gets a fresh session so that it stays signed in.
  */
 export function changePassword(
-  deps: AuthDeps,
+  deps: ServerDeps,
   input: { userId: string; currentPassword: string; newPassword: string; persistent: boolean; userAgent?: string | null },
-): Promise<AuthResult<{ session: NewSession }>> {
+): Promise<Result<{ session: NewSession }>> {
   return unlessBusy(async () => {
   const row = await repo.findUserRowById(deps.db, input.userId);
   if (!row) return fail(401, 'Vous n’êtes plus connecté.');
@@ -303,7 +275,7 @@ export function changePassword(
 }
 
 /** Ends every other session of the account. */
-export async function logoutOtherSessions(deps: Pick<AuthDeps, 'db'>, input: { userId: string; sessionHash: string }): Promise<number> {
+export async function logoutOtherSessions(deps: Pick<ServerDeps, 'db'>, input: { userId: string; sessionHash: string }): Promise<number> {
   return repo.deleteUserSessions(deps.db, input.userId, input.sessionHash);
 }
 
@@ -312,9 +284,9 @@ export async function logoutOtherSessions(deps: Pick<AuthDeps, 'db'>, input: { u
  * is told. An address already used by another account gets nothing, and the answer is the same.
  */
 export async function requestEmailChange(
-  deps: AuthDeps,
+  deps: ServerDeps,
   input: { userId: string; newEmail: string; password: string; client: string },
-): Promise<AuthResult<object>> {
+): Promise<Result<object>> {
   const limited = await limit(deps, [[RATE_LIMITS.mailByClient, input.client], [RATE_LIMITS.mailByEmail, emailSubject(input.newEmail)]]);
   if (limited) return limited;
   const row = await repo.findUserRowById(deps.db, input.userId);
@@ -337,7 +309,12 @@ export async function requestEmailChange(
   return { ok: true };
 }
 
-export async function confirmEmailChange(deps: AuthDeps, input: { token: string; client: string }): Promise<AuthResult<{ email: string }>> {
+export async function confirmEmailChange(
+  deps: ServerDeps,
+  input: { token: string; client: string },
+  /** What other domains do, in the same transaction, when an address changes (the account domain passes the newsletter's). */
+  onChanged: (trx: Kysely<Database>, change: { userId: string; oldEmail: string; newEmail: string }) => Promise<void> = async () => {},
+): Promise<Result<{ email: string }>> {
   const limited = await limit(deps, [[RATE_LIMITS.tokenByClient, input.client]]);
   if (limited) return limited;
   if (!isWellFormedSecret(input.token)) return fail(400, MESSAGES.linkInvalid);
@@ -350,9 +327,7 @@ export async function confirmEmailChange(deps: AuthDeps, input: { token: string;
     // The address may have been taken since the link was sent.
     if (await repo.findUserRowByEmail(trx, token.email)) return 'taken' as const;
     await repo.updateUser(trx, row.id, { email: token.email, email_verified_at: toTimestamp(now), updated_at: toTimestamp(now) });
-    // The newsletter follows the account to its new address (unless that address has its own).
-    if (!(await trx.selectFrom('newsletter_subscribers').select('id').where('email', '=', token.email).executeTakeFirst()))
-      await trx.updateTable('newsletter_subscribers').set({ email: token.email }).where('email', '=', row.email).execute();
+    await onChanged(trx, { userId: row.id, oldEmail: row.email, newEmail: token.email });
     return { oldEmail: row.email, newEmail: token.email };
   }).catch((error: unknown) => {
     // Two confirmations racing for one address: the unique index decides, the loser is told.
@@ -365,10 +340,10 @@ export async function confirmEmailChange(deps: AuthDeps, input: { token: string;
   return { ok: true, email: result.newEmail };
 }
 
-// ——— Accounts ———
+// ——— Users ———
 
-/** Creates an account (demo seeds, later the checkout). Returns its id. */
-export async function createAccount(
+/** Creates a user (demo seeds, later the checkout). Returns its id. */
+export async function createUser(
   db: Kysely<Database>,
   input: { email: string; password?: string; givenName?: string; familyName?: string; role?: repo.User['role']; now: Date },
 ): Promise<string> {
@@ -387,90 +362,83 @@ export async function createAccount(
   return id;
 }
 
-/** Name, postal address (invoices and share certificates need them) and newsletter choice. */
-export async function updateProfile(
-  deps: Pick<AuthDeps, 'db' | 'clock'>,
-  input: { userId: string; givenName: string; familyName: string; address: repo.User['address']; newsletter: boolean },
-): Promise<void> {
-  const now = toTimestamp(deps.clock.now());
-  await writeTransaction(deps.db, async (trx) => {
-    const row = await repo.findUserRowById(trx, input.userId);
-    if (!row) return;
-    await repo.updateUser(trx, input.userId, {
-      given_name: input.givenName,
-      family_name: input.familyName,
-      address_line1: input.address.line1,
-      address_line2: input.address.line2,
-      postal_code: input.address.postalCode,
-      city: input.address.city,
-      country: input.address.country,
-      newsletter: toFlag(input.newsletter),
-      updated_at: now,
-    });
-    // The box is the subscription itself. A signed-in member's address is proven, so ticking
-    // it subscribes at once; unticking unsubscribes.
-    if (input.newsletter) {
-      await trx
-        .insertInto('newsletter_subscribers')
-        .values({ id: newId(), email: row.email, status: 'confirmed', unsubscribe_hash: null, created_at: now, confirmed_at: now, unsubscribed_at: null })
-        .onConflict((oc) => oc.column('email').doNothing())
-        .execute();
-      const subscriber = await trx.selectFrom('newsletter_subscribers').select('id').where('email', '=', row.email).executeTakeFirstOrThrow();
-      await trx
-        .updateTable('newsletter_subscribers')
-        .set({ status: 'confirmed', confirmed_at: now, unsubscribed_at: null, unsubscribe_hash: hashSecret(unsubscribeTokenFor(subscriber.id)) })
-        .where('id', '=', subscriber.id)
-        .where('status', '!=', 'confirmed')
-        .execute();
-    } else {
-      await trx.updateTable('newsletter_subscribers').set({ status: 'unsubscribed', unsubscribed_at: now }).where('email', '=', row.email).where('status', '!=', 'unsubscribed').execute();
-    }
-  });
+/** The user with this id, or undefined (other domains ask here rather than reading `users`). */
+export async function findUser(db: Kysely<Database>, userId: string): Promise<repo.User | undefined> {
+  const row = await repo.findUserRowById(db, userId);
+  return row ? repo.toUser(row) : undefined;
 }
 
-/** Everything the site holds about a member, as JSON (RGPD art. 15 and 20). */
-export async function exportData(deps: Pick<AuthDeps, 'db' | 'clock'>, userId: string) {
-  const row = await repo.findUserRowById(deps.db, userId);
-  if (!row) return null;
-  const user = repo.toUser(row);
-  const sessions = await repo.listUserSessions(deps.db, userId);
-  const newsletter = await deps.db.selectFrom('newsletter_subscribers').select(['status', 'created_at', 'confirmed_at', 'unsubscribed_at']).where('email', '=', row.email).executeTakeFirst();
-  const messages = await deps.db.selectFrom('contact_messages').select(['created_at', 'subject', 'message']).where('email', '=', row.email).execute();
-  return {
-    exported_at: toTimestamp(deps.clock.now()),
-    account: {
-      email: user.email, given_name: user.givenName, family_name: user.familyName, address: user.address, role: user.role,
-      newsletter: user.newsletter, email_verified_at: user.emailVerifiedAt, created_at: user.createdAt, has_password: user.hasPassword,
-    },
-    sessions: sessions.map((s) => ({ created_at: s.created_at, last_seen_at: s.last_seen_at, expires_at: s.expires_at, persistent: s.persistent === 1, user_agent: s.user_agent })),
-    newsletter: newsletter ?? null,
-    contact_messages: messages,
-    subscriptions: [],
-    invoices: [],
-    shares: [],
-  };
+/** The user with this address, or undefined. */
+export async function findUserByEmail(db: Kysely<Database>, email: string): Promise<repo.User | undefined> {
+  const row = await repo.findUserRowByEmail(db, email);
+  return row ? repo.toUser(row) : undefined;
+}
+
+/** Name and postal address (invoices and share certificates need them). */
+export async function updateProfile(
+  db: Kysely<Database>,
+  input: { userId: string; givenName: string; familyName: string; address: repo.User['address']; now: Date },
+): Promise<void> {
+  await repo.updateUser(db, input.userId, {
+    given_name: input.givenName,
+    family_name: input.familyName,
+    address_line1: input.address.line1,
+    address_line2: input.address.line2,
+    postal_code: input.address.postalCode,
+    city: input.address.city,
+    country: input.address.country,
+    updated_at: toTimestamp(input.now),
+  });
 }
 
 /**
- * Deletes the account after checking the password (when it has one): its sessions and tokens
- * go with it, its newsletter subscription ends. Billing, once it exists, is stopped here too.
+ * Checks the current password of a signed-in user before a grave change (deletion): limited
+ * per account. A user without a password (signed in by links only) passes.
  */
-export async function deleteAccount(deps: AuthDeps, input: { userId: string; password: string }): Promise<AuthResult<object>> {
-  const row = await repo.findUserRowById(deps.db, input.userId);
-  if (!row) return fail(401, 'Vous n’êtes plus connecté.');
-  const limited = await limit(deps, [[RATE_LIMITS.passwordCheckByAccount, row.id]]);
-  if (limited) return limited;
-  if (row.password_hash && !(await verifyPassword(input.password, row.password_hash))) return fail(403, MESSAGES.wrongPassword);
-  const now = deps.clock.now();
-  await writeTransaction(deps.db, async (trx) => {
-    await trx
-      .updateTable('newsletter_subscribers')
-      .set({ status: 'unsubscribed', unsubscribed_at: toTimestamp(now) })
-      .where('email', '=', row.email)
-      .execute();
-    await repo.deleteUser(trx, row.id);
+export function checkCurrentPassword(deps: Pick<ServerDeps, 'db' | 'clock'>, input: { userId: string; password: string }): Promise<Result<{ user: repo.User }>> {
+  return unlessBusy(async () => {
+    const row = await repo.findUserRowById(deps.db, input.userId);
+    if (!row) return fail(401, 'Vous n’êtes plus connecté.');
+    const limited = await limit(deps, [[RATE_LIMITS.passwordCheckByAccount, row.id]]);
+    if (limited) return limited;
+    if (row.password_hash && !(await verifyPassword(input.password, row.password_hash))) return fail(403, MESSAGES.wrongPassword);
+    return { ok: true, user: repo.toUser(row) };
   });
-  log.info('account deleted', { userId: row.id });
-  sendLater(deps, { to: row.email, ...accountDeletedMail({ siteUrl: deps.siteUrl }) });
-  return { ok: true };
+}
+
+/** What the auth domain holds about a user, for the export of their data (RGPD art. 15 and 20). */
+export async function exportUser(db: Kysely<Database>, userId: string) {
+  const row = await repo.findUserRowById(db, userId);
+  if (!row) return null;
+  const user = repo.toUser(row);
+  const sessions = await repo.listUserSessions(db, userId);
+  return {
+    account: {
+      email: user.email, given_name: user.givenName, family_name: user.familyName, address: user.address, role: user.role,
+      email_verified_at: user.emailVerifiedAt, created_at: user.createdAt, has_password: user.hasPassword,
+    },
+    sessions: sessions.map((s) => ({ created_at: s.created_at, last_seen_at: s.last_seen_at, expires_at: s.expires_at, persistent: s.persistent === 1, user_agent: s.user_agent })),
+  };
+}
+
+/** Deletes the user row; sessions and tokens go with it (foreign keys cascade). */
+export async function eraseUser(db: Kysely<Database>, userId: string): Promise<void> {
+  await repo.deleteUser(db, userId);
+}
+
+// ——— Single-use tokens, for other domains ———
+
+/**
+ * Issues a single-use token for another domain's purpose (the newsletter's confirmation): the
+ * secret goes in the mail, its hash in `tokens`. Takes the caller's transaction.
+ */
+export function issueSingleUseToken(db: Kysely<Database>, purpose: TokenPurpose, now: Date, fields: { email: string; userId?: string | null }): Promise<string> {
+  return issueToken(db, purpose, now, { userId: fields.userId ?? null, email: fields.email });
+}
+
+/** Uses a single-use token of that purpose, in the caller's transaction: the address it was sent to, or null. */
+export async function consumeSingleUseToken(db: Kysely<Database>, secret: string, purpose: TokenPurpose, now: Date): Promise<{ email: string | null; userId: string | null } | null> {
+  if (!isWellFormedSecret(secret)) return null;
+  const row = await repo.consumeToken(db, hashSecret(secret), purpose, now);
+  return row ? { email: row.email, userId: row.user_id } : null;
 }

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { settled } from '../core/after-answer';
+import { settled } from '../after-answer';
 import { fakeClock } from '../core/clock';
 import type { Mailer, OutgoingMail } from '../mail/transport';
 import { createTestDatabase, describeEachDialect, type TestDatabase } from '../../../tests/helpers/db';

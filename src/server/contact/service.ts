@@ -3,13 +3,17 @@
  * sender). Rate-limited per client; a filled honeypot field is accepted silently and dropped.
  */
 import { z } from 'zod';
-import type { AuthDeps, AuthResult } from '../auth/service';
-import { RATE_LIMITS, hit, retryLater } from '../rate-limit/rate-limit';
+import type { ServerDeps } from '../core/deps';
+import type { Result } from '../core/result';
+import { limit } from '../rate-limit/rate-limit';
+import { CONTACT_LIMITS } from './rate-limits';
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/database';
 import { config } from '../core/config';
 import { newId, toTimestamp } from '../db/database';
-import { afterAnswer } from '../core/after-answer';
+import { afterAnswer } from '../after-answer';
 import { log } from '../core/log';
-import { contactNewsroomMail } from '../mail/templates';
+import { contactNewsroomMail } from './mails';
 
 import { CONTACT_SUBJECTS } from '../../config/contact';
 
@@ -22,12 +26,10 @@ export const contactInput = z.object({
   website: z.string().max(500).default(''),
 });
 
-export async function sendContactMessage(deps: AuthDeps, input: z.infer<typeof contactInput> & { client: string }): Promise<AuthResult<object>> {
+export async function sendContactMessage(deps: ServerDeps, input: z.infer<typeof contactInput> & { client: string }): Promise<Result<object>> {
   const now = deps.clock.now();
-  const limited = await hit(deps.db, RATE_LIMITS.contactByClient, input.client, now);
-  if (!limited.allowed) {
-    return { ok: false, status: 429, message: retryLater('Vous avez envoyé plusieurs messages à la suite.', limited.retryAfterSeconds), retryAfterSeconds: limited.retryAfterSeconds };
-  }
+  const limited = await limit(deps, [[CONTACT_LIMITS.byClient, input.client]], 'Vous avez envoyé plusieurs messages à la suite.');
+  if (limited) return limited;
   if (input.website) {
     log.warn('contact honeypot filled');
     return { ok: true };
@@ -41,4 +43,9 @@ export async function sendContactMessage(deps: AuthDeps, input: z.infer<typeof c
     await deps.mailer.send({ to: config().mail.newsroom, ...mail });
   });
   return { ok: true };
+}
+
+/** The messages an address sent, for the export of a user's data. */
+export function exportMessages(db: Kysely<Database>, email: string) {
+  return db.selectFrom('contact_messages').select(['created_at', 'subject', 'message']).where('email', '=', email.trim().toLowerCase()).orderBy('created_at').execute();
 }

@@ -21,7 +21,11 @@ export type Flag = 0 | 1;
 /** A column set once at insertion and never updated. */
 type Immutable<T> = ColumnType<T, T, never>;
 
-export type UserRole = 'reader' | 'subscriber' | 'shareholder' | 'editor';
+/**
+ * Staff roles only. Being a subscriber or a sociétaire is never stored as a role: it is derived
+ * from subscriptions and from the share register, so that one person can be both.
+ */
+export type UserRole = 'reader' | 'editor' | 'admin';
 export type TokenPurpose = 'magic_link' | 'password_reset' | 'email_change' | 'newsletter_confirm';
 export type NewsletterStatus = 'pending' | 'confirmed' | 'unsubscribed';
 
@@ -40,7 +44,9 @@ export interface UsersTable {
   /** ISO 3166-1 alpha-2, 'FR' by default. */
   country: Generated<string>;
   role: Generated<UserRole>;
-  newsletter: Generated<Flag>;
+  // `newsletter` (0/1) still exists in the table but is neither read nor written: the newsletter
+  // domain owns subscriptions (newsletter_subscribers). SQLite cannot drop a column under a
+  // CHECK constraint without rebuilding the table, which is not worth it for a dead flag.
   email_verified_at: Timestamp | null;
   created_at: Immutable<Timestamp>;
   updated_at: Timestamp;

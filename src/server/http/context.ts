@@ -1,41 +1,28 @@
 /**
- * What every auth-aware endpoint needs: the services, the session behind the cookie, the
- * client's rate-limit key. Authorization is decided here per endpoint, never by paths.
+ * What every endpoint and every form page needs from a request: the process's services and the
+ * client's rate-limit key. Who is signed in is the auth domain's question
+ * (`auth/request.ts`); authorization is decided per endpoint and per page, never by paths.
  */
 import type { APIContext } from 'astro';
-import { services } from '../core/runtime';
-import { SESSION_COOKIE } from '../auth/cookies';
+import { services } from '../runtime';
 import { clientKey } from './request-guards';
 import { rateLimitSecret } from '../rate-limit/rate-limit';
-import { sessionUser } from '../auth/service';
 
-export async function requestContext(context: APIContext) {
+type RequestLike = Pick<APIContext, 'request'> & { clientAddress?: string };
+
+export async function requestContext(context: Pick<APIContext, 'request'> & { readonly clientAddress: string }) {
   const deps = await services();
-  let client: string;
-  try {
-    client = clientKey(context.request, context.clientAddress, rateLimitSecret());
-  } catch {
-    client = clientKey(context.request, 'unknown', rateLimitSecret());
-  }
-  const token = context.cookies.get(SESSION_COOKIE)?.value;
-  return {
-    deps,
-    client,
-    token,
-    userAgent: context.request.headers.get('user-agent'),
-    /** The signed-in member, or null. */
-    session: () => sessionUser(deps, token),
-  };
+  return { deps, client: clientOf(context), userAgent: context.request.headers.get('user-agent') };
 }
 
-/** The public shape of a user in API answers: never a hash, never internal fields. */
-export function publicUser(user: import('../auth/repository').User) {
-  return {
-    id: user.id,
-    email: user.email,
-    given_name: user.givenName,
-    family_name: user.familyName,
-    role: user.role,
-    newsletter: user.newsletter,
-  };
+/** The client's rate-limit key: a keyed hash of its address, never the address itself. */
+export function clientOf(context: RequestLike): string {
+  let address = 'unknown';
+  try {
+    // Astro throws when the adapter cannot tell the address (prerendered context, odd sockets).
+    address = context.clientAddress ?? 'unknown';
+  } catch {
+    address = 'unknown';
+  }
+  return clientKey(context.request, address, rateLimitSecret());
 }

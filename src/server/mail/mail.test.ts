@@ -7,21 +7,12 @@ import { latestMailTo, linksIn, parseEml, readOutbox } from '../../../tests/help
 import { fakeClock } from '../core/clock';
 import type { Config } from '../core/config';
 import { log } from '../core/log';
-import {
-  accountDeletedMail,
-  contactAckMail,
-  contactNewsroomMail,
-  emailChangeConfirmMail,
-  emailChangedMail,
-  emailChangeNoticeMail,
-  magicLinkMail,
-  type MailContent,
-  newsletterConfirmMail,
-  newsletterHeaders,
-  newsletterWelcomeMail,
-  passwordChangedMail,
-  passwordResetMail,
-} from './templates';
+// The shared layout is tested through every domain's templates.
+import { accountDeletedMail } from '../account/mails';
+import { emailChangeConfirmMail, emailChangedMail, emailChangeNoticeMail, magicLinkMail, passwordChangedMail, passwordResetMail } from '../auth/mails';
+import { contactAckMail, contactNewsroomMail } from '../contact/mails';
+import { newsletterConfirmMail, newsletterHeaders, newsletterWelcomeMail } from '../newsletter/mails';
+import type { MailContent } from './layout';
 import { createMailer, type Mailer } from './transport';
 
 const siteUrl = new URL('https://journal.contrechamp.test');
@@ -245,7 +236,8 @@ describe('templates', () => {
     expect(mail.html).toMatch(/^<!doctype html>\n<html lang="fr"/);
     expect(mail.html).toContain('#0b7a4b');
     for (const body of [mail.text, mail.html]) {
-      expect(body).toContain('Contrechamp SCIC SAS, 12 rue des Coopérateurs, 93100 Montreuil');
+      // The publisher's legal identity (src/config/publisher.ts) signs every mail.
+      expect(body).toContain('Contrechamp SCIC SAS à capital variable, 12 rue des Coopérateurs, 93100 Montreuil — SIREN 912 345 678');
       expect(body).toMatch(/Vous recevez ce|Message envoyé depuis/);
       const links = linksIn(body);
       expect(links.length).toBeGreaterThan(0);

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
-import { settled } from '../core/after-answer';
+import { settled } from '../after-answer';
 import { fakeClock } from '../core/clock';
 import type { Mailer, OutgoingMail } from '../mail/transport';
 import { createTestDatabase, describeEachDialect, type TestDatabase } from '../../../tests/helpers/db';
-import type { AuthDeps } from '../auth/service';
+import type { ServerDeps } from '../core/deps';
 import { confirm, subscribe, unsubscribe } from './service';
 
 /** Mails and links are prepared after the answer: wait for that work. */
@@ -13,7 +13,7 @@ const token = (mail: OutgoingMail, name: string) => new RegExp(`${name}=([A-Za-z
 describeEachDialect('newsletter', (kind) => {
   let test: TestDatabase;
   let sent: OutgoingMail[];
-  let deps: AuthDeps;
+  let deps: ServerDeps;
   let n = 0;
   let email: string;
   beforeAll(async () => { test = await createTestDatabase(kind); });

@@ -3,22 +3,22 @@
  * from the mail sent to it. Repeating a request is harmless, and no answer says whether an
  * address is already subscribed. Every newsletter mail carries an unsubscribe link.
  */
-import type { AuthDeps, AuthResult } from '../auth/service';
 import { createHmac } from 'node:crypto';
-import { RATE_LIMITS, emailSubject, hit, rateLimitSecret, retryLater } from '../rate-limit/rate-limit';
-import { hashSecret, isWellFormedSecret, newSecret, tokenExpiresAt } from '../auth/tokens';
+import type { Kysely } from 'kysely';
+import type { ServerDeps } from '../core/deps';
+import { fail, type Result } from '../core/result';
+import { emailSubject, limit, rateLimitSecret } from '../rate-limit/rate-limit';
+import { hashSecret, isWellFormedSecret } from '../auth/tokens';
 import { normaliseEmail } from '../auth/repository';
-import { newId, toTimestamp } from '../db/database';
+import { consumeSingleUseToken, issueSingleUseToken } from '../auth/service';
+import { type Database, newId, toTimestamp } from '../db/database';
 import { writeTransaction } from '../db/transaction';
-import { afterAnswer } from '../core/after-answer';
-import { newsletterConfirmMail, newsletterWelcomeMail } from '../mail/templates';
+import { afterAnswer } from '../after-answer';
+import { newsletterConfirmMail, newsletterWelcomeMail } from './mails';
+import { NEWSLETTER_LIMITS } from './rate-limits';
 
 /** The public credential the site's own pages send (SPEC §7); not a secret. */
 export { NEWSLETTER_CLIENT_ID } from '../../lib/newsletter-client';
-
-const tooMany = (seconds: number): AuthResult<never> => ({
-  ok: false, status: 429, message: retryLater('Trop de demandes.', seconds), retryAfterSeconds: seconds,
-});
 
 /**
  * The unsubscribe token of a subscriber: derived from its id with the server's key, so that it
@@ -29,12 +29,10 @@ export function unsubscribeTokenFor(subscriberId: string): string {
   return createHmac('sha256', rateLimitSecret()).update(`unsubscribe:${subscriberId}`).digest('base64url');
 }
 
-export async function subscribe(deps: AuthDeps, input: { email: string; client: string }): Promise<AuthResult<object>> {
+export async function subscribe(deps: ServerDeps, input: { email: string; client: string }): Promise<Result<object>> {
   const now = deps.clock.now();
-  for (const [rule, subject] of [[RATE_LIMITS.mailByClient, input.client], [RATE_LIMITS.newsletterByEmail, emailSubject(input.email)]] as const) {
-    const result = await hit(deps.db, rule, subject, now);
-    if (!result.allowed) return tooMany(result.retryAfterSeconds);
-  }
+  const limited = await limit(deps, [[NEWSLETTER_LIMITS.byClient, input.client], [NEWSLETTER_LIMITS.byEmail, emailSubject(input.email)]], 'Trop de demandes.');
+  if (limited) return limited;
   const email = normaliseEmail(input.email);
   // Whatever the address's state, the answer is the same and comes now; the work follows.
   afterAnswer('newsletter-confirm', async () => {
@@ -49,8 +47,7 @@ export async function subscribe(deps: AuthDeps, input: { email: string; client: 
         if (row.status === 'confirmed') return null;
         const unsubscribe = unsubscribeTokenFor(row.id);
         await trx.updateTable('newsletter_subscribers').set({ status: 'pending', unsubscribe_hash: hashSecret(unsubscribe), unsubscribed_at: null }).where('id', '=', row.id).execute();
-        const confirm = newSecret();
-        await trx.insertInto('tokens').values({ id_hash: hashSecret(confirm), purpose: 'newsletter_confirm', user_id: null, email, payload: null, created_at: toTimestamp(now), expires_at: toTimestamp(tokenExpiresAt('newsletter_confirm', now)) }).execute();
+        const confirm = await issueSingleUseToken(trx, 'newsletter_confirm', now, { email });
         return newsletterConfirmMail({ siteUrl: deps.siteUrl, token: confirm, unsubscribeToken: unsubscribe });
       });
       if (mail) await deps.mailer.send({ to: email, ...mail });
@@ -61,19 +58,11 @@ export async function subscribe(deps: AuthDeps, input: { email: string; client: 
 const INVALID = 'Ce lien n’est plus valable. Inscrivez-vous à nouveau depuis le bas de n’importe quelle page.';
 
 /** Confirms from the mailed link; the welcome mail carries the unsubscribe link. */
-export async function confirm(deps: AuthDeps, input: { token: string }): Promise<AuthResult<object>> {
-  if (!isWellFormedSecret(input.token)) return { ok: false, status: 400, message: INVALID };
+export async function confirm(deps: ServerDeps, input: { token: string }): Promise<Result<object>> {
+  if (!isWellFormedSecret(input.token)) return fail(400, INVALID);
   const now = deps.clock.now();
   const result = await writeTransaction(deps.db, async (trx) => {
-    const token = await trx
-      .updateTable('tokens')
-      .set({ used_at: toTimestamp(now) })
-      .where('id_hash', '=', hashSecret(input.token))
-      .where('purpose', '=', 'newsletter_confirm')
-      .where('used_at', 'is', null)
-      .where('expires_at', '>', toTimestamp(now))
-      .returning('email')
-      .executeTakeFirst();
+    const token = await consumeSingleUseToken(trx, input.token, 'newsletter_confirm', now);
     if (!token?.email) return null;
     const row = await trx.selectFrom('newsletter_subscribers').select('id').where('email', '=', token.email).executeTakeFirst();
     if (!row) return null;
@@ -83,10 +72,9 @@ export async function confirm(deps: AuthDeps, input: { token: string }): Promise
       .set({ status: 'confirmed', confirmed_at: toTimestamp(now), unsubscribed_at: null, unsubscribe_hash: hashSecret(unsubscribe) })
       .where('id', '=', row.id)
       .execute();
-    await trx.updateTable('users').set({ newsletter: 1, updated_at: toTimestamp(now) }).where('email', '=', token.email).execute();
     return { email: token.email, unsubscribe };
   });
-  if (!result) return { ok: false, status: 400, message: INVALID };
+  if (!result) return fail(400, INVALID);
   afterAnswer('newsletter-welcome', async () => {
     await deps.mailer.send({ to: result.email, ...newsletterWelcomeMail({ siteUrl: deps.siteUrl, unsubscribeToken: result.unsubscribe }) });
   });
@@ -94,14 +82,70 @@ export async function confirm(deps: AuthDeps, input: { token: string }): Promise
 }
 
 /** Unsubscribes the address behind an unsubscribe token. Idempotent. */
-export async function unsubscribe(deps: Pick<AuthDeps, 'db' | 'clock'>, input: { token: string }): Promise<AuthResult<object>> {
+export async function unsubscribe(deps: Pick<ServerDeps, 'db' | 'clock'>, input: { token: string }): Promise<Result<object>> {
   if (!isWellFormedSecret(input.token)) return { ok: false, status: 400, message: 'Lien de désinscription invalide.' };
   const now = deps.clock.now();
   const row = await deps.db.selectFrom('newsletter_subscribers').select(['id', 'email']).where('unsubscribe_hash', '=', hashSecret(input.token)).executeTakeFirst();
   if (!row) return { ok: false, status: 400, message: 'Lien de désinscription invalide.' };
-  await writeTransaction(deps.db, async (trx) => {
-    await trx.updateTable('newsletter_subscribers').set({ status: 'unsubscribed', unsubscribed_at: toTimestamp(now) }).where('id', '=', row.id).execute();
-    await trx.updateTable('users').set({ newsletter: 0, updated_at: toTimestamp(now) }).where('email', '=', row.email).execute();
-  });
+  await deps.db.updateTable('newsletter_subscribers').set({ status: 'unsubscribed', unsubscribed_at: toTimestamp(now) }).where('id', '=', row.id).execute();
   return { ok: true };
+}
+
+// ——— For the account domain: the profile's box, a change of address, export and erasure ———
+
+/** Is this address subscribed (confirmed)? */
+export async function isSubscribed(db: Kysely<Database>, email: string): Promise<boolean> {
+  const row = await db.selectFrom('newsletter_subscribers').select('status').where('email', '=', normaliseEmail(email)).executeTakeFirst();
+  return row?.status === 'confirmed';
+}
+
+/**
+ * The profile's box is the subscription itself. A signed-in user's address is proven, so
+ * ticking it subscribes at once (no double opt-in); unticking unsubscribes. In the caller's
+ * transaction.
+ */
+export async function setSubscription(db: Kysely<Database>, input: { email: string; subscribed: boolean; now: Date }): Promise<void> {
+  const email = normaliseEmail(input.email);
+  const now = toTimestamp(input.now);
+  if (!input.subscribed) {
+    await db.updateTable('newsletter_subscribers').set({ status: 'unsubscribed', unsubscribed_at: now }).where('email', '=', email).where('status', '!=', 'unsubscribed').execute();
+    return;
+  }
+  await db
+    .insertInto('newsletter_subscribers')
+    .values({ id: newId(), email, status: 'confirmed', unsubscribe_hash: null, created_at: now, confirmed_at: now, unsubscribed_at: null })
+    .onConflict((oc) => oc.column('email').doNothing())
+    .execute();
+  const subscriber = await db.selectFrom('newsletter_subscribers').select('id').where('email', '=', email).executeTakeFirstOrThrow();
+  await db
+    .updateTable('newsletter_subscribers')
+    .set({ status: 'confirmed', confirmed_at: now, unsubscribed_at: null, unsubscribe_hash: hashSecret(unsubscribeTokenFor(subscriber.id)) })
+    .where('id', '=', subscriber.id)
+    .where('status', '!=', 'confirmed')
+    .execute();
+}
+
+/** The subscription follows its owner to a new address, unless that address has its own. */
+export async function followAddress(db: Kysely<Database>, input: { oldEmail: string; newEmail: string }): Promise<void> {
+  const newEmail = normaliseEmail(input.newEmail);
+  if (await db.selectFrom('newsletter_subscribers').select('id').where('email', '=', newEmail).executeTakeFirst()) return;
+  await db.updateTable('newsletter_subscribers').set({ email: newEmail }).where('email', '=', normaliseEmail(input.oldEmail)).execute();
+}
+
+/** What the newsletter holds about an address, for the export of a user's data. */
+export function exportSubscription(db: Kysely<Database>, email: string) {
+  return db
+    .selectFrom('newsletter_subscribers')
+    .select(['status', 'created_at', 'confirmed_at', 'unsubscribed_at'])
+    .where('email', '=', normaliseEmail(email))
+    .executeTakeFirst()
+    .then((row) => row ?? null);
+}
+
+/**
+ * On deletion of an account, its subscription ends. The row stays, unsubscribed, so that the
+ * address is not mailed again by mistake (an unsubscription must be remembered).
+ */
+export async function endSubscription(db: Kysely<Database>, input: { email: string; now: Date }): Promise<void> {
+  await db.updateTable('newsletter_subscribers').set({ status: 'unsubscribed', unsubscribed_at: toTimestamp(input.now) }).where('email', '=', normaliseEmail(input.email)).execute();
 }

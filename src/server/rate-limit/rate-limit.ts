@@ -2,6 +2,9 @@
  * Rate limits, counted in the database so that they hold across processes and restarts.
  * Fixed windows: one row per (rule, subject, window); a request past the limit answers 429.
  * Subjects are hashed: neither e-mail addresses nor IP addresses are stored.
+ *
+ * This domain owns the `rate_limits` table and the mechanism; each domain declares its own
+ * rules (`auth/rate-limits.ts`, `newsletter/rate-limits.ts`, `contact/rate-limits.ts`).
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
@@ -10,6 +13,8 @@ import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/database';
 import { countOf } from '../../lib/text';
 import { toTimestamp } from '../db/database';
+import { fail, type Failure } from '../core/result';
+import { log } from '../core/log';
 
 export interface RateLimitRule {
   name: string;
@@ -17,27 +22,7 @@ export interface RateLimitRule {
   windowMs: number;
 }
 
-const MINUTE = 60_000;
-
-export const RATE_LIMITS = {
-  /** Password attempts on one account. */
-  loginByEmail: { name: 'login:email', limit: 10, windowMs: 15 * MINUTE },
-  /** Password attempts from one client, whatever the account. */
-  loginByClient: { name: 'login:client', limit: 30, windowMs: 15 * MINUTE },
-  /** Account mails sent to one address (sign-in link, reset, change of address). */
-  mailByEmail: { name: 'mail:email', limit: 5, windowMs: 60 * MINUTE },
-  /** Newsletter confirmations sent to one address: a bucket of its own, so that sign-ups by a
-   * stranger never block the owner's account recovery. */
-  newsletterByEmail: { name: 'newsletter:email', limit: 5, windowMs: 60 * MINUTE },
-  /** Checks of the current password by a signed-in member (change, e-mail change, deletion). */
-  passwordCheckByAccount: { name: 'password-check:account', limit: 10, windowMs: 15 * MINUTE },
-  /** Mail requests from one client. */
-  mailByClient: { name: 'mail:client', limit: 20, windowMs: 60 * MINUTE },
-  /** Token redemptions from one client (guessing is hopeless at 256 bits; this keeps it so). */
-  tokenByClient: { name: 'token:client', limit: 30, windowMs: 15 * MINUTE },
-  /** Contact messages from one client. */
-  contactByClient: { name: 'contact:client', limit: 5, windowMs: 60 * MINUTE },
-} as const satisfies Record<string, RateLimitRule>;
+export const MINUTE = 60_000;
 
 export interface RateLimitResult {
   allowed: boolean;
@@ -64,6 +49,26 @@ export async function hit(db: Kysely<Database>, rule: RateLimitRule, subject: st
   // Older windows of this key are over: drop them (the primary key makes this cheap).
   await db.deleteFrom('rate_limits').where('key', '=', key).where('window_start', '<', windowStart).execute();
   return { allowed: row.count <= rule.limit, retryAfterSeconds: Math.ceil((start + rule.windowMs - now.getTime()) / 1000) };
+}
+
+/**
+ * Counts one attempt against each rule for its subject, in order; the first rule exceeded
+ * refuses with a 429 and the French sentence `what` + "Réessayez dans N minutes.".
+ */
+export async function limit(
+  deps: { db: Kysely<Database>; clock: { now(): Date } },
+  checks: ReadonlyArray<readonly [RateLimitRule, string]>,
+  what = 'Trop de tentatives.',
+): Promise<Failure | null> {
+  const now = deps.clock.now();
+  for (const [rule, subject] of checks) {
+    const result = await hit(deps.db, rule, subject, now);
+    if (!result.allowed) {
+      log.warn('rate limited', { rule: rule.name });
+      return fail(429, retryLater(what, result.retryAfterSeconds), result.retryAfterSeconds);
+    }
+  }
+  return null;
 }
 
 /** An e-mail address as a rate-limit subject: normalised and keyed-hashed, so that the table

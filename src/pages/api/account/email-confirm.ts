@@ -3,7 +3,7 @@ import type { APIRoute } from 'astro';
 import { apiError, json } from '../../../server/http/json';
 import { jsonRequest } from '../../../server/http/json-request';
 import { tokenInput } from '../../../server/auth/schema';
-import { confirmEmailChange } from '../../../server/auth/service';
+import { confirmEmailChange } from '../../../server/account/service';
 
 export const prerender = false;
 

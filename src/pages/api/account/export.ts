@@ -1,16 +1,16 @@
 /** GET /api/account/export: everything about the member, as a JSON file. */
 import type { APIRoute } from 'astro';
 import { apiError } from '../../../server/http/json';
-import { requestContext } from '../../../server/http/context';
-import { exportData } from '../../../server/auth/service';
+import { currentUser } from '../../../server/auth/request';
+import { exportData } from '../../../server/account/service';
+import { services } from '../../../server/runtime';
 
 export const prerender = false;
 
 export const GET: APIRoute = async (context) => {
-  const ctx = await requestContext(context);
-  const current = await ctx.session();
+  const current = await currentUser(context);
   if (!current) return apiError(401, 'Vous n’êtes pas connecté.');
-  const data = await exportData(ctx.deps, current.user.id);
+  const data = await exportData(await services(), current.user.id);
   return new Response(JSON.stringify(data, null, 2), {
     headers: {
       'Content-Type': 'application/json; charset=utf-8',

@@ -1,14 +1,14 @@
 /** POST /api/account/profile: name, postal address, newsletter choice. */
 import type { APIRoute } from 'astro';
 import { json } from '../../../server/http/json';
-import { memberRequest } from '../../../server/http/json-request';
+import { userRequest } from '../../../server/auth/request';
 import { profileInput } from '../../../server/auth/schema';
-import { updateProfile } from '../../../server/auth/service';
+import { updateProfile } from '../../../server/account/service';
 
 export const prerender = false;
 
 export const POST: APIRoute = async (context) => {
-  const req = await memberRequest(context, profileInput);
+  const req = await userRequest(context, profileInput);
   if (!req.ok) return req.response;
   const b = req.body;
   await updateProfile(req.deps, {

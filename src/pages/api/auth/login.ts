@@ -3,7 +3,7 @@ import type { APIRoute } from 'astro';
 import { apiError, json } from '../../../server/http/json';
 import { jsonRequest } from '../../../server/http/json-request';
 import { setSessionCookies } from '../../../server/auth/cookies';
-import { publicUser } from '../../../server/http/context';
+import { publicUser, sessionToken } from '../../../server/auth/request';
 import { loginInput } from '../../../server/auth/schema';
 import { login } from '../../../server/auth/service';
 
@@ -12,9 +12,9 @@ export const prerender = false;
 export const POST: APIRoute = async (context) => {
   const req = await jsonRequest(context, loginInput);
   if (!req.ok) return req.response;
-  const { deps, client, userAgent, token } = req;
+  const { deps, client, userAgent } = req;
   // The session the browser had before (if any) ends: a new one is issued.
-  const result = await login(deps, { ...req.body, userAgent, client, previousToken: token });
+  const result = await login(deps, { ...req.body, userAgent, client, previousToken: sessionToken(context) });
   if (!result.ok) return apiError(result.status, result.message, result.retryAfterSeconds);
   setSessionCookies(context.cookies, result.session, deps.siteUrl);
   return json(publicUser(result.user));

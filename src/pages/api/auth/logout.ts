@@ -3,6 +3,7 @@ import type { APIRoute } from 'astro';
 import { guardStateChange, json } from '../../../server/http/json';
 import { clearSessionCookies } from '../../../server/auth/cookies';
 import { requestContext } from '../../../server/http/context';
+import { sessionToken } from '../../../server/auth/request';
 import { logout } from '../../../server/auth/service';
 
 export const prerender = false;
@@ -11,8 +12,8 @@ export const POST: APIRoute = async (context) => {
   // No body is expected: the origin check alone guards it.
   const refused = guardStateChange(context.request, { jsonBody: false });
   if (refused) return refused;
-  const { deps, token } = await requestContext(context);
-  await logout(deps, token);
+  const { deps } = await requestContext(context);
+  await logout(deps, sessionToken(context));
   clearSessionCookies(context.cookies);
   return json({ ok: true });
 };

@@ -2,16 +2,15 @@
 import type { APIRoute } from 'astro';
 import { apiError, json } from '../../../server/http/json';
 import { clearSessionCookies } from '../../../server/auth/cookies';
-import { publicUser, requestContext } from '../../../server/http/context';
+import { currentUser, publicUser, sessionToken } from '../../../server/auth/request';
 
 export const prerender = false;
 
 export const GET: APIRoute = async (context) => {
-  const { session, token } = await requestContext(context);
-  const current = await session();
+  const current = await currentUser(context);
   if (!current) {
     // A stale cookie: forget it, so that the page stops asking.
-    if (token) clearSessionCookies(context.cookies);
+    if (sessionToken(context)) clearSessionCookies(context.cookies);
     return apiError(401, 'Vous n’êtes pas connecté.');
   }
   return json(publicUser(current.user));

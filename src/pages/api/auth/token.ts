@@ -3,7 +3,7 @@ import type { APIRoute } from 'astro';
 import { apiError, json } from '../../../server/http/json';
 import { jsonRequest } from '../../../server/http/json-request';
 import { setSessionCookies } from '../../../server/auth/cookies';
-import { publicUser } from '../../../server/http/context';
+import { publicUser } from '../../../server/auth/request';
 import { tokenInput } from '../../../server/auth/schema';
 import { redeemMagicLink } from '../../../server/auth/service';
 

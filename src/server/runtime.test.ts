@@ -12,7 +12,7 @@ async function bootAndListAccounts(mode: 'demo' | 'production') {
   vi.stubEnv('DATABASE_URL', '');
   vi.stubEnv('SQLITE_PATH', '');
   const { services } = await import('./runtime');
-  const { closeDatabase } = await import('../db/client');
+  const { closeDatabase } = await import('./db/client');
   try {
     const { db } = await services();
     return (await db.selectFrom('users').select(['email', 'role']).orderBy('email').execute());
@@ -25,12 +25,13 @@ async function bootAndListAccounts(mode: 'demo' | 'production') {
 describe('server wiring', () => {
   afterEach(() => vi.unstubAllEnvs());
 
-  it('creates the four demo accounts in demo mode', async () => {
+  it('creates the demo accounts in demo mode, with staff roles only', async () => {
     expect(await bootAndListAccounts('demo')).toEqual([
-      { email: 'abonne@exemple.fr', role: 'subscriber' },
+      { email: 'abonne@exemple.fr', role: 'reader' },
+      { email: 'administration@exemple.fr', role: 'admin' },
       { email: 'lecteur@exemple.fr', role: 'reader' },
       { email: 'redaction@exemple.fr', role: 'editor' },
-      { email: 'societaire@exemple.fr', role: 'shareholder' },
+      { email: 'societaire@exemple.fr', role: 'reader' },
     ]);
   }, 30_000);
 

@@ -3,16 +3,16 @@
  * configured site URL, shared by every request of the process. In demo mode the demo
  * accounts are created on first use; production never creates them.
  */
-import { systemClock } from './clock';
-import { config } from './config';
-import { getDatabase } from '../db/client';
-import { getMailer } from '../mail/transport';
-import type { AuthDeps } from '../auth/service';
-import { seedDemoAccounts } from '../demo/seed';
+import { systemClock } from './core/clock';
+import { config } from './core/config';
+import { getDatabase } from './db/client';
+import { getMailer } from './mail/transport';
+import type { ServerDeps } from './core/deps';
+import { seedDemoAccounts } from './demo/seed';
 
-let ready: Promise<AuthDeps> | undefined;
+let ready: Promise<ServerDeps> | undefined;
 
-export function services(): Promise<AuthDeps> {
+export function services(): Promise<ServerDeps> {
   ready ??= (async () => {
     const { db } = await getDatabase();
     if (config().mode === 'demo') await seedDemoAccounts(db, systemClock.now());

@@ -4,7 +4,7 @@
  * after the other: two requests for the same address never race (a newer sign-in link always
  * retires the older one), and a slow mail relay never multiplies open connections.
  */
-import { log } from './log';
+import { log } from './core/log';
 
 let chain: Promise<void> = Promise.resolve();
 

@@ -1,0 +1,45 @@
+/**
+ * The legal identity of the publisher, in one place: the footer, the legal notice, the CGV
+ * summary, every mail's footer and (next) every invoice read it from here. Changing the
+ * address or a registration number is a change of this file only.
+ */
+export interface PublisherIdentity {
+  /** The trade name readers know. */
+  name: string;
+  /** Name and short legal form, as printed under a copyright or on an invoice. */
+  legalName: string;
+  /** The full legal form; an invoice of a cooperative must carry the words « société coopérative ». */
+  legalForm: string;
+  /** Head office. */
+  address: { street: string; postalCode: string; city: string; country: string };
+  /** SIREN (9 digits, no spaces). */
+  siren: string;
+  /** Registry and city of registration. */
+  registry: string;
+  /** Intra-community VAT number, no spaces. */
+  vatNumber: string;
+  /** Commission paritaire des publications et agences de presse number. */
+  cppap: string;
+  publicationDirector: string;
+  email: string;
+}
+
+export const PUBLISHER: PublisherIdentity = {
+  name: 'Contrechamp',
+  legalName: 'Contrechamp SCIC SAS à capital variable',
+  legalForm: 'société coopérative d’intérêt collectif par actions simplifiée (SCIC SAS) à capital variable',
+  address: { street: '12 rue des Coopérateurs', postalCode: '93100', city: 'Montreuil', country: 'France' },
+  siren: '912345678',
+  registry: 'RCS Bobigny',
+  vatNumber: 'FR74912345678',
+  cppap: '0529 W 94321',
+  publicationDirector: 'Léa Moreau',
+  email: 'contact@contrechamp.media',
+};
+
+/** « 912 345 678 » */
+export const formatSiren = (siren: string) => siren.replace(/^(\d{3})(\d{3})(\d{3})$/, '$1 $2 $3');
+/** « FR74 912 345 678 » */
+export const formatVatNumber = (vat: string) => vat.replace(/^([A-Z]{2}\d{2})(\d{3})(\d{3})(\d{3})$/, '$1 $2 $3 $4');
+/** « 12 rue des Coopérateurs, 93100 Montreuil » */
+export const postalAddressLine = (p: PublisherIdentity = PUBLISHER) => `${p.address.street}, ${p.address.postalCode} ${p.address.city}`;

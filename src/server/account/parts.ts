@@ -1,0 +1,43 @@
+/**
+ * What each domain holds about a person, registered here so that the export of a user's data
+ * and the deletion of an account cover every domain without the account domain knowing their
+ * tables. A new domain that keeps personal data (payments, invoices, shares) adds its part to
+ * `ACCOUNT_PARTS` and nothing else.
+ *
+ * `erase` runs inside the deletion's transaction, before the user row goes. A domain that must
+ * keep records by law (invoices: ten years) detaches or pseudonymises them there instead of
+ * deleting, and says so in its export.
+ */
+import type { Kysely } from 'kysely';
+import type { User } from '../auth/repository';
+import { exportUser } from '../auth/service';
+import { exportMessages } from '../contact/service';
+import type { Database } from '../db/database';
+import { endSubscription, exportSubscription } from '../newsletter/service';
+
+export interface AccountPart {
+  /** Key of this part in the exported JSON. */
+  name: string;
+  export(db: Kysely<Database>, user: User): Promise<unknown>;
+  erase(db: Kysely<Database>, user: User, now: Date): Promise<void>;
+}
+
+export const ACCOUNT_PARTS: readonly AccountPart[] = [
+  {
+    name: 'auth',
+    export: (db, user) => exportUser(db, user.id),
+    // The user row itself goes last, in deleteAccount; sessions and tokens go with it.
+    erase: async () => {},
+  },
+  {
+    name: 'newsletter',
+    export: (db, user) => exportSubscription(db, user.email),
+    erase: (db, user, now) => endSubscription(db, { email: user.email, now }),
+  },
+  {
+    name: 'contact_messages',
+    export: (db, user) => exportMessages(db, user.email),
+    // Messages written to the newsroom are correspondence it keeps (see the privacy page).
+    erase: async () => {},
+  },
+];

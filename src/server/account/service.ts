@@ -1,0 +1,71 @@
+/**
+ * The account: what a signed-in person does with everything the site holds about them, across
+ * domains. It owns no table; it composes the auth domain (identity, profile) with the others
+ * (newsletter today; subscriptions, invoices and shares next) through their service functions,
+ * in one transaction where the changes belong together.
+ */
+import type { ServerDeps } from '../core/deps';
+import { fail, type Result } from '../core/result';
+import { log } from '../core/log';
+import { toTimestamp } from '../db/database';
+import { writeTransaction } from '../db/transaction';
+import { afterAnswer } from '../after-answer';
+import type { User } from '../auth/repository';
+import { checkCurrentPassword, confirmEmailChange as confirmAddress, eraseUser, findUser, updateProfile as updateIdentity } from '../auth/service';
+import { followAddress, isSubscribed, setSubscription } from '../newsletter/service';
+import { accountDeletedMail } from './mails';
+import { ACCOUNT_PARTS } from './parts';
+
+/** The profile page's data: the user and whether their address gets the newsletter. */
+export async function profileOf(deps: Pick<ServerDeps, 'db'>, user: User) {
+  return { user, newsletter: await isSubscribed(deps.db, user.email) };
+}
+
+/** Name, postal address and the newsletter box, saved together. */
+export async function updateProfile(
+  deps: Pick<ServerDeps, 'db' | 'clock'>,
+  input: { userId: string; givenName: string; familyName: string; address: User['address']; newsletter: boolean },
+): Promise<Result> {
+  const now = deps.clock.now();
+  const done = await writeTransaction(deps.db, async (trx) => {
+    const user = await findUser(trx, input.userId);
+    if (!user) return false;
+    await updateIdentity(trx, { ...input, now });
+    await setSubscription(trx, { email: user.email, subscribed: input.newsletter, now });
+    return true;
+  });
+  return done ? { ok: true } : fail(401, 'Vous n’êtes plus connecté.');
+}
+
+/** Confirms a new address from its link; the newsletter subscription follows it. */
+export function confirmEmailChange(deps: ServerDeps, input: { token: string; client: string }) {
+  return confirmAddress(deps, input, (trx, change) => followAddress(trx, change));
+}
+
+/** Everything the site holds about a user, as JSON (RGPD art. 15 and 20), one key per domain. */
+export async function exportData(deps: Pick<ServerDeps, 'db' | 'clock'>, userId: string) {
+  const user = await findUser(deps.db, userId);
+  if (!user) return null;
+  const parts: Record<string, unknown> = {};
+  for (const part of ACCOUNT_PARTS) parts[part.name] = await part.export(deps.db, user);
+  return { exported_at: toTimestamp(deps.clock.now()), ...parts };
+}
+
+/**
+ * Deletes the account after checking the password (when it has one): every domain erases or
+ * detaches its part in one transaction, then the user row goes with its sessions and tokens.
+ */
+export async function deleteAccount(deps: ServerDeps, input: { userId: string; password: string }): Promise<Result> {
+  const checked = await checkCurrentPassword(deps, input);
+  if (!checked.ok) return checked;
+  const user = checked.user;
+  const now = deps.clock.now();
+  await writeTransaction(deps.db, async (trx) => {
+    for (const part of ACCOUNT_PARTS) await part.erase(trx, user, now);
+    await eraseUser(trx, user.id);
+  });
+  log.info('account deleted', { userId: user.id });
+  const mail = accountDeletedMail({ siteUrl: deps.siteUrl });
+  afterAnswer(mail.template, () => deps.mailer.send({ to: user.email, ...mail }).then(() => {}));
+  return { ok: true };
+}

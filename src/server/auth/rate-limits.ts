@@ -1,0 +1,17 @@
+/** The auth domain's rate-limit rules (the mechanism is `rate-limit/`). */
+import { MINUTE, type RateLimitRule } from '../rate-limit/rate-limit';
+
+export const AUTH_LIMITS = {
+  /** Password attempts on one account. */
+  loginByEmail: { name: 'login:email', limit: 10, windowMs: 15 * MINUTE },
+  /** Password attempts from one client, whatever the account. */
+  loginByClient: { name: 'login:client', limit: 30, windowMs: 15 * MINUTE },
+  /** Account mails sent to one address (sign-in link, reset, change of address). */
+  mailByEmail: { name: 'mail:email', limit: 5, windowMs: 60 * MINUTE },
+  /** Account mail requests from one client. */
+  mailByClient: { name: 'mail:client', limit: 20, windowMs: 60 * MINUTE },
+  /** Checks of the current password by a signed-in user (change, e-mail change, deletion). */
+  passwordCheckByAccount: { name: 'password-check:account', limit: 10, windowMs: 15 * MINUTE },
+  /** Token redemptions from one client (guessing is hopeless at 256 bits; this keeps it so). */
+  tokenByClient: { name: 'token:client', limit: 30, windowMs: 15 * MINUTE },
+} as const satisfies Record<string, RateLimitRule>;

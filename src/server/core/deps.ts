@@ -1,0 +1,20 @@
+/**
+ * What every service of the process is given: the database, the mailer, the clock and the
+ * configured public address. `src/server/runtime.ts` builds the one instance of a running
+ * server; tests build their own (a fresh database, a fake clock, an outbox in a temp folder).
+ *
+ * Services take the part they need (`Pick<ServerDeps, 'db' | 'clock'>`), so that a test passes
+ * only that. The payment provider and the job queue join this type when they exist.
+ */
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/database';
+import type { Mailer } from '../mail/transport';
+import type { Clock } from './clock';
+
+export interface ServerDeps {
+  db: Kysely<Database>;
+  mailer: Mailer;
+  clock: Clock;
+  /** Links in mails and the only origin allowed to change state come from here, never from a request. */
+  siteUrl: URL;
+}
