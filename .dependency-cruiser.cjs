@@ -1,0 +1,68 @@
+/**
+ * The shape of src/server, checked by src/server/architecture.test.ts (part of `npm test`):
+ *
+ *   pages/endpoints ─▶ runtime.ts (composition root) ─▶ domains ─▶ http ─▶ infrastructure ─▶ core
+ *
+ * - core/ (configuration, clock, log, keys, result and dependency types) depends on nothing of ours;
+ * - infrastructure (db/, mail/, jobs/, rate-limit/) depends on core/ and db/ only;
+ * - http/ (guards, JSON answers, forms, request context) on infrastructure, core/ and runtime.ts;
+ * - domains (auth/, newsletter/, contact/, account/ …) on all of the above, and on another domain only
+ *   through the edges listed in `domainEdges` — which must stay acyclic;
+ * - nothing in src/server imports pages, components or stores; no module cycle anywhere.
+ * Type-only imports do not count: they vanish at build time.
+ */
+const infrastructure = '^src/server/(core|db|mail|jobs|rate-limit)/';
+const domains = ['auth', 'newsletter', 'contact', 'account', 'demo'];
+/** Which domain may call which: a domain reaches another only through its service functions. */
+const domainEdges = {
+  auth: [],
+  contact: [],
+  newsletter: ['auth'],
+  account: ['auth', 'newsletter', 'contact'],
+  demo: ['auth', 'newsletter', 'contact', 'account'],
+};
+
+module.exports = {
+  forbidden: [
+    { name: 'no-circular', severity: 'error', from: {}, to: { circular: true, dependencyTypesNot: ['type-only'] } },
+    {
+      name: 'core-is-a-leaf',
+      severity: 'error',
+      from: { path: '^src/server/core/' },
+      to: { path: '^src/(server/(?!core/)|pages|components|stores)', dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'infrastructure-knows-no-domain',
+      severity: 'error',
+      from: { path: infrastructure, pathNot: '\\.test\\.ts$' },
+      to: { path: '^src/(server/(?!(core|db)/)|pages|components|stores)', pathNot: infrastructure, dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'http-knows-no-domain',
+      severity: 'error',
+      from: { path: '^src/server/http/', pathNot: '\\.test\\.ts$' },
+      to: { path: `^src/server/(${domains.join('|')})/`, dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'server-never-imports-the-browser-side',
+      severity: 'error',
+      from: { path: '^src/server/' },
+      to: { path: '^src/(pages|components|stores|layouts)/' },
+    },
+    ...domains.map((domain) => ({
+      name: `domain-edges-${domain}`,
+      severity: 'error',
+      from: { path: `^src/server/${domain}/`, pathNot: '\\.test\\.ts$' },
+      to: {
+        path: `^src/server/(${domains.filter((d) => d !== domain && !domainEdges[domain].includes(d)).join('|') || 'none'})/`,
+        dependencyTypesNot: ['type-only'],
+      },
+    })),
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    exclude: { path: '(^|/)node_modules/' },
+  },
+};
