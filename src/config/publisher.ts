@@ -22,6 +22,8 @@ export interface PublisherIdentity {
   cppap: string;
   publicationDirector: string;
   email: string;
+  /** With its opening hours, as printed on the legal notice. */
+  phone: string;
 }
 
 export const PUBLISHER: PublisherIdentity = {
@@ -35,6 +37,7 @@ export const PUBLISHER: PublisherIdentity = {
   cppap: '0529 W 94321',
   publicationDirector: 'Léa Moreau',
   email: 'contact@contrechamp.media',
+  phone: '01 99 00 12 34 (du lundi au vendredi, de 10 h à 17 h)',
 };
 
 /** « 912 345 678 » */

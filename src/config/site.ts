@@ -2,6 +2,7 @@
  * The site's configuration (SPEC §3 "App config"): one typed object that the shell,
  * the feeds and the metadata read. Labels are what readers see, so they are French.
  */
+import { PUBLISHER } from './publisher';
 export interface NavLink {
   /** Target path (or absolute URL for external links). */
   to: string;
@@ -41,11 +42,8 @@ export const siteConfig = {
     'Contrechamp est un média indépendant et citoyen, sans publicité ni actionnaire milliardaire : enquêtes, reportages, émissions, podcasts et brèves, financés par ses abonnés, ses donateurs et ses sociétaires.',
   image: '/og-default.png',
   icon: '/favicon.svg',
-  publisher: {
-    name: 'Contrechamp',
-    legalName: 'Contrechamp SCIC SAS à capital variable',
-    email: 'contact@contrechamp.media',
-  },
+  // The legal identity lives in publisher.ts (mails, legal notice and invoices read it too).
+  publisher: { name: PUBLISHER.name, legalName: PUBLISHER.legalName, email: PUBLISHER.email },
   navigation: {
     contents: [
       { to: '/articles', label: 'Articles' },
