@@ -6,16 +6,16 @@ import type { APIContext } from 'astro';
 import { services } from '../runtime';
 import { SESSION_COOKIE } from './cookies';
 import { clientKey } from './request-guards';
-import { rateLimitSecret } from './rate-limit';
+import { subkey } from '../core/keys';
 import { sessionUser } from './service';
 
 export async function requestContext(context: APIContext) {
   const deps = await services();
   let client: string;
   try {
-    client = clientKey(context.request, context.clientAddress, rateLimitSecret());
+    client = clientKey(context.request, context.clientAddress, subkey('client-key'));
   } catch {
-    client = clientKey(context.request, 'unknown', rateLimitSecret());
+    client = clientKey(context.request, 'unknown', subkey('client-key'));
   }
   const token = context.cookies.get(SESSION_COOKIE)?.value;
   return {

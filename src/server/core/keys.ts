@@ -37,9 +37,9 @@
  *    valid after a rotation of any other key or of the unsubscribe key itself (older versions
  *    verify). `u1.` tokens never appear in logs (src/server/core/log.ts scrubs them).
  *
- * Rate limits and client keys: `subkey('rate-limit')` replaces `rateLimitSecret()` for e-mail
- * subjects, `subkey('client-key')` the secret given to `clientKey`. Switching changes their
- * hashes once: counts restart, at most one window (an hour) early.
+ * Rate limits and client keys use `subkey('rate-limit')` (e-mail subjects) and
+ * `subkey('client-key')` (client addresses); the switch from the single old secret changed their
+ * hashes once, so counts restarted, at most one window (an hour) early.
  *
  * Tests build their own keyring with `createKeyring({ env, dataDir })`, or reset the process's
  * with `resetKeysForTests()`; nothing else is global.
