@@ -43,20 +43,13 @@ export default defineConfig({
   output: 'static',
   adapter: node({ mode: 'standalone' }),
   trailingSlash: 'ignore',
-  // Server settings, all read at run time (never inlined into the build) and validated when the
-  // server starts. src/server/config.ts reads the same variables, with the same defaults.
+  // Only the settings that pages read through `astro:env`: the audience measurement, fixed at
+  // build time. Server settings (APP_MODE, DATA_DIR, DATABASE_URL, SMTP_URL, APP_SECRET…) are
+  // read and validated by src/server/config.ts, their one source of truth, which the
+  // command-line scripts running outside Astro share.
   env: {
-    validateSecrets: true,
     schema: {
-      APP_MODE: envField.enum({ context: 'server', access: 'secret', values: ['demo', 'production'], default: 'demo' }),
-      DATA_DIR: envField.string({ context: 'server', access: 'secret', default: 'data' }),
-      DATABASE_URL: envField.string({ context: 'server', access: 'secret', optional: true, startsWith: 'postgres' }),
-      SQLITE_PATH: envField.string({ context: 'server', access: 'secret', optional: true }),
-      SMTP_URL: envField.string({ context: 'server', access: 'secret', optional: true, startsWith: 'smtp' }),
-      MAIL_OUTBOX_DIR: envField.string({ context: 'server', access: 'secret', optional: true }),
-      MAIL_FROM: envField.string({ context: 'server', access: 'secret', optional: true }),
-      NEWSROOM_EMAIL: envField.string({ context: 'server', access: 'secret', optional: true }),
-      // Audience measurement (Plausible), fixed at build time: off unless a domain is given.
+      // Off unless a domain is given.
       PUBLIC_PLAUSIBLE_DOMAIN: envField.string({ context: 'client', access: 'public', optional: true }),
       PUBLIC_PLAUSIBLE_HOST: envField.string({ context: 'client', access: 'public', optional: true, url: true }),
       PUBLIC_PLAUSIBLE_IGNORED_HOSTS: envField.string({ context: 'client', access: 'public', default: 'localhost' }),

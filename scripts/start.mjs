@@ -13,6 +13,7 @@ import { createServer } from 'node:http';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { FINGERPRINT_FILE, buildFingerprint } from './build-fingerprint.mjs';
+import { withSecurityHeaders } from '../src/config/security-headers.mjs';
 
 const root = resolve(import.meta.dirname, '..');
 const entry = join(root, 'dist/server/entry.mjs');
@@ -36,24 +37,14 @@ if (!existsSync(entry)) {
   process.exit(1);
 }
 
-/** Sent with every answer, static files included. Pages add their own CSP and cache rules. */
-const SECURITY_HEADERS = {
-  'X-Content-Type-Options': 'nosniff',
-  'Referrer-Policy': 'strict-origin-when-cross-origin',
-  'X-Frame-Options': 'SAMEORIGIN',
-  'Permissions-Policy': 'camera=(), microphone=(), geolocation=(), browsing-topics=()',
-};
-
 // The adapter's handler serves the static files and the on-demand routes; this server only
-// adds the headers above.
+// adds the security headers (src/config/security-headers.mjs) to every answer, static files
+// included. Pages add their own CSP and cache rules.
 process.env.ASTRO_NODE_AUTOSTART = 'disabled';
 const { handler } = await import(pathToFileURL(entry).href);
 const port = Number(process.env.PORT ?? 4321);
 const host = process.env.HOST ?? 'localhost';
-const server = createServer((req, res) => {
-  for (const [name, value] of Object.entries(SECURITY_HEADERS)) res.setHeader(name, value);
-  handler(req, res);
-});
+const server = createServer(withSecurityHeaders(handler));
 server.listen(port, host, () => {
   console.log(JSON.stringify({ time: new Date().toISOString(), level: 'info', msg: 'listening', url: `http://${host}:${port}/` }));
   // Migrate (and seed the demo) now rather than on the first reader's request.

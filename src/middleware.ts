@@ -1,23 +1,18 @@
 /**
- * Security headers on every answer rendered on demand, whoever serves it (npm start's server
- * adds them to static files too). No authorization here: each protected page and endpoint
- * checks the session itself, so that no path trick can get around it.
+ * Security headers (src/config/security-headers.mjs, the one list) on every answer rendered on
+ * demand, whoever serves it (npm start's server adds them to static files too). A header the
+ * page set itself is kept. No authorization here: each protected page and endpoint checks the
+ * session itself, so that no path trick can get around it.
+ *
+ * Typed with `MiddlewareHandler` rather than wrapped in `defineMiddleware` (an identity
+ * function from a virtual module), so that unit tests can import this file.
  */
-import { defineMiddleware } from 'astro:middleware';
+import type { MiddlewareHandler } from 'astro';
+import { addSecurityHeaders } from './config/security-headers.mjs';
 
-const HEADERS: Record<string, string> = {
-  'X-Content-Type-Options': 'nosniff',
-  'Referrer-Policy': 'strict-origin-when-cross-origin',
-  'X-Frame-Options': 'SAMEORIGIN',
-};
-
-export const onRequest = defineMiddleware(async (context, next) => {
+export const onRequest: MiddlewareHandler = async (context, next) => {
   const response = await next();
   if (context.isPrerendered) return response;
-  try {
-    for (const [name, value] of Object.entries(HEADERS)) if (!response.headers.has(name)) response.headers.set(name, value);
-  } catch {
-    // Some responses (Response.redirect) have immutable headers; they carry no content to protect.
-  }
+  addSecurityHeaders(response.headers);
   return response;
-});
+};

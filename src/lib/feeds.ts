@@ -2,6 +2,11 @@
  * RSS 2.0 feeds: the site-wide feeds and one podcast feed per show, with iTunes tags that
  * Apple Podcasts and Spotify require. Built at build time; every link is absolute on the
  * configured site.
+ *
+ * Not @astrojs/rss (4.0.19, tried): anything beyond its few item fields (iTunes tags, a guid
+ * other than the link, dc:creator, media:content) goes through `customData`, which it parses
+ * with fast-xml-parser's number coercion and trimming, then re-serialises: an
+ * `<itunes:title>007</itunes:title>` came out as `7`, `1e3` as `1000`, `0x1F` as `31`.
  */
 import { siteConfig } from '../config/site';
 import { formatClock, parisYear } from './dates';

@@ -1,6 +1,10 @@
 /**
  * The older English page names and their French routes. They answer 301; the French page
  * then applies its own auth requirement, so a protected page stays protected.
+ *
+ * Not Astro's `redirects` config (tried on Astro 7): its Location is the target alone, the query
+ * string is dropped (core/redirects/render.js), and a `[id]` parameter takes any segment, where
+ * these patterns refuse odd ids with a 404.
  */
 const LEGACY: [RegExp, (m: RegExpExecArray) => string][] = [
   [/^\/account\/?$/, () => '/mon-compte'],

@@ -1,14 +1,56 @@
 /**
  * Server configuration, read once from the environment and validated. Every setting has an
  * embedded default, so that `npm start` runs the complete site with nothing configured
- * (SQLite file, file outbox, demo accounts). Secrets (DATABASE_URL, SMTP_URL) are never logged.
+ * (SQLite file, file outbox, demo accounts). Secrets (DATABASE_URL, SMTP_URL, APP_SECRET,
+ * RATE_LIMIT_SECRET) are never logged.
  *
- * The same variables are declared with `envField` in astro.config.mjs for typed access from
- * pages; this module also serves the command-line scripts (migrations, seeds, benchmarks),
- * which run outside Astro.
+ * This module is the one source of truth for server settings: the server, and the command-line
+ * scripts (migrations, seeds, benchmarks) that run outside Astro, read them here, never through
+ * `astro:env` (astro.config.mjs declares only the PUBLIC_* settings that pages read at build
+ * time). A few are also read elsewhere, on purpose: PORT and HOST by scripts/start.mjs (which
+ * listens before any of this is loaded), LOG_LEVEL and DEBUG by the logger
+ * (src/server/core/log.ts), which must work before, and when, this configuration fails.
  */
 import { resolve } from 'node:path';
 import { z } from 'zod';
+
+/**
+ * The keys derived from the master secret (src/server/core/keys.ts), one per use. A closed list:
+ * KEY_VERSIONS may only name these.
+ */
+export const KEY_LABELS = ['rate-limit', 'client-key', 'unsubscribe', 'gift-code'] as const;
+export type KeyLabel = (typeof KEY_LABELS)[number];
+
+/**
+ * A rough lower bound of the randomness in a secret, in bits: the length times the bits a
+ * character of its alphabet can carry (4 for hexadecimal, 6 for base64, 6.5 otherwise), zero
+ * when it uses fewer than ten distinct characters ("aaaa…", "changeme" repeated).
+ */
+export function secretStrengthBits(value: string): number {
+  const chars = [...value];
+  if (new Set(chars).size < 10) return 0;
+  const perChar = /^[0-9a-f]+$/i.test(value) ? 4 : /^[A-Za-z0-9+/_-]+=*$/.test(value) ? 6 : 6.5;
+  return Math.floor(chars.length * perChar);
+}
+
+const APP_SECRET_TOO_WEAK =
+  'APP_SECRET est trop courte ou trop peu aléatoire : il faut au moins 32 octets aléatoires, ' +
+  'soit 43 caractères base64 ou 64 hexadécimaux (par exemple la sortie de `openssl rand -base64 32`)';
+
+/** `unsubscribe=2,rate-limit=3` → { unsubscribe: 2, 'rate-limit': 3 }; unnamed keys are at version 1. */
+export function parseKeyVersions(value: string): Partial<Record<KeyLabel, number>> | string {
+  const versions: Partial<Record<KeyLabel, number>> = {};
+  for (const part of value.split(',').map((p) => p.trim()).filter(Boolean)) {
+    const match = /^([a-z-]+)\s*=\s*(\d{1,6})$/.exec(part);
+    if (!match) return `« ${part} » n’a pas la forme clé=version (par exemple unsubscribe=2)`;
+    const [, label, version] = match as unknown as [string, string, string];
+    if (!(KEY_LABELS as readonly string[]).includes(label)) return `clé inconnue « ${label} » (clés possibles : ${KEY_LABELS.join(', ')})`;
+    if (Number(version) < 1) return `la version de ${label} doit être au moins 1`;
+    if (label in versions) return `${label} est nommée deux fois`;
+    versions[label as KeyLabel] = Number(version);
+  }
+  return versions;
+}
 
 const schema = z.object({
   APP_MODE: z.enum(['demo', 'production']).optional(),
@@ -21,6 +63,20 @@ const schema = z.object({
   MAIL_OUTBOX_DIR: z.string().min(1).optional(),
   MAIL_FROM: z.string().min(3).default('Contrechamp <ne-pas-repondre@contrechamp.media>'),
   NEWSROOM_EMAIL: z.email().default('redaction@contrechamp.media'),
+  APP_SECRET: z.string().refine((v) => secretStrengthBits(v) >= 256, APP_SECRET_TOO_WEAK).optional(),
+  // Legacy: the secret of the rate limits before APP_SECRET; the master secret when APP_SECRET is unset.
+  RATE_LIMIT_SECRET: z.string().min(1).optional(),
+  KEY_VERSIONS: z
+    .string()
+    .transform((value, ctx) => {
+      const parsed = parseKeyVersions(value);
+      if (typeof parsed === 'string') {
+        ctx.addIssue({ code: 'custom', message: parsed });
+        return z.NEVER;
+      }
+      return parsed;
+    })
+    .optional(),
 });
 
 export interface Config {
@@ -29,6 +85,16 @@ export interface Config {
   siteUrl: URL;
   database: { kind: 'sqlite'; path: string } | { kind: 'postgres'; url: string };
   mail: { from: string; newsroom: string; transport: { kind: 'outbox'; dir: string } | { kind: 'smtp'; url: string } };
+  /** Absolute path of the data folder (SQLite file, outbox, key files). */
+  dataDir: string;
+  /** What src/server/core/keys.ts derives its keys from. Never log these. */
+  keys: {
+    appSecret: string | undefined;
+    /** RATE_LIMIT_SECRET, kept for deployments that set it before APP_SECRET existed. */
+    legacySecret: string | undefined;
+    /** Current version of each key (1 unless KEY_VERSIONS says otherwise). */
+    versions: Record<KeyLabel, number>;
+  };
 }
 
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
@@ -53,6 +119,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       from: e.MAIL_FROM,
       newsroom: e.NEWSROOM_EMAIL,
       transport: e.SMTP_URL ? { kind: 'smtp', url: e.SMTP_URL } : { kind: 'outbox', dir: resolve(e.MAIL_OUTBOX_DIR ?? `${dataDir}/outbox`) },
+    },
+    dataDir,
+    keys: {
+      appSecret: e.APP_SECRET,
+      legacySecret: e.RATE_LIMIT_SECRET,
+      versions: Object.fromEntries(KEY_LABELS.map((label) => [label, e.KEY_VERSIONS?.[label] ?? 1])) as Record<KeyLabel, number>,
     },
   };
 }

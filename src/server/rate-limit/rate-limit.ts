@@ -15,6 +15,7 @@ import { countOf } from '../../lib/text';
 import { toTimestamp } from '../db/database';
 import { fail, type Failure } from '../core/result';
 import { log } from '../core/log';
+import { subkey } from '../core/keys';
 
 export interface RateLimitRule {
   name: string;
@@ -74,12 +75,16 @@ export async function limit(
 /** An e-mail address as a rate-limit subject: normalised and keyed-hashed, so that the table
  * does not reveal which addresses were tried. */
 export function emailSubject(email: string): string {
-  return createHmac('sha256', rateLimitSecret()).update(email.trim().toLowerCase()).digest('hex');
+  return createHmac('sha256', subkey('rate-limit')).update(email.trim().toLowerCase()).digest('hex');
 }
 
 let secret: Buffer | undefined;
 /**
- * The key that makes client identifiers non-reversible. It must outlive the process (limits
+ * Legacy: rate limits now use `subkey('rate-limit')` and `subkey('client-key')` from
+ * src/server/core/keys.ts. This secret only still signs the newsletter's unsubscribe tokens,
+ * until that domain moves to the `u1.` tokens described there; then it goes.
+ *
+ * The key that made client identifiers non-reversible. It must outlive the process (limits
  * survive restarts) and be shared by every instance: RATE_LIMIT_SECRET when set, else a
  * random key kept in the data folder.
  */
