@@ -8,7 +8,7 @@ import { promisify } from 'node:util';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { log } from './log';
 import { KEY_LABELS, createKeyring, createSecretFile, legacyUnsubscribeToken, readSecretFile, resetKeysForTests } from './keys';
-import { loadConfig } from '../config';
+import { loadConfig } from './config';
 
 const folder = () => mkdtempSync(join(tmpdir(), 'contrechamp-keys-'));
 const STRONG = randomBytes(32).toString('base64url');

@@ -47,7 +47,7 @@
 import { createHmac, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto';
 import { linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { KEY_LABELS, config, loadConfig, type Config, type KeyLabel } from '../config';
+import { KEY_LABELS, config, loadConfig, type Config, type KeyLabel } from './config';
 import { log } from './log';
 
 export { KEY_LABELS, type KeyLabel };

@@ -6,7 +6,7 @@
 import type { APIContext } from 'astro';
 import { services } from '../runtime';
 import { clientKey } from './request-guards';
-import { rateLimitSecret } from '../rate-limit/rate-limit';
+import { subkey } from '../core/keys';
 
 type RequestLike = Pick<APIContext, 'request'> & { clientAddress?: string };
 
@@ -24,5 +24,5 @@ export function clientOf(context: RequestLike): string {
   } catch {
     address = 'unknown';
   }
-  return clientKey(context.request, address, rateLimitSecret());
+  return clientKey(context.request, address, subkey('client-key'));
 }

@@ -1,4 +1,8 @@
-import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
+import { createHash } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, beforeEach, expect, it, vi } from 'vitest';
 import { settled } from '../after-answer';
 import { fakeClock } from '../core/clock';
 import type { Mailer, OutgoingMail } from '../mail/transport';
@@ -8,7 +12,7 @@ import { confirm, subscribe, unsubscribe } from './service';
 
 /** Mails and links are prepared after the answer: wait for that work. */
 const flush = () => settled();
-const token = (mail: OutgoingMail, name: string) => new RegExp(`${name}=([A-Za-z0-9_-]{43})`).exec(mail.text)?.[1];
+const token = (mail: OutgoingMail, name: string) => new RegExp(`${name}=((?:u1\\.[0-9a-f-]{36}\\.)?[A-Za-z0-9_-]{43})`).exec(mail.text)?.[1];
 
 describeEachDialect('newsletter', (kind) => {
   let test: TestDatabase;
@@ -76,5 +80,48 @@ describeEachDialect('newsletter', (kind) => {
     for (let i = 0; i < 5; i++) await subscribe(deps, { email, client: `c${n}-${i}` });
     expect(await subscribe(deps, { email, client: 'autre' })).toMatchObject({ ok: false, status: 429 });
     await flush();
+  });
+
+  it('keeps links sent before the u1 tokens working, through their stored hash, and refuses a forged u1 token', async () => {
+    await subscribe(deps, { email, client: `c${n}` });
+    await flush();
+    await confirm(deps, { token: token(sent[0]!, 'confirm\\?token')! });
+    await flush();
+    // An older mail carried a plain 43-character secret whose SHA-256 the database kept.
+    const old = 'ancienLienDeDesinscription0123456789abcdefg';
+    await test.db.updateTable('newsletter_subscribers').set({ unsubscribe_hash: createHash('sha256').update(old).digest('hex') }).where('email', '=', email).execute();
+    const current = token(sent[1]!, 'token')!;
+    const [, id, mac] = current.split('.');
+    const forged = `u1.${id}.${mac!.slice(0, -2)}${mac!.endsWith('AA') ? 'AB' : 'AA'}`;
+    expect(await unsubscribe(deps, { token: forged })).toMatchObject({ ok: false, status: 400 });
+    expect(await status()).toBe('confirmed');
+    expect(await unsubscribe(deps, { token: old })).toEqual({ ok: true });
+    expect(await status()).toBe('unsubscribed');
+  });
+
+  it('keeps u1 links working when the unsubscribe key is rotated, and when another key is', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'contrechamp-keys-'));
+    const load = async (versions: string) => {
+      vi.resetModules();
+      vi.stubEnv('DATA_DIR', dataDir);
+      vi.stubEnv('APP_SECRET', '');
+      vi.stubEnv('RATE_LIMIT_SECRET', '');
+      vi.stubEnv('KEY_VERSIONS', versions);
+      return import('./service');
+    };
+    try {
+      const before = await load('');
+      const link = before.unsubscribeTokenFor('0d8f2a1c-5b7e-4c3a-9f10-2b6d8e4a7c11');
+      expect((await load('unsubscribe=2')).unsubscribeTokenFor('0d8f2a1c-5b7e-4c3a-9f10-2b6d8e4a7c11')).not.toBe(link);
+      for (const versions of ['unsubscribe=2', 'rate-limit=5,client-key=3']) {
+        const service = await load(versions);
+        await test.db.insertInto('newsletter_subscribers').values({ id: '0d8f2a1c-5b7e-4c3a-9f10-2b6d8e4a7c11', email: `rotation-${versions.length}@exemple.fr`, status: 'confirmed', unsubscribe_hash: null, created_at: '2026-11-21T10:00:00.000Z', confirmed_at: null, unsubscribed_at: null }).execute();
+        expect(await service.unsubscribe(deps, { token: link })).toEqual({ ok: true });
+        await test.db.deleteFrom('newsletter_subscribers').where('id', '=', '0d8f2a1c-5b7e-4c3a-9f10-2b6d8e4a7c11').execute();
+      }
+    } finally {
+      vi.unstubAllEnvs();
+      vi.resetModules();
+    }
   });
 });

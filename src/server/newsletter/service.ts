@@ -3,11 +3,11 @@
  * from the mail sent to it. Repeating a request is harmless, and no answer says whether an
  * address is already subscribed. Every newsletter mail carries an unsubscribe link.
  */
-import { createHmac } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { ServerDeps } from '../core/deps';
 import { fail, type Result } from '../core/result';
-import { emailSubject, limit, rateLimitSecret } from '../rate-limit/rate-limit';
+import { emailSubject, limit } from '../rate-limit/rate-limit';
+import { sign, verify } from '../core/keys';
 import { hashSecret, isWellFormedSecret } from '../auth/tokens';
 import { normaliseEmail } from '../auth/repository';
 import { consumeSingleUseToken, issueSingleUseToken } from '../auth/service';
@@ -21,12 +21,24 @@ import { NEWSLETTER_LIMITS } from './rate-limits';
 export { NEWSLETTER_CLIENT_ID } from '../../lib/newsletter-client';
 
 /**
- * The unsubscribe token of a subscriber: derived from its id with the server's key, so that it
- * never changes and every mail sent to it, old or new, carries a working link. Only its hash
- * is stored, to find the subscriber back.
+ * The unsubscribe token of a subscriber: `u1.<id>.<MAC of the id>` under the `unsubscribe`
+ * subkey. Nothing is stored: it is checked by recomputation, so it never changes and every mail
+ * sent to the subscriber, old or new, carries a working link — whatever happens to the other
+ * keys, and across a rotation of its own (older versions of the key still verify).
+ *
+ * Links sent before these tokens existed carry a 43-character secret whose SHA-256 is in
+ * `unsubscribe_hash`; they are still found that way. That column is never written again.
  */
 export function unsubscribeTokenFor(subscriberId: string): string {
-  return createHmac('sha256', rateLimitSecret()).update(`unsubscribe:${subscriberId}`).digest('base64url');
+  return `u1.${subscriberId}.${sign('unsubscribe', subscriberId)}`;
+}
+
+/** The subscriber id an unsubscribe token names, if its MAC is right. */
+function subscriberOfToken(token: string): string | null {
+  const match = /^u1\.([0-9a-f-]{36})\.([A-Za-z0-9_-]{43})$/.exec(token);
+  if (!match) return null;
+  const [, id, mac] = match as unknown as [string, string, string];
+  return verify('unsubscribe', id, mac) ? id : null;
 }
 
 export async function subscribe(deps: ServerDeps, input: { email: string; client: string }): Promise<Result<object>> {
@@ -46,7 +58,7 @@ export async function subscribe(deps: ServerDeps, input: { email: string; client
         // Already confirmed: nothing to do, and nothing to tell.
         if (row.status === 'confirmed') return null;
         const unsubscribe = unsubscribeTokenFor(row.id);
-        await trx.updateTable('newsletter_subscribers').set({ status: 'pending', unsubscribe_hash: hashSecret(unsubscribe), unsubscribed_at: null }).where('id', '=', row.id).execute();
+        await trx.updateTable('newsletter_subscribers').set({ status: 'pending', unsubscribed_at: null }).where('id', '=', row.id).execute();
         const confirm = await issueSingleUseToken(trx, 'newsletter_confirm', now, { email });
         return newsletterConfirmMail({ siteUrl: deps.siteUrl, token: confirm, unsubscribeToken: unsubscribe });
       });
@@ -69,7 +81,7 @@ export async function confirm(deps: ServerDeps, input: { token: string }): Promi
     const unsubscribe = unsubscribeTokenFor(row.id);
     await trx
       .updateTable('newsletter_subscribers')
-      .set({ status: 'confirmed', confirmed_at: toTimestamp(now), unsubscribed_at: null, unsubscribe_hash: hashSecret(unsubscribe) })
+      .set({ status: 'confirmed', confirmed_at: toTimestamp(now), unsubscribed_at: null })
       .where('id', '=', row.id)
       .execute();
     return { email: token.email, unsubscribe };
@@ -83,10 +95,14 @@ export async function confirm(deps: ServerDeps, input: { token: string }): Promi
 
 /** Unsubscribes the address behind an unsubscribe token. Idempotent. */
 export async function unsubscribe(deps: Pick<ServerDeps, 'db' | 'clock'>, input: { token: string }): Promise<Result<object>> {
-  if (!isWellFormedSecret(input.token)) return { ok: false, status: 400, message: 'Lien de désinscription invalide.' };
+  const refused = fail(400, 'Lien de désinscription invalide.');
   const now = deps.clock.now();
-  const row = await deps.db.selectFrom('newsletter_subscribers').select(['id', 'email']).where('unsubscribe_hash', '=', hashSecret(input.token)).executeTakeFirst();
-  if (!row) return { ok: false, status: 400, message: 'Lien de désinscription invalide.' };
+  const id = subscriberOfToken(input.token);
+  let row: { id: string } | undefined;
+  if (id) row = await deps.db.selectFrom('newsletter_subscribers').select('id').where('id', '=', id).executeTakeFirst();
+  // A link from a mail sent before the u1 tokens: found by its stored hash.
+  else if (isWellFormedSecret(input.token)) row = await deps.db.selectFrom('newsletter_subscribers').select('id').where('unsubscribe_hash', '=', hashSecret(input.token)).executeTakeFirst();
+  if (!row) return refused;
   await deps.db.updateTable('newsletter_subscribers').set({ status: 'unsubscribed', unsubscribed_at: toTimestamp(now) }).where('id', '=', row.id).execute();
   return { ok: true };
 }
@@ -119,7 +135,7 @@ export async function setSubscription(db: Kysely<Database>, input: { email: stri
   const subscriber = await db.selectFrom('newsletter_subscribers').select('id').where('email', '=', email).executeTakeFirstOrThrow();
   await db
     .updateTable('newsletter_subscribers')
-    .set({ status: 'confirmed', confirmed_at: now, unsubscribed_at: null, unsubscribe_hash: hashSecret(unsubscribeTokenFor(subscriber.id)) })
+    .set({ status: 'confirmed', confirmed_at: now, unsubscribed_at: null })
     .where('id', '=', subscriber.id)
     .where('status', '!=', 'confirmed')
     .execute();

@@ -6,9 +6,7 @@
  * This domain owns the `rate_limits` table and the mechanism; each domain declares its own
  * rules (`auth/rate-limits.ts`, `newsletter/rate-limits.ts`, `contact/rate-limits.ts`).
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
-import { createHmac, randomBytes } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/database';
 import { countOf } from '../../lib/text';
@@ -76,34 +74,4 @@ export async function limit(
  * does not reveal which addresses were tried. */
 export function emailSubject(email: string): string {
   return createHmac('sha256', subkey('rate-limit')).update(email.trim().toLowerCase()).digest('hex');
-}
-
-let secret: Buffer | undefined;
-/**
- * Legacy: rate limits now use `subkey('rate-limit')` and `subkey('client-key')` from
- * src/server/core/keys.ts. This secret only still signs the newsletter's unsubscribe tokens,
- * until that domain moves to the `u1.` tokens described there; then it goes.
- *
- * The key that made client identifiers non-reversible. It must outlive the process (limits
- * survive restarts) and be shared by every instance: RATE_LIMIT_SECRET when set, else a
- * random key kept in the data folder.
- */
-export function rateLimitSecret(dataDir = process.env.DATA_DIR ?? 'data'): Buffer {
-  if (secret) return secret;
-  if (process.env.RATE_LIMIT_SECRET) return (secret = Buffer.from(process.env.RATE_LIMIT_SECRET));
-  const file = resolve(dataDir, 'rate-limit.key');
-  try {
-    secret = readFileSync(file);
-  } catch {
-    mkdirSync(dirname(file), { recursive: true });
-    const fresh = randomBytes(32);
-    try {
-      // 'wx': if another process created it first, read theirs.
-      writeFileSync(file, fresh, { flag: 'wx', mode: 0o600 });
-      secret = fresh;
-    } catch {
-      secret = readFileSync(file);
-    }
-  }
-  return secret;
 }
