@@ -7,9 +7,11 @@
  */
 import { type Kysely, type Migration, type MigrationProvider, Migrator } from 'kysely';
 import * as members001 from './migrations/2026-11-21-001-members';
+import * as jobs001 from './migrations/2026-11-23-001-jobs';
 
 export const migrations: Readonly<Record<string, Migration>> = {
   '2026-11-21-001-members': members001,
+  '2026-11-23-001-jobs': jobs001,
 };
 
 /** A migrator over the app's migrations (tests also use it to migrate down). */
