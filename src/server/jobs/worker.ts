@@ -144,6 +144,11 @@ export function createJobWorker(options: JobWorkerOptions): JobWorker {
     for (const candidate of candidates) {
       if (stopping) return undefined;
       const row = await claimJob(db, candidate, workerId, clock.now(), leaseMarginMs);
+      if (row && stopping) {
+        // stop() was called while this claim was on its way: give the job back untouched.
+        await releaseJob(db, { id: row.id, workerId, attempt: row.attempts }, clock.now());
+        return undefined;
+      }
       if (row) return row;
     }
     return undefined;
