@@ -132,7 +132,7 @@ export function createJobWorker(options: JobWorkerOptions): JobWorker {
 
   /** Claims one job, trying a few candidates in random order (two workers rarely want the same one). */
   async function claimNext(): Promise<JobRow | undefined> {
-    const want = concurrency + 4;
+    const want = 4 * concurrency + 8;
     const now = clock.now();
     const candidates = (await findCandidates(db, kinds, toTimestamp(now), want + unsettled.size)).filter(
       (candidate) => !unsettled.has(candidate.id),
