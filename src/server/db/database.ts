@@ -108,6 +108,34 @@ export interface ContactMessagesTable {
   client_hash: Immutable<string | null>;
 }
 
+export type JobStatus = 'pending' | 'running' | 'done' | 'failed';
+
+export interface JobsTable {
+  id: Immutable<string>;
+  /** Which handler runs it (`JobDefinition.kind`). */
+  kind: Immutable<string>;
+  /** JSON text, validated by the handler's schema when the job runs. */
+  payload: Immutable<string>;
+  status: JobStatus;
+  /** Due time ("échéance"): the job is not claimed before it. */
+  run_at: Timestamp;
+  /** Attempts started so far (incremented when a worker claims the job). */
+  attempts: Generated<number>;
+  max_attempts: Immutable<number>;
+  timeout_ms: Immutable<number>;
+  /** Worker holding the lease while running; null otherwise. */
+  locked_by: string | null;
+  /** End of the lease; past it, another worker may take the job again. */
+  locked_until: Timestamp | null;
+  /** Error name/code and a scrubbed message (no e-mail addresses, tokens or URLs). */
+  last_error: string | null;
+  /** Unique when set: enqueueing the same key again gives the same job. */
+  unique_key: Immutable<string | null>;
+  created_at: Immutable<Timestamp>;
+  updated_at: Timestamp;
+  finished_at: Timestamp | null;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -115,6 +143,7 @@ export interface Database {
   rate_limits: RateLimitsTable;
   newsletter_subscribers: NewsletterSubscribersTable;
   contact_messages: ContactMessagesTable;
+  jobs: JobsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;
@@ -132,6 +161,9 @@ export type NewNewsletterSubscriberRow = Insertable<NewsletterSubscribersTable>;
 export type NewsletterSubscriberRowUpdate = Updateable<NewsletterSubscribersTable>;
 export type ContactMessageRow = Selectable<ContactMessagesTable>;
 export type NewContactMessageRow = Insertable<ContactMessagesTable>;
+export type JobRow = Selectable<JobsTable>;
+export type NewJobRow = Insertable<JobsTable>;
+export type JobRowUpdate = Updateable<JobsTable>;
 
 /** A new row id. */
 export const newId = (): string => crypto.randomUUID();

@@ -7,10 +7,12 @@
  */
 import { type Kysely, type Migration, type MigrationProvider, Migrator } from 'kysely';
 import * as members001 from './migrations/2026-11-21-001-members';
+import * as jobs001 from './migrations/2026-11-23-001-jobs';
 import * as staffRoles002 from './migrations/2026-11-23-002-staff-roles';
 
 export const migrations: Readonly<Record<string, Migration>> = {
   '2026-11-21-001-members': members001,
+  '2026-11-23-001-jobs': jobs001,
   '2026-11-23-002-staff-roles': staffRoles002,
 };
 
