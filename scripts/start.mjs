@@ -52,11 +52,19 @@ server.listen(port, host, () => {
     console.error(JSON.stringify({ time: new Date().toISOString(), level: 'error', msg: 'start-up health check failed', error: String(error) })),
   );
 });
-// Finish the requests under way, then stop (the database commits each write as it happens).
+// Finish the requests under way, let the job worker finish its running jobs (the others wait in
+// the database for the next start), then stop. The database commits each write as it happens.
+const shutdownHook = Symbol.for('contrechamp.shutdown');
 for (const signal of ['SIGINT', 'SIGTERM']) {
   process.once(signal, () => {
-    server.close(() => process.exit(0));
+    setTimeout(() => process.exit(0), 15_000).unref();
     server.closeIdleConnections();
-    setTimeout(() => process.exit(0), 5000).unref();
+    server.close(async () => {
+      try {
+        await globalThis[shutdownHook]?.();
+      } finally {
+        process.exit(0);
+      }
+    });
   });
 }

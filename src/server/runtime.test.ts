@@ -11,13 +11,12 @@ async function bootAndListAccounts(mode: 'demo' | 'production') {
   vi.stubEnv('DATA_DIR', dir);
   vi.stubEnv('DATABASE_URL', '');
   vi.stubEnv('SQLITE_PATH', '');
-  const { services } = await import('./runtime');
-  const { closeDatabase } = await import('./db/client');
+  const { services, shutdown } = await import('./runtime');
   try {
     const { db } = await services();
     return (await db.selectFrom('users').select(['email', 'role']).orderBy('email').execute());
   } finally {
-    await closeDatabase();
+    await shutdown(0);
     rmSync(dir, { recursive: true, force: true });
   }
 }

@@ -1,25 +1,63 @@
 /**
- * The server's wiring: the database (migrated on first use), the mailer, the clock and the
- * configured site URL, shared by every request of the process. In demo mode the demo
- * accounts are created on first use; production never creates them.
+ * The composition root: the process's ServerDeps (the database, migrated on first use; the
+ * mailer; the clock; the configured site URL) and its job worker, which runs the deferred work of
+ * every domain. In demo mode the demo accounts are created on first use; production never
+ * creates them.
+ *
+ * `npm start` (scripts/start.mjs) calls `/api/health` right after listening, so all of this
+ * happens at start; on SIGTERM it calls the shutdown hook registered here, which stops the
+ * worker (letting running jobs finish) before the database closes.
  */
 import { systemClock } from './core/clock';
 import { config } from './core/config';
-import { getDatabase } from './db/client';
-import { getMailer } from './mail/transport';
 import type { ServerDeps } from './core/deps';
+import { log } from './core/log';
+import { closeDatabase, getDatabase } from './db/client';
+import { createJobWorker, type JobDefinition, type JobWorker } from './jobs';
+import { mailJobs } from './mail/jobs';
+import { getMailer } from './mail/transport';
+import { authJobs } from './auth/jobs';
+import { contactJobs } from './contact/service';
+import { newsletterJobs } from './newsletter/jobs';
 import { seedDemoAccounts } from './demo/seed';
 
+/** Every domain's job handlers: a domain with deferred work adds its list here. */
+export function jobHandlers(deps: ServerDeps): JobDefinition[] {
+  return [...mailJobs(deps.mailer), ...authJobs(deps), ...newsletterJobs(deps), ...contactJobs(deps)] as JobDefinition[];
+}
+
+/** How long a stopping process lets running jobs finish before giving them back. */
+const SHUTDOWN_GRACE_MS = 10_000;
+
 let ready: Promise<ServerDeps> | undefined;
+let worker: JobWorker | undefined;
 
 export function services(): Promise<ServerDeps> {
   ready ??= (async () => {
     const { db } = await getDatabase();
     if (config().mode === 'demo') await seedDemoAccounts(db, systemClock.now());
-    return { db, mailer: getMailer(), clock: systemClock, siteUrl: config().siteUrl };
+    const deps: ServerDeps = { db, mailer: getMailer(), clock: systemClock, siteUrl: config().siteUrl, jobs: { wake: () => worker?.poke() } };
+    worker = createJobWorker({ db, handlers: jobHandlers(deps), clock: systemClock });
+    worker.start();
+    return deps;
   })().catch((error: unknown) => {
     ready = undefined;
     throw error;
   });
   return ready;
 }
+
+/** Stops the worker (running jobs get `graceMs` to finish; the others wait in the table), then closes the database. */
+export async function shutdown(graceMs = SHUTDOWN_GRACE_MS): Promise<void> {
+  const stopping = worker;
+  worker = undefined;
+  ready = undefined;
+  if (stopping) {
+    const { drained } = await stopping.stop({ graceMs });
+    log.info('jobs stopped', { drained });
+  }
+  await closeDatabase();
+}
+
+// scripts/start.mjs loads the built server as a bundle; it finds this hook without importing it.
+(globalThis as Record<symbol, unknown>)[Symbol.for('contrechamp.shutdown')] = shutdown;

@@ -9,7 +9,8 @@ import { fail, type Result } from '../core/result';
 import { log } from '../core/log';
 import { toTimestamp } from '../db/database';
 import { writeTransaction } from '../db/transaction';
-import { afterAnswer } from '../after-answer';
+import { schedule } from '../jobs/schedule';
+import { SEND_MAIL } from '../mail/jobs';
 import type { User } from '../auth/repository';
 import { checkCurrentPassword, confirmEmailChange as confirmAddress, eraseUser, findUser, updateProfile as updateIdentity } from '../auth/service';
 import { followAddress, isSubscribed, setSubscription } from '../newsletter/service';
@@ -63,9 +64,10 @@ export async function deleteAccount(deps: ServerDeps, input: { userId: string; p
   await writeTransaction(deps.db, async (trx) => {
     for (const part of ACCOUNT_PARTS) await part.erase(trx, user, now);
     await eraseUser(trx, user.id);
+    // The acknowledgement leaves with the deletion, or not at all.
+    await schedule(deps, trx, SEND_MAIL, { to: user.email, mail: accountDeletedMail({ siteUrl: deps.siteUrl }) });
   });
+  deps.jobs.wake();
   log.info('account deleted', { userId: user.id });
-  const mail = accountDeletedMail({ siteUrl: deps.siteUrl });
-  afterAnswer(mail.template, () => deps.mailer.send({ to: user.email, ...mail }).then(() => {}));
   return { ok: true };
 }

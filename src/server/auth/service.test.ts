@@ -1,11 +1,14 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { settled } from '../after-answer';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+
+import { withJobs } from '../../../tests/helpers/jobs';
 import { fakeClock } from '../core/clock';
 import type { Mailer, OutgoingMail } from '../mail/transport';
-import type { ServerDeps } from '../core/deps';
 import { createTestDatabase, describeEachDialect, type TestDatabase } from '../../../tests/helpers/db';
 import * as auth from './service';
 import { hashSecret } from './tokens';
+
+// Several tests run a few scrypt derivations (N=2^17): seconds on a busy two-core machine.
+vi.setConfig({ testTimeout: 20_000 });
 
 const PASSWORD = 'un mot de passe solide';
 const siteUrl = new URL('https://contrechamp.example');
@@ -16,15 +19,14 @@ function memoryMailer() {
   const mailer: Mailer = { send: async (mail) => { sent.push(mail); return { messageId: String(sent.length) }; } };
   return { mailer, sent };
 }
-/** Mails and links are prepared after the answer: wait for that work. */
-const flush = () => settled();
 const tokenIn = (mail: OutgoingMail, path: string) => new RegExp(`${path}/([A-Za-z0-9_-]{43})`).exec(mail.text)?.[1];
 
 describeEachDialect('auth service', (kind) => {
   let test: TestDatabase;
   let clock: ReturnType<typeof fakeClock>;
   let box: ReturnType<typeof memoryMailer>;
-  let deps: ServerDeps;
+  let deps: ReturnType<typeof withJobs>;
+  const flush = () => deps.flush();
   let userId: string;
   let n = 0;
   let email: string;
@@ -32,9 +34,11 @@ describeEachDialect('auth service', (kind) => {
   beforeAll(async () => { test = await createTestDatabase(kind); });
   afterAll(async () => { await test.close(); });
   beforeEach(async () => {
+    // Work scheduled by an earlier test belongs to it.
+    await test.db.deleteFrom('jobs').execute();
     clock = fakeClock();
     box = memoryMailer();
-    deps = { db: test.db, mailer: box.mailer, clock, siteUrl };
+    deps = withJobs({ db: test.db, mailer: box.mailer, clock, siteUrl });
     email = `membre${++n}@exemple.fr`;
     userId = await auth.createUser(test.db, { email, password: PASSWORD, now: clock.now() });
   });

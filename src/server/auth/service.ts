@@ -12,10 +12,12 @@ import { fail, type Failure, type Result } from '../core/result';
 import type { Database } from '../db/database';
 import { newId, toFlag, toTimestamp } from '../db/database';
 import { writeTransaction } from '../db/transaction';
-import { afterAnswer } from '../after-answer';
+import { schedule } from '../jobs/schedule';
+import { SEND_MAIL } from '../mail/jobs';
 import { log } from '../core/log';
-import type { OutgoingMail } from '../mail/transport';
 import { emailChangeConfirmMail, emailChangeNoticeMail, emailChangedMail, magicLinkMail, passwordChangedMail, passwordResetMail } from './mails';
+import type { MailContent } from '../mail/layout';
+import { EMAIL_CHANGE_LINK, MAIL_LINK } from './job-types';
 import { PasswordHashingBusy, hashPassword, needsRehash, validateNewPassword, verifyAgainstNothing, verifyPassword } from './passwords';
 import { emailSubject, limit as limitBy, retryLater, type RateLimitRule } from '../rate-limit/rate-limit';
 import { AUTH_LIMITS as RATE_LIMITS } from './rate-limits';
@@ -53,14 +55,11 @@ function limit(deps: Pick<ServerDeps, 'db' | 'clock'>, checks: [RateLimitRule, s
 }
 
 /**
- * Sends after the answer: the time a request takes must not depend on whether the address
- * has an account, and a slow mail relay must not hold the reader up. Submission failures are
- * logged; the reader can ask again.
+ * Schedules a notice (no secret in it) in the caller's transaction: it leaves with the change
+ * it tells of, or not at all. Wake the worker after the commit.
  */
-function sendLater(deps: ServerDeps, mail: OutgoingMail) {
-  afterAnswer(mail.template ?? 'mail', async () => {
-    await deps.mailer.send(mail);
-  });
+function notify(deps: Pick<ServerDeps, 'clock' | 'siteUrl'>, db: Kysely<Database>, to: string, mail: MailContent) {
+  return schedule(deps, db, SEND_MAIL, { to, mail });
 }
 
 async function createSession(db: Kysely<Database>, userId: string, kind: SessionKind, now: Date, userAgent?: string | null): Promise<NewSession> {
@@ -155,34 +154,39 @@ export async function sessionUser(
 
 /**
  * Mails a single-use link for one purpose if the address has an account (a newer link retires
- * the older ones). The answer is the same either way, and so is its timing: the mail goes out
- * after the answer.
+ * the older ones). The answer is the same either way, and so is its timing: the request only
+ * schedules a job, for a known address or not; the job looks the address up.
  */
-async function mailLinkToAccount(
-  deps: ServerDeps,
-  input: { email: string; client: string },
-  purpose: 'magic_link' | 'password_reset',
-  mail: (token: string) => Omit<OutgoingMail, 'to'>,
-): Promise<Result<object>> {
+async function mailLinkToAccount(deps: ServerDeps, input: { email: string; client: string }, purpose: 'magic_link' | 'password_reset'): Promise<Result<object>> {
   const limited = await limit(deps, [[RATE_LIMITS.mailByClient, input.client], [RATE_LIMITS.mailByEmail, emailSubject(input.email)]]);
   if (limited) return limited;
-  // Everything that differs between a known and an unknown address happens after the answer.
-  afterAnswer(purpose, async () => {
-    const row = await repo.findUserRowByEmail(deps.db, input.email);
-    if (!row) return;
-    const now = deps.clock.now();
-    const token = await writeTransaction(deps.db, async (trx) => {
-      await repo.retireTokens(trx, row.id, purpose, now);
-      return issueToken(trx, purpose, now, { userId: row.id, email: row.email });
-    });
-    await deps.mailer.send({ to: row.email, ...mail(token) });
-  });
+  await schedule(deps, deps.db, MAIL_LINK, { purpose, email: repo.normaliseEmail(input.email) });
+  deps.jobs.wake();
   return { ok: true };
 }
 
+/**
+ * The job behind a sign-in or reset request: if the address has an account, retire its older
+ * links of that purpose, issue a new one and mail it. The token is created here, when the job
+ * runs, so that no live secret waits in the jobs table.
+ */
+export async function sendLinkNow(deps: ServerDeps, input: { email: string; purpose: 'magic_link' | 'password_reset' }): Promise<void> {
+  const row = await repo.findUserRowByEmail(deps.db, input.email);
+  if (!row) return;
+  const now = deps.clock.now();
+  const token = await writeTransaction(deps.db, async (trx) => {
+    // Writing the user row first takes its lock on PostgreSQL: two jobs for one address (two
+    // processes) then run one after the other, and the second retires the first one's link.
+    await repo.updateUser(trx, row.id, { updated_at: toTimestamp(now) });
+    await repo.retireTokens(trx, row.id, input.purpose, now);
+    return issueToken(trx, input.purpose, now, { userId: row.id, email: row.email });
+  });
+  const mail = input.purpose === 'magic_link' ? magicLinkMail({ siteUrl: deps.siteUrl, token }) : passwordResetMail({ siteUrl: deps.siteUrl, token });
+  await deps.mailer.send({ to: row.email, ...mail });
+}
+
 /** Sends a sign-in link (15 minutes) if the address has an account. */
-export const requestMagicLink = (deps: ServerDeps, input: { email: string; client: string }) =>
-  mailLinkToAccount(deps, input, 'magic_link', (token) => magicLinkMail({ siteUrl: deps.siteUrl, token }));
+export const requestMagicLink = (deps: ServerDeps, input: { email: string; client: string }) => mailLinkToAccount(deps, input, 'magic_link');
 
 export async function redeemMagicLink(
   deps: ServerDeps,
@@ -208,8 +212,7 @@ export async function redeemMagicLink(
 }
 
 /** Sends a password-reset link (one hour) if the address has an account. */
-export const requestPasswordReset = (deps: ServerDeps, input: { email: string; client: string }) =>
-  mailLinkToAccount(deps, input, 'password_reset', (token) => passwordResetMail({ siteUrl: deps.siteUrl, token }));
+export const requestPasswordReset = (deps: ServerDeps, input: { email: string; client: string }) => mailLinkToAccount(deps, input, 'password_reset');
 
 /** Sets a new password from a reset link, and ends every session of the account. */
 export function resetPassword(deps: ServerDeps, input: { token: string; newPassword: string; client: string }): Promise<Result<object>> {
@@ -236,10 +239,11 @@ async function resetPasswordNow(deps: ServerDeps, input: { token: string; newPas
     await repo.deleteUserSessions(trx, row.id);
     // No link sent before the reset (a change of address, a sign-in link) may act after it.
     await repo.retireAllTokens(trx, row.id, now);
+    await notify(deps, trx, row.email, passwordChangedMail({ siteUrl: deps.siteUrl }));
     return row.email;
   });
   if (!email) return fail(400, MESSAGES.linkInvalid);
-  sendLater(deps, { to: email, ...passwordChangedMail({ siteUrl: deps.siteUrl }) });
+  deps.jobs.wake();
   return { ok: true };
 }
 
@@ -267,9 +271,10 @@ export function changePassword(
     await repo.updateUser(trx, row.id, { password_hash: hash, updated_at: toTimestamp(now) });
     await repo.deleteUserSessions(trx, row.id);
     await repo.retireAllTokens(trx, row.id, now);
+    await notify(deps, trx, row.email, passwordChangedMail({ siteUrl: deps.siteUrl }));
     return createSession(trx, row.id, input.persistent ? 'persistent' : 'browser', now, input.userAgent);
   });
-  sendLater(deps, { to: row.email, ...passwordChangedMail({ siteUrl: deps.siteUrl }) });
+  deps.jobs.wake();
   return { ok: true, session };
   });
 }
@@ -296,17 +301,29 @@ export async function requestEmailChange(
   if (row.password_hash && !(await verifyPassword(input.password, row.password_hash))) return fail(403, MESSAGES.wrongPassword);
   const newEmail = repo.normaliseEmail(input.newEmail);
   if (newEmail === row.email) return fail(400, MESSAGES.sameEmail);
-  const taken = await repo.findUserRowByEmail(deps.db, newEmail);
-  if (!taken) {
-    const now = deps.clock.now();
-    const token = await writeTransaction(deps.db, async (trx) => {
-      await repo.retireTokens(trx, row.id, 'email_change', now);
-      return issueToken(trx, 'email_change', now, { userId: row.id, email: newEmail, payload: { from: row.email } });
-    });
-    sendLater(deps, { to: newEmail, ...emailChangeConfirmMail({ siteUrl: deps.siteUrl, token, newEmail }) });
-    sendLater(deps, { to: row.email, ...emailChangeNoticeMail({ siteUrl: deps.siteUrl, newEmail }) });
-  }
+  // Whether the new address is taken is the job's question: the answer and its timing are the same.
+  await schedule(deps, deps.db, EMAIL_CHANGE_LINK, { userId: row.id, newEmail });
+  deps.jobs.wake();
   return { ok: true };
+}
+
+/**
+ * The job behind a change of address: unless the new address belongs to another account, issue
+ * the confirmation link (24 h, retiring older ones), mail it to the new address, and tell the
+ * old one. An address already taken gets nothing.
+ */
+export async function sendEmailChangeLinkNow(deps: ServerDeps, input: { userId: string; newEmail: string }): Promise<void> {
+  const row = await repo.findUserRowById(deps.db, input.userId);
+  if (!row || row.email === input.newEmail) return;
+  if (await repo.findUserRowByEmail(deps.db, input.newEmail)) return;
+  const now = deps.clock.now();
+  const token = await writeTransaction(deps.db, async (trx) => {
+    await repo.updateUser(trx, row.id, { updated_at: toTimestamp(now) });
+    await repo.retireTokens(trx, row.id, 'email_change', now);
+    return issueToken(trx, 'email_change', now, { userId: row.id, email: input.newEmail, payload: { from: row.email } });
+  });
+  await deps.mailer.send({ to: input.newEmail, ...emailChangeConfirmMail({ siteUrl: deps.siteUrl, token, newEmail: input.newEmail }) });
+  await deps.mailer.send({ to: row.email, ...emailChangeNoticeMail({ siteUrl: deps.siteUrl, newEmail: input.newEmail }) });
 }
 
 export async function confirmEmailChange(
@@ -328,6 +345,7 @@ export async function confirmEmailChange(
     if (await repo.findUserRowByEmail(trx, token.email)) return 'taken' as const;
     await repo.updateUser(trx, row.id, { email: token.email, email_verified_at: toTimestamp(now), updated_at: toTimestamp(now) });
     await onChanged(trx, { userId: row.id, oldEmail: row.email, newEmail: token.email });
+    await notify(deps, trx, row.email, emailChangedMail({ siteUrl: deps.siteUrl, newEmail: token.email }));
     return { oldEmail: row.email, newEmail: token.email };
   }).catch((error: unknown) => {
     // Two confirmations racing for one address: the unique index decides, the loser is told.
@@ -336,7 +354,7 @@ export async function confirmEmailChange(
   });
   if (result === null) return fail(400, MESSAGES.linkInvalid);
   if (result === 'taken') return fail(409, MESSAGES.emailTaken);
-  sendLater(deps, { to: result.oldEmail, ...emailChangedMail({ siteUrl: deps.siteUrl, newEmail: result.newEmail }) });
+  deps.jobs.wake();
   return { ok: true, email: result.newEmail };
 }
 

@@ -11,7 +11,8 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/database';
 import { config } from '../core/config';
 import { newId, toTimestamp } from '../db/database';
-import { afterAnswer } from '../after-answer';
+import { writeTransaction } from '../db/transaction';
+import { handle, jobType, schedule } from '../jobs/schedule';
 import { log } from '../core/log';
 import { contactNewsroomMail } from './mails';
 
@@ -34,16 +35,31 @@ export async function sendContactMessage(deps: ServerDeps, input: z.infer<typeof
     log.warn('contact honeypot filled');
     return { ok: true };
   }
-  await deps.db.insertInto('contact_messages').values({
-    id: newId(), name: input.name, email: input.email.toLowerCase(), subject: input.subject, message: input.message,
-    created_at: toTimestamp(now), client_hash: input.client,
-  }).execute();
-  const mail = contactNewsroomMail({ name: input.name, email: input.email, subject: CONTACT_SUBJECTS[input.subject], message: input.message, siteUrl: deps.siteUrl });
-  afterAnswer('contact-newsroom', async () => {
-    await deps.mailer.send({ to: config().mail.newsroom, ...mail });
+  // Stored and scheduled for the newsroom together: an accepted message is never lost, even if
+  // the relay is down or the process stops right after the answer.
+  await writeTransaction(deps.db, async (trx) => {
+    const id = newId();
+    await trx.insertInto('contact_messages').values({
+      id, name: input.name, email: input.email.toLowerCase(), subject: input.subject, message: input.message,
+      created_at: toTimestamp(now), client_hash: input.client,
+    }).execute();
+    await schedule(deps, trx, FORWARD_TO_NEWSROOM, { messageId: id });
   });
+  deps.jobs.wake();
   return { ok: true };
 }
+
+/** Mail a stored message to the newsroom, Reply-To its sender. */
+export const FORWARD_TO_NEWSROOM = jobType({ kind: 'contact.forward', schema: z.object({ messageId: z.string().min(1) }), maxAttempts: 8 });
+
+export const contactJobs = (deps: ServerDeps) => [
+  handle(FORWARD_TO_NEWSROOM, async ({ payload }) => {
+    const row = await deps.db.selectFrom('contact_messages').selectAll().where('id', '=', payload.messageId).executeTakeFirst();
+    if (!row) return;
+    const subject = CONTACT_SUBJECTS[row.subject as keyof typeof CONTACT_SUBJECTS] ?? row.subject;
+    await deps.mailer.send({ to: config().mail.newsroom, ...contactNewsroomMail({ name: row.name, email: row.email, subject, message: row.message, siteUrl: deps.siteUrl }) });
+  }),
+];
 
 /** The messages an address sent, for the export of a user's data. */
 export function exportMessages(db: Kysely<Database>, email: string) {

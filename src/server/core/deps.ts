@@ -4,7 +4,7 @@
  * server; tests build their own (a fresh database, a fake clock, an outbox in a temp folder).
  *
  * Services take the part they need (`Pick<ServerDeps, 'db' | 'clock'>`), so that a test passes
- * only that. The payment provider and the job queue join this type when they exist.
+ * only that. The payment provider joins this type when it exists.
  */
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/database';
@@ -17,4 +17,6 @@ export interface ServerDeps {
   clock: Clock;
   /** Links in mails and the only origin allowed to change state come from here, never from a request. */
   siteUrl: URL;
+  /** The process's job worker: `wake()` after committing scheduled work, so that it starts at once. */
+  jobs: { wake(): void };
 }

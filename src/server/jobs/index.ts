@@ -14,3 +14,4 @@ export {
   type Retention,
 } from './queue';
 export { createJobWorker, exponentialBackoff, type JobLogger, type JobWorker, type JobWorkerOptions } from './worker';
+export { handle, jobType, schedule, type JobType } from './schedule';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createTestDatabase, describeEachDialect, type TestDatabase } from '../../../tests/helpers/db';
-import { fakeClock } from '../clock';
+import { fakeClock } from '../core/clock';
 import { openDatabase } from '../db/client';
 import { type JobRow, toTimestamp } from '../db/database';
 import { writeTransaction } from '../db/transaction';

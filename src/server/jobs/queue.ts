@@ -9,7 +9,7 @@
  */
 import type { Kysely } from 'kysely';
 import type { z } from 'zod';
-import { type Clock, systemClock } from '../clock';
+import { type Clock, systemClock } from '../core/clock';
 import { type Database, type NewJobRow, newId, toTimestamp } from '../db/database';
 import type { JobDefinition } from './definition';
 import { InvalidJobPayloadError } from './errors';

@@ -14,9 +14,9 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Kysely } from 'kysely';
-import { type Clock, systemClock } from '../clock';
+import { type Clock, systemClock } from '../core/clock';
 import { type Database, type JobRow, toTimestamp } from '../db/database';
-import { log } from '../log';
+import { log } from '../core/log';
 import type { JobDefinition } from './definition';
 import { describeError, JobShutdownError, JobTimeoutError } from './errors';
 import { DEFAULT_RETENTION, describeIssues, purgeFinishedJobs, type Retention } from './queue';

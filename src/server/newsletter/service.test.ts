@@ -3,29 +3,29 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, expect, it, vi } from 'vitest';
-import { settled } from '../after-answer';
+import { withJobs } from '../../../tests/helpers/jobs';
 import { fakeClock } from '../core/clock';
 import type { Mailer, OutgoingMail } from '../mail/transport';
 import { createTestDatabase, describeEachDialect, type TestDatabase } from '../../../tests/helpers/db';
-import type { ServerDeps } from '../core/deps';
 import { confirm, subscribe, unsubscribe } from './service';
 
-/** Mails and links are prepared after the answer: wait for that work. */
-const flush = () => settled();
 const token = (mail: OutgoingMail, name: string) => new RegExp(`${name}=((?:u1\\.[0-9a-f-]{36}\\.)?[A-Za-z0-9_-]{43})`).exec(mail.text)?.[1];
 
 describeEachDialect('newsletter', (kind) => {
   let test: TestDatabase;
   let sent: OutgoingMail[];
-  let deps: ServerDeps;
+  let deps: ReturnType<typeof withJobs>;
+  const flush = () => deps.flush();
   let n = 0;
   let email: string;
   beforeAll(async () => { test = await createTestDatabase(kind); });
   afterAll(async () => { await test.close(); });
-  beforeEach(() => {
+  beforeEach(async () => {
+    // Work scheduled by an earlier test belongs to it.
+    await test.db.deleteFrom('jobs').execute();
     sent = [];
     const mailer: Mailer = { send: async (mail) => { sent.push(mail); return { messageId: 'x' }; } };
-    deps = { db: test.db, mailer, clock: fakeClock(), siteUrl: new URL('https://contrechamp.example') };
+    deps = withJobs({ db: test.db, mailer, clock: fakeClock(), siteUrl: new URL('https://contrechamp.example') });
     email = `lectrice${++n}@exemple.fr`;
   });
   const status = async () => (await test.db.selectFrom('newsletter_subscribers').select('status').where('email', '=', email).executeTakeFirst())?.status;

@@ -13,7 +13,8 @@ import { normaliseEmail } from '../auth/repository';
 import { consumeSingleUseToken, issueSingleUseToken } from '../auth/service';
 import { type Database, newId, toTimestamp } from '../db/database';
 import { writeTransaction } from '../db/transaction';
-import { afterAnswer } from '../after-answer';
+import { schedule } from '../jobs/schedule';
+import { CONFIRMATION_MAIL, WELCOME_MAIL } from './job-types';
 import { newsletterConfirmMail, newsletterWelcomeMail } from './mails';
 import { NEWSLETTER_LIMITS } from './rate-limits';
 
@@ -42,29 +43,42 @@ function subscriberOfToken(token: string): string | null {
 }
 
 export async function subscribe(deps: ServerDeps, input: { email: string; client: string }): Promise<Result<object>> {
-  const now = deps.clock.now();
   const limited = await limit(deps, [[NEWSLETTER_LIMITS.byClient, input.client], [NEWSLETTER_LIMITS.byEmail, emailSubject(input.email)]], 'Trop de demandes.');
   if (limited) return limited;
-  const email = normaliseEmail(input.email);
-  // Whatever the address's state, the answer is the same and comes now; the work follows.
-  afterAnswer('newsletter-confirm', async () => {
-      const mail = await writeTransaction(deps.db, async (trx) => {
-        await trx
-          .insertInto('newsletter_subscribers')
-          .values({ id: newId(), email, status: 'pending', unsubscribe_hash: null, created_at: toTimestamp(now), confirmed_at: null, unsubscribed_at: null })
-          .onConflict((oc) => oc.column('email').doNothing())
-          .execute();
-        const row = await trx.selectFrom('newsletter_subscribers').select(['id', 'status']).where('email', '=', email).executeTakeFirstOrThrow();
-        // Already confirmed: nothing to do, and nothing to tell.
-        if (row.status === 'confirmed') return null;
-        const unsubscribe = unsubscribeTokenFor(row.id);
-        await trx.updateTable('newsletter_subscribers').set({ status: 'pending', unsubscribed_at: null }).where('id', '=', row.id).execute();
-        const confirm = await issueSingleUseToken(trx, 'newsletter_confirm', now, { email });
-        return newsletterConfirmMail({ siteUrl: deps.siteUrl, token: confirm, unsubscribeToken: unsubscribe });
-      });
-      if (mail) await deps.mailer.send({ to: email, ...mail });
-  });
+  // Whatever the address's state, the answer is the same and comes now; the job does the work.
+  await schedule(deps, deps.db, CONFIRMATION_MAIL, { email: normaliseEmail(input.email) });
+  deps.jobs.wake();
   return { ok: true };
+}
+
+/**
+ * The job behind a sign-up: record the address as pending (unless it is confirmed already,
+ * which gets nothing), issue its confirmation link (7 days) and mail it.
+ */
+export async function sendConfirmationNow(deps: ServerDeps, input: { email: string }): Promise<void> {
+  const { email } = input;
+  const now = deps.clock.now();
+  const mail = await writeTransaction(deps.db, async (trx) => {
+    await trx
+      .insertInto('newsletter_subscribers')
+      .values({ id: newId(), email, status: 'pending', unsubscribe_hash: null, created_at: toTimestamp(now), confirmed_at: null, unsubscribed_at: null })
+      .onConflict((oc) => oc.column('email').doNothing())
+      .execute();
+    const row = await trx.selectFrom('newsletter_subscribers').select(['id', 'status']).where('email', '=', email).executeTakeFirstOrThrow();
+    // Already confirmed: nothing to do, and nothing to tell.
+    if (row.status === 'confirmed') return null;
+    await trx.updateTable('newsletter_subscribers').set({ status: 'pending', unsubscribed_at: null }).where('id', '=', row.id).execute();
+    const confirm = await issueSingleUseToken(trx, 'newsletter_confirm', now, { email });
+    return newsletterConfirmMail({ siteUrl: deps.siteUrl, token: confirm, unsubscribeToken: unsubscribeTokenFor(row.id) });
+  });
+  if (mail) await deps.mailer.send({ to: email, ...mail });
+}
+
+/** The job after a confirmation: the welcome mail, with the subscriber's unsubscribe link. */
+export async function sendWelcomeNow(deps: ServerDeps, input: { subscriberId: string }): Promise<void> {
+  const row = await deps.db.selectFrom('newsletter_subscribers').select(['email', 'status']).where('id', '=', input.subscriberId).executeTakeFirst();
+  if (row?.status !== 'confirmed') return;
+  await deps.mailer.send({ to: row.email, ...newsletterWelcomeMail({ siteUrl: deps.siteUrl, unsubscribeToken: unsubscribeTokenFor(input.subscriberId) }) });
 }
 
 const INVALID = 'Ce lien n’est plus valable. Inscrivez-vous à nouveau depuis le bas de n’importe quelle page.';
@@ -78,18 +92,16 @@ export async function confirm(deps: ServerDeps, input: { token: string }): Promi
     if (!token?.email) return null;
     const row = await trx.selectFrom('newsletter_subscribers').select('id').where('email', '=', token.email).executeTakeFirst();
     if (!row) return null;
-    const unsubscribe = unsubscribeTokenFor(row.id);
     await trx
       .updateTable('newsletter_subscribers')
       .set({ status: 'confirmed', confirmed_at: toTimestamp(now), unsubscribed_at: null })
       .where('id', '=', row.id)
       .execute();
-    return { email: token.email, unsubscribe };
+    await schedule(deps, trx, WELCOME_MAIL, { subscriberId: row.id });
+    return row.id;
   });
   if (!result) return fail(400, INVALID);
-  afterAnswer('newsletter-welcome', async () => {
-    await deps.mailer.send({ to: result.email, ...newsletterWelcomeMail({ siteUrl: deps.siteUrl, unsubscribeToken: result.unsubscribe }) });
-  });
+  deps.jobs.wake();
   return { ok: true };
 }
 
