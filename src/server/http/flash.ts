@@ -16,10 +16,17 @@ export interface Flash {
   kind: 'success' | 'info';
   /** Which form of the page it is about (pages with several forms). */
   form?: string | undefined;
+  /** What it is about, for a page that words the message itself (the newsletter's address). */
+  subject?: string | undefined;
 }
 
 export function setFlash(cookies: AstroCookies, flash: Flash, siteUrl: URL = config().siteUrl): void {
-  const value: Flash = { message: flash.message.slice(0, MAX_MESSAGE), kind: flash.kind, ...(flash.form ? { form: flash.form } : {}) };
+  const value: Flash = {
+    message: flash.message.slice(0, MAX_MESSAGE),
+    kind: flash.kind,
+    ...(flash.form ? { form: flash.form } : {}),
+    ...(flash.subject ? { subject: flash.subject.slice(0, 300) } : {}),
+  };
   cookies.set(FLASH_COOKIE, JSON.stringify(value), {
     path: '/',
     httpOnly: true,
@@ -41,6 +48,7 @@ export function takeFlash(cookies: AstroCookies): Flash | null {
       message: data.message.slice(0, MAX_MESSAGE),
       kind: data.kind === 'info' ? 'info' : 'success',
       ...(typeof data.form === 'string' ? { form: data.form.slice(0, 40) } : {}),
+      ...(typeof data.subject === 'string' ? { subject: data.subject.slice(0, 300) } : {}),
     };
   } catch {
     return null;
