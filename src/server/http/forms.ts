@@ -135,7 +135,7 @@ export async function readForm<T>(request: Request, schema: z.ZodType<T>, option
 }
 
 /** Sets the status (and `Retry-After`) of a page answering a refused form. Returns the failure. */
-export function failWith<F extends FormFailure>(response: { status: number; headers: Headers }, failure: F): F {
+export function failWith<F extends FormFailure>(response: { status?: number | undefined; headers: Headers }, failure: F): F {
   response.status = failure.status >= 400 && failure.status < 600 ? failure.status : 400;
   if (failure.retryAfterSeconds) response.headers.set('Retry-After', String(Math.ceil(failure.retryAfterSeconds)));
   return failure;
