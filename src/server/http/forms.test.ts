@@ -65,7 +65,11 @@ describe('readForm', () => {
 
   it('says in French what is wrong, naming the field by its label, and never refills a password', async () => {
     const result = await readForm(urlencoded('email=pas-une-adresse&password=secret'), schema, { siteOrigin: SITE, labels: { email: 'Adresse e-mail' } });
-    expect(result).toEqual({ ok: false, status: 400, field: 'email', message: 'Adresse e-mail : adresse e-mail invalide.', values: { email: 'pas-une-adresse' } });
+    expect(result).toEqual({ ok: false, status: 400, field: 'email', message: 'Adresse e-mail invalide.', values: { email: 'pas-une-adresse' } });
+    const short = await readForm(urlencoded('email=lea%40exemple.fr&password='), schema, { siteOrigin: SITE, labels: { password: 'Mot de passe' } });
+    expect(short).toMatchObject({ ok: false, message: 'Mot de passe manquant.' });
+    const named = await readForm(urlencoded('email=lea%40exemple.fr&password=x'), z.object({ email: z.string(), password: z.string().min(3, '3 caractères au moins.') }), { siteOrigin: SITE, labels: { password: 'Mot de passe' } });
+    expect(named).toMatchObject({ ok: false, message: 'Mot de passe : 3 caractères au moins.' });
     const missing = await readForm(urlencoded('email=lea%40exemple.fr'), schema, { siteOrigin: SITE });
     expect(missing).toMatchObject({ ok: false, status: 400, field: 'password' });
     expect(missing.ok ? '' : missing.message).toMatch(/^[A-ZÀ-Ý].*[.]$/u);

@@ -111,7 +111,9 @@ function describe(issue: z.core.$ZodIssue | undefined, labels: Record<string, st
   const { message } = describeIssue({ ...issue, path: [] });
   const label = labels[field];
   if (!field) return { message };
-  return { message: label ? `${label} : ${message.charAt(0).toLowerCase()}${message.slice(1)}` : message, field };
+  // A message that already names its field ('Adresse e-mail invalide.') needs no label.
+  const named = !label || message.toLowerCase().includes(label.toLowerCase());
+  return { message: named ? message : `${label} : ${message.charAt(0).toLowerCase()}${message.slice(1)}`, field };
 }
 
 /**
