@@ -26,12 +26,24 @@ async function expectSameDocument(page: Page) {
   expect(await page.evaluate(() => (window as unknown as { __sameDocument?: boolean }).__sameDocument === true), 'the router swapped pages in, no full load').toBe(true);
 }
 
+/**
+ * The page at `url` is in place: the address, and the router's swap finished (during a view
+ * transition the page does not take clicks yet, for a reader as for a test).
+ */
+async function arrived(page: Page, url: RegExp) {
+  await expect(page).toHaveURL(url);
+  await expect(page.locator('html')).not.toHaveAttribute('data-astro-transition', /./);
+}
+
 /** Back, then Forward, landing on the same address again. */
 async function backAndForth(page: Page, here: RegExp) {
+  const title = await page.title();
   await page.goBack();
-  await expect(page).not.toHaveURL(here);
+  await expect(page).not.toHaveTitle(title);
+  await expect(page.locator('html')).not.toHaveAttribute('data-astro-transition', /./);
   await page.goForward();
-  await expect(page).toHaveURL(here);
+  await expect(page).toHaveTitle(title);
+  await arrived(page, here);
 }
 
 async function fillSignIn(page: Page, email: string, password: string) {
@@ -45,9 +57,9 @@ async function signInByClicks(page: Page, email: string, password: string) {
   await page.goto('/');
   await markDocument(page);
   await header(page).getByRole('link', { name: 'Se connecter' }).click();
-  await expect(page).toHaveURL(/\/login$/);
+  await arrived(page, /\/login$/);
   await fillSignIn(page, email, password);
-  await expect(page).toHaveURL(/\/mon-compte$/);
+  await arrived(page, /\/mon-compte$/);
 }
 
 test.describe('with JavaScript, through the router', () => {
@@ -55,11 +67,11 @@ test.describe('with JavaScript, through the router', () => {
     await page.goto('/login');
     await markDocument(page);
     await page.getByRole('link', { name: 'Mot de passe oublié' }).click();
-    await expect(page).toHaveURL(/\/modifier-mon-mot-de-passe$/);
+    await arrived(page, /\/modifier-mon-mot-de-passe$/);
     await page.goBack();
-    await expect(page).toHaveURL(/\/login$/);
+    await arrived(page, /\/login$/);
     await fillSignIn(page, 'lecteur@exemple.fr', 'motdepasse-demo');
-    await expect(page).toHaveURL(/\/mon-compte$/);
+    await arrived(page, /\/mon-compte$/);
     await expect(page.getByRole('heading', { level: 1, name: 'Mon compte' })).toBeVisible();
     // The header's menu tells the truth without a reload.
     await expect(header(page).getByRole('button', { name: /Mon compte/ })).toBeVisible();
@@ -70,11 +82,11 @@ test.describe('with JavaScript, through the router', () => {
     const member = await createMember();
     await signInByClicks(page, member.email, member.password);
     await accountNav(page).getByRole('link', { name: 'Mes informations' }).click();
-    await expect(page).toHaveURL(/\/mon-compte\/mes-informations$/);
+    await arrived(page, /\/mon-compte\/mes-informations$/);
     await accountNav(page).getByRole('link', { name: 'Tableau de bord' }).click();
-    await expect(page).toHaveURL(/\/mon-compte$/);
+    await arrived(page, /\/mon-compte$/);
     await accountNav(page).getByRole('link', { name: 'Mes informations' }).click();
-    await expect(page).toHaveURL(/\/mon-compte\/mes-informations$/);
+    await arrived(page, /\/mon-compte\/mes-informations$/);
     // A wrong current password first: refused, nothing changes.
     await page.locator('#current_password').fill('pas le bon');
     await page.locator('#new_password').fill('une toute nouvelle phrase');
@@ -85,38 +97,38 @@ test.describe('with JavaScript, through the router', () => {
     await page.locator('#new_password').fill('une toute nouvelle phrase');
     await page.getByRole('button', { name: 'Changer de mot de passe' }).click();
     await expect(page.locator('#mot-de-passe').getByRole('status')).toHaveText('Votre mot de passe est modifié. Vos autres sessions sont fermées.');
-    await expect(page).toHaveURL(/\/mon-compte\/mes-informations#mot-de-passe$/);
+    await arrived(page, /\/mon-compte\/mes-informations#mot-de-passe$/);
     await expectSameDocument(page);
     // Still signed in (a fresh session), and the new password is the one that works.
     await accountNav(page).getByRole('button', { name: 'Se déconnecter' }).click();
-    await expect(page).toHaveURL(/\/$/);
+    await arrived(page, /\/$/);
     await header(page).getByRole('link', { name: 'Se connecter' }).click();
     await fillSignIn(page, member.email, member.password);
     await expect(alert(page)).toHaveText('Adresse e-mail ou mot de passe incorrect.');
     await fillSignIn(page, member.email, 'une toute nouvelle phrase');
-    await expect(page).toHaveURL(/\/mon-compte$/);
+    await arrived(page, /\/mon-compte$/);
   });
 
   test('“Se déconnecter” after a click inside the account area signs out', async ({ page }) => {
     await signInByClicks(page, 'abonne@exemple.fr', 'motdepasse-demo');
     await accountNav(page).getByRole('link', { name: 'Mes informations' }).click();
-    await expect(page).toHaveURL(/\/mon-compte\/mes-informations$/);
+    await arrived(page, /\/mon-compte\/mes-informations$/);
     await accountNav(page).getByRole('button', { name: 'Se déconnecter' }).click();
-    await expect(page).toHaveURL(/\/$/);
+    await arrived(page, /\/$/);
     await expect(header(page).getByRole('link', { name: 'Se connecter' })).toBeVisible();
     await expect(page.getByRole('region', { name: /Notifications/ }).getByText('Vous êtes déconnecté·e.')).toBeVisible();
     expect((await page.request.get('/api/auth/me')).status()).toBe(401);
     await expectSameDocument(page);
     // Back to the account page: it asks to sign in again.
     await page.goto('/mon-compte');
-    await expect(page).toHaveURL(/\/login\?redirect=%2Fmon-compte$/);
+    await arrived(page, /\/login\?redirect=%2Fmon-compte$/);
   });
 
   test('sign-in: a refusal after Back and Forward, French, the address kept and the password not', async ({ page }) => {
     await page.goto('/');
     await markDocument(page);
     await header(page).getByRole('link', { name: 'Se connecter' }).click();
-    await expect(page).toHaveURL(/\/login$/);
+    await arrived(page, /\/login$/);
     await backAndForth(page, /\/login$/);
     await fillSignIn(page, 'lecteur@exemple.fr', 'pas le bon mot de passe');
     await expect(alert(page)).toHaveText('Adresse e-mail ou mot de passe incorrect.');
@@ -124,7 +136,7 @@ test.describe('with JavaScript, through the router', () => {
     await expect(page.locator('#login-password')).toHaveValue('');
     await backAndForth(page, /\/login$/);
     await fillSignIn(page, 'lecteur@exemple.fr', 'motdepasse-demo');
-    await expect(page).toHaveURL(/\/mon-compte$/);
+    await arrived(page, /\/mon-compte$/);
     await expectSameDocument(page);
   });
 
@@ -142,9 +154,9 @@ test.describe('with JavaScript, through the router', () => {
     const link = await linkFromMail(member.email, '/welcome/', sent);
     await page.goto(link);
     // The token left the address bar (and the history) before any script ran.
-    await expect(page).toHaveURL(/\/welcome$/);
+    await arrived(page, /\/welcome$/);
     await page.getByRole('button', { name: 'Me connecter' }).click();
-    await expect(page).toHaveURL(/\/mon-compte$/);
+    await arrived(page, /\/mon-compte$/);
     await expect(status(page)).toHaveText('Vous êtes connecté·e. Bienvenue !');
     await expect(header(page).getByRole('button', { name: /Mon compte/ })).toBeVisible();
     // The same link again, signed out: refused, with a way to ask for a new one.
@@ -153,7 +165,7 @@ test.describe('with JavaScript, through the router', () => {
     await page.getByRole('button', { name: 'Me connecter' }).click();
     await expect(alert(page)).toContainText('n’est plus valable');
     await page.getByRole('link', { name: 'Demander un nouveau lien de connexion' }).click();
-    await expect(page).toHaveURL(/\/login$/);
+    await arrived(page, /\/login$/);
   });
 
   test('a forgotten password: the request, then the new password from the mailed link', async ({ page }) => {
@@ -169,7 +181,7 @@ test.describe('with JavaScript, through the router', () => {
     await expectSameDocument(page);
     const link = await linkFromMail(member.email, '/modifier-mon-mot-de-passe/', sent);
     await page.goto(link);
-    await expect(page).toHaveURL(/\/modifier-mon-mot-de-passe\/nouveau$/);
+    await arrived(page, /\/modifier-mon-mot-de-passe\/nouveau$/);
     await markDocument(page);
     // Too short: the browser refuses it before anything is sent (the server refuses it too).
     await page.getByLabel('Nouveau mot de passe').fill('court');
@@ -180,7 +192,7 @@ test.describe('with JavaScript, through the router', () => {
     await expect(status(page)).toHaveText('Votre mot de passe a été modifié. Vous pouvez vous connecter.');
     await page.getByRole('link', { name: 'vous connecter' }).click();
     await fillSignIn(page, member.email, 'une toute nouvelle phrase');
-    await expect(page).toHaveURL(/\/mon-compte$/);
+    await arrived(page, /\/mon-compte$/);
     await expectSameDocument(page);
   });
 
@@ -212,7 +224,7 @@ test.describe('with JavaScript, through the router', () => {
     await page.getByRole('button', { name: 'Changer d’adresse' }).click();
     await expect(page.locator('#adresse-email').getByRole('status')).toHaveText(`Pour confirmer, cliquez sur le lien envoyé à ${newEmail}. Il est valable 24 heures.`);
     await page.goto(await linkFromMail(newEmail, '/modifier-mon-email/', sent));
-    await expect(page).toHaveURL(/\/modifier-mon-email\/confirmer$/);
+    await arrived(page, /\/modifier-mon-email\/confirmer$/);
     await markDocument(page);
     await page.getByRole('button', { name: 'Confirmer' }).click();
     await expect(status(page)).toHaveText(`C’est fait : ${newEmail} est désormais l’adresse de votre compte.`);
@@ -232,7 +244,7 @@ test.describe('with JavaScript, through the router', () => {
     await page.locator('#delete_password').fill(member.password);
     await page.getByLabel('Pour confirmer, tapez SUPPRIMER').fill('SUPPRIMER');
     await deletion.getByRole('button', { name: 'Supprimer définitivement mon compte' }).click();
-    await expect(page).toHaveURL(/\/compte-supprime$/);
+    await arrived(page, /\/compte-supprime$/);
     await expect(status(page)).toContainText('Votre compte est supprimé.');
     await expect(header(page).getByRole('link', { name: 'Se connecter' })).toBeVisible();
     await expectSameDocument(page);
@@ -242,7 +254,7 @@ test.describe('with JavaScript, through the router', () => {
     await page.goto('/');
     await markDocument(page);
     await header(page).getByRole('link', { name: 'Contact' }).click();
-    await expect(page).toHaveURL(/\/contact$/);
+    await arrived(page, /\/contact$/);
     await backAndForth(page, /\/contact$/);
     const email = `contact-${Date.now()}@exemple.fr`;
     await page.getByLabel('Votre nom').fill('J');
@@ -254,7 +266,7 @@ test.describe('with JavaScript, through the router', () => {
     const sent = new Date();
     await page.getByLabel('Votre nom').fill('Jeanne Lectrice');
     await page.getByRole('button', { name: 'Envoyer' }).click();
-    await expect(page).toHaveURL(/\/contact\/envoyer/);
+    await arrived(page, /\/contact\/envoyer/);
     await expect(status(page)).toContainText('Merci, votre message est bien parti.');
     const mail = await latestMailTo(outboxDir(), 'redaction@contrechamp.media', { after: sent });
     expect(mail.text).toContain('une question sur votre enquête');
@@ -283,14 +295,14 @@ test.describe('without JavaScript', () => {
 
   test('sign in (refused, then accepted, back to the page asked for), and sign out', async ({ page }) => {
     await page.goto('/mon-compte/mes-factures');
-    await expect(page).toHaveURL(/\/login\?redirect=%2Fmon-compte%2Fmes-factures$/);
+    await arrived(page, /\/login\?redirect=%2Fmon-compte%2Fmes-factures$/);
     await fillSignIn(page, 'abonne@exemple.fr', 'pas le bon');
     await expect(alert(page)).toHaveText('Adresse e-mail ou mot de passe incorrect.');
     await expect(page.locator('#login-email')).toHaveValue('abonne@exemple.fr');
     await fillSignIn(page, 'abonne@exemple.fr', 'motdepasse-demo');
-    await expect(page).toHaveURL(/\/mon-compte\/mes-factures$/);
+    await arrived(page, /\/mon-compte\/mes-factures$/);
     await accountNav(page).getByRole('button', { name: 'Se déconnecter' }).click();
-    await expect(page).toHaveURL(/\/$/);
+    await arrived(page, /\/$/);
     expect((await page.request.get('/api/auth/me')).status()).toBe(401);
   });
 
@@ -302,9 +314,9 @@ test.describe('without JavaScript', () => {
     await page.getByRole('button', { name: 'Recevoir un lien de connexion' }).click();
     await expect(status(page)).toContainText('Si un compte existe à cette adresse');
     await page.goto(await linkFromMail(member.email, '/welcome/', sent));
-    await expect(page).toHaveURL(/\/welcome$/);
+    await arrived(page, /\/welcome$/);
     await page.getByRole('button', { name: 'Me connecter' }).click();
-    await expect(page).toHaveURL(/\/mon-compte$/);
+    await arrived(page, /\/mon-compte$/);
     await expect(status(page)).toHaveText('Vous êtes connecté·e. Bienvenue !');
 
     await accountNav(page).getByRole('link', { name: 'Mes informations' }).click();
@@ -319,7 +331,7 @@ test.describe('without JavaScript', () => {
     await page.getByRole('button', { name: 'Déconnecter mes autres sessions' }).click();
     await expect(page.locator('#sessions').getByRole('status')).toBeVisible();
     await accountNav(page).getByRole('button', { name: 'Se déconnecter' }).click();
-    await expect(page).toHaveURL(/\/$/);
+    await arrived(page, /\/$/);
 
     sent = new Date();
     await page.goto('/modifier-mon-mot-de-passe');
@@ -327,13 +339,13 @@ test.describe('without JavaScript', () => {
     await page.getByRole('button', { name: 'Recevoir le lien' }).click();
     await expect(status(page)).toContainText('Si un compte existe à cette adresse');
     await page.goto(await linkFromMail(member.email, '/modifier-mon-mot-de-passe/', sent));
-    await expect(page).toHaveURL(/\/modifier-mon-mot-de-passe\/nouveau$/);
+    await arrived(page, /\/modifier-mon-mot-de-passe\/nouveau$/);
     await page.getByLabel('Nouveau mot de passe').fill('encore une autre phrase');
     await page.getByRole('button', { name: 'Enregistrer' }).click();
     await expect(status(page)).toHaveText('Votre mot de passe a été modifié. Vous pouvez vous connecter.');
     await page.getByRole('link', { name: 'vous connecter' }).click();
     await fillSignIn(page, member.email, 'encore une autre phrase');
-    await expect(page).toHaveURL(/\/mon-compte$/);
+    await arrived(page, /\/mon-compte$/);
 
     // E-mail change and its link.
     const newEmail = member.email.replace('membre-', 'sans-script-');
@@ -352,7 +364,7 @@ test.describe('without JavaScript', () => {
     await page.locator('#delete_password').fill('encore une autre phrase');
     await page.getByLabel('Pour confirmer, tapez SUPPRIMER').fill('SUPPRIMER');
     await page.getByRole('button', { name: 'Supprimer définitivement mon compte' }).click();
-    await expect(page).toHaveURL(/\/compte-supprime$/);
+    await arrived(page, /\/compte-supprime$/);
     await expect(status(page)).toContainText('Votre compte est supprimé.');
   });
 
@@ -363,20 +375,20 @@ test.describe('without JavaScript', () => {
     const sent = new Date();
     await footer.getByLabel('Votre adresse e-mail').fill(email);
     await footer.getByRole('button', { name: 'Je m’inscris' }).click();
-    await expect(page).toHaveURL(/\/mailinglist(#.*)?$/);
+    await arrived(page, /\/mailinglist(#.*)?$/);
     await expect(page.locator('#page-newsletter-title').locator('..').locator('[data-newsletter-text]')).toContainText(`Merci ! Un e-mail de confirmation vient d’être envoyé à ${email}`);
     const mail = await latestMailTo(outboxDir(), email, { after: sent });
     const confirm = linksIn(mail.text).find((l) => l.includes('/mailinglist/confirm'))!;
     secrets.allow(confirm);
     await page.goto(confirm);
-    await expect(page).toHaveURL(/\/mailinglist\/confirm$/);
+    await arrived(page, /\/mailinglist\/confirm$/);
     await page.getByRole('button', { name: 'Confirmer mon inscription' }).click();
     await expect(status(page)).toHaveText('C’est confirmé : vous recevrez la lettre d’information chaque vendredi.');
     const welcome = await latestMailTo(outboxDir(), email, { after: new Date(mail.date.getTime() + 1) });
     const unsubscribe = linksIn(welcome.text).find((l) => l.includes('/mailinglist/unsubscribe'))!;
     secrets.allow(unsubscribe);
     await page.goto(unsubscribe);
-    await expect(page).toHaveURL(/\/mailinglist\/unsubscribe$/);
+    await arrived(page, /\/mailinglist\/unsubscribe$/);
     await page.getByRole('button', { name: 'Me désinscrire' }).click();
     await expect(status(page)).toHaveText('Vous êtes désinscrit : vous ne recevrez plus la lettre d’information.');
   });
@@ -453,9 +465,13 @@ test('a signed-in crawl by clicks through the router never puts a password or a 
     if (seen.has(target)) continue;
     // Reach the page by clicking a link to it on the current page when there is one.
     const link = page.locator(`a[href="${target}"]:visible`).first();
-    if (await link.count()) await link.click();
-    else await page.goto(target);
-    await page.waitForURL((url) => url.pathname === target || url.pathname.startsWith('/login'));
+    const before = new URL(page.url()).pathname;
+    if (await link.count()) {
+      await link.click();
+      if (target !== before) await page.waitForURL((url) => url.pathname !== before, { timeout: 10_000 }).catch(() => {});
+    } else await page.goto(target);
+    await page.waitForLoadState('domcontentloaded');
+    seen.add(target);
     seen.add(new URL(page.url()).pathname);
     const hrefs = await page.locator('a[href^="/"]').evaluateAll((as) => as.map((a) => a.getAttribute('href')!));
     for (const href of hrefs) {

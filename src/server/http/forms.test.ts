@@ -43,6 +43,18 @@ describe('readForm', () => {
     expect(await readForm(none, schema, { siteOrigin: SITE })).toMatchObject({ ok: false, status: 403 });
   });
 
+  it('accepts Origin: null only with Sec-Fetch-Site: same-origin (forms of no-referrer pages)', async () => {
+    const body = () => new TextEncoder().encode('email=a%40b.fr&password=x');
+    const own = post(body(), { origin: 'null', 'sec-fetch-site': 'same-origin', 'content-type': 'application/x-www-form-urlencoded' });
+    expect(await readForm(own, schema, { siteOrigin: SITE })).toMatchObject({ ok: true });
+    for (const site of ['cross-site', 'same-site', 'none']) {
+      const other = post(body(), { origin: 'null', 'sec-fetch-site': site, 'content-type': 'application/x-www-form-urlencoded' });
+      expect(await readForm(other, schema, { siteOrigin: SITE }), site).toMatchObject({ ok: false, status: 403 });
+    }
+    const bare = post(body(), { origin: 'null', 'content-type': 'application/x-www-form-urlencoded' });
+    expect(await readForm(bare, schema, { siteOrigin: SITE })).toMatchObject({ ok: false, status: 403 });
+  });
+
   it('refuses other content types with 415', async () => {
     for (const type of ['application/json', 'text/plain', 'multipart/form-data', 'multipart/mixed; boundary=x']) {
       const result = await readForm(post(new TextEncoder().encode('{}'), { 'content-type': type }), schema, { siteOrigin: SITE });

@@ -117,14 +117,25 @@ function describe(issue: z.core.$ZodIssue | undefined, labels: Record<string, st
 }
 
 /**
+ * Pages that carry a token or private data send `Referrer-Policy: no-referrer` (markPrivate),
+ * and a browser then posts their forms with `Origin: null`. The browser still says where the
+ * request comes from in `Sec-Fetch-Site`, a header no page can set: `same-origin` there is
+ * this site's own form. (A sandboxed frame or a `data:` page, which also send `Origin: null`,
+ * are `cross-site`.)
+ */
+function sameSiteWithoutOrigin(request: Request): boolean {
+  return request.headers.get('origin') === 'null' && request.headers.get('sec-fetch-site') === 'same-origin';
+}
+
+/**
  * Checks the origin, reads and validates a submitted form. `values` holds the fields that may
  * be shown again (secrets removed), whatever the outcome.
  */
 export async function readForm<T>(request: Request, schema: z.ZodType<T>, options: ReadFormOptions = {}): Promise<FormRead<T>> {
   const { maxBytes = DEFAULT_FORM_LIMIT, labels = {} } = options;
   try {
-    const refused = checkOrigin(request, options.siteOrigin ?? config().siteUrl.origin);
-    if (refused) return { ok: false, values: {}, ...refused };
+    const refused = checkOrigin(request, options.siteOrigin ?? config().siteUrl.origin) ?? null;
+    if (refused && !sameSiteWithoutOrigin(request)) return { ok: false, values: {}, ...refused };
     const fields = await readFields(request, maxBytes);
     if (!fields.ok) return { ok: false, values: {}, status: fields.status, message: fields.message };
     const values = publicValues(fields.values);
