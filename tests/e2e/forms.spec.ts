@@ -9,8 +9,14 @@ import { expect, test } from '../helpers/guard';
 import { createMember, forgetClientRateLimits, linkFromMail, outboxDir } from '../helpers/members';
 import { latestMailTo, linksIn } from '../helpers/outbox';
 
-test.beforeEach(async () => {
+test.beforeEach(async ({ page }) => {
   await forgetClientRateLimits();
+  // Whether the router is between a navigation's start and its page-load (see `arrived`).
+  await page.addInitScript(() => {
+    const w = window as unknown as { __routerBusy?: boolean };
+    document.addEventListener('astro:before-preparation', () => { w.__routerBusy = true; });
+    document.addEventListener('astro:page-load', () => { w.__routerBusy = false; });
+  });
 });
 
 const header = (page: Page) => page.locator('header.site-header');
@@ -32,18 +38,26 @@ async function expectSameDocument(page: Page) {
  */
 async function arrived(page: Page, url: RegExp) {
   await expect(page).toHaveURL(url);
+  await settled(page);
+}
+async function settled(page: Page) {
+  // The address changes a moment before the new page is in: let the swap end, as a reader would.
+  await page.waitForTimeout(250);
+  await expect.poll(() => page.evaluate(() => (window as unknown as { __routerBusy?: boolean }).__routerBusy === true)).toBe(false);
   await expect(page.locator('html')).not.toHaveAttribute('data-astro-transition', /./);
 }
 
 /** Back, then Forward, landing on the same address again. */
 async function backAndForth(page: Page, here: RegExp) {
+  await arrived(page, here);
   const title = await page.title();
   await page.goBack();
+  await expect(page).not.toHaveURL(here);
+  await settled(page);
   await expect(page).not.toHaveTitle(title);
-  await expect(page.locator('html')).not.toHaveAttribute('data-astro-transition', /./);
   await page.goForward();
-  await expect(page).toHaveTitle(title);
   await arrived(page, here);
+  await expect(page).toHaveTitle(title);
 }
 
 async function fillSignIn(page: Page, email: string, password: string) {
@@ -125,17 +139,18 @@ test.describe('with JavaScript, through the router', () => {
   });
 
   test('sign-in: a refusal after Back and Forward, French, the address kept and the password not', async ({ page }) => {
+    const member = await createMember();
     await page.goto('/');
     await markDocument(page);
     await header(page).getByRole('link', { name: 'Se connecter' }).click();
     await arrived(page, /\/login$/);
     await backAndForth(page, /\/login$/);
-    await fillSignIn(page, 'lecteur@exemple.fr', 'pas le bon mot de passe');
+    await fillSignIn(page, member.email, 'pas le bon mot de passe');
     await expect(alert(page)).toHaveText('Adresse e-mail ou mot de passe incorrect.');
-    await expect(page.locator('#login-email')).toHaveValue('lecteur@exemple.fr');
+    await expect(page.locator('#login-email')).toHaveValue(member.email);
     await expect(page.locator('#login-password')).toHaveValue('');
     await backAndForth(page, /\/login$/);
-    await fillSignIn(page, 'lecteur@exemple.fr', 'motdepasse-demo');
+    await fillSignIn(page, member.email, member.password);
     await arrived(page, /\/mon-compte$/);
     await expectSameDocument(page);
   });
@@ -244,7 +259,7 @@ test.describe('with JavaScript, through the router', () => {
     await page.locator('#delete_password').fill(member.password);
     await page.getByLabel('Pour confirmer, tapez SUPPRIMER').fill('SUPPRIMER');
     await deletion.getByRole('button', { name: 'Supprimer définitivement mon compte' }).click();
-    await arrived(page, /\/compte-supprime$/);
+    await arrived(page, /\/compte-supprime(#.*)?$/);
     await expect(status(page)).toContainText('Votre compte est supprimé.');
     await expect(header(page).getByRole('link', { name: 'Se connecter' })).toBeVisible();
     await expectSameDocument(page);
@@ -259,10 +274,10 @@ test.describe('with JavaScript, through the router', () => {
     const email = `contact-${Date.now()}@exemple.fr`;
     await page.getByLabel('Votre nom').fill('J');
     await page.locator('#contact-email').fill(email);
-    await page.getByLabel('Votre message').fill('Bonjour, une question sur votre enquête.');
+    await page.locator('#contact-message').fill('Bonjour, une question sur votre enquête.');
     await page.getByRole('button', { name: 'Envoyer' }).click();
     await expect(alert(page)).toHaveText('Indiquez votre nom.');
-    await expect(page.getByLabel('Votre message')).toHaveValue('Bonjour, une question sur votre enquête.');
+    await expect(page.locator('#contact-message')).toHaveValue('Bonjour, une question sur votre enquête.');
     const sent = new Date();
     await page.getByLabel('Votre nom').fill('Jeanne Lectrice');
     await page.getByRole('button', { name: 'Envoyer' }).click();
@@ -364,7 +379,7 @@ test.describe('without JavaScript', () => {
     await page.locator('#delete_password').fill('encore une autre phrase');
     await page.getByLabel('Pour confirmer, tapez SUPPRIMER').fill('SUPPRIMER');
     await page.getByRole('button', { name: 'Supprimer définitivement mon compte' }).click();
-    await arrived(page, /\/compte-supprime$/);
+    await arrived(page, /\/compte-supprime(#.*)?$/);
     await expect(status(page)).toContainText('Votre compte est supprimé.');
   });
 
@@ -408,11 +423,11 @@ test.describe('without JavaScript', () => {
     await page.getByLabel('Votre nom').fill('J');
     await page.locator('#contact-email').fill(`contact-nojs-${Date.now()}@exemple.fr`);
     await page.getByLabel('Sujet').selectOption('societariat');
-    await page.getByLabel('Votre message').fill('Bonjour, comment devenir sociétaire ?');
+    await page.locator('#contact-message').fill('Bonjour, comment devenir sociétaire ?');
     await page.getByRole('button', { name: 'Envoyer' }).click();
     await expect(alert(page)).toHaveText('Indiquez votre nom.');
     await expect(page.getByLabel('Sujet')).toHaveValue('societariat');
-    await expect(page.getByLabel('Votre message')).toHaveValue('Bonjour, comment devenir sociétaire ?');
+    await expect(page.locator('#contact-message')).toHaveValue('Bonjour, comment devenir sociétaire ?');
     await page.getByLabel('Votre nom').fill('Jeanne');
     await page.getByRole('button', { name: 'Envoyer' }).click();
     await expect(status(page)).toContainText('Merci, votre message est bien parti.');
@@ -466,11 +481,12 @@ test('a signed-in crawl by clicks through the router never puts a password or a 
     // Reach the page by clicking a link to it on the current page when there is one.
     const link = page.locator(`a[href="${target}"]:visible`).first();
     const before = new URL(page.url()).pathname;
-    if (await link.count()) {
-      await link.click();
+    await settled(page);
+    const clicked = (await link.count()) > 0 && (await link.click({ timeout: 5_000 }).then(() => true, () => false));
+    if (clicked) {
       if (target !== before) await page.waitForURL((url) => url.pathname !== before, { timeout: 10_000 }).catch(() => {});
     } else await page.goto(target);
-    await page.waitForLoadState('domcontentloaded');
+    await settled(page);
     seen.add(target);
     seen.add(new URL(page.url()).pathname);
     const hrefs = await page.locator('a[href^="/"]').evaluateAll((as) => as.map((a) => a.getAttribute('href')!));
