@@ -124,7 +124,8 @@ test.describe('with JavaScript, through the router', () => {
   });
 
   test('“Se déconnecter” after a click inside the account area signs out', async ({ page }) => {
-    await signInByClicks(page, 'abonne@exemple.fr', 'motdepasse-demo');
+    const member = await createMember();
+    await signInByClicks(page, member.email, member.password);
     await accountNav(page).getByRole('link', { name: 'Mes informations' }).click();
     await arrived(page, /\/mon-compte\/mes-informations$/);
     await accountNav(page).getByRole('button', { name: 'Se déconnecter' }).click();
@@ -309,12 +310,13 @@ test.describe('without JavaScript', () => {
   test.use({ javaScriptEnabled: false });
 
   test('sign in (refused, then accepted, back to the page asked for), and sign out', async ({ page }) => {
+    const member = await createMember();
     await page.goto('/mon-compte/mes-factures');
     await arrived(page, /\/login\?redirect=%2Fmon-compte%2Fmes-factures$/);
-    await fillSignIn(page, 'abonne@exemple.fr', 'pas le bon');
+    await fillSignIn(page, member.email, 'pas le bon');
     await expect(alert(page)).toHaveText('Adresse e-mail ou mot de passe incorrect.');
-    await expect(page.locator('#login-email')).toHaveValue('abonne@exemple.fr');
-    await fillSignIn(page, 'abonne@exemple.fr', 'motdepasse-demo');
+    await expect(page.locator('#login-email')).toHaveValue(member.email);
+    await fillSignIn(page, member.email, member.password);
     await arrived(page, /\/mon-compte\/mes-factures$/);
     await accountNav(page).getByRole('button', { name: 'Se déconnecter' }).click();
     await arrived(page, /\/$/);
