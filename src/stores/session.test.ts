@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { $user, fetchMe, hasSessionHint, logout, setUser, type SessionUser } from './session';
+import { $user, fetchMe, hasSessionHint, logout, resetSessionWatch, setUser, syncSession, watchSession, type SessionUser } from './session';
 
 const user: SessionUser = { id: '1', email: 'lecteur@exemple.fr', given_name: 'Louis', family_name: 'Lecteur', role: 'reader', newsletter: false };
 const answer = (status: number, body?: unknown) => vi.fn(async () => new Response(body === undefined ? null : JSON.stringify(body), { status }));
@@ -46,5 +46,37 @@ describe('session store', () => {
   it('reads the hint cookie exactly', () => {
     expect(hasSessionHint('cc_member=1')).toBe(true);
     expect(hasSessionHint('xcc_member=1; cc_member=0')).toBe(false);
+  });
+});
+
+describe('session sync', () => {
+  beforeEach(() => {
+    setUser(null);
+    resetSessionWatch();
+  });
+
+  it('forgets the user when the hint cookie is gone, without asking', async () => {
+    setUser(user);
+    const fetcher = answer(200, user);
+    expect(await syncSession({ fetcher, cookie: 'other=1' })).toBeNull();
+    expect($user.get()).toBeNull();
+    expect(fetcher).not.toHaveBeenCalled();
+  });
+
+  it('after a form swapped in, asks again, and says when the member signed out', async () => {
+    const listeners = new Map<string, (event: Event) => void>();
+    const onSignedOut = vi.fn();
+    watchSession({ onDocument: (type, l) => listeners.set(type, l), onWindow: (type, l) => listeners.set(`window:${type}`, l), onSignedOut });
+    setUser(user);
+    // A sign-out form: the hint cookie is gone after the swap (this test environment has no document.cookie).
+    listeners.get('astro:before-preparation')!(Object.assign(new Event('astro:before-preparation'), { formData: new FormData() }));
+    listeners.get('astro:after-swap')!(new Event('astro:after-swap'));
+    await vi.waitFor(() => expect(onSignedOut).toHaveBeenCalledOnce());
+    expect($user.get()).toBeNull();
+    // A plain navigation with nobody signed in: nothing to say.
+    listeners.get('astro:before-preparation')!(new Event('astro:before-preparation'));
+    listeners.get('astro:after-swap')!(new Event('astro:after-swap'));
+    await new Promise((r) => setTimeout(r, 10));
+    expect(onSignedOut).toHaveBeenCalledOnce();
   });
 });

@@ -32,3 +32,20 @@ export async function linkFromMail(address: string, path: string, after: Date): 
   if (!link) throw new Error(`No ${path} link in "${mail.subject}"`);
   return link;
 }
+
+/**
+ * Forgets the per-client rate-limit counts: every end-to-end test comes from the same address,
+ * which the limits would otherwise take for one very busy reader. Per-account and per-address
+ * limits are kept.
+ */
+export async function forgetClientRateLimits(): Promise<void> {
+  const handle = openDatabase({ kind: 'sqlite', path: resolve(dataDir(), 'contrechamp.db') });
+  try {
+    await migrateToLatest(handle.db);
+    for (const rule of ['login:client:', 'mail:client:', 'token:client:', 'contact:client:']) {
+      await handle.db.deleteFrom('rate_limits').where('key', 'like', `${rule}%`).execute();
+    }
+  } finally {
+    await handle.close();
+  }
+}

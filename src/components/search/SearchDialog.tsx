@@ -124,7 +124,7 @@ export default function SearchDialog({ onClose }: SearchDialogProps) {
         }}
       >
         <div className="search-panel">
-          <form role="search" className="search-bar" onSubmit={(event) => event.preventDefault()}>
+          <form role="search" className="search-bar" action="/rechercher" method="get" onSubmit={(event) => event.preventDefault()}>
             <SearchIcon size={22} />
             <label htmlFor={`${id}-input`} className="sr-only">Rechercher</label>
             <input

@@ -4,8 +4,11 @@
  * form shows its explanatory text; once the API has accepted the address, its confirmation
  * text in the same place, and the field is cleared. A refusal shows the API's message.
  *
- * Server-rendered, it is a plain GET form to /mailinglist: a reader who submits before the
- * island hydrates (or without script) lands there with the address filled in.
+ * Server-rendered, it is a POST form to /mailinglist (rendered on demand), which subscribes
+ * and shows the confirmation: a reader who submits before the island hydrates, or without
+ * script, gets the same result there. Hydrated, it confirms in place (the submission's default
+ * is prevented, so the ClientRouter leaves it alone). /mailinglist passes the outcome of its own
+ * POST as props (`sentTo`, `error`), so the server-rendered form shows it.
  */
 import { useState, type SubmitEvent } from 'react';
 import { subscribeToNewsletter } from '../../lib/newsletter-client';
@@ -14,15 +17,25 @@ import { useHydrated } from '../ui/use-hydrated';
 export interface Props {
   /** Prefix of the ids inside, unique on the page. */
   id: string;
-  /** An address to start with (from /mailinglist?email=…). */
+  /** An address to start with (what was typed, when /mailinglist refused it). */
   email?: string;
+  /** /mailinglist accepted this address (its POST, then 303). */
+  sentTo?: string;
+  /** /mailinglist refused the address, with this French message. */
+  error?: string;
 }
 
 type State = { step: 'idle' } | { step: 'sending' } | { step: 'sent'; email: string } | { step: 'failed'; message: string };
 
-export default function NewsletterForm({ id, email: initialEmail = '' }: Props) {
+function initialState(sentTo?: string, error?: string): State {
+  if (sentTo) return { step: 'sent', email: sentTo };
+  if (error) return { step: 'failed', message: error };
+  return { step: 'idle' };
+}
+
+export default function NewsletterForm({ id, email: initialEmail = '', sentTo, error }: Props) {
   const [email, setEmail] = useState(initialEmail);
-  const [state, setState] = useState<State>({ step: 'idle' });
+  const [state, setState] = useState<State>(() => initialState(sentTo, error));
   const errorId = `${id}-error`;
   const hydrated = useHydrated();
 
@@ -54,7 +67,7 @@ export default function NewsletterForm({ id, email: initialEmail = '' }: Props) 
           'Chaque vendredi, notre sélection de la semaine : enquêtes, émissions et podcasts. Gratuite, sans publicité, et vous pouvez vous désinscrire en un clic.'
         )}
       </p>
-      <form className="newsletter-form" action="/mailinglist" method="get" onSubmit={onSubmit} data-hydrated={hydrated || undefined}>
+      <form className="newsletter-form" action="/mailinglist" method="post" onSubmit={onSubmit} data-hydrated={hydrated || undefined}>
         <label className="sr-only" htmlFor={`${id}-email`}>
           Votre adresse e-mail
         </label>

@@ -6,15 +6,22 @@
  */
 import { useStore } from '@nanostores/react';
 import { lazy, Suspense, useEffect } from 'react';
-import { $user, fetchMe } from '../../stores/session';
+import { $user, syncSession, watchSession } from '../../stores/session';
+import { toast } from '../../stores/toasts';
 import { UserIcon } from '../ui/icons';
 
 const MemberMenu = lazy(() => import('./MemberMenu'));
 
+// Once per visit: the menu follows sign-ins and sign-outs made by forms (swapped in by the
+// ClientRouter, no reload) and pages restored from the back/forward cache.
+if (typeof document !== 'undefined') {
+  watchSession({ onSignedOut: () => toast({ title: 'Vous êtes déconnecté·e.', tone: 'success' }) });
+}
+
 export default function UserMenu() {
   const user = useStore($user);
   useEffect(() => {
-    void fetchMe();
+    void syncSession();
   }, []);
 
   if (!user) {

@@ -99,7 +99,7 @@ type Bytes = { ok: true; bytes: Uint8Array } | { ok: false; status: 400 | 413; m
  * Content-Length, and in any case by counting the bytes as they arrive (the header may be
  * absent, with chunked encoding, or lie).
  */
-async function readBytes(request: Request, maxBytes: number): Promise<Bytes> {
+export async function readBytes(request: Request, maxBytes: number): Promise<Bytes> {
   const tooLarge = { ok: false as const, status: 413 as const, message: BODY_TOO_LARGE };
   const declared = request.headers.get('content-length');
   if (declared !== null && /^\s*\d+\s*$/u.test(declared) && Number(declared) > maxBytes) return tooLarge;
@@ -135,7 +135,7 @@ async function readBytes(request: Request, maxBytes: number): Promise<Bytes> {
 export const frenchErrors = z.locales.fr().localeError;
 
 /** The first validation issue, as a French sentence naming the field. */
-function describeIssue(issue: z.core.$ZodIssue | undefined): { message: string; field?: string } {
+export function describeIssue(issue: z.core.$ZodIssue | undefined): { message: string; field?: string } {
   if (!issue) return { message: 'Données invalides.' };
   let message = issue.message.trim() || 'valeur invalide';
   message = message.charAt(0).toUpperCase() + message.slice(1);

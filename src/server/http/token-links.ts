@@ -1,0 +1,58 @@
+/**
+ * Links mailed with a token (sign-in link, password reset, change of e-mail, newsletter
+ * confirmation and unsubscription). Opening the link changes nothing: a mail scanner that
+ * follows it must not spend it. The GET stores the token in a short-lived cookie (HttpOnly,
+ * SameSite=Lax, scoped to one clean address) and answers 303 to that address, so the token
+ * leaves the address bar and the history without any script; the clean page shows the button
+ * or the form, and its POST reads the token from the cookie, then clears it.
+ */
+import type { AstroCookies } from 'astro';
+import { config } from '../core/config';
+
+export interface TokenLink {
+  cookie: string;
+  /** The clean address: the cookie is sent there only. */
+  path: string;
+  maxAgeSeconds: number;
+}
+
+export const TOKEN_LINKS = {
+  signIn: { cookie: 'cc_link_signin', path: '/welcome', maxAgeSeconds: 15 * 60 },
+  reset: { cookie: 'cc_link_reset', path: '/modifier-mon-mot-de-passe/nouveau', maxAgeSeconds: 60 * 60 },
+  email: { cookie: 'cc_link_email', path: '/modifier-mon-email/confirmer', maxAgeSeconds: 60 * 60 },
+  newsletterConfirm: { cookie: 'cc_link_newsletter', path: '/mailinglist/confirm', maxAgeSeconds: 60 * 60 },
+  unsubscribe: { cookie: 'cc_link_unsubscribe', path: '/mailinglist/unsubscribe', maxAgeSeconds: 60 * 60 },
+} as const satisfies Record<string, TokenLink>;
+
+/** Tokens are base64url strings of a few dozen characters; anything else is not kept. */
+const PLAUSIBLE = /^[A-Za-z0-9_-]{16,100}$/;
+
+/** Keeps the token for the clean page and answers 303 there (never cached, no referrer). */
+export function stashToken(cookies: AstroCookies, link: TokenLink, token: string | undefined | null): Response {
+  if (token && PLAUSIBLE.test(token)) {
+    cookies.set(link.cookie, token, {
+      path: link.path,
+      httpOnly: true,
+      sameSite: 'lax',
+      secure: config().siteUrl.protocol === 'https:',
+      maxAge: link.maxAgeSeconds,
+    });
+  } else {
+    // A malformed link: the clean page says it no longer works.
+    clearToken(cookies, link);
+  }
+  return new Response(null, {
+    status: 303,
+    headers: { Location: link.path, 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer' },
+  });
+}
+
+/** The token kept for this clean page, if any. */
+export function readToken(cookies: AstroCookies, link: TokenLink): string | undefined {
+  const token = cookies.get(link.cookie)?.value;
+  return token && PLAUSIBLE.test(token) ? token : undefined;
+}
+
+export function clearToken(cookies: AstroCookies, link: TokenLink): void {
+  cookies.delete(link.cookie, { path: link.path });
+}
