@@ -63,7 +63,7 @@ describe('session sync', () => {
     expect(fetcher).not.toHaveBeenCalled();
   });
 
-  it('after a form swapped in, asks again, and says when the member signed out', async () => {
+  it('after a form swapped in, asks again, and says when the user signed out', async () => {
     const listeners = new Map<string, (event: Event) => void>();
     const onSignedOut = vi.fn();
     watchSession({ onDocument: (type, l) => listeners.set(type, l), onWindow: (type, l) => listeners.set(`window:${type}`, l), onSignedOut });

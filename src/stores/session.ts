@@ -71,7 +71,7 @@ let watching = false;
  * Keeps the user true for the whole visit, whatever swapped the page in. Forms now sign in and
  * out through the ClientRouter (a POST, a 303, the answer swapped in: no reload), so after every
  * swap the hint cookie is read again, and after a form submission `me` is asked again (the
- * member may have changed, e.g. a sign-in as someone else). A page restored from the
+ * user may have changed, e.g. a sign-in as someone else). A page restored from the
  * back/forward cache is checked too. Registered once, on the document and the window.
  */
 export function watchSession({

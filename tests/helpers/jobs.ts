@@ -7,9 +7,8 @@ import type { ServerDeps } from '../../src/server/core/deps';
 import { createJobWorker } from '../../src/server/jobs';
 import { jobHandlers } from '../../src/server/runtime';
 
-export function withJobs(base: Omit<ServerDeps, 'jobs'>): ServerDeps & { flush(): Promise<number> } {
-  let wakes = 0;
-  const deps: ServerDeps = { ...base, jobs: { wake: () => { wakes++; } } };
+export function withJobs(base: Omit<ServerDeps, 'jobs'>): ServerDeps & { flush(): Promise<number>; readonly wakes: number } {
+  const deps = { ...base, wakes: 0, jobs: { wake: () => { deps.wakes++; } } };
   return Object.assign(deps, {
     /** Runs the due jobs (and the jobs they schedule); resolves with the number of runs. */
     async flush() {
@@ -23,6 +22,5 @@ export function withJobs(base: Omit<ServerDeps, 'jobs'>): ServerDeps & { flush()
       await worker.stop({ graceMs: 0 });
       return total;
     },
-    get wakes() { return wakes; },
   });
 }

@@ -1,8 +1,8 @@
 /**
- * The header's user icon (SPEC §2): a link to /login for anonymous readers; for members, a
+ * The header's user icon (SPEC §2): a link to /login for anonymous readers; for signed-in users, a
  * dropdown with 'Mon compte' and 'Se déconnecter' (which says so in a toast, then goes home).
  * It asks the server only when the hint cookie says someone may be signed in, and the
- * dropdown's code is fetched only for a member.
+ * dropdown's code is fetched only for a signed-in user.
  */
 import { useStore } from '@nanostores/react';
 import { lazy, Suspense, useEffect } from 'react';
@@ -10,7 +10,7 @@ import { $user, syncSession, watchSession } from '../../stores/session';
 import { toast } from '../../stores/toasts';
 import { UserIcon } from '../ui/icons';
 
-const MemberMenu = lazy(() => import('./MemberMenu'));
+const UserDropdown = lazy(() => import('./UserDropdown'));
 
 // Once per visit: the menu follows sign-ins and sign-outs made by forms (swapped in by the
 // ClientRouter, no reload) and pages restored from the back/forward cache.
@@ -39,7 +39,7 @@ export default function UserMenu() {
         </a>
       )}
     >
-      <MemberMenu user={user} />
+      <UserDropdown user={user} />
     </Suspense>
   );
 }

@@ -12,7 +12,7 @@ describe('prefetch targets', () => {
     expect(prefetchTarget(link('https://contrechamp.media/articles'), here)).toBeNull();
   });
 
-  it('leaves out member pages, the API, files and opted-out links', () => {
+  it('leaves out account pages, the API, files and opted-out links', () => {
     for (const path of ['/mon-compte', '/mon-compte/mes-factures', '/login', '/api/auth/me', '/media/podcasts/a/b.mp3', '/rss.xml', '/mailinglist']) {
       expect(prefetchTarget(link(`https://contrechamp.media${path}`), here), path).toBeNull();
     }

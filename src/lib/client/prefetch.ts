@@ -1,7 +1,7 @@
 /**
  * Fetches a page ahead when the reader shows intent (pointer resting on a link, focus, touch),
  * so the view transition that follows is instant. At most 5 routes load at once (SPEC §9);
- * each is asked once. Pages made for one member, the API and files are never fetched ahead.
+ * each is asked once. Pages made for one user, the API and files are never fetched ahead.
  */
 export const MAX_CONCURRENT_PREFETCHES = 5;
 

@@ -11,7 +11,7 @@
 import type { Kysely } from 'kysely';
 import type { User } from '../auth/repository';
 import { exportUser } from '../auth/service';
-import { exportMessages } from '../contact/service';
+import { eraseMessages, exportMessages } from '../contact/service';
 import type { Database } from '../db/database';
 import { endSubscription, exportSubscription } from '../newsletter/service';
 
@@ -37,7 +37,6 @@ export const ACCOUNT_PARTS: readonly AccountPart[] = [
   {
     name: 'contact_messages',
     export: (db, user) => exportMessages(db, user.email),
-    // Messages written to the newsroom are correspondence it keeps (see the privacy page).
-    erase: async () => {},
+    erase: (db, user) => eraseMessages(db, user.email),
   },
 ];

@@ -44,7 +44,7 @@ export function confirmEmailChange(deps: ServerDeps, input: { token: string; cli
 }
 
 /** Everything the site holds about a user, as JSON (RGPD art. 15 and 20), one key per domain. */
-export async function exportData(deps: Pick<ServerDeps, 'db' | 'clock'>, userId: string) {
+export async function exportData(deps: Pick<ServerDeps, 'db' | 'clock'>, userId: string): Promise<({ exported_at: string } & Record<string, unknown>) | null> {
   const user = await findUser(deps.db, userId);
   if (!user) return null;
   const parts: Record<string, unknown> = {};

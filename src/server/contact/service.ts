@@ -61,6 +61,14 @@ export const contactJobs = (deps: ServerDeps) => [
   }),
 ];
 
+/**
+ * On deletion of an account, the messages its address sent go too: the privacy page promises
+ * that deleting an account erases everything the law does not make us keep.
+ */
+export async function eraseMessages(db: Kysely<Database>, email: string): Promise<void> {
+  await db.deleteFrom('contact_messages').where('email', '=', email.trim().toLowerCase()).execute();
+}
+
 /** The messages an address sent, for the export of a user's data. */
 export function exportMessages(db: Kysely<Database>, email: string) {
   return db.selectFrom('contact_messages').select(['created_at', 'subject', 'message']).where('email', '=', email.trim().toLowerCase()).orderBy('created_at').execute();

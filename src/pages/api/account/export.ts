@@ -1,4 +1,4 @@
-/** GET /api/account/export: everything about the member, as a JSON file. */
+/** GET /api/account/export: everything the site holds about the signed-in user, as a JSON file (one key per domain). */
 import type { APIRoute } from 'astro';
 import { apiError } from '../../../server/http/json';
 import { currentUser } from '../../../server/auth/request';

@@ -1,6 +1,6 @@
 /**
- * The members' dropdown (SPEC §2, §9): 'Mon compte' and 'Se déconnecter', below the icon,
- * offset 8 px, collision padding 8. Loaded only once a member is known, so anonymous readers
+ * The signed-in user's dropdown (SPEC §2, §9): 'Mon compte' and 'Se déconnecter', below the icon,
+ * offset 8 px, collision padding 8. Loaded only once a user is known, so anonymous readers
  * never download it.
  */
 import * as DropdownMenu from '@radix-ui/react-dropdown-menu';
@@ -9,7 +9,7 @@ import { fetchMe, logout, type SessionUser } from '../../stores/session';
 import { toast } from '../../stores/toasts';
 import { UserIcon } from '../ui/icons';
 
-export default function MemberMenu({ user }: { user: SessionUser }) {
+export default function UserDropdown({ user }: { user: SessionUser }) {
   const name = [user.given_name, user.family_name].filter(Boolean).join(' ') || user.email;
   return (
     <DropdownMenu.Root modal={false}>
