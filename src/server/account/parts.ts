@@ -24,7 +24,7 @@ export interface AccountPart {
 
 export const ACCOUNT_PARTS: readonly AccountPart[] = [
   {
-    name: 'auth',
+    name: 'account',
     export: (db, user) => exportUser(db, user.id),
     // The user row itself goes last, in deleteAccount; sessions and tokens go with it.
     erase: async () => {},

@@ -34,7 +34,7 @@ describeEachDialect('account', (kind) => {
   it('saves the name, the address and the newsletter box together; unticking unsubscribes', async () => {
     expect(await updateProfile(deps, { userId, givenName: 'Inès', familyName: 'Durand', address, newsletter: true })).toEqual({ ok: true });
     const user = (await exportData(deps, userId))!;
-    expect(user.auth).toMatchObject({ account: { given_name: 'Inès', family_name: 'Durand', address } });
+    expect(user.account).toMatchObject({ given_name: 'Inès', family_name: 'Durand', address });
     expect(await isSubscribed(test.db, email)).toBe(true);
     await updateProfile(deps, { userId, givenName: 'Inès', familyName: 'Durand', address, newsletter: false });
     expect(await isSubscribed(test.db, email)).toBe(false);
@@ -53,7 +53,7 @@ describeEachDialect('account', (kind) => {
     expect(Object.keys(data).sort()).toEqual(['exported_at', ...ACCOUNT_PARTS.map((p) => p.name)].sort());
     expect(data.newsletter).toMatchObject({ status: 'confirmed' });
     expect(data.contact_messages).toEqual([expect.objectContaining({ message: 'Une question sur un article.' })]);
-    expect((data.auth as { sessions: unknown[] }).sessions).toHaveLength(1);
+    expect((data.account as { sessions: unknown[] }).sessions).toHaveLength(1);
     expect(JSON.stringify(data)).not.toMatch(/password_hash|scrypt\$/);
   });
 

@@ -431,10 +431,8 @@ export async function exportUser(db: Kysely<Database>, userId: string) {
   const user = repo.toUser(row);
   const sessions = await repo.listUserSessions(db, userId);
   return {
-    account: {
-      email: user.email, given_name: user.givenName, family_name: user.familyName, address: user.address, role: user.role,
-      email_verified_at: user.emailVerifiedAt, created_at: user.createdAt, has_password: user.hasPassword,
-    },
+    email: user.email, given_name: user.givenName, family_name: user.familyName, address: user.address, role: user.role,
+    email_verified_at: user.emailVerifiedAt, created_at: user.createdAt, has_password: user.hasPassword,
     sessions: sessions.map((s) => ({ created_at: s.created_at, last_seen_at: s.last_seen_at, expires_at: s.expires_at, persistent: s.persistent === 1, user_agent: s.user_agent })),
   };
 }

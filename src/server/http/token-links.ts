@@ -24,8 +24,8 @@ export const TOKEN_LINKS = {
   unsubscribe: { cookie: 'cc_link_unsubscribe', path: '/mailinglist/unsubscribe', maxAgeSeconds: 60 * 60 },
 } as const satisfies Record<string, TokenLink>;
 
-/** Tokens are base64url strings of a few dozen characters; anything else is not kept. */
-const PLAUSIBLE = /^[A-Za-z0-9_-]{16,100}$/;
+/** Tokens are base64url strings of a few dozen characters (unsubscribe tokens also have dots); anything else is not kept. */
+const PLAUSIBLE = /^[A-Za-z0-9_.-]{16,100}$/;
 
 /** Keeps the token for the clean page and answers 303 there (never cached, no referrer). */
 export function stashToken(cookies: AstroCookies, link: TokenLink, token: string | undefined | null): Response {
