@@ -6,5 +6,5 @@ import { sendEmailChangeLinkNow, sendLinkNow } from './service';
 
 export const authJobs = (deps: ServerDeps) => [
   handle(MAIL_LINK, ({ payload }) => sendLinkNow(deps, payload)),
-  handle(EMAIL_CHANGE_LINK, ({ payload }) => sendEmailChangeLinkNow(deps, payload)),
+  handle(EMAIL_CHANGE_LINK, ({ payload, job }) => sendEmailChangeLinkNow(deps, payload, job.id)),
 ];

@@ -6,8 +6,11 @@ export const AUTH_LIMITS = {
   loginByEmail: { name: 'login:email', limit: 10, windowMs: 15 * MINUTE },
   /** Password attempts from one client, whatever the account. */
   loginByClient: { name: 'login:client', limit: 30, windowMs: 15 * MINUTE },
-  /** Account mails sent to one address (sign-in link, reset, change of address). */
-  mailByEmail: { name: 'mail:email', limit: 5, windowMs: 60 * MINUTE },
+  /** Account mails sent to one address, one bucket per purpose: a stranger who spends the
+   * sign-in links of an address does not block its password reset, nor the reverse. */
+  signInLinkByEmail: { name: 'mail:email:magic_link', limit: 5, windowMs: 60 * MINUTE },
+  resetByEmail: { name: 'mail:email:password_reset', limit: 5, windowMs: 60 * MINUTE },
+  emailChangeByEmail: { name: 'mail:email:email_change', limit: 5, windowMs: 60 * MINUTE },
   /** Account mail requests from one client. */
   mailByClient: { name: 'mail:client', limit: 20, windowMs: 60 * MINUTE },
   /** Checks of the current password by a signed-in user (change, e-mail change, deletion). */

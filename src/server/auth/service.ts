@@ -13,6 +13,7 @@ import type { Database } from '../db/database';
 import { newId, toFlag, toTimestamp } from '../db/database';
 import { writeTransaction } from '../db/transaction';
 import { schedule } from '../jobs/schedule';
+import { sign } from '../core/keys';
 import { SEND_MAIL } from '../mail/jobs';
 import { log } from '../core/log';
 import { emailChangeConfirmMail, emailChangeNoticeMail, emailChangedMail, magicLinkMail, passwordChangedMail, passwordResetMail } from './mails';
@@ -158,7 +159,8 @@ export async function sessionUser(
  * schedules a job, for a known address or not; the job looks the address up.
  */
 async function mailLinkToAccount(deps: ServerDeps, input: { email: string; client: string }, purpose: 'magic_link' | 'password_reset'): Promise<Result<object>> {
-  const limited = await limit(deps, [[RATE_LIMITS.mailByClient, input.client], [RATE_LIMITS.mailByEmail, emailSubject(input.email)]]);
+  const byEmail = purpose === 'magic_link' ? RATE_LIMITS.signInLinkByEmail : RATE_LIMITS.resetByEmail;
+  const limited = await limit(deps, [[RATE_LIMITS.mailByClient, input.client], [byEmail, emailSubject(input.email)]]);
   if (limited) return limited;
   await schedule(deps, deps.db, MAIL_LINK, { purpose, email: repo.normaliseEmail(input.email) });
   deps.jobs.wake();
@@ -190,7 +192,7 @@ export const requestMagicLink = (deps: ServerDeps, input: { email: string; clien
 
 export async function redeemMagicLink(
   deps: ServerDeps,
-  input: { token: string; userAgent?: string | null; client: string },
+  input: { token: string; userAgent?: string | null; client: string; previousToken?: string | undefined },
 ): Promise<Result<{ user: repo.User; session: NewSession }>> {
   const limited = await limit(deps, [[RATE_LIMITS.tokenByClient, input.client]]);
   if (limited) return limited;
@@ -207,6 +209,9 @@ export async function redeemMagicLink(
     return { user: repo.toUser(row), session };
   });
   if (!result) return fail(400, MESSAGES.linkInvalid);
+  // The session the browser had before ends: a link opened in someone else's browser signs that
+  // person out rather than leaving their session behind a new one.
+  await logout(deps, input.previousToken);
   log.info('signed in by link', { userId: result.user.id });
   return { ok: true, ...result };
 }
@@ -292,7 +297,7 @@ export async function requestEmailChange(
   deps: ServerDeps,
   input: { userId: string; newEmail: string; password: string; client: string },
 ): Promise<Result<object>> {
-  const limited = await limit(deps, [[RATE_LIMITS.mailByClient, input.client], [RATE_LIMITS.mailByEmail, emailSubject(input.newEmail)]]);
+  const limited = await limit(deps, [[RATE_LIMITS.mailByClient, input.client], [RATE_LIMITS.emailChangeByEmail, emailSubject(input.newEmail)]]);
   if (limited) return limited;
   const row = await repo.findUserRowById(deps.db, input.userId);
   if (!row) return fail(401, 'Vous n’êtes plus connecté.');
@@ -301,29 +306,49 @@ export async function requestEmailChange(
   if (row.password_hash && !(await verifyPassword(input.password, row.password_hash))) return fail(403, MESSAGES.wrongPassword);
   const newEmail = repo.normaliseEmail(input.newEmail);
   if (newEmail === row.email) return fail(400, MESSAGES.sameEmail);
+  // The pending change is a token row written now, in this transaction: a password reset or
+  // change that comes before the job runs retires it like any other link. Its secret is derived
+  // from the job's id, so that the job can mail it without a live secret ever sitting in `jobs`.
   // Whether the new address is taken is the job's question: the answer and its timing are the same.
-  await schedule(deps, deps.db, EMAIL_CHANGE_LINK, { userId: row.id, newEmail });
+  const now = deps.clock.now();
+  await writeTransaction(deps.db, async (trx) => {
+    await repo.updateUser(trx, row.id, { updated_at: toTimestamp(now) });
+    await repo.retireTokens(trx, row.id, 'email_change', now);
+    const job = await schedule(deps, trx, EMAIL_CHANGE_LINK, { userId: row.id, newEmail });
+    await repo.insertToken(trx, {
+      id_hash: hashSecret(emailChangeSecret(job.id)),
+      purpose: 'email_change',
+      user_id: row.id,
+      email: newEmail,
+      payload: JSON.stringify({ from: row.email }),
+      created_at: toTimestamp(now),
+      expires_at: toTimestamp(tokenExpiresAt('email_change', now)),
+    });
+  });
   deps.jobs.wake();
   return { ok: true };
 }
 
+/** The secret of the change-of-address link scheduled as job `jobId` (43 base64url characters). */
+const emailChangeSecret = (jobId: string) => sign('mailed-link', `email-change:${jobId}`);
+
 /**
- * The job behind a change of address: unless the new address belongs to another account, issue
- * the confirmation link (24 h, retiring older ones), mail it to the new address, and tell the
- * old one. An address already taken gets nothing.
+ * The job behind a change of address. If its link is still usable (no reset, password change or
+ * newer request retired it), it tells the old address — always, whether or not the new one is
+ * free, so that the notice reveals nothing — and, unless the new address belongs to another
+ * account, mails the link to it.
  */
-export async function sendEmailChangeLinkNow(deps: ServerDeps, input: { userId: string; newEmail: string }): Promise<void> {
-  const row = await repo.findUserRowById(deps.db, input.userId);
-  if (!row || row.email === input.newEmail) return;
-  if (await repo.findUserRowByEmail(deps.db, input.newEmail)) return;
+export async function sendEmailChangeLinkNow(deps: ServerDeps, input: { userId: string; newEmail: string }, jobId: string): Promise<void> {
+  const token = emailChangeSecret(jobId);
   const now = deps.clock.now();
-  const token = await writeTransaction(deps.db, async (trx) => {
-    await repo.updateUser(trx, row.id, { updated_at: toTimestamp(now) });
-    await repo.retireTokens(trx, row.id, 'email_change', now);
-    return issueToken(trx, 'email_change', now, { userId: row.id, email: input.newEmail, payload: { from: row.email } });
-  });
+  if (!(await repo.findUsableToken(deps.db, hashSecret(token), 'email_change', now))) return;
+  const row = await repo.findUserRowById(deps.db, input.userId);
+  if (!row) return;
+  // The notice is its own job: a mailbox that refuses it must not make this one send the link again.
+  await schedule(deps, deps.db, SEND_MAIL, { to: row.email, mail: emailChangeNoticeMail({ siteUrl: deps.siteUrl, newEmail: input.newEmail }) }, { uniqueKey: `email-change-notice:${jobId}` });
+  deps.jobs.wake();
+  if (await repo.findUserRowByEmail(deps.db, input.newEmail)) return;
   await deps.mailer.send({ to: input.newEmail, ...emailChangeConfirmMail({ siteUrl: deps.siteUrl, token, newEmail: input.newEmail }) });
-  await deps.mailer.send({ to: row.email, ...emailChangeNoticeMail({ siteUrl: deps.siteUrl, newEmail: input.newEmail }) });
 }
 
 export async function confirmEmailChange(
@@ -344,6 +369,8 @@ export async function confirmEmailChange(
     // The address may have been taken since the link was sent.
     if (await repo.findUserRowByEmail(trx, token.email)) return 'taken' as const;
     await repo.updateUser(trx, row.id, { email: token.email, email_verified_at: toTimestamp(now), updated_at: toTimestamp(now) });
+    // Links sent to the old address (sign-in, reset) must not act for the account any more.
+    await repo.retireAllTokens(trx, row.id, now);
     await onChanged(trx, { userId: row.id, oldEmail: row.email, newEmail: token.email });
     await notify(deps, trx, row.email, emailChangedMail({ siteUrl: deps.siteUrl, newEmail: token.email }));
     return { oldEmail: row.email, newEmail: token.email };

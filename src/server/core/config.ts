@@ -18,7 +18,7 @@ import { z } from 'zod';
  * The keys derived from the master secret (src/server/core/keys.ts), one per use. A closed list:
  * KEY_VERSIONS may only name these.
  */
-export const KEY_LABELS = ['rate-limit', 'client-key', 'unsubscribe', 'gift-code'] as const;
+export const KEY_LABELS = ['rate-limit', 'client-key', 'unsubscribe', 'gift-code', 'mailed-link'] as const;
 export type KeyLabel = (typeof KEY_LABELS)[number];
 
 /**
@@ -65,7 +65,7 @@ const schema = z.object({
   NEWSROOM_EMAIL: z.email().default('redaction@contrechamp.media'),
   APP_SECRET: z.string().refine((v) => secretStrengthBits(v) >= 256, APP_SECRET_TOO_WEAK).optional(),
   // Legacy: the secret of the rate limits before APP_SECRET; the master secret when APP_SECRET is unset.
-  RATE_LIMIT_SECRET: z.string().min(1).optional(),
+  RATE_LIMIT_SECRET: z.string().refine((v) => secretStrengthBits(v) >= 256, APP_SECRET_TOO_WEAK.replace('APP_SECRET', 'RATE_LIMIT_SECRET (qui sert de secret maître)')).optional(),
   KEY_VERSIONS: z
     .string()
     .transform((value, ctx) => {

@@ -59,11 +59,16 @@ describe('the master secret', () => {
 
   it('falls back on RATE_LIMIT_SECRET, with a warning', () => {
     const warn = vi.spyOn(log, 'warn').mockImplementation(() => {});
-    const ring = createKeyring({ env: { RATE_LIMIT_SECRET: 'ancien-secret' }, dataDir: folder() });
+    const legacy = `ancien-${randomBytes(32).toString('base64url')}`;
+    const ring = createKeyring({ env: { RATE_LIMIT_SECRET: legacy }, dataDir: folder() });
     expect(ring.source).toBe('RATE_LIMIT_SECRET');
-    expect(ring.legacyMasterKey()!.toString()).toBe('ancien-secret');
+    expect(ring.legacyMasterKey()!.toString()).toBe(legacy);
     expect(warn).toHaveBeenCalledTimes(1);
-    expect(JSON.stringify(warn.mock.calls)).not.toContain('ancien-secret');
+    expect(JSON.stringify(warn.mock.calls)).not.toContain(legacy);
+  });
+
+  it('refuses a weak RATE_LIMIT_SECRET too, since it would become the master of every key', () => {
+    expect(() => createKeyring({ env: { RATE_LIMIT_SECRET: 'ancien-secret' }, dataDir: folder() })).toThrow(/RATE_LIMIT_SECRET/);
   });
 
   it('refuses a short or repetitive APP_SECRET with a clear French message', () => {
@@ -158,6 +163,6 @@ describe('derived keys', () => {
     expect(() => loadConfig({ KEY_VERSIONS: 'unsubscribe' })).toThrow(/KEY_VERSIONS: « unsubscribe » n’a pas la forme/);
     expect(() => loadConfig({ KEY_VERSIONS: 'unsubscribe=0' })).toThrow(/au moins 1/);
     expect(() => loadConfig({ KEY_VERSIONS: 'unsubscribe=2,unsubscribe=3' })).toThrow(/nommée deux fois/);
-    expect(loadConfig({ KEY_VERSIONS: 'unsubscribe=2,rate-limit=3' }).keys.versions).toEqual({ 'rate-limit': 3, 'client-key': 1, unsubscribe: 2, 'gift-code': 1 });
+    expect(loadConfig({ KEY_VERSIONS: 'unsubscribe=2,rate-limit=3' }).keys.versions).toEqual({ 'rate-limit': 3, 'client-key': 1, unsubscribe: 2, 'gift-code': 1, 'mailed-link': 1 });
   });
 });

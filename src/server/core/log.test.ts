@@ -123,3 +123,14 @@ describe('no address and no token in any log line', () => {
     expect(a.email).toBe(ADDRESS);
   });
 });
+
+describe('scrubbing at the edges', () => {
+  it('leaves no part of an address that straddles the length cut, nor local or IP-literal addresses', async () => {
+    const { scrubString } = await import('./log');
+    const long = `${'x'.repeat(8_185)} lea@exemple.fr et la suite`;
+    const out = scrubString(long);
+    expect(out).not.toMatch(/lea@|exemple\.fr/);
+    expect(scrubString('refusé pour lea@localhost et paul@[192.168.0.1]')).toBe('refusé pour [email] et [email]');
+    expect(scrubString('<0d8f2a1c-5b7e-4c3a-9f10-2b6d8e4a7c11@contrechamp.media>')).toContain('0d8f2a1c');
+  });
+});

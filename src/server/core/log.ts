@@ -39,6 +39,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 // Local part: RFC 5322 "atext" and dots, Unicode letters included; domain: labels and a dot.
 const EMAIL = /[\p{L}\p{N}.!#$%&'*+/=?^_`{|}~-]+@[\p{L}\p{N}](?:[\p{L}\p{N}-]{0,62})(?:\.[\p{L}\p{N}](?:[\p{L}\p{N}-]{0,62}))+/gu;
 // Same, with the local part percent-encoded, as in a logged URL (`?email=lea%40exemple.fr`).
+const LOCAL_EMAIL = /[\p{L}\p{N}.!#$%&'*+/=?^_`{|}~-]+@(?:\[[0-9a-f.:]+\]|[\p{L}\p{N}](?:[\p{L}\p{N}-]{0,62}))(?![\p{L}\p{N}.-])/gu;
 const ENCODED_EMAIL = /[\p{L}\p{N}.!#$%&'*+/=?^_`{|}~-]+%40[\p{L}\p{N}-]+(?:\.[\p{L}\p{N}-]+)+/giu;
 const UNSUBSCRIBE_TOKEN = /\bu1\.[\w-]+\.[\w-]+/g;
 const HEX_RUN = /[0-9a-f]{64,}/gi;
@@ -48,13 +49,19 @@ const SECRET_KEY = /pass(?:word|wd|phrase)|^pass$|secret|token|authori[sz]ation|
 
 /** A string with every e-mail address and token replaced by a placeholder. */
 export function scrubString(value: string): string {
-  const text = value.length > MAX_STRING ? `${value.slice(0, MAX_STRING)}…` : value;
-  return text
+  // Scrubbed before it is cut, so that an address straddling the cut cannot survive in part;
+  // the input is bounded first to keep the regular expressions' work bounded.
+  const bounded = value.length > 4 * MAX_STRING ? value.slice(0, 4 * MAX_STRING) : value;
+  const keepIds = (address: string) => (UUID.test(address.slice(address.startsWith('<') ? 1 : 0, address.indexOf('@'))) ? address : EMAIL_PLACEHOLDER);
+  const text = bounded
     .replace(UNSUBSCRIBE_TOKEN, SECRET_PLACEHOLDER)
-    .replace(EMAIL, (address) => (UUID.test(address.slice(address.startsWith('<') ? 1 : 0, address.indexOf('@'))) ? address : EMAIL_PLACEHOLDER))
+    .replace(EMAIL, keepIds)
+    // Addresses without a dot in their domain (`lea@localhost`) or with an IP literal.
+    .replace(LOCAL_EMAIL, keepIds)
     .replace(ENCODED_EMAIL, EMAIL_PLACEHOLDER)
     .replace(HEX_RUN, SECRET_PLACEHOLDER)
     .replace(BASE64URL_RUN, (run) => (UUID.test(run) ? run : SECRET_PLACEHOLDER));
+  return text.length > MAX_STRING ? `${text.slice(0, MAX_STRING)}…` : text;
 }
 
 function scrubError(error: Error, depth: number, seen: WeakSet<object>): Record<string, unknown> {
