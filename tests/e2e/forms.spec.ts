@@ -171,6 +171,8 @@ test.describe('with JavaScript, through the router', () => {
     await page.goto(link);
     // The token left the address bar (and the history) before any script ran.
     await arrived(page, /\/welcome$/);
+    // Whose account the link opens, masked: a link planted by someone else shows it.
+    await expect(page.locator('main')).toContainText(`au compte ${member.email.slice(0, 1)}•••@${member.email.split('@')[1]}`);
     await page.getByRole('button', { name: 'Me connecter' }).click();
     await arrived(page, /\/mon-compte$/);
     await expect(status(page)).toHaveText('Vous êtes connecté·e. Bienvenue !');

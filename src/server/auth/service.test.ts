@@ -220,6 +220,18 @@ describeEachDialect('auth service', (kind) => {
       expect(await auth.login(deps, { email: newEmail, password: PASSWORD, rememberMe: false, client: client() })).toMatchObject({ ok: true });
     });
 
+    it('show whose account a sign-in link opens, masked, without spending it', async () => {
+      expect(auth.maskEmail('lea.moreau@exemple.fr')).toBe('l•••@exemple.fr');
+      await auth.requestMagicLink(deps, { email, client: client() });
+      await flush();
+      const token = tokenIn(box.sent[0]!, '/welcome')!;
+      expect(await auth.maskedLinkTarget(test.db, token, 'magic_link', clock.now())).toBe(`m•••@exemple.fr`);
+      expect(await auth.maskedLinkTarget(test.db, token, 'password_reset', clock.now())).toBeNull();
+      // Looking did not spend it.
+      expect(await auth.redeemMagicLink(deps, { token, client: client() })).toMatchObject({ ok: true });
+      expect(await auth.maskedLinkTarget(test.db, token, 'magic_link', clock.now())).toBeNull();
+    });
+
     it('send nothing to an address another account uses, with the same answer; the old address is told either way', async () => {
       const other = `autre${n}@exemple.fr`;
       await auth.createUser(test.db, { email: other, now: clock.now() });

@@ -187,6 +187,25 @@ export async function sendLinkNow(deps: ServerDeps, input: { email: string; purp
   await deps.mailer.send({ to: row.email, ...mail });
 }
 
+/** « l•••@exemple.fr »: enough for its owner to recognise an address, not to learn one. */
+export function maskEmail(email: string): string {
+  const at = email.lastIndexOf('@');
+  return at <= 0 ? '•••' : `${email.slice(0, 1)}•••${email.slice(at)}`;
+}
+
+/**
+ * The masked address of the account a still-usable link of that purpose acts for, without
+ * spending it: the link's page shows it before the click, so that a link planted by someone
+ * else (to sign a reader into the planter's account) is seen for what it is.
+ */
+export async function maskedLinkTarget(db: Kysely<Database>, secret: string, purpose: TokenPurpose, now: Date): Promise<string | null> {
+  if (!isWellFormedSecret(secret)) return null;
+  const token = await repo.findUsableToken(db, hashSecret(secret), purpose, now);
+  if (!token?.user_id) return null;
+  const row = await repo.findUserRowById(db, token.user_id);
+  return row ? maskEmail(row.email) : null;
+}
+
 /** Sends a sign-in link (15 minutes) if the address has an account. */
 export const requestMagicLink = (deps: ServerDeps, input: { email: string; client: string }) => mailLinkToAccount(deps, input, 'magic_link');
 
