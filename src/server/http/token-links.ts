@@ -8,6 +8,9 @@
  */
 import type { AstroCookies } from 'astro';
 import { config } from '../core/config';
+import type { Result } from '../core/result';
+import { redirectWithFlash, takeFlash } from './flash';
+import { emptyForm, failWith, isFormPost, readForm } from './forms';
 
 export interface TokenLink {
   cookie: string;
@@ -55,4 +58,40 @@ export function readToken(cookies: AstroCookies, link: TokenLink): string | unde
 
 export function clearToken(cookies: AstroCookies, link: TokenLink): void {
   cookies.delete(link.cookie, { path: link.path });
+}
+
+/**
+ * The whole handling of a mailed-link page that acts on one click (confirm a subscription or an
+ * address, unsubscribe): on a POST, an empty origin-checked form, then `act` with the token kept
+ * in the page's cookie. Success clears the token and answers 303 here with `done`'s message;
+ * a refusal says why in French with its 4xx and spends the kept token, except a 429 (the link is
+ * still good: try again later). Without a token, a POST answers 400 with `noToken` (or only the
+ * page's own « lien plus valable » text). Any other request just reads the kept token.
+ */
+export async function actOnMailedLink<T extends object>(
+  Astro: { request: Request; cookies: AstroCookies; response: { status?: number | undefined; headers: Headers } },
+  link: TokenLink,
+  act: (token: string) => Promise<Result<T>>,
+  options: { done: (result: T) => string; noToken?: string },
+): Promise<Response | { token: string | undefined; error: string; done: string | undefined }> {
+  let token = readToken(Astro.cookies, link);
+  let error = '';
+  if (isFormPost(Astro.request)) {
+    const form = await readForm(Astro.request, emptyForm);
+    if (!form.ok) error = failWith(Astro.response, form).message;
+    else if (!token) error = failWith(Astro.response, { status: 400, message: options.noToken ?? '' }).message;
+    else {
+      const result = await act(token);
+      if (result.ok) {
+        clearToken(Astro.cookies, link);
+        return redirectWithFlash(Astro.cookies, link.path, { kind: 'success', message: options.done(result) });
+      }
+      error = failWith(Astro.response, result).message;
+      if (result.status !== 429) {
+        clearToken(Astro.cookies, link);
+        token = undefined;
+      }
+    }
+  }
+  return { token, error, done: error ? undefined : takeFlash(Astro.cookies)?.message };
 }
