@@ -1,46 +1,113 @@
 /**
- * What readers can buy or give: plans, gifts, donation presets and the share price.
- * Amounts are integer cents (EUR). The revenue work moves this into the catalog domain,
- * editable without code; pages read it from here until then.
+ * The catalogue (src/config/catalog.yaml), parsed and checked by zod when this module loads:
+ * at build, where a prerendered offer page imports it, and at start, where the server does. An
+ * invalid file stops both with a French message naming the field. The YAML is bundled into the
+ * build, so a running site sells exactly what it was built with.
+ *
+ * Amounts are integer cents (EUR), all taxes included. The server prices every basket from
+ * here (src/server/catalog); the browser only ever names an offer or a donation amount.
  */
-export interface Plan {
-  id: string;
-  label: string;
-  interval: 'month' | 'year';
-  priceCents: number;
-  /** The tarif solidaire, for those who need it. */
-  reduced?: boolean;
-  description: string;
-  highlighted?: boolean;
+import { load } from 'js-yaml';
+import { z } from 'zod';
+import raw from './catalog.yaml?raw';
+
+const cents = z.number().int('doit être un nombre entier de centimes').positive('doit être positif');
+const id = z.string().regex(/^[a-z0-9][a-z0-9-]{0,40}$/, 'identifiant en minuscules, chiffres et tirets');
+
+const planSchema = z
+  .object({
+    id,
+    label: z.string().min(1),
+    interval: z.enum(['month', 'year']),
+    priceCents: cents,
+    /** The tarif solidaire, for those who need it. */
+    reduced: z.boolean().default(false),
+    description: z.string().min(1),
+    highlighted: z.boolean().default(false),
+  })
+  .strict();
+
+const giftSchema = z
+  .object({ id, label: z.string().min(1), months: z.number().int().min(1).max(36), priceCents: cents, description: z.string().min(1) })
+  .strict();
+
+export const catalogSchema = z
+  .object({
+    vat: z.object({ cppapRecognised: z.boolean() }).strict(),
+    plans: z.array(planSchema).min(1),
+    donations: z
+      .object({
+        presetsCents: z.array(cents).min(1).max(6),
+        minimumCents: cents,
+        maximumCents: cents,
+        pressFundUrl: z.url({ protocol: /^https$/ }).or(z.literal('')).default(''),
+        pressFundName: z.string().default(''),
+      })
+      .strict()
+      .refine((d) => d.minimumCents < d.maximumCents, 'le minimum doit être inférieur au maximum')
+      .refine((d) => d.presetsCents.every((p) => p >= d.minimumCents && p <= d.maximumCents), 'chaque montant proposé doit être entre le minimum et le maximum'),
+    gifts: z.array(giftSchema),
+    shares: z.object({ priceCents: cents }).strict(),
+  })
+  .strict()
+  .refine((c) => new Set(c.plans.map((p) => p.id)).size === c.plans.length, 'deux formules portent le même identifiant')
+  .refine((c) => new Set(c.gifts.map((g) => g.id)).size === c.gifts.length, 'deux offres cadeau portent le même identifiant');
+
+export type Catalog = z.output<typeof catalogSchema>;
+export type Plan = Catalog['plans'][number];
+export type GiftOffer = Catalog['gifts'][number];
+export type Interval = Plan['interval'];
+
+/** Parses and checks a catalogue file's text; throws a French message naming each problem. */
+export function parseCatalog(text: string): Catalog {
+  const parsed = catalogSchema.safeParse(load(text));
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => `${i.path.join('.') || 'catalogue'} : ${i.message}`).join(' ; ');
+    throw new Error(`Catalogue invalide (src/config/catalog.yaml) : ${problems}`);
+  }
+  return parsed.data;
 }
 
-export const plans: Plan[] = [
-  { id: 'mensuel', label: 'Mensuel', interval: 'month', priceCents: 700, description: 'Sans engagement, résiliable en trois clics.' },
-  { id: 'annuel', label: 'Annuel', interval: 'year', priceCents: 7000, description: 'Deux mois offerts par rapport au mensuel.', highlighted: true },
-  { id: 'solidaire', label: 'Solidaire', interval: 'month', priceCents: 300, reduced: true, description: 'Pour les étudiants, les chômeurs et les petits revenus, sur l’honneur.' },
-];
+export const catalog: Catalog = parseCatalog(raw);
 
-export interface GiftOffer { id: string; label: string; months: number; priceCents: number; description: string }
+export const plans = catalog.plans;
+export const giftOffers = catalog.gifts;
+export const donationPresetsCents = catalog.donations.presetsCents;
+export const donationMinimumCents = catalog.donations.minimumCents;
+export const donationMaximumCents = catalog.donations.maximumCents;
+export const sharePriceCents = catalog.shares.priceCents;
 
-export const giftOffers: GiftOffer[] = [
-  { id: 'cadeau-6-mois', label: '6 mois', months: 6, priceCents: 4000, description: 'Un code cadeau à offrir, valable six mois d’abonnement.' },
-  { id: 'cadeau-1-an', label: '1 an', months: 12, priceCents: 7000, description: 'Un an d’abonnement, à offrir par e-mail ou à imprimer.' },
-];
+/** VAT on subscriptions, in basis points: 2.1 % (210) for CPPAP-recognised online press, else 20 % (2000). */
+export const SUBSCRIPTION_VAT_BP = catalog.vat.cppapRecognised ? 210 : 2000;
 
-/** One-off and monthly donation presets; any amount from the minimum is accepted. */
-export const donationPresetsCents = [2000, 5000, 10000, 25000];
-export const donationMinimumCents = 500;
-/** Share of a donation deductible from income tax (when the organisation is eligible). */
-export const donationTaxReductionRate = 0.66;
+export function findPlan(planId: string): Plan | undefined {
+  return plans.find((p) => p.id === planId);
+}
 
-/** Nominal value of one part sociale, set by the statutes. */
-export const sharePriceCents = 5000;
+/**
+ * The VAT inside an amount that includes it, rounded to the cent (the rest is the price before
+ * tax): 7,00 € at 2.1 % holds 0,14 € of VAT.
+ */
+export function vatIncluded(amountCents: number, rateBp: number): number {
+  return Math.round((amountCents * rateBp) / (10_000 + rateBp));
+}
+
+/** "2,1 %", "20 %". */
+export function formatRate(rateBp: number): string {
+  return `${new Intl.NumberFormat('fr-FR', { maximumFractionDigits: 2 }).format(rateBp / 100)} %`;
+}
 
 const euros = new Intl.NumberFormat('fr-FR', { style: 'currency', currency: 'EUR', minimumFractionDigits: 0, maximumFractionDigits: 2 });
+const eurosExact = new Intl.NumberFormat('fr-FR', { style: 'currency', currency: 'EUR', minimumFractionDigits: 2, maximumFractionDigits: 2 });
 
 /** "7 €", "3,50 €" — amounts as French readers write them. */
 export function formatEuros(cents: number): string {
-  return euros.format(cents / 100);
+  return cents % 100 === 0 ? euros.format(cents / 100) : eurosExact.format(cents / 100);
 }
 
-export const intervalLabel = (interval: Plan['interval']) => (interval === 'month' ? 'par mois' : 'par an');
+export const intervalLabel = (interval: Interval) => (interval === 'month' ? 'par mois' : 'par an');
+
+/** What a plan costs per month and per year, for "7 € par mois, soit 84 € par an". */
+export function perMonthAndYear(priceCents: number, interval: Interval): { monthCents: number; yearCents: number } {
+  return interval === 'month' ? { monthCents: priceCents, yearCents: priceCents * 12 } : { monthCents: Math.round(priceCents / 12), yearCents: priceCents };
+}

@@ -18,7 +18,7 @@ import { z } from 'zod';
  * The keys derived from the master secret (src/server/core/keys.ts), one per use. A closed list:
  * KEY_VERSIONS may only name these.
  */
-export const KEY_LABELS = ['rate-limit', 'client-key', 'unsubscribe', 'gift-code', 'mailed-link'] as const;
+export const KEY_LABELS = ['rate-limit', 'client-key', 'unsubscribe', 'gift-code', 'mailed-link', 'payment-webhook'] as const;
 export type KeyLabel = (typeof KEY_LABELS)[number];
 
 /**

@@ -136,6 +136,166 @@ export interface JobsTable {
   finished_at: Timestamp | null;
 }
 
+// ---------------------------------------------------------------------------------------------
+// Reader revenue (src/server/orders, subscriptions, payments)
+
+export type ProviderName = 'simulated' | 'stripe';
+export type PaymentMethodKind = 'card' | 'sepa_debit';
+export type BillingInterval = 'month' | 'year';
+/** What an order pays for. Gifts (`gift`) and shares (`shares`) plug in with their own purpose. */
+export type OrderPurpose = 'subscription' | 'donation' | 'gift' | 'shares';
+/** `initial`: bought on the support path; `renewal`: one period of a running subscription. */
+export type OrderReason = 'initial' | 'renewal';
+export type OrderStatus = 'pending' | 'paid' | 'failed' | 'canceled' | 'refunded';
+/** `plan`: an abonnement; `donation`: a don mensuel. */
+export type SubscriptionKind = 'plan' | 'donation';
+export type SubscriptionStatus = 'incomplete' | 'active' | 'past_due' | 'canceled' | 'expired';
+
+export interface PaymentCustomersTable {
+  user_id: Immutable<string>;
+  provider: Immutable<ProviderName>;
+  customer_ref: Immutable<string>;
+  created_at: Immutable<Timestamp>;
+}
+
+export interface OrdersTable {
+  id: Immutable<string>;
+  /** Null once the account is deleted: the order stays, as an accounting record, with its billing name. */
+  user_id: string | null;
+  purpose: Immutable<OrderPurpose>;
+  reason: Immutable<OrderReason>;
+  /** Plan id, gift offer id, 'don' or 'parts': what the catalogue priced. */
+  offer_id: Immutable<string>;
+  /** The line as the reader saw it ("Abonnement Mensuel", "Don mensuel"). */
+  description: Immutable<string>;
+  interval: Immutable<BillingInterval | null>;
+  quantity: Immutable<number>;
+  /** All taxes included, from the catalogue (or the donor's amount, checked against its bounds). */
+  amount_cents: Immutable<number>;
+  vat_rate_bp: Immutable<number>;
+  vat_cents: Immutable<number>;
+  currency: Immutable<'EUR'>;
+  source: Immutable<string | null>;
+  status: OrderStatus;
+  method: PaymentMethodKind | null;
+  provider: Immutable<ProviderName>;
+  /** The provider's checkout (session) of this order, once asked for. */
+  checkout_ref: string | null;
+  /** The provider's payment (for a refund), once paid. */
+  payment_ref: string | null;
+  subscription_id: Immutable<string | null>;
+  /** Unique: the same form sent twice, or the same provider invoice, makes one order. */
+  attempt_key: Immutable<string>;
+  billing_name: Immutable<string>;
+  /** JSON of the postal address given at payment. */
+  billing_address: Immutable<string>;
+  terms_accepted_at: Immutable<Timestamp | null>;
+  /** The reader asked to start at once and acknowledged losing the 14-day withdrawal right. */
+  immediate_start_at: Immutable<Timestamp | null>;
+  period_start: Timestamp | null;
+  period_end: Timestamp | null;
+  failure_reason: string | null;
+  /** A SEPA debit handed to the bank: confirmed up to 14 business days later. */
+  submitted_at: Timestamp | null;
+  paid_at: Timestamp | null;
+  created_at: Immutable<Timestamp>;
+  updated_at: Timestamp;
+}
+
+export interface OrderEventsTable {
+  id: Immutable<string>;
+  order_id: Immutable<string>;
+  from_status: Immutable<OrderStatus | null>;
+  /** The status after the event (the same as before for a note that changes nothing). */
+  to_status: Immutable<OrderStatus>;
+  cause: Immutable<string>;
+  provider_event_id: Immutable<string | null>;
+  at: Immutable<Timestamp>;
+}
+
+export interface SubscriptionsTable {
+  id: Immutable<string>;
+  user_id: string | null;
+  kind: Immutable<SubscriptionKind>;
+  /** The plan (null for a monthly donation). */
+  plan_id: string | null;
+  amount_cents: number;
+  interval: BillingInterval;
+  vat_rate_bp: number;
+  status: SubscriptionStatus;
+  cancel_at_period_end: Generated<Flag>;
+  current_period_start: Timestamp | null;
+  current_period_end: Timestamp | null;
+  /** A change asked for, applied at the next renewal. */
+  next_plan_id: string | null;
+  next_amount_cents: number | null;
+  /** "Carte •••• 4242", "Prélèvement SEPA •••• 3000". */
+  payment_method: Generated<string>;
+  provider: Immutable<ProviderName>;
+  /** The provider's subscription, when the provider runs the renewals (Stripe). */
+  provider_ref: string | null;
+  source: Immutable<string | null>;
+  /** Failed payments of the current period (past_due), reset when one succeeds. */
+  failed_attempts: Generated<number>;
+  created_at: Immutable<Timestamp>;
+  updated_at: Timestamp;
+  ended_at: Timestamp | null;
+}
+
+export interface SubscriptionEventsTable {
+  id: Immutable<string>;
+  subscription_id: Immutable<string>;
+  type: Immutable<string>;
+  from_status: Immutable<SubscriptionStatus | null>;
+  to_status: Immutable<SubscriptionStatus>;
+  detail: Immutable<string>;
+  at: Immutable<Timestamp>;
+}
+
+export interface ProviderEventsTable {
+  provider: Immutable<ProviderName>;
+  event_id: Immutable<string>;
+  type: Immutable<string>;
+  received_at: Immutable<Timestamp>;
+}
+
+export interface SimulatedSessionsTable {
+  id: Immutable<string>;
+  idempotency_key: Immutable<string>;
+  kind: Immutable<'payment' | 'setup'>;
+  order_id: Immutable<string | null>;
+  customer_ref: Immutable<string>;
+  amount_cents: Immutable<number>;
+  description: Immutable<string>;
+  interval: Immutable<BillingInterval | null>;
+  method: Immutable<PaymentMethodKind>;
+  return_url: Immutable<string>;
+  status: 'open' | 'challenge' | 'complete' | 'failed' | 'expired';
+  created_at: Immutable<Timestamp>;
+  updated_at: Timestamp;
+}
+
+export interface SimulatedCustomersTable {
+  id: Immutable<string>;
+  idempotency_key: Immutable<string>;
+  email: Immutable<string>;
+  method_label: string;
+  /** How the saved test method behaves on later charges (see payments/simulated/cards.ts). */
+  method_behaviour: string;
+  created_at: Immutable<Timestamp>;
+}
+
+export interface SimulatedChargesTable {
+  id: Immutable<string>;
+  idempotency_key: Immutable<string>;
+  customer_ref: Immutable<string>;
+  order_id: Immutable<string>;
+  amount_cents: Immutable<number>;
+  refunded_cents: number;
+  status: string;
+  created_at: Immutable<Timestamp>;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -144,6 +304,15 @@ export interface Database {
   newsletter_subscribers: NewsletterSubscribersTable;
   contact_messages: ContactMessagesTable;
   jobs: JobsTable;
+  payment_customers: PaymentCustomersTable;
+  orders: OrdersTable;
+  order_events: OrderEventsTable;
+  subscriptions: SubscriptionsTable;
+  subscription_events: SubscriptionEventsTable;
+  provider_events: ProviderEventsTable;
+  simulated_sessions: SimulatedSessionsTable;
+  simulated_customers: SimulatedCustomersTable;
+  simulated_charges: SimulatedChargesTable;
 }
 
 export type UserRow = Selectable<UsersTable>;
@@ -164,6 +333,10 @@ export type NewContactMessageRow = Insertable<ContactMessagesTable>;
 export type JobRow = Selectable<JobsTable>;
 export type NewJobRow = Insertable<JobsTable>;
 export type JobRowUpdate = Updateable<JobsTable>;
+export type OrderRow = Selectable<OrdersTable>;
+export type NewOrderRow = Insertable<OrdersTable>;
+export type SubscriptionRow = Selectable<SubscriptionsTable>;
+export type NewSubscriptionRow = Insertable<SubscriptionsTable>;
 
 /** A new row id. */
 export const newId = (): string => crypto.randomUUID();
