@@ -4,11 +4,12 @@
  * server; tests build their own (a fresh database, a fake clock, an outbox in a temp folder).
  *
  * Services take the part they need (`Pick<ServerDeps, 'db' | 'clock'>`), so that a test passes
- * only that. The payment provider joins this type when it exists.
+ * only that.
  */
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/database';
 import type { Mailer } from '../mail/transport';
+import type { PaymentProvider } from '../payments/provider';
 import type { Clock } from './clock';
 
 export interface ServerDeps {
@@ -19,4 +20,6 @@ export interface ServerDeps {
   siteUrl: URL;
   /** The process's job worker: `wake()` after committing scheduled work, so that it starts at once. */
   jobs: { wake(): void };
+  /** The payment provider chosen by configuration (payments/registry.ts): simulated by default, Stripe when its keys are set. */
+  payments: PaymentProvider;
 }

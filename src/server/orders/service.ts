@@ -1,0 +1,201 @@
+/**
+ * Orders: what a payment pays for. Every purpose (subscription, donation, and later gift and
+ * shares) goes through the same path — an order priced on the server, a checkout at the
+ * provider, and the provider's events moving the order along its state machine (state.ts). What
+ * a paid order grants is not decided here: each purpose gives a `Fulfilment`, and the composition
+ * (src/server/checkout) passes them in. A new purpose plugs in there without changing this file.
+ */
+import type { Kysely } from 'kysely';
+import { z } from 'zod';
+import type { ServerDeps } from '../core/deps';
+import { log } from '../core/log';
+import { fail, type Result } from '../core/result';
+import { type Database, type OrderPurpose, type OrderStatus, toTimestamp, type OrdersTable } from '../db/database';
+import { writeTransaction } from '../db/transaction';
+import { handle, jobType, schedule } from '../jobs/schedule';
+import type { PaymentEvent, PaymentProvider } from '../payments/provider';
+import { ProviderError } from '../payments/provider';
+import { customerRef, findOrder, findOrderByPaymentRef, insertOrderEvent, type Order, saveCustomerRef, setCheckoutRef, toOrder } from './repository';
+import { canMove } from './state';
+import type { Updateable } from 'kysely';
+
+export type OrderDeps = Pick<ServerDeps, 'db' | 'clock' | 'siteUrl' | 'jobs' | 'payments'>;
+
+/** What a paid (or failed, or refunded) order does for its purpose. Runs inside the event's transaction. */
+export interface Fulfilment {
+  paid(trx: Kysely<Database>, order: Order, context: { methodLabel: string; subscriptionRef?: string; periodEnd?: Date; now: Date }): Promise<void>;
+  processing?(trx: Kysely<Database>, order: Order, context: { methodLabel: string; now: Date }): Promise<void>;
+  failed?(trx: Kysely<Database>, order: Order, context: { reason: string; now: Date }): Promise<void>;
+  refunded?(trx: Kysely<Database>, order: Order, context: { now: Date }): Promise<void>;
+}
+export type Fulfilments = Partial<Record<OrderPurpose, Fulfilment>>;
+
+/**
+ * Moves an order if its state machine allows it, in one conditional update (so that two events
+ * racing on PostgreSQL cannot both move it), and records the move. Answers the order after the
+ * move, or undefined when the move is not allowed (a replayed or outdated event): nothing changed.
+ */
+export async function transitionOrder(
+  trx: Kysely<Database>,
+  orderId: string,
+  to: OrderStatus,
+  change: { cause: string; providerEventId: string | null; now: Date; set?: Updateable<OrdersTable> },
+): Promise<Order | undefined> {
+  const current = await findOrder(trx, orderId);
+  if (!current || !canMove(current.status, to)) return undefined;
+  const moved = await trx
+    .updateTable('orders')
+    .set({ ...change.set, status: to, updated_at: toTimestamp(change.now) })
+    .where('id', '=', orderId)
+    .where('status', '=', current.status)
+    .executeTakeFirst();
+  if (moved.numUpdatedRows === 0n) return undefined;
+  await insertOrderEvent(trx, { orderId, from: current.status, to, cause: change.cause, providerEventId: change.providerEventId }, change.now);
+  const row = await trx.selectFrom('orders').selectAll().where('id', '=', orderId).executeTakeFirstOrThrow();
+  return toOrder(row);
+}
+
+/**
+ * Applies a payment event to its order. Returns false for events about something else
+ * (subscriptions, payment methods), which the caller hands to their domain.
+ */
+export async function applyOrderEvent(trx: Kysely<Database>, event: PaymentEvent, fulfilments: Fulfilments, now: Date): Promise<boolean> {
+  switch (event.type) {
+    case 'payment.succeeded': {
+      const order = await transitionOrder(trx, event.orderId, 'paid', {
+        cause: `Paiement reçu (${event.methodLabel || 'moyen de paiement du prestataire'})`,
+        providerEventId: event.id,
+        now,
+        set: { payment_ref: event.paymentRef, paid_at: toTimestamp(now), failure_reason: null },
+      });
+      if (order) await fulfilments[order.purpose]?.paid(trx, order, { methodLabel: event.methodLabel, ...(event.subscriptionRef ? { subscriptionRef: event.subscriptionRef } : {}), ...(event.periodEnd ? { periodEnd: event.periodEnd } : {}), now });
+      else warnIfUnknown(await findOrder(trx, event.orderId), event);
+      return true;
+    }
+    case 'payment.processing': {
+      const order = await findOrder(trx, event.orderId);
+      if (!order) return warnIfUnknown(order, event), true;
+      // Only a pending order waits on its bank; a late "processing" after the outcome changes nothing.
+      const marked = await trx
+        .updateTable('orders')
+        .set({ submitted_at: toTimestamp(now), updated_at: toTimestamp(now) })
+        .where('id', '=', order.id)
+        .where('status', '=', 'pending')
+        .where('submitted_at', 'is', null)
+        .executeTakeFirst();
+      if (marked.numUpdatedRows > 0n) {
+        await insertOrderEvent(trx, { orderId: order.id, from: 'pending', to: 'pending', cause: `Prélèvement transmis à la banque (${event.methodLabel})`, providerEventId: event.id }, now);
+        await fulfilments[order.purpose]?.processing?.(trx, order, { methodLabel: event.methodLabel, now });
+      }
+      return true;
+    }
+    case 'payment.failed': {
+      const order = await transitionOrder(trx, event.orderId, 'failed', { cause: `Paiement refusé : ${event.reason}`, providerEventId: event.id, now, set: { failure_reason: event.reason } });
+      if (order) await fulfilments[order.purpose]?.failed?.(trx, order, { reason: event.reason, now });
+      return true;
+    }
+    case 'refund.succeeded': {
+      const paid = await findOrderByPaymentRef(trx, event.paymentRef);
+      if (!paid) return true;
+      const order = await transitionOrder(trx, paid.id, 'refunded', { cause: 'Remboursement effectué', providerEventId: event.id, now });
+      if (order) await fulfilments[order.purpose]?.refunded?.(trx, order, { now });
+      return true;
+    }
+    default:
+      return false;
+  }
+}
+
+function warnIfUnknown(order: Order | undefined, event: PaymentEvent): void {
+  if (!order) log.warn('payments.event_for_unknown_order', { eventId: event.id, type: event.type });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Checkout at the provider
+
+/** The provider's customer of a user, created on first need. */
+export async function ensureCustomer(deps: OrderDeps, user: { id: string; email: string; name: string }): Promise<string> {
+  const known = await customerRef(deps.db, user.id, deps.payments.name);
+  if (known) return known;
+  const ref = await deps.payments.ensureCustomer(user, `customer:${user.id}`);
+  await saveCustomerRef(deps.db, user.id, deps.payments.name, ref, deps.clock.now());
+  return (await customerRef(deps.db, user.id, deps.payments.name)) ?? ref;
+}
+
+/**
+ * Opens (or reopens: the same key gives the same session) the provider's payment page of a
+ * pending order. Called after the order's transaction has committed: a crash between the two
+ * leaves a pending order without checkout, which the reconciliation job cancels.
+ */
+export async function openCheckout(deps: OrderDeps, order: Order, user: { id: string; email: string; name: string }): Promise<Result<{ url: string }>> {
+  if (order.status !== 'pending' || !order.method) return fail(409, 'Cette commande n’attend plus de paiement.');
+  try {
+    const customer = await ensureCustomer(deps, user);
+    const { checkoutRef, url } = await deps.payments.startCheckout({
+      orderId: order.id,
+      customerRef: customer,
+      description: `${order.description} — Contrechamp`,
+      amountCents: order.amountCents,
+      recurring: order.interval && order.subscriptionId ? { interval: order.interval, subscriptionId: order.subscriptionId } : null,
+      method: order.method,
+      returnUrl: new URL(`/soutenir/confirmation/${order.id}`, deps.siteUrl).href,
+      cancelUrl: new URL(`/soutenir/confirmation/${order.id}`, deps.siteUrl).href,
+      idempotencyKey: `checkout:${order.id}`,
+    });
+    await setCheckoutRef(deps.db, order.id, checkoutRef, deps.clock.now());
+    return { ok: true, url };
+  } catch (error) {
+    if (!(error instanceof ProviderError)) throw error;
+    log.warn('payments.checkout_failed', { orderId: order.id, error: error.message });
+    return fail(503, 'Le service de paiement ne répond pas : rien n’a été débité. Réessayez dans un instant.', 30);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Orders left pending
+
+/** A pending order's checkout is looked at this long after its creation, then every few hours. */
+export const RECONCILE_AFTER_MS = 30 * 60_000;
+const RECONCILE_AGAIN_MS = 6 * 3600_000;
+/** An open checkout older than this is abandoned: the order is canceled. */
+const ABANDONED_AFTER_MS = 24 * 3600_000;
+
+export const RECONCILE_ORDER = jobType({ kind: 'orders.reconcile', schema: z.object({ orderId: z.string() }) });
+
+/** Schedules the check of an order left pending, in the transaction that creates it. */
+export function scheduleReconcile(deps: Pick<ServerDeps, 'clock'>, trx: Kysely<Database>, orderId: string, after = RECONCILE_AFTER_MS) {
+  const runAt = new Date(deps.clock.now().getTime() + after);
+  return schedule(deps, trx, RECONCILE_ORDER, { orderId }, { runAt, uniqueKey: `orders.reconcile:${orderId}:${toTimestamp(runAt)}` });
+}
+
+/**
+ * Finishes or reports an order still pending after its checkout should have ended: a checkout
+ * never opened (a crash before the provider call) or expired is canceled; a completed checkout
+ * whose outcome has not arrived is logged and looked at again (a SEPA debit takes days); an open
+ * checkout is canceled once abandoned.
+ */
+export async function reconcileOrder(deps: OrderDeps, orderId: string): Promise<'settled' | 'canceled' | 'waiting'> {
+  const order = await findOrder(deps.db, orderId);
+  if (!order || order.status !== 'pending') return 'settled';
+  if (order.submittedAt) return 'waiting';
+  const now = deps.clock.now();
+  const cancel = async (cause: string) => {
+    await writeTransaction(deps.db, (trx) => transitionOrder(trx, order.id, 'canceled', { cause, providerEventId: null, now }));
+    return 'canceled' as const;
+  };
+  if (!order.checkoutRef) return cancel('Paiement jamais ouvert (interrompu avant le prestataire)');
+  const status = await deps.payments.checkoutStatus(order.checkoutRef);
+  if (status === 'expired') return cancel('Session de paiement expirée');
+  if (status === 'open' && now.getTime() - order.createdAt.getTime() > ABANDONED_AFTER_MS) return cancel('Paiement abandonné');
+  if (status === 'complete') log.warn('payments.outcome_awaited', { orderId: order.id });
+  await scheduleReconcile(deps, deps.db, order.id, RECONCILE_AGAIN_MS);
+  return 'waiting';
+}
+
+export const orderJobs = (deps: OrderDeps) => [
+  handle(RECONCILE_ORDER, async ({ payload }) => {
+    await reconcileOrder(deps, payload.orderId);
+  }),
+];
+
+export type { PaymentProvider };

@@ -1,0 +1,27 @@
+/**
+ * The order's state machine. An order starts `pending` and ends paid, failed, canceled or
+ * refunded; each move is recorded in `order_events` with its time and cause.
+ *
+ * Money received is the truth: a payment that succeeds after the order was marked failed (a
+ * late SEPA answer, a success delivered before the failure of an earlier attempt) or canceled
+ * (abandoned, then paid after all) still makes it paid. Nothing leaves `refunded`.
+ */
+import type { OrderStatus } from '../db/database';
+
+const ALLOWED: Record<OrderStatus, readonly OrderStatus[]> = {
+  pending: ['paid', 'failed', 'canceled'],
+  failed: ['paid', 'canceled'],
+  canceled: ['paid'],
+  paid: ['refunded'],
+  refunded: [],
+};
+
+export const canMove = (from: OrderStatus, to: OrderStatus): boolean => ALLOWED[from].includes(to);
+
+export const ORDER_STATUS_LABELS: Record<OrderStatus, string> = {
+  pending: 'En attente',
+  paid: 'Payée',
+  failed: 'Échouée',
+  canceled: 'Annulée',
+  refunded: 'Remboursée',
+};
