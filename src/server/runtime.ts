@@ -20,10 +20,18 @@ import { authJobs } from './auth/jobs';
 import { contactJobs } from './contact/service';
 import { newsletterJobs } from './newsletter/jobs';
 import { seedDemoAccounts } from './demo/seed';
+import { orderJobs } from './orders/service';
+import { subscriptionJobs } from './subscriptions/service';
+import { createPaymentProvider } from './payments/registry';
+import { isSimulated } from './payments/simulated';
+import { handlePaymentWebhook } from './checkout/service';
 
 /** Every domain's job handlers: a domain with deferred work adds its list here. */
 export function jobHandlers(deps: ServerDeps): JobDefinition[] {
-  return [...mailJobs(deps.mailer), ...authJobs(deps), ...newsletterJobs(deps), ...contactJobs(deps)] as JobDefinition[];
+  const payments = isSimulated(deps.payments) ? deps.payments.jobs((raw, headers) => handlePaymentWebhook(deps, 'simulated', raw, headers)) : [];
+  return [
+    ...mailJobs(deps.mailer), ...authJobs(deps), ...newsletterJobs(deps), ...contactJobs(deps), ...orderJobs(deps), ...subscriptionJobs(deps), ...payments,
+  ] as JobDefinition[];
 }
 
 /** How long a stopping process lets running jobs finish before giving them back. */
@@ -36,7 +44,9 @@ export function services(): Promise<ServerDeps> {
   ready ??= (async () => {
     const { db } = await getDatabase();
     if (config().mode === 'demo') await seedDemoAccounts(db, systemClock.now());
-    const deps: ServerDeps = { db, mailer: getMailer(), clock: systemClock, siteUrl: config().siteUrl, jobs: { wake: () => worker?.poke() } };
+    const base = { db, mailer: getMailer(), clock: systemClock, siteUrl: config().siteUrl, jobs: { wake: () => worker?.poke() } };
+    const deps: ServerDeps = { ...base, payments: createPaymentProvider(base, config().payments) };
+    await reportInFlight(db);
     worker = createJobWorker({ db, handlers: jobHandlers(deps), clock: systemClock });
     worker.start();
     return deps;
@@ -45,6 +55,13 @@ export function services(): Promise<ServerDeps> {
     throw error;
   });
   return ready;
+}
+
+/** What a previous process left in flight: pending orders (their reconciliation jobs finish them) and failed jobs. */
+async function reportInFlight(db: ServerDeps['db']): Promise<void> {
+  const pending = await db.selectFrom('orders').select((eb) => eb.fn.countAll<number>().as('n')).where('status', '=', 'pending').executeTakeFirst();
+  const failed = await db.selectFrom('jobs').select((eb) => eb.fn.countAll<number>().as('n')).where('status', '=', 'failed').executeTakeFirst();
+  if (Number(pending?.n ?? 0) > 0 || Number(failed?.n ?? 0) > 0) log.info('start.in_flight', { pendingOrders: Number(pending?.n ?? 0), failedJobs: Number(failed?.n ?? 0) });
 }
 
 /** Stops the worker (running jobs get `graceMs` to finish; the others wait in the table), then closes the database. */

@@ -66,6 +66,10 @@ const schema = z.object({
   APP_SECRET: z.string().refine((v) => secretStrengthBits(v) >= 256, APP_SECRET_TOO_WEAK).optional(),
   // Legacy: the secret of the rate limits before APP_SECRET; the master secret when APP_SECRET is unset.
   RATE_LIMIT_SECRET: z.string().refine((v) => secretStrengthBits(v) >= 256, APP_SECRET_TOO_WEAK.replace('APP_SECRET', 'RATE_LIMIT_SECRET (qui sert de secret maître)')).optional(),
+  STRIPE_SECRET_KEY: z.string().regex(/^(sk|rk)_(test|live)_\w+$/, 'STRIPE_SECRET_KEY doit être une clé secrète Stripe (sk_test_… ou sk_live_…)').optional(),
+  STRIPE_WEBHOOK_SECRET: z.string().regex(/^whsec_\w+$/, 'STRIPE_WEBHOOK_SECRET doit commencer par whsec_').optional(),
+  /** How long the simulated provider keeps a SEPA debit pending before the bank's answer. */
+  SIMULATED_SEPA_DELAY_SECONDS: z.coerce.number().int().min(0).max(86_400).default(20),
   KEY_VERSIONS: z
     .string()
     .transform((value, ctx) => {
@@ -85,6 +89,10 @@ export interface Config {
   siteUrl: URL;
   database: { kind: 'sqlite'; path: string } | { kind: 'postgres'; url: string };
   mail: { from: string; newsroom: string; transport: { kind: 'outbox'; dir: string } | { kind: 'smtp'; url: string } };
+  /** The payment provider: Stripe when both its keys are set, the simulated one otherwise. Never log the keys. */
+  payments:
+    | { provider: 'simulated'; sepaDelaySeconds: number }
+    | { provider: 'stripe'; secretKey: string; webhookSecret: string; sepaDelaySeconds: number };
   /** Absolute path of the data folder (SQLite file, outbox, key files). */
   dataDir: string;
   /** What src/server/core/keys.ts derives its keys from. Never log these. */
@@ -104,6 +112,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new Error(`Configuration invalide : ${problems}`);
   }
   const e = parsed.data;
+  if (Boolean(e.STRIPE_SECRET_KEY) !== Boolean(e.STRIPE_WEBHOOK_SECRET)) {
+    throw new Error('Configuration invalide : STRIPE_SECRET_KEY et STRIPE_WEBHOOK_SECRET vont ensemble (la seconde vérifie les notifications de Stripe).');
+  }
   const dataDir = resolve(e.DATA_DIR);
   // Demo mode (with its published passwords) is the default of a local `npm start` only: a site
   // served over HTTPS or on PostgreSQL is a real deployment unless APP_MODE=demo says otherwise.
@@ -120,6 +131,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       newsroom: e.NEWSROOM_EMAIL,
       transport: e.SMTP_URL ? { kind: 'smtp', url: e.SMTP_URL } : { kind: 'outbox', dir: resolve(e.MAIL_OUTBOX_DIR ?? `${dataDir}/outbox`) },
     },
+    payments:
+      e.STRIPE_SECRET_KEY && e.STRIPE_WEBHOOK_SECRET
+        ? { provider: 'stripe', secretKey: e.STRIPE_SECRET_KEY, webhookSecret: e.STRIPE_WEBHOOK_SECRET, sepaDelaySeconds: e.SIMULATED_SEPA_DELAY_SECONDS }
+        : { provider: 'simulated', sepaDelaySeconds: e.SIMULATED_SEPA_DELAY_SECONDS },
     dataDir,
     keys: {
       appSecret: e.APP_SECRET,

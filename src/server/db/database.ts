@@ -291,7 +291,7 @@ export interface SimulatedChargesTable {
   customer_ref: Immutable<string>;
   order_id: Immutable<string>;
   amount_cents: Immutable<number>;
-  refunded_cents: number;
+  refunded_cents: Generated<number>;
   status: string;
   created_at: Immutable<Timestamp>;
 }

@@ -10,7 +10,8 @@ import type { OrderStatus } from '../db/database';
 
 const ALLOWED: Record<OrderStatus, readonly OrderStatus[]> = {
   pending: ['paid', 'failed', 'canceled'],
-  failed: ['paid', 'canceled'],
+  // failed → failed: a retry of a refused renewal refused again (each refusal is recorded).
+  failed: ['paid', 'canceled', 'failed'],
   canceled: ['paid'],
   paid: ['refunded'],
   refunded: [],

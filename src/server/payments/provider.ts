@@ -106,7 +106,7 @@ export interface PaymentProvider {
 export class ProviderError extends Error {
   constructor(
     message: string,
-    readonly cause?: unknown,
+    override readonly cause?: unknown,
   ) {
     super(message);
     this.name = 'ProviderError';

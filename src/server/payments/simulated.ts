@@ -105,8 +105,8 @@ export function createSimulatedProvider(deps: SimulatedDeps, options: SimulatedO
   ): Promise<string> {
     // The idempotency key is unique: the same request twice returns the first answer.
     await deps.db.insertInto(table).values(row as never).onConflict((oc) => oc.column('idempotency_key').doNothing()).execute();
-    const found = await deps.db.selectFrom(table).select('id').where('idempotency_key', '=', row.idempotency_key).executeTakeFirstOrThrow();
-    return found.id;
+    const found = await (deps.db as Kysely<any>).selectFrom(table as string).select('id').where('idempotency_key', '=', row.idempotency_key).executeTakeFirstOrThrow();
+    return found.id as string;
   }
 
   const provider: SimulatedProvider = {
@@ -337,7 +337,7 @@ export async function submitSimulatedSession(provider: SimulatedProvider, id: st
     );
   }
   // Changing the saved method: a refused card leaves the page open for another one.
-  if (method.behaviour === 'decline' && session.kind === 'setup') return fail(402, method.declineReason ?? 'Carte refusée.');
+  if (method.behaviour === 'decline' && session.kind === 'setup') return fail(422, method.declineReason ?? 'Carte refusée.');
   const row = await sessionRow(deps.db, id);
   await writeTransaction(deps.db, async (trx) => {
     // One submission wins: a second click finds the session no longer open and does nothing.

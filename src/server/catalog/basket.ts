@@ -1,0 +1,105 @@
+/**
+ * The basket of the support path: what the reader chose, as names only — a plan id, or a
+ * donation amount and frequency — never a price. It travels in the address
+ * (`?formule=annuel&source=printemps`, `?don=2000&frequence=mensuel`), so that it survives a
+ * sign-in, an account creation or a sign-in link opened later, and each step prices it again
+ * from the catalogue.
+ */
+import { z } from 'zod';
+import { catalog, donationMaximumCents, donationMinimumCents, findPlan, formatEuros, SUBSCRIPTION_VAT_BP, vatIncluded, type Interval } from '../../config/catalog';
+import { SOURCE_PATTERN } from '../../lib/campaign';
+import { fail, type Result } from '../core/result';
+
+export type Basket = { kind: 'plan'; planId: string } | { kind: 'donation'; frequency: 'once' | 'monthly'; amountCents: number };
+
+/** The basket priced from the catalogue: the only amounts the rest of the path uses. */
+export interface PricedBasket {
+  basket: Basket;
+  purpose: 'subscription' | 'donation';
+  offerId: string;
+  /** "Abonnement Mensuel", "Don ponctuel", "Don mensuel". */
+  description: string;
+  amountCents: number;
+  /** Null for a one-off payment. */
+  interval: Interval | null;
+  vatRateBp: number;
+  vatCents: number;
+  /** A subscription may be withdrawn from within 14 days; a donation has no withdrawal. */
+  withdrawal: boolean;
+}
+
+const amountMessage = `Le montant d’un don va de ${formatEuros(donationMinimumCents)} à ${formatEuros(donationMaximumCents)}.`;
+
+/** Euros as typed by a reader ("20", "12,50", "12.5 €") → cents, or NaN. */
+export function parseEuros(typed: string): number {
+  const cleaned = typed.replace(/\s|€/g, '').replace(',', '.');
+  if (!/^\d{1,7}(\.\d{1,2})?$/.test(cleaned)) return Number.NaN;
+  return Math.round(Number(cleaned) * 100);
+}
+
+/**
+ * The basket from the address or from an offer form: `formule` (a plan id), or `don` (cents) or
+ * `montant` (euros typed by the reader, which wins over a preset) with `frequence`
+ * (`unique` | `mensuel`).
+ */
+export function parseBasket(values: Record<string, string | undefined>): Result<{ basket: Basket }> {
+  const planId = values.formule?.trim();
+  if (planId) {
+    if (!findPlan(planId)) return fail(422, 'Cette formule d’abonnement n’existe pas. Choisissez-en une parmi nos offres.');
+    return { ok: true, basket: { kind: 'plan', planId } };
+  }
+  const typed = values.montant?.trim();
+  const amountCents = typed ? parseEuros(typed) : Number(values.don ?? Number.NaN);
+  if (!typed && values.don === undefined) return fail(422, 'Choisissez une formule d’abonnement ou le montant de votre don.');
+  if (!Number.isInteger(amountCents)) return fail(422, 'Le montant du don doit être un nombre d’euros, par exemple 20 ou 12,50.');
+  if (amountCents < donationMinimumCents || amountCents > donationMaximumCents) return fail(422, amountMessage);
+  const frequency = values.frequence === 'mensuel' ? 'monthly' : values.frequence === undefined || values.frequence === 'unique' ? 'once' : null;
+  if (!frequency) return fail(422, 'Fréquence du don inconnue : choisissez « Une fois » ou « Tous les mois ».');
+  return { ok: true, basket: { kind: 'donation', frequency, amountCents } };
+}
+
+export function priceBasket(basket: Basket): PricedBasket {
+  if (basket.kind === 'plan') {
+    const plan = findPlan(basket.planId);
+    if (!plan) throw new Error(`Unknown plan ${basket.planId}: parse the basket first`);
+    return {
+      basket, purpose: 'subscription', offerId: plan.id, description: `Abonnement ${plan.label}`, amountCents: plan.priceCents, interval: plan.interval,
+      vatRateBp: SUBSCRIPTION_VAT_BP, vatCents: vatIncluded(plan.priceCents, SUBSCRIPTION_VAT_BP), withdrawal: true,
+    };
+  }
+  const monthly = basket.frequency === 'monthly';
+  return {
+    basket, purpose: 'donation', offerId: 'don', description: monthly ? 'Don mensuel' : 'Don ponctuel', amountCents: basket.amountCents, interval: monthly ? 'month' : null,
+    vatRateBp: 0, vatCents: 0, withdrawal: false,
+  };
+}
+
+/** The basket (and source) as an address query, for the next step's link. */
+export function basketQuery(basket: Basket, source: string | undefined): string {
+  const params = new URLSearchParams();
+  if (basket.kind === 'plan') params.set('formule', basket.planId);
+  else {
+    params.set('don', String(basket.amountCents));
+    params.set('frequence', basket.frequency === 'monthly' ? 'mensuel' : 'unique');
+  }
+  if (source) params.set('source', source);
+  return params.toString();
+}
+
+/** The campaign source from the address or a form: kept only if it is a clean slug. */
+export function sourceOf(value: string | undefined | null): string | undefined {
+  const v = value?.trim().toLowerCase();
+  return v && SOURCE_PATTERN.test(v) ? v : undefined;
+}
+
+export const billingSchema = z.object({
+  given_name: z.string().trim().min(1, 'Indiquez votre prénom.').max(100, 'Prénom : 100 caractères au plus.'),
+  family_name: z.string().trim().min(1, 'Indiquez votre nom.').max(100, 'Nom : 100 caractères au plus.'),
+  address_line1: z.string().trim().min(1, 'Indiquez votre adresse postale.').max(200, 'Adresse : 200 caractères au plus.'),
+  address_line2: z.string().trim().max(200, 'Complément d’adresse : 200 caractères au plus.').default(''),
+  postal_code: z.string().trim().regex(/^[A-Za-z0-9 -]{3,10}$/, 'Indiquez un code postal valide.'),
+  city: z.string().trim().min(1, 'Indiquez votre ville.').max(100, 'Ville : 100 caractères au plus.'),
+  country: z.string().trim().toUpperCase().regex(/^[A-Z]{2}$/, 'Pays : code à deux lettres, par exemple FR.').default('FR'),
+});
+
+export { catalog };

@@ -1,0 +1,128 @@
+/**
+ * The support path, composed: the payment step places an order priced from the catalogue and
+ * sends the reader to the provider; the confirmation page reads the buyer's own order; the
+ * webhook entry applies the provider's events with every purpose's fulfilment.
+ *
+ * Gifts and shares plug in here: their domain gives a `Fulfilment` for its purpose
+ * (`fulfilments` below) and places its orders with the same building blocks; nothing in
+ * payments/ or orders/ changes for them.
+ */
+import type { Kysely } from 'kysely';
+import { z } from 'zod';
+import { findUser, updateProfile } from '../auth/service';
+import { billingSchema, type Basket, priceBasket } from '../catalog/basket';
+import type { ServerDeps } from '../core/deps';
+import { fail, type Result } from '../core/result';
+import type { Database } from '../db/database';
+import { writeTransaction } from '../db/transaction';
+import { applyOrderEvent, type Fulfilments, openCheckout, scheduleReconcile } from '../orders/service';
+import { findUserOrder, insertOrder, type Order } from '../orders/repository';
+import type { PaymentEvent } from '../payments/provider';
+import { receiveWebhook } from '../payments/webhooks';
+import { applySubscriptionEvent, subscriptionFulfilment } from '../subscriptions/service';
+import { findSubscription, insertSubscription, type Subscription } from '../subscriptions/repository';
+
+export function fulfilments(deps: ServerDeps): Fulfilments {
+  const subscriptions = subscriptionFulfilment(deps);
+  return { subscription: subscriptions, donation: subscriptions };
+}
+
+/** Applies one verified provider event (inside the transaction that records its id). */
+export async function applyPaymentEvent(deps: ServerDeps, trx: Kysely<Database>, event: PaymentEvent): Promise<void> {
+  const now = deps.clock.now();
+  if (await applyOrderEvent(trx, event, fulfilments(deps), now)) return;
+  await applySubscriptionEvent(deps, trx, event, now);
+}
+
+/** `/api/payments/webhooks/{provider}`: only the configured provider has an address. */
+export async function handlePaymentWebhook(deps: ServerDeps, provider: string, rawBody: Uint8Array, headers: Headers): Promise<Result<{ applied: number; replayed: number }>> {
+  if (provider !== deps.payments.name) return fail(404, 'Prestataire de paiement inconnu.');
+  return receiveWebhook(deps, deps.payments, rawBody, headers, (trx, event) => applyPaymentEvent(deps, trx, event));
+}
+
+export const checkoutInput = billingSchema.extend({
+  methode: z.enum(['card', 'sepa_debit'], { error: 'Choisissez un moyen de paiement : carte bancaire ou prélèvement SEPA.' }),
+  cgv: z.literal(true, { error: 'Pour payer, acceptez les conditions générales de vente.' }),
+  demarrage_immediat: z.boolean(),
+  tentative: z.uuid({ error: 'Formulaire expiré : rechargez la page de paiement.' }),
+});
+export type CheckoutInput = z.infer<typeof checkoutInput>;
+
+class DuplicateAttempt extends Error {
+  constructor(readonly orderId: string) {
+    super('duplicate checkout attempt');
+  }
+}
+
+/**
+ * Places the order and opens the provider's page. The same form sent twice (same `tentative`)
+ * finds the order of the first and the same provider session: one order, one charge.
+ */
+export async function placeOrder(deps: ServerDeps, userId: string, basket: Basket, source: string | undefined, input: CheckoutInput): Promise<Result<{ url: string; orderId: string }>> {
+  const priced = priceBasket(basket);
+  if (priced.withdrawal && !input.demarrage_immediat) {
+    return fail(422, 'Pour que votre abonnement commence dès le paiement, cochez la demande de démarrage immédiat.');
+  }
+  const user = await findUser(deps.db, userId);
+  if (!user) return fail(404, 'Compte introuvable.');
+  const now = deps.clock.now();
+  const attemptKey = `checkout:${user.id}:${input.tentative}`;
+  const address = { line1: input.address_line1, line2: input.address_line2, postalCode: input.postal_code, city: input.city, country: input.country };
+
+  const existing = await deps.db.selectFrom('orders').select('id').where('attempt_key', '=', attemptKey).executeTakeFirst();
+  const order = existing
+    ? await findUserOrder(deps.db, user.id, existing.id)
+    : await writeTransaction(deps.db, async (trx) => {
+        // The billing identity given here is the profile's from now on (prefilled next time).
+        await updateProfile(trx, { userId: user.id, givenName: input.given_name, familyName: input.family_name, address, now });
+        const subscriptionId = priced.interval
+          ? await insertSubscription(trx, {
+              userId: user.id, kind: priced.purpose === 'subscription' ? 'plan' : 'donation', planId: basket.kind === 'plan' ? basket.planId : null,
+              amountCents: priced.amountCents, interval: priced.interval, vatRateBp: priced.vatRateBp, provider: deps.payments.name, source: source ?? null,
+            }, now)
+          : null;
+        const { order: placed, created } = await insertOrder(trx, {
+          userId: user.id, purpose: priced.purpose, reason: 'initial', offerId: priced.offerId, description: priced.description, interval: priced.interval,
+          amountCents: priced.amountCents, vatRateBp: priced.vatRateBp, vatCents: priced.vatCents, source: source ?? null, method: input.methode,
+          provider: deps.payments.name, subscriptionId, attemptKey, billingName: `${input.given_name} ${input.family_name}`, billingAddress: address,
+          termsAcceptedAt: now, immediateStartAt: priced.withdrawal ? now : null,
+        }, now);
+        // Lost a race with the same form on another connection: undo this one, keep theirs.
+        if (!created) throw new DuplicateAttempt(placed.id);
+        await scheduleReconcile(deps, trx, placed.id);
+        return placed;
+      }).catch(async (error: unknown) => {
+        if (error instanceof DuplicateAttempt) return findUserOrder(deps.db, user.id, error.orderId);
+        throw error;
+      });
+  if (!order) return fail(404, 'Commande introuvable.');
+  if (order.status !== 'pending' || order.submittedAt) return { ok: true, orderId: order.id, url: `/soutenir/confirmation/${order.id}` };
+  const opened = await openCheckout(deps, order, { id: user.id, email: user.email, name: `${input.given_name} ${input.family_name}` });
+  return opened.ok ? { ok: true, orderId: order.id, url: opened.url } : opened;
+}
+
+export type ConfirmationState = 'paid' | 'processing' | 'awaiting' | 'failed' | 'canceled' | 'refunded';
+
+export interface Confirmation {
+  order: Order;
+  state: ConfirmationState;
+  subscription: Subscription | undefined;
+}
+
+/** The buyer's own order and where it stands; any other id is unknown. */
+export async function confirmation(deps: Pick<ServerDeps, 'db'>, userId: string, orderId: string): Promise<Confirmation | undefined> {
+  if (!z.uuid().safeParse(orderId).success) return undefined;
+  const order = await findUserOrder(deps.db, userId, orderId);
+  if (!order) return undefined;
+  const state: ConfirmationState = order.status === 'pending' ? (order.submittedAt ? 'processing' : 'awaiting') : order.status;
+  const subscription = order.subscriptionId ? await findSubscription(deps.db, order.subscriptionId) : undefined;
+  return { order, state, subscription };
+}
+
+/** The donation a thank-you page may name: the reader's own, paid or on its way. */
+export async function donationToThank(deps: Pick<ServerDeps, 'db'>, userId: string, orderId: string | null): Promise<Order | undefined> {
+  if (!orderId || !z.uuid().safeParse(orderId).success) return undefined;
+  const order = await findUserOrder(deps.db, userId, orderId);
+  if (!order || order.purpose !== 'donation' || order.reason !== 'initial') return undefined;
+  return order.status === 'paid' || (order.status === 'pending' && order.submittedAt) ? order : undefined;
+}

@@ -1,0 +1,449 @@
+/**
+ * Subscriptions and monthly donations: what a paid order starts, the renewals (run by the site
+ * for the simulated provider, by Stripe otherwise), the retries after a refused payment, the
+ * L. 215-1 notice before a yearly renewal, and what the owner does from « Mes abonnements »:
+ * cancel (effective at period end), resume, change plan or amount (from the next renewal),
+ * change the payment method.
+ *
+ * Every change is a conditional update of the row the caller read (repository
+ * `updateSubscriptionIf`) plus a line in `subscription_events`; every mail is a job scheduled in
+ * the same transaction. Scheduled work carries the period it is about, so that a job that runs
+ * late, twice, or after the subscription moved on does nothing.
+ */
+import { addDays, addMonths, addYears } from 'date-fns';
+import type { Kysely } from 'kysely';
+import { z } from 'zod';
+import { findPlan, formatEuros, SUBSCRIPTION_VAT_BP, vatIncluded, donationMaximumCents, donationMinimumCents } from '../../config/catalog';
+import { findUser } from '../auth/service';
+import type { ServerDeps } from '../core/deps';
+import { log } from '../core/log';
+import { fail, type Result } from '../core/result';
+import { type BillingInterval, type Database, toFlag, toTimestamp } from '../db/database';
+import { writeTransaction } from '../db/transaction';
+import { handle, jobType, schedule } from '../jobs/schedule';
+import type { MailContent } from '../mail/layout';
+import { SEND_MAIL } from '../mail/jobs';
+import { type Fulfilment, transitionOrder } from '../orders/service';
+import { findOrder, insertOrder, listSubscriptionOrders, type Order, orderEvents, customerRef } from '../orders/repository';
+import { type PaymentEvent, ProviderError } from '../payments/provider';
+import {
+  cancellationMail,
+  donationStartedMail,
+  endedMail,
+  paymentFailedMail,
+  paymentReceivedMail,
+  planChangedMail,
+  renewalNoticeMail,
+  resumedMail,
+  subscriptionStartedMail,
+} from './mails';
+import { findByProviderRef, findSubscription, findUserSubscription, listUserSubscriptions, type Subscription, subscriptionEvents, updateSubscriptionIf } from './repository';
+import { isLive, RENEWAL_NOTICE_DAYS, RETRY_DAYS } from './state';
+
+export type SubscriptionDeps = Pick<ServerDeps, 'db' | 'clock' | 'siteUrl' | 'jobs' | 'payments'>;
+
+export const addInterval = (date: Date, interval: BillingInterval, times = 1): Date => (interval === 'month' ? addMonths(date, times) : addYears(date, times));
+
+/** "Abonnement Mensuel", "Don mensuel de 10 €". */
+export function subscriptionLabel(sub: Pick<Subscription, 'kind' | 'planId' | 'amountCents'>): string {
+  if (sub.kind === 'donation') return `Don mensuel de ${formatEuros(sub.amountCents)}`;
+  return `Abonnement ${findPlan(sub.planId ?? '')?.label ?? sub.planId ?? ''}`.trim();
+}
+
+async function mailOwner(deps: SubscriptionDeps, trx: Kysely<Database>, userId: string | null, mail: MailContent, uniqueKey?: string): Promise<void> {
+  if (!userId) return;
+  const user = await findUser(trx, userId);
+  if (!user) return;
+  await schedule(deps, trx, SEND_MAIL, { to: user.email, mail }, uniqueKey ? { uniqueKey } : {});
+}
+
+// ---------------------------------------------------------------------------------------------
+// Jobs
+
+export const RENEW = jobType({ kind: 'subscriptions.renew', schema: z.object({ subscriptionId: z.string(), periodEnd: z.string() }) });
+export const RETRY_RENEWAL = jobType({ kind: 'subscriptions.retry', schema: z.object({ subscriptionId: z.string(), orderId: z.string(), attempt: z.number().int().min(2) }) });
+export const RENEWAL_NOTICE = jobType({ kind: 'subscriptions.renewal-notice', schema: z.object({ subscriptionId: z.string(), periodEnd: z.string() }) });
+
+/** Schedules what the start of a period needs: its renewal (when the site runs them) and, for a year, the notice before it. */
+async function schedulePeriod(deps: SubscriptionDeps, trx: Kysely<Database>, sub: { id: string; kind: Subscription['kind']; interval: BillingInterval }, periodEnd: Date): Promise<void> {
+  const end = toTimestamp(periodEnd);
+  if (!deps.payments.runsRenewals) await schedule(deps, trx, RENEW, { subscriptionId: sub.id, periodEnd: end }, { runAt: periodEnd, uniqueKey: `subscriptions.renew:${sub.id}:${end}` });
+  if (sub.kind === 'plan' && sub.interval === 'year') {
+    const noticeAt = addDays(periodEnd, -RENEWAL_NOTICE_DAYS);
+    if (noticeAt > deps.clock.now()) await schedule(deps, trx, RENEWAL_NOTICE, { subscriptionId: sub.id, periodEnd: end }, { runAt: noticeAt, uniqueKey: `subscriptions.notice:${sub.id}:${end}` });
+  }
+}
+
+/**
+ * The renewal at a period's end, when the site runs renewals: ends a subscription whose
+ * cancellation was asked, otherwise applies the change asked for, creates the period's order
+ * (one per period: the attempt key) and asks the provider to charge it. A run repeated after a
+ * crash finds the same order and the provider the same idempotency key.
+ */
+export async function renew(deps: SubscriptionDeps, subscriptionId: string, periodEnd: string): Promise<void> {
+  const now = deps.clock.now();
+  const sub = await findSubscription(deps.db, subscriptionId);
+  if (!sub || !sub.currentPeriodEnd || toTimestamp(sub.currentPeriodEnd) !== periodEnd) return;
+  if (sub.status === 'active' && sub.cancelAtPeriodEnd) {
+    await writeTransaction(deps.db, async (trx) => {
+      const ended = await updateSubscriptionIf(trx, sub, { set: { status: 'canceled', ended_at: periodEnd }, type: 'ended', detail: 'Résiliation effective à la fin de la période payée' }, now);
+      if (ended) await mailOwner(deps, trx, sub.userId, endedMail({ siteUrl: deps.siteUrl, kind: sub.kind, label: subscriptionLabel(sub), reason: 'canceled' }));
+    });
+    deps.jobs.wake();
+    return;
+  }
+  if (sub.status !== 'active') return;
+  const owner = sub.userId;
+  const customer = owner ? await customerRef(deps.db, owner, deps.payments.name) : undefined;
+  const order = await writeTransaction(deps.db, async (trx) => {
+    let current = sub;
+    // A change asked for takes effect now, with this period.
+    const plan = sub.nextPlanId ? findPlan(sub.nextPlanId) : undefined;
+    if (plan || sub.nextAmountCents) {
+      const amount = plan?.priceCents ?? sub.nextAmountCents ?? sub.amountCents;
+      const set = { plan_id: plan?.id ?? sub.planId, amount_cents: amount, interval: plan?.interval ?? sub.interval, next_plan_id: null, next_amount_cents: null };
+      if (await updateSubscriptionIf(trx, sub, { set, type: 'changed', detail: `Nouveau tarif appliqué : ${formatEuros(amount)}` }, now)) {
+        current = { ...sub, planId: set.plan_id, amountCents: amount, interval: set.interval, nextPlanId: null, nextAmountCents: null };
+      }
+    }
+    const periodStart = new Date(periodEnd);
+    const { order } = await insertOrder(
+      trx,
+      {
+        userId: owner ?? '',
+        purpose: current.kind === 'plan' ? 'subscription' : 'donation',
+        reason: 'renewal',
+        offerId: current.planId ?? 'don',
+        description: subscriptionLabel(current),
+        interval: current.interval,
+        amountCents: current.amountCents,
+        vatRateBp: current.kind === 'plan' ? current.vatRateBp : 0,
+        vatCents: current.kind === 'plan' ? vatIncluded(current.amountCents, current.vatRateBp) : 0,
+        source: current.source,
+        method: null,
+        provider: deps.payments.name,
+        subscriptionId: current.id,
+        attemptKey: `renewal:${current.id}:${periodEnd}`,
+        periodStart,
+        periodEnd: addInterval(periodStart, current.interval),
+      },
+      now,
+    );
+    return order;
+  });
+  if (order.status !== 'pending') return;
+  if (!customer) {
+    await writeTransaction(deps.db, (trx) => transitionOrder(trx, order.id, 'failed', { cause: 'Aucun moyen de paiement enregistré', providerEventId: null, now, set: { failure_reason: 'Aucun moyen de paiement enregistré.' } }));
+    return;
+  }
+  await deps.payments.chargeRenewal({ orderId: order.id, subscriptionId: sub.id, customerRef: customer, amountCents: order.amountCents, description: order.description, idempotencyKey: `renewal:${order.id}:1` });
+}
+
+/** A retry of a refused renewal: charges the same order again, under the attempt's own key. */
+async function retryRenewal(deps: SubscriptionDeps, payload: { subscriptionId: string; orderId: string; attempt: number }): Promise<void> {
+  const sub = await findSubscription(deps.db, payload.subscriptionId);
+  const order = await findOrder(deps.db, payload.orderId);
+  if (!sub || sub.status !== 'past_due' || !order || order.status !== 'failed' || !sub.userId) return;
+  const customer = await customerRef(deps.db, sub.userId, deps.payments.name);
+  if (!customer) return;
+  await deps.payments.chargeRenewal({ orderId: order.id, subscriptionId: sub.id, customerRef: customer, amountCents: order.amountCents, description: order.description, idempotencyKey: `renewal:${order.id}:${payload.attempt}` });
+}
+
+async function sendRenewalNotice(deps: SubscriptionDeps, subscriptionId: string, periodEnd: string): Promise<void> {
+  const sub = await findSubscription(deps.db, subscriptionId);
+  if (!sub || sub.status !== 'active' || sub.cancelAtPeriodEnd || !sub.currentPeriodEnd || toTimestamp(sub.currentPeriodEnd) !== periodEnd) return;
+  const plan = findPlan(sub.nextPlanId ?? sub.planId ?? '');
+  await writeTransaction(deps.db, (trx) =>
+    mailOwner(deps, trx, sub.userId, renewalNoticeMail({ siteUrl: deps.siteUrl, subscriptionId: sub.id, planLabel: plan?.label ?? subscriptionLabel(sub), amountCents: sub.nextAmountCents ?? plan?.priceCents ?? sub.amountCents, renewsAt: sub.currentPeriodEnd! }), `subscriptions.notice-mail:${sub.id}:${periodEnd}`),
+  );
+  deps.jobs.wake();
+}
+
+export const subscriptionJobs = (deps: SubscriptionDeps) => [
+  handle(RENEW, ({ payload }) => renew(deps, payload.subscriptionId, payload.periodEnd)),
+  handle(RETRY_RENEWAL, ({ payload }) => retryRenewal(deps, payload)),
+  handle(RENEWAL_NOTICE, ({ payload }) => sendRenewalNotice(deps, payload.subscriptionId, payload.periodEnd)),
+];
+
+// ---------------------------------------------------------------------------------------------
+// What payments do to subscriptions
+
+/** The fulfilment of subscription and donation orders (one-off donations have no subscription). */
+export function subscriptionFulfilment(deps: SubscriptionDeps): Fulfilment {
+  return {
+    async paid(trx, order, { methodLabel, subscriptionRef, periodEnd, now }) {
+      const recurring = order.subscriptionId !== null;
+      await mailOwner(deps, trx, order.userId, paymentReceivedMail({
+        siteUrl: deps.siteUrl, orderId: order.id, description: order.description, amountCents: order.amountCents, vatCents: order.vatCents, vatRateBp: order.vatRateBp,
+        paidAt: now, methodLabel, purpose: order.purpose === 'subscription' ? 'subscription' : 'donation', recurring, renewal: order.reason === 'renewal',
+      }));
+      if (!order.subscriptionId) return;
+      const sub = await findSubscription(trx, order.subscriptionId);
+      if (!sub) return;
+      if (order.reason === 'initial') {
+        if (sub.status !== 'incomplete') return;
+        const end = periodEnd ?? addInterval(now, sub.interval);
+        const started = await updateSubscriptionIf(trx, sub, {
+          set: { status: 'active', current_period_start: toTimestamp(now), current_period_end: toTimestamp(end), payment_method: methodLabel, provider_ref: subscriptionRef ?? null },
+          type: 'started',
+          detail: `Premier paiement reçu (${methodLabel})`,
+        }, now);
+        if (!started) return;
+        await schedulePeriod(deps, trx, sub, end);
+        await mailOwner(deps, trx, sub.userId, sub.kind === 'plan'
+          ? subscriptionStartedMail({ siteUrl: deps.siteUrl, subscriptionId: sub.id, planLabel: findPlan(sub.planId ?? '')?.label ?? '', amountCents: sub.amountCents, interval: sub.interval, nextPaymentAt: end, immediateStart: order.immediateStartAt !== null })
+          : donationStartedMail({ siteUrl: deps.siteUrl, subscriptionId: sub.id, amountCents: sub.amountCents, nextPaymentAt: end }));
+        return;
+      }
+      // A renewal paid (at once, or by a retry): the period it was for begins.
+      if (!isLive(sub.status) || !order.periodStart || !order.periodEnd) {
+        log.warn('subscriptions.late_payment', { subscriptionId: sub.id, orderId: order.id });
+        return;
+      }
+      if (sub.currentPeriodEnd && order.periodEnd <= sub.currentPeriodEnd) return;
+      const advanced = await updateSubscriptionIf(trx, sub, {
+        set: { status: 'active', current_period_start: toTimestamp(order.periodStart), current_period_end: toTimestamp(order.periodEnd), failed_attempts: 0, ...(methodLabel ? { payment_method: methodLabel } : {}) },
+        type: 'renewed',
+        detail: `Échéance payée jusqu’au ${order.periodEnd.toISOString().slice(0, 10)}`,
+      }, now);
+      if (advanced) await schedulePeriod(deps, trx, sub, order.periodEnd);
+    },
+
+    async failed(trx, order, { reason, now }) {
+      if (!order.subscriptionId) return;
+      const sub = await findSubscription(trx, order.subscriptionId);
+      if (!sub) return;
+      if (order.reason === 'initial') {
+        if (sub.status === 'incomplete') await updateSubscriptionIf(trx, sub, { set: { status: 'expired', ended_at: toTimestamp(now) }, type: 'first-payment-failed', detail: reason }, now);
+        return;
+      }
+      if (!isLive(sub.status)) return;
+      const attempts = sub.failedAttempts + 1;
+      const last = attempts > RETRY_DAYS.length;
+      const nextAttemptAt = last ? null : addDays(order.periodStart ?? now, RETRY_DAYS[attempts - 1]!);
+      const moved = await updateSubscriptionIf(trx, sub, {
+        set: last ? { status: 'expired', failed_attempts: attempts, ended_at: toTimestamp(now) } : { status: 'past_due', failed_attempts: attempts },
+        type: last ? 'expired-unpaid' : 'payment-failed',
+        detail: reason,
+      }, now);
+      if (!moved) return;
+      const label = subscriptionLabel(sub);
+      await mailOwner(deps, trx, sub.userId, paymentFailedMail({ siteUrl: deps.siteUrl, subscriptionId: sub.id, kind: sub.kind, label, amountCents: order.amountCents, reason, nextAttemptAt }));
+      if (last) {
+        await mailOwner(deps, trx, sub.userId, endedMail({ siteUrl: deps.siteUrl, kind: sub.kind, label, reason: 'unpaid' }));
+        return;
+      }
+      // Stripe retries by itself; the site retries for the providers it renews for.
+      if (!deps.payments.runsRenewals && nextAttemptAt) {
+        await schedule(deps, trx, RETRY_RENEWAL, { subscriptionId: sub.id, orderId: order.id, attempt: attempts + 1 }, { runAt: nextAttemptAt, uniqueKey: `subscriptions.retry:${order.id}:${attempts + 1}` });
+      }
+    },
+  };
+}
+
+/** Events about subscriptions themselves (providers that run renewals), and saved methods. */
+export async function applySubscriptionEvent(deps: SubscriptionDeps, trx: Kysely<Database>, event: PaymentEvent, now: Date): Promise<void> {
+  switch (event.type) {
+    case 'renewal.succeeded': {
+      const sub = await findByProviderRef(trx, deps.payments.name, event.subscriptionRef);
+      if (!sub) return log.warn('subscriptions.event_for_unknown', { eventId: event.id });
+      const { order, created } = await insertOrder(trx, {
+        userId: sub.userId ?? '', purpose: sub.kind === 'plan' ? 'subscription' : 'donation', reason: 'renewal', offerId: sub.planId ?? 'don', description: subscriptionLabel(sub),
+        interval: sub.interval, amountCents: event.amountCents, vatRateBp: sub.kind === 'plan' ? sub.vatRateBp : 0, vatCents: sub.kind === 'plan' ? vatIncluded(event.amountCents, sub.vatRateBp) : 0,
+        source: sub.source, method: null, provider: deps.payments.name, subscriptionId: sub.id, attemptKey: `invoice:${event.invoiceRef}`,
+        periodStart: event.periodStart, periodEnd: event.periodEnd,
+      }, now);
+      if (!created && order.status === 'paid') return;
+      await transitionOrder(trx, order.id, 'paid', { cause: 'Échéance prélevée par le prestataire', providerEventId: event.id, now, set: { payment_ref: event.paymentRef, paid_at: toTimestamp(now) } }).then(async (paid) => {
+        if (paid) await subscriptionFulfilment(deps).paid(trx, paid, { methodLabel: '', now });
+      });
+      return;
+    }
+    case 'renewal.failed': {
+      const sub = await findByProviderRef(trx, deps.payments.name, event.subscriptionRef);
+      if (!sub || !isLive(sub.status)) return;
+      const moved = await updateSubscriptionIf(trx, sub, { set: { status: 'past_due', failed_attempts: sub.failedAttempts + 1 }, type: 'payment-failed', detail: event.reason }, now);
+      if (moved) await mailOwner(deps, trx, sub.userId, paymentFailedMail({ siteUrl: deps.siteUrl, subscriptionId: sub.id, kind: sub.kind, label: subscriptionLabel(sub), amountCents: sub.amountCents, reason: event.reason, nextAttemptAt: event.nextAttemptAt }));
+      return;
+    }
+    case 'subscription.ended': {
+      const sub = await findByProviderRef(trx, deps.payments.name, event.subscriptionRef);
+      if (!sub || (sub.status !== 'active' && sub.status !== 'past_due' && sub.status !== 'incomplete')) return;
+      const status = sub.cancelAtPeriodEnd ? 'canceled' : 'expired';
+      const moved = await updateSubscriptionIf(trx, sub, { set: { status, ended_at: toTimestamp(now) }, type: 'ended', detail: 'Fin notifiée par le prestataire' }, now);
+      if (moved) await mailOwner(deps, trx, sub.userId, endedMail({ siteUrl: deps.siteUrl, kind: sub.kind, label: subscriptionLabel(sub), reason: status === 'canceled' ? 'canceled' : 'unpaid' }));
+      return;
+    }
+    case 'payment_method.updated': {
+      const owner = await trx.selectFrom('payment_customers').select('user_id').where('provider', '=', deps.payments.name).where('customer_ref', '=', event.customerRef).executeTakeFirst();
+      if (!owner) return;
+      const subs = await trx.selectFrom('subscriptions').selectAll().where('user_id', '=', owner.user_id).where('status', 'in', ['active', 'past_due']).execute();
+      for (const row of subs) {
+        const sub = (await findSubscription(trx, row.id))!;
+        await updateSubscriptionIf(trx, sub, { set: { payment_method: event.methodLabel }, type: 'payment-method', detail: event.methodLabel }, now);
+        // A reader in arrears who fixed the method is charged again now rather than at the next retry.
+        if (sub.status === 'past_due' && !deps.payments.runsRenewals) {
+          const failed = await trx.selectFrom('orders').select('id').where('subscription_id', '=', sub.id).where('status', '=', 'failed').where('reason', '=', 'renewal').orderBy('created_at', 'desc').executeTakeFirst();
+          if (failed) await schedule(deps, trx, RETRY_RENEWAL, { subscriptionId: sub.id, orderId: failed.id, attempt: sub.failedAttempts + 1 }, { uniqueKey: `subscriptions.retry:${failed.id}:${sub.failedAttempts + 1}` });
+        }
+      }
+      return;
+    }
+    default:
+      return;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The owner's view and actions
+
+export interface SubscriptionDetail {
+  subscription: Subscription;
+  label: string;
+  orders: Order[];
+  events: Awaited<ReturnType<typeof subscriptionEvents>>;
+}
+
+export const listSubscriptions = (deps: Pick<ServerDeps, 'db'>, userId: string) => listUserSubscriptions(deps.db, userId);
+
+export async function subscriptionDetail(deps: Pick<ServerDeps, 'db'>, userId: string, subscriptionId: string): Promise<SubscriptionDetail | undefined> {
+  const subscription = await findUserSubscription(deps.db, userId, subscriptionId);
+  if (!subscription) return undefined;
+  const [orders, events] = await Promise.all([listSubscriptionOrders(deps.db, subscription.id), subscriptionEvents(deps.db, subscription.id)]);
+  return { subscription, label: subscriptionLabel(subscription), orders, events };
+}
+
+const NOT_FOUND = 'Cet abonnement n’existe pas.';
+const providerDown = () => fail(503, 'Le service de paiement ne répond pas : rien n’a changé. Réessayez dans un instant.', 30);
+
+/** Tells the provider first (when it runs renewals): if it refuses, nothing changes here either. */
+async function atProvider(deps: SubscriptionDeps, sub: Subscription, change: { cancelAtPeriodEnd?: boolean; next?: { amountCents: number; interval: BillingInterval; description: string } }, key: string): Promise<boolean> {
+  if (!deps.payments.runsRenewals || !sub.providerRef) return true;
+  try {
+    await deps.payments.updateSubscription({ subscriptionRef: sub.providerRef, ...change, idempotencyKey: key });
+    return true;
+  } catch (error) {
+    if (error instanceof ProviderError) return false;
+    throw error;
+  }
+}
+
+/** Cancels (or, for a monthly donation, stops) at the end of the paid period. */
+export async function cancelSubscription(deps: SubscriptionDeps, userId: string, subscriptionId: string): Promise<Result<{ endsAt: Date }>> {
+  const sub = await findUserSubscription(deps.db, userId, subscriptionId);
+  if (!sub) return fail(404, NOT_FOUND);
+  if (!isLive(sub.status)) return fail(409, 'Cet abonnement est déjà terminé.');
+  const now = deps.clock.now();
+  if (sub.cancelAtPeriodEnd) return { ok: true, endsAt: sub.currentPeriodEnd ?? now };
+  if (!(await atProvider(deps, sub, { cancelAtPeriodEnd: true }, `cancel:${sub.id}:${sub.currentPeriodEnd?.toISOString()}`))) return providerDown();
+  // In arrears, the period is already over: it ends now, nothing more is charged.
+  const endsNow = sub.status === 'past_due';
+  const endsAt = endsNow ? now : (sub.currentPeriodEnd ?? now);
+  const done = await writeTransaction(deps.db, async (trx) => {
+    const moved = endsNow
+      ? await updateSubscriptionIf(trx, sub, { set: { status: 'canceled', cancel_at_period_end: 1, ended_at: toTimestamp(now) }, type: 'canceled', detail: 'Résiliation demandée par l’abonné·e, effective immédiatement (paiement en retard)' }, now)
+      : await updateSubscriptionIf(trx, sub, { set: { cancel_at_period_end: toFlag(true) }, type: 'cancel-requested', detail: `Résiliation demandée, effective le ${endsAt.toISOString().slice(0, 10)}` }, now);
+    if (moved) await mailOwner(deps, trx, sub.userId, cancellationMail({ siteUrl: deps.siteUrl, subscriptionId: sub.id, kind: sub.kind, label: subscriptionLabel(sub), endsAt }));
+    return moved;
+  });
+  if (done) deps.jobs.wake();
+  return { ok: true, endsAt };
+}
+
+export async function resumeSubscription(deps: SubscriptionDeps, userId: string, subscriptionId: string): Promise<Result> {
+  const sub = await findUserSubscription(deps.db, userId, subscriptionId);
+  if (!sub) return fail(404, NOT_FOUND);
+  const now = deps.clock.now();
+  if (sub.status !== 'active' || !sub.cancelAtPeriodEnd || !sub.currentPeriodEnd || sub.currentPeriodEnd <= now) return fail(409, 'Cet abonnement ne peut plus être repris : il est terminé ou n’a pas été résilié.');
+  if (!(await atProvider(deps, sub, { cancelAtPeriodEnd: false }, `resume:${sub.id}:${now.toISOString()}`))) return providerDown();
+  await writeTransaction(deps.db, async (trx) => {
+    const moved = await updateSubscriptionIf(trx, sub, { set: { cancel_at_period_end: 0 }, type: 'resumed', detail: 'Résiliation annulée' }, now);
+    if (moved) await mailOwner(deps, trx, sub.userId, resumedMail({ siteUrl: deps.siteUrl, subscriptionId: sub.id, kind: sub.kind, label: subscriptionLabel(sub), nextPaymentAt: sub.currentPeriodEnd! }));
+  });
+  deps.jobs.wake();
+  return { ok: true };
+}
+
+/** Another plan from the next renewal on (monthly ↔ yearly, normal ↔ solidaire). */
+export async function changePlan(deps: SubscriptionDeps, userId: string, subscriptionId: string, planId: string): Promise<Result<{ effectiveAt: Date }>> {
+  const sub = await findUserSubscription(deps.db, userId, subscriptionId);
+  if (!sub || sub.kind !== 'plan') return fail(404, NOT_FOUND);
+  if (sub.status !== 'active') return fail(409, 'Seul un abonnement actif peut changer de formule.');
+  const plan = findPlan(planId);
+  if (!plan) return fail(422, 'Cette formule n’existe pas.');
+  const now = deps.clock.now();
+  const effectiveAt = sub.currentPeriodEnd ?? now;
+  const back = plan.id === sub.planId;
+  if (!(await atProvider(deps, sub, { next: { amountCents: plan.priceCents, interval: plan.interval, description: `Abonnement ${plan.label}` } }, `plan:${sub.id}:${plan.id}:${effectiveAt.toISOString()}`))) return providerDown();
+  await writeTransaction(deps.db, async (trx) => {
+    const moved = await updateSubscriptionIf(trx, sub, { set: { next_plan_id: back ? null : plan.id, next_amount_cents: null, vat_rate_bp: SUBSCRIPTION_VAT_BP }, type: 'plan-change', detail: back ? 'Changement de formule annulé' : `Formule ${plan.label} à partir du ${effectiveAt.toISOString().slice(0, 10)}` }, now);
+    if (moved && !back) {
+      await mailOwner(deps, trx, sub.userId, planChangedMail({ siteUrl: deps.siteUrl, subscriptionId: sub.id, kind: 'plan', fromLabel: findPlan(sub.planId ?? '')?.label ?? '', toLabel: plan.label, amountCents: plan.priceCents, interval: plan.interval, effectiveAt }));
+    }
+  });
+  deps.jobs.wake();
+  return { ok: true, effectiveAt };
+}
+
+/** A monthly donation's new amount, from the next payment on. */
+export async function changeDonationAmount(deps: SubscriptionDeps, userId: string, subscriptionId: string, amountCents: number): Promise<Result<{ effectiveAt: Date }>> {
+  const sub = await findUserSubscription(deps.db, userId, subscriptionId);
+  if (!sub || sub.kind !== 'donation') return fail(404, NOT_FOUND);
+  if (sub.status !== 'active') return fail(409, 'Seul un don mensuel en cours peut changer de montant.');
+  if (!Number.isInteger(amountCents) || amountCents < donationMinimumCents) return fail(422, `Le montant minimum d’un don est de ${formatEuros(donationMinimumCents)}.`);
+  if (amountCents > donationMaximumCents) return fail(422, `Pour un don mensuel de plus de ${formatEuros(donationMaximumCents)}, écrivez-nous.`);
+  const now = deps.clock.now();
+  const effectiveAt = sub.currentPeriodEnd ?? now;
+  const same = amountCents === sub.amountCents;
+  if (!(await atProvider(deps, sub, { next: { amountCents, interval: 'month', description: `Don mensuel de ${formatEuros(amountCents)}` } }, `amount:${sub.id}:${amountCents}:${effectiveAt.toISOString()}`))) return providerDown();
+  await writeTransaction(deps.db, async (trx) => {
+    const moved = await updateSubscriptionIf(trx, sub, { set: { next_amount_cents: same ? null : amountCents }, type: 'amount-change', detail: `Montant de ${formatEuros(amountCents)} à partir du ${effectiveAt.toISOString().slice(0, 10)}` }, now);
+    if (moved && !same) await mailOwner(deps, trx, sub.userId, planChangedMail({ siteUrl: deps.siteUrl, subscriptionId: sub.id, kind: 'donation', fromLabel: formatEuros(sub.amountCents), toLabel: formatEuros(amountCents), amountCents, interval: 'month', effectiveAt }));
+  });
+  deps.jobs.wake();
+  return { ok: true, effectiveAt };
+}
+
+/** The provider's page where the owner changes the saved payment method. */
+export async function paymentMethodPage(deps: SubscriptionDeps, userId: string, subscriptionId: string): Promise<Result<{ url: string }>> {
+  const sub = await findUserSubscription(deps.db, userId, subscriptionId);
+  if (!sub) return fail(404, NOT_FOUND);
+  if (!isLive(sub.status)) return fail(409, 'Cet abonnement est terminé.');
+  const customer = await customerRef(deps.db, userId, deps.payments.name);
+  if (!customer) return fail(409, 'Aucun moyen de paiement n’est enregistré pour cet abonnement.');
+  try {
+    const url = await deps.payments.paymentMethodUrl({
+      customerRef: customer, subscriptionId: sub.id, subscriptionRef: sub.providerRef,
+      returnUrl: new URL(`/mon-compte/mes-abonnements/${sub.id}`, deps.siteUrl).href,
+      idempotencyKey: `method:${sub.id}:${deps.clock.now().toISOString().slice(0, 16)}`,
+    });
+    return { ok: true, url };
+  } catch (error) {
+    if (error instanceof ProviderError) return providerDown();
+    throw error;
+  }
+}
+
+/** An administrator ends a subscription at once, on the reader's behalf (a withdrawal, a request by mail). */
+export async function cancelNowForReader(deps: SubscriptionDeps, subscriptionId: string, cause: string): Promise<Result> {
+  const sub = await findSubscription(deps.db, subscriptionId);
+  if (!sub) return fail(404, NOT_FOUND);
+  if (!isLive(sub.status) && sub.status !== 'incomplete') return fail(409, 'Cet abonnement est déjà terminé.');
+  const now = deps.clock.now();
+  if (deps.payments.runsRenewals && sub.providerRef) {
+    try {
+      await deps.payments.cancelSubscriptionNow(sub.providerRef, `cancel-now:${sub.id}`);
+    } catch (error) {
+      if (error instanceof ProviderError) return providerDown();
+      throw error;
+    }
+  }
+  await writeTransaction(deps.db, async (trx) => {
+    const moved = await updateSubscriptionIf(trx, sub, { set: { status: 'canceled', ended_at: toTimestamp(now) }, type: 'canceled-by-staff', detail: cause }, now);
+    if (moved) await mailOwner(deps, trx, sub.userId, endedMail({ siteUrl: deps.siteUrl, kind: sub.kind, label: subscriptionLabel(sub), reason: 'admin' }));
+  });
+  deps.jobs.wake();
+  return { ok: true };
+}
+
+export { orderEvents };
