@@ -3,8 +3,17 @@
  * The README lists them. Existing accounts are left untouched.
  */
 import type { Kysely } from 'kysely';
-import type { Database, UserRole } from '../db/database';
-import { createUser } from '../auth/service';
+import { addDays, addMonths } from 'date-fns';
+import { SUBSCRIPTION_VAT_BP, vatIncluded } from '../../config/catalog';
+import { type Database, newId, toTimestamp, type UserRole } from '../db/database';
+import { createUser, updateProfile } from '../auth/service';
+import type { ServerDeps } from '../core/deps';
+import { writeTransaction } from '../db/transaction';
+import { insertOrder } from '../orders/repository';
+import { ensureCustomer } from '../orders/service';
+import { saveSimulatedMethod } from '../payments/simulated';
+import { insertSubscription } from '../subscriptions/repository';
+import { schedulePeriod } from '../subscriptions/service';
 import { findUserRowByEmail } from '../auth/repository';
 import { log } from '../core/log';
 
@@ -33,4 +42,51 @@ export async function seedDemoAccounts(db: Kysely<Database>, now: Date): Promise
       if (!(await findUserRowByEmail(db, account.email))) throw error;
     }
   }
+}
+
+/**
+ * What the demo subscriber supports: a monthly subscription paid for three months and a monthly
+ * donation paid for two, both renewing at their next period end (the site renews them itself
+ * with the simulated provider). Seeded once: an account that already has a subscription is left
+ * as it is. `lecteur@exemple.fr` supports nothing.
+ */
+export async function seedDemoRevenue(deps: ServerDeps): Promise<void> {
+  const user = await findUserRowByEmail(deps.db, 'abonne@exemple.fr');
+  if (!user) return;
+  const already = await deps.db.selectFrom('subscriptions').select('id').where('user_id', '=', user.id).executeTakeFirst();
+  if (already || deps.payments.name !== 'simulated') return;
+  const now = deps.clock.now();
+  const customer = await ensureCustomer(deps, { id: user.id, email: user.email, name: `${user.given_name} ${user.family_name}` });
+  const methodLabel = await saveSimulatedMethod(deps.db, customer, 'card', '4242424242424242');
+  const address = { line1: '8 rue des Lilas', line2: '', postalCode: '69003', city: 'Lyon', country: 'FR' };
+  await writeTransaction(deps.db, async (trx) => {
+    await updateProfile(trx, { userId: user.id, givenName: user.given_name, familyName: user.family_name, address, now });
+    const plans = [
+      { kind: 'plan' as const, planId: 'mensuel', amountCents: 700, months: 3, source: 'printemps', description: 'Abonnement Mensuel', vatRateBp: SUBSCRIPTION_VAT_BP },
+      { kind: 'donation' as const, planId: null, amountCents: 1000, months: 2, source: null, description: 'Don mensuel', vatRateBp: 0 },
+    ];
+    for (const p of plans) {
+      // Started `months` ago (a few days more, so that the next renewal is a few days ahead).
+      const start = addDays(addMonths(now, -p.months), 5);
+      const subscriptionId = await insertSubscription(trx, { userId: user.id, kind: p.kind, planId: p.planId, amountCents: p.amountCents, interval: 'month', vatRateBp: p.vatRateBp, provider: 'simulated', source: p.source }, start);
+      let periodStart = start;
+      for (let i = 0; i < p.months; i++) {
+        const periodEnd = addMonths(periodStart, 1);
+        const { order } = await insertOrder(trx, {
+          userId: user.id, purpose: p.kind === 'plan' ? 'subscription' : 'donation', reason: i === 0 ? 'initial' : 'renewal', offerId: p.planId ?? 'don',
+          description: p.description, interval: 'month', amountCents: p.amountCents, vatRateBp: p.vatRateBp, vatCents: vatIncluded(p.amountCents, p.vatRateBp),
+          source: p.source, method: 'card', provider: 'simulated', subscriptionId, attemptKey: `demo:${subscriptionId}:${i}`,
+          billingName: `${user.given_name} ${user.family_name}`, billingAddress: address, termsAcceptedAt: start, immediateStartAt: p.kind === 'plan' && i === 0 ? start : null,
+          periodStart, periodEnd, status: 'paid', paymentRef: `ch_sim_demo_${subscriptionId}_${i}`, paidAt: periodStart,
+        }, periodStart);
+        await trx.insertInto('order_events').values({ id: newId(), order_id: order.id, from_status: 'pending', to_status: 'paid', cause: `Paiement reçu (${methodLabel})`, provider_event_id: null, at: toTimestamp(periodStart) }).execute();
+        periodStart = periodEnd;
+      }
+      const current = await trx.selectFrom('subscriptions').selectAll().where('id', '=', subscriptionId).executeTakeFirstOrThrow();
+      await trx.updateTable('subscriptions').set({ status: 'active', current_period_start: toTimestamp(addMonths(periodStart, -1)), current_period_end: toTimestamp(periodStart), payment_method: methodLabel, updated_at: toTimestamp(now) }).where('id', '=', current.id).execute();
+      await trx.insertInto('subscription_events').values({ id: newId(), subscription_id: subscriptionId, type: 'started', from_status: 'incomplete', to_status: 'active', detail: `Premier paiement reçu (${methodLabel})`, at: toTimestamp(start) }).execute();
+      await schedulePeriod(deps, trx, { id: subscriptionId, kind: p.kind, interval: 'month' }, periodStart);
+    }
+  });
+  log.info('demo revenue seeded');
 }

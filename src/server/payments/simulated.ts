@@ -383,3 +383,11 @@ function internals(provider: SimulatedProvider): Internals {
 }
 
 export const isSimulated = (provider: PaymentProvider): provider is SimulatedProvider => provider.name === 'simulated' && simulatedInternals.has(provider as SimulatedProvider);
+
+/** Demo data only: saves a test method on a simulated customer, as if it had paid once. */
+export async function saveSimulatedMethod(db: Kysely<Database>, customerRef: string, kind: PaymentMethodKind, number: string): Promise<string> {
+  const method = findTestMethod(kind, number);
+  if (!method) throw new Error(`Not a test number: ${number}`);
+  await db.updateTable('simulated_customers').set({ method_label: methodLabel(method), method_behaviour: method.behaviour }).where('id', '=', customerRef).execute();
+  return methodLabel(method);
+}

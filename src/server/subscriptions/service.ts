@@ -65,7 +65,7 @@ export const RETRY_RENEWAL = jobType({ kind: 'subscriptions.retry', schema: z.ob
 export const RENEWAL_NOTICE = jobType({ kind: 'subscriptions.renewal-notice', schema: z.object({ subscriptionId: z.string(), periodEnd: z.string() }) });
 
 /** Schedules what the start of a period needs: its renewal (when the site runs them) and, for a year, the notice before it. */
-async function schedulePeriod(deps: SubscriptionDeps, trx: Kysely<Database>, sub: { id: string; kind: Subscription['kind']; interval: BillingInterval }, periodEnd: Date): Promise<void> {
+export async function schedulePeriod(deps: SubscriptionDeps, trx: Kysely<Database>, sub: { id: string; kind: Subscription['kind']; interval: BillingInterval }, periodEnd: Date): Promise<void> {
   const end = toTimestamp(periodEnd);
   if (!deps.payments.runsRenewals) await schedule(deps, trx, RENEW, { subscriptionId: sub.id, periodEnd: end }, { runAt: periodEnd, uniqueKey: `subscriptions.renew:${sub.id}:${end}` });
   if (sub.kind === 'plan' && sub.interval === 'year') {
