@@ -1,0 +1,629 @@
+/**
+ * The mails of reader revenue: payments received, subscriptions (abonnements) and monthly
+ * donations (dons mensuels) started, renewed, refused, cancelled, resumed, ended or changed.
+ *
+ * They carry the promises of the CGV (src/content/pages/cgv.md): cancellation in three clicks,
+ * effective at the end of the paid period and confirmed by e-mail (art. 6.2); the notice before
+ * the tacit renewal of a yearly subscription (art. 6.1, article L. 215-1 du Code de la
+ * consommation); new attempts after a refused payment (art. 5); the 14-day withdrawal with a full
+ * refund for subscriptions, and none for donations (art. 8).
+ *
+ * A donation to Contrechamp, a press company, gives no tax reduction: these mails never promise
+ * one, and the payment confirmation of a donation says it is not a tax receipt.
+ *
+ * Amounts are integer cents, dates are formatted in Paris time, and every link is built from the
+ * configured site URL (see mail/layout.ts).
+ */
+import { formatEuros, formatRate, intervalLabel, type Interval } from '../../config/catalog';
+import { formatDate } from '../../lib/dates';
+import type { SubscriptionKind } from '../db/database';
+import { frenchSpacing, renderMail, siteLink, type Block, type MailContent } from '../mail/layout';
+
+/** Where readers write about subscriptions, donations, withdrawals and refunds (CGV, art. 8 and 12). */
+const SUBSCRIPTIONS_EMAIL = 'abonnements@contrechamp.media';
+
+const SUBSCRIPTIONS_PATH = '/mon-compte/mes-abonnements';
+const subscriptionUrl = (siteUrl: URL, subscriptionId: string) => siteLink(siteUrl, `${SUBSCRIPTIONS_PATH}/${encodeURIComponent(subscriptionId)}`);
+const cgvLink = (siteUrl: URL): Block => ({ kind: 'link', label: 'Nos conditions générales de vente', url: siteLink(siteUrl, '/cgv') });
+
+/** "2,1 %" with a non-breaking space before the sign, as French typography wants. */
+const rate = (rateBp: number) => formatRate(rateBp).replace(/ %$/, '\u00a0%');
+
+/** The words that differ between a subscription and a monthly donation (both masculine nouns). */
+function words(kind: SubscriptionKind) {
+  return kind === 'plan'
+    ? {
+        /** « votre abonnement » */
+        your: 'votre abonnement',
+        Your: 'Votre abonnement',
+        /** Label of the row that names it. */
+        row: 'Abonnement',
+        manage: 'Gérer mon abonnement',
+        resume: 'Reprendre mon abonnement',
+        reason: 'Vous recevez ce message parce que vous avez un abonnement à Contrechamp.',
+        pastReason: 'Vous recevez ce message parce que vous aviez un abonnement à Contrechamp.',
+      }
+    : {
+        your: 'votre don mensuel',
+        Your: 'Votre don mensuel',
+        row: 'Don mensuel',
+        manage: 'Gérer mon don mensuel',
+        resume: 'Reprendre mon don mensuel',
+        reason: 'Vous recevez ce message parce que vous soutenez Contrechamp par un don mensuel.',
+        pastReason: 'Vous recevez ce message parce que vous souteniez Contrechamp par un don mensuel.',
+      };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Payments
+
+export function paymentReceivedMail({
+  siteUrl,
+  orderId,
+  description,
+  amountCents,
+  vatCents,
+  vatRateBp,
+  paidAt,
+  methodLabel,
+  purpose,
+  recurring,
+  renewal,
+}: {
+  siteUrl: URL;
+  orderId: string;
+  description: string;
+  amountCents: number;
+  vatCents: number;
+  vatRateBp: number;
+  paidAt: Date;
+  methodLabel: string;
+  purpose: 'subscription' | 'donation';
+  recurring: boolean;
+  renewal: boolean;
+}): MailContent {
+  const amount = formatEuros(amountCents);
+  const paidOn = formatDate(paidAt);
+
+  if (purpose === 'donation') {
+    return renderMail('payment-received', {
+      siteUrl,
+      subject: `Merci pour votre don de ${amount}`,
+      heading: 'Merci pour votre don !',
+      preheader: `Nous avons bien reçu votre don de ${amount}.`,
+      blocks: [
+        { kind: 'paragraph', text: 'Bonjour,' },
+        {
+          kind: 'paragraph',
+          text: renewal
+            ? ['Nous avons bien reçu ce mois-ci votre don de ', { strong: amount }, '. Merci, mois après mois, de rendre possible un journalisme indépendant, sans publicité et gratuit pour tout le monde.']
+            : ['Nous avons bien reçu votre don de ', { strong: amount }, '. Merci du fond du cœur : c’est grâce à des lectrices et des lecteurs comme vous que Contrechamp reste indépendant, sans publicité, et gratuit pour tout le monde.'],
+        },
+        {
+          kind: 'fields',
+          rows: [
+            ['Objet', description],
+            ['Montant', amount],
+            ['TVA', 'aucune (un don n’entre pas dans le champ de la TVA)'],
+            ['Date', paidOn],
+            ['Moyen de paiement', methodLabel],
+            ['Référence', orderId],
+          ],
+        },
+        ...(recurring
+          ? ([
+              { kind: 'paragraph', text: 'Votre don mensuel est prélevé chaque mois jusqu’à ce que vous l’arrêtiez, ce que vous pouvez faire à tout moment depuis votre compte.' },
+              { kind: 'link', label: 'Mes abonnements et dons mensuels', url: siteLink(siteUrl, SUBSCRIPTIONS_PATH) },
+            ] satisfies Block[])
+          : []),
+        {
+          kind: 'note',
+          text: 'Ce message confirme votre paiement : ce n’est pas un reçu fiscal. Contrechamp est une entreprise de presse, et un don à une entreprise de presse n’ouvre droit à aucune réduction d’impôt.',
+        },
+        {
+          kind: 'note',
+          text: `Une erreur dans votre don ? Écrivez-nous dans les 30 jours à ${SUBSCRIPTIONS_EMAIL} : nous vous rembourserons.`,
+        },
+      ],
+      reason: recurring
+        ? 'Vous recevez ce message parce que vous soutenez Contrechamp par un don mensuel.'
+        : 'Vous recevez ce message parce que vous avez fait un don à Contrechamp.',
+    });
+  }
+
+  return renderMail('payment-received', {
+    siteUrl,
+    subject: `Votre paiement de ${amount} a bien été reçu`,
+    heading: 'Paiement reçu',
+    preheader: `Nous avons bien reçu votre paiement de ${amount}. Merci !`,
+    blocks: [
+      { kind: 'paragraph', text: 'Bonjour,' },
+      {
+        kind: 'paragraph',
+        text: renewal
+          ? ['Nous avons bien reçu le paiement de ', { strong: amount }, ' qui renouvelle votre abonnement. Merci de continuer à faire vivre un journalisme indépendant, sans publicité et gratuit pour tout le monde.']
+          : ['Nous avons bien reçu votre paiement de ', { strong: amount }, '. Merci : c’est grâce à vous que Contrechamp reste indépendant, sans publicité, et gratuit pour tout le monde.'],
+      },
+      {
+        kind: 'fields',
+        rows: [
+          ['Objet', description],
+          ['Montant TTC', amount],
+          [`dont TVA à ${rate(vatRateBp)}`, formatEuros(vatCents)],
+          ['Montant HT', formatEuros(amountCents - vatCents)],
+          ['Date', paidOn],
+          ['Moyen de paiement', methodLabel],
+          ['Référence', orderId],
+        ],
+      },
+      { kind: 'paragraph', text: 'Votre facture sera disponible au format PDF dans « Mes factures », dans votre compte.' },
+      { kind: 'link', label: 'Mes factures', url: siteLink(siteUrl, '/mon-compte/mes-factures') },
+      ...(recurring
+        ? ([
+            { kind: 'paragraph', text: 'Vous pouvez résilier votre abonnement à tout moment, en trois clics, depuis votre compte.' },
+            { kind: 'link', label: 'Mes abonnements', url: siteLink(siteUrl, SUBSCRIPTIONS_PATH) },
+          ] satisfies Block[])
+        : []),
+    ],
+    reason: recurring
+      ? 'Vous recevez ce message parce que vous avez un abonnement à Contrechamp.'
+      : 'Vous recevez ce message parce que vous avez effectué un paiement sur Contrechamp.',
+  });
+}
+
+export function paymentFailedMail({
+  siteUrl,
+  subscriptionId,
+  kind,
+  label,
+  amountCents,
+  reason,
+  nextAttemptAt,
+}: {
+  siteUrl: URL;
+  subscriptionId: string;
+  kind: SubscriptionKind;
+  label: string;
+  amountCents: number;
+  reason: string;
+  nextAttemptAt: Date | null;
+}): MailContent {
+  const w = words(kind);
+  const amount = formatEuros(amountCents);
+  const intro: Block[] = [
+    { kind: 'paragraph', text: 'Bonjour,' },
+    { kind: 'paragraph', text: ['Le paiement de ', { strong: amount }, ` pour ${w.your} n’a pas abouti. Voici le motif qui nous a été transmis :`] },
+    { kind: 'quote', text: reason },
+    { kind: 'fields', rows: [[w.row, label], ['Montant', amount]] },
+  ];
+
+  if (nextAttemptAt) {
+    const next = formatDate(nextAttemptAt);
+    return renderMail('payment-failed', {
+      siteUrl,
+      subject: `Le paiement de ${w.your} n’a pas abouti`,
+      heading: 'Votre paiement n’a pas abouti',
+      preheader: `Nous réessaierons le ${next}. Vous pouvez mettre à jour votre moyen de paiement d’ici là.`,
+      blocks: [
+        ...intro,
+        {
+          kind: 'paragraph',
+          text: `Le plus souvent, il suffit de mettre à jour votre moyen de paiement (une carte expirée ou remplacée, par exemple) depuis la page de ${w.your}. En cas de doute, votre banque pourra vous en dire plus.`,
+        },
+        { kind: 'action', label: 'Mettre à jour mon moyen de paiement', url: subscriptionUrl(siteUrl, subscriptionId) },
+        { kind: 'paragraph', text: ['Nous réessaierons le ', { strong: next }, `. Si le paiement aboutit, ${w.your} continuera sans interruption ; s’il échoue encore après nos dernières tentatives, ${w.your} prendra fin.`] },
+      ],
+      reason: w.reason,
+    });
+  }
+
+  return renderMail('payment-failed', {
+    siteUrl,
+    subject: `Le paiement de ${w.your} n’a pas abouti`,
+    heading: 'Votre paiement n’a pas abouti',
+    preheader: `C’était notre dernière tentative : ${w.your} prend fin.`,
+    blocks: [
+      ...intro,
+      { kind: 'paragraph', text: `C’était notre dernière tentative : nous n’en ferons plus, et ${w.your} prend donc fin. Plus rien ne vous sera prélevé.` },
+      {
+        kind: 'paragraph',
+        text: 'Si vous souhaitez continuer à nous soutenir, vous pouvez repartir en quelques instants depuis notre page de soutien, avec le moyen de paiement de votre choix.',
+      },
+      { kind: 'action', label: 'Soutenir Contrechamp', url: siteLink(siteUrl, '/soutenir') },
+      { kind: 'note', text: `Une question, ou une erreur de notre part ? Écrivez-nous à ${SUBSCRIPTIONS_EMAIL}.` },
+    ],
+    reason: w.reason,
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Start
+
+export function subscriptionStartedMail({
+  siteUrl,
+  subscriptionId,
+  planLabel,
+  amountCents,
+  interval,
+  nextPaymentAt,
+  immediateStart,
+}: {
+  siteUrl: URL;
+  subscriptionId: string;
+  planLabel: string;
+  amountCents: number;
+  interval: Interval;
+  nextPaymentAt: Date;
+  immediateStart: boolean;
+}): MailContent {
+  const price = `${formatEuros(amountCents)} ${intervalLabel(interval)}`;
+  const next = formatDate(nextPaymentAt);
+  return renderMail('subscription-started', {
+    siteUrl,
+    subject: 'Bienvenue, et merci pour votre abonnement à Contrechamp',
+    heading: 'Merci pour votre abonnement !',
+    preheader: `Votre abonnement « ${planLabel} » est enregistré. Prochain paiement le ${next}.`,
+    blocks: [
+      { kind: 'paragraph', text: 'Bonjour,' },
+      {
+        kind: 'paragraph',
+        text: immediateStart
+          ? ['Votre abonnement « ', { strong: planLabel }, ' » a commencé. Bienvenue parmi celles et ceux qui font vivre Contrechamp !']
+          : ['Votre abonnement « ', { strong: planLabel }, ' » est bien enregistré. Bienvenue parmi celles et ceux qui font vivre Contrechamp !'],
+      },
+      {
+        kind: 'paragraph',
+        text: 'Tous nos contenus restent gratuits pour tout le monde : votre abonnement ne vous ouvre pas une porte, il la garde ouverte pour toutes et tous. Il paie le temps d’enquêter, de tourner et de vérifier, sans publicité et sans milliardaire.',
+      },
+      {
+        kind: 'fields',
+        rows: [
+          ['Formule', planLabel],
+          ['Prix', price],
+          ['Prochain paiement', next],
+        ],
+      },
+      {
+        kind: 'paragraph',
+        text:
+          interval === 'year'
+            ? `Votre abonnement est reconduit tacitement d’année en année, au même prix. Avant chaque reconduction, nous vous écrirons pour vous rappeler que vous pouvez y mettre fin ; si notre tarif devait changer, nous vous préviendrions au moins un mois avant l’échéance.`
+            : `Votre abonnement est reconduit tacitement de mois en mois, au même prix. Si notre tarif devait changer, nous vous préviendrions au moins un mois avant l’échéance.`,
+      },
+      {
+        kind: 'paragraph',
+        text: 'Vous pouvez le résilier à tout moment, sans frais et sans justification, en trois clics depuis votre compte. La résiliation prend effet à la fin de la période déjà payée : ensuite, plus rien ne vous est prélevé.',
+      },
+      { kind: 'action', label: 'Gérer mon abonnement', url: subscriptionUrl(siteUrl, subscriptionId) },
+      {
+        kind: 'paragraph',
+        text: [
+          'Vous changez d’avis ? Vous disposez de ',
+          { strong: '14 jours' },
+          immediateStart
+            ? ' pour vous rétracter, sans avoir à vous justifier. Même si votre abonnement a commencé immédiatement, à votre demande, nous vous rembourserons l’intégralité du montant payé.'
+            : ' pour vous rétracter, sans avoir à vous justifier, et nous vous rembourserons l’intégralité du montant payé.',
+          ` Il vous suffit de nous écrire à ${SUBSCRIPTIONS_EMAIL} ; le remboursement intervient dans les 14 jours, sur le moyen de paiement utilisé.`,
+        ],
+      },
+      cgvLink(siteUrl),
+    ],
+    reason: 'Vous recevez ce message parce que vous venez de vous abonner à Contrechamp.',
+  });
+}
+
+export function donationStartedMail({
+  siteUrl,
+  subscriptionId,
+  amountCents,
+  nextPaymentAt,
+}: {
+  siteUrl: URL;
+  subscriptionId: string;
+  amountCents: number;
+  nextPaymentAt: Date;
+}): MailContent {
+  const amount = formatEuros(amountCents);
+  const next = formatDate(nextPaymentAt);
+  return renderMail('donation-started', {
+    siteUrl,
+    subject: `Merci pour votre don mensuel de ${amount}`,
+    heading: 'Merci pour votre don mensuel !',
+    preheader: `Votre don mensuel de ${amount} est en place. Prochain prélèvement le ${next}.`,
+    blocks: [
+      { kind: 'paragraph', text: 'Bonjour,' },
+      {
+        kind: 'paragraph',
+        text: [
+          'Votre don mensuel de ',
+          { strong: amount },
+          ' est en place. Merci ! Un soutien régulier est le plus précieux de tous : il nous permet de prévoir, d’embaucher et de prendre le temps d’enquêter, sans publicité et sans milliardaire.',
+        ],
+      },
+      {
+        kind: 'fields',
+        rows: [
+          ['Montant', `${amount} ${intervalLabel('month')}`],
+          ['Prochain prélèvement', next],
+        ],
+      },
+      {
+        kind: 'paragraph',
+        text: 'Votre don est prélevé chaque mois jusqu’à ce que vous l’arrêtiez. Vous pouvez l’arrêter ou en changer le montant à tout moment, sans frais, depuis votre compte.',
+      },
+      { kind: 'action', label: 'Gérer mon don mensuel', url: subscriptionUrl(siteUrl, subscriptionId) },
+      {
+        kind: 'note',
+        text: `Un don ne donne lieu à aucune contrepartie et n’ouvre pas de droit de rétractation ; en cas d’erreur, écrivez-nous dans les 30 jours à ${SUBSCRIPTIONS_EMAIL} : nous vous rembourserons. Contrechamp étant une entreprise de presse, un don à Contrechamp n’ouvre droit à aucune réduction d’impôt.`,
+      },
+    ],
+    reason: 'Vous recevez ce message parce que vous venez de mettre en place un don mensuel à Contrechamp.',
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Renewal notice (article L. 215-1 du Code de la consommation)
+
+export function renewalNoticeMail({
+  siteUrl,
+  subscriptionId,
+  planLabel,
+  amountCents,
+  renewsAt,
+}: {
+  siteUrl: URL;
+  subscriptionId: string;
+  planLabel: string;
+  amountCents: number;
+  renewsAt: Date;
+}): MailContent {
+  const amount = formatEuros(amountCents);
+  const date = formatDate(renewsAt);
+  return renderMail('renewal-notice', {
+    siteUrl,
+    subject: `Votre abonnement annuel sera reconduit le ${date}`,
+    heading: 'Votre abonnement annuel arrive à échéance',
+    preheader: `Sauf résiliation de votre part avant le ${date}, il sera reconduit pour un an, pour ${amount}.`,
+    blocks: [
+      { kind: 'paragraph', text: 'Bonjour,' },
+      {
+        kind: 'paragraph',
+        text: ['Votre abonnement « ', { strong: planLabel }, ' » sera reconduit tacitement pour un an le ', { strong: date }, ', pour ', { strong: amount }, ', sauf si vous le résiliez avant cette date.'],
+      },
+      // L. 215-1 wants the deadline « dans un encadré apparent »: the quote block is the framed one.
+      { kind: 'quote', text: frenchSpacing(`Date limite pour ne pas reconduire votre abonnement : résiliez-le avant le ${date}.`) },
+      {
+        kind: 'fields',
+        rows: [
+          ['Formule', planLabel],
+          ['Date de reconduction', date],
+          ['Montant', `${amount} ${intervalLabel('year')}`],
+        ],
+      },
+      { kind: 'paragraph', text: 'Si vous souhaitez continuer, vous n’avez rien à faire : le paiement se fera sur le moyen de paiement enregistré. Merci de votre fidélité !' },
+      {
+        kind: 'paragraph',
+        text: `Si vous ne souhaitez pas le reconduire, résiliez-le en trois clics, sans frais, depuis votre compte : choisissez l’abonnement, cliquez sur « Résilier mon abonnement », puis confirmez. Il restera actif jusqu’au ${date}, et plus rien ne vous sera prélevé. Vous pouvez aussi nous écrire à ${SUBSCRIPTIONS_EMAIL}.`,
+      },
+      { kind: 'action', label: 'Gérer mon abonnement', url: subscriptionUrl(siteUrl, subscriptionId) },
+      {
+        kind: 'note',
+        text: 'Nous vous adressons cette information conformément à l’article L. 215-1 du Code de la consommation, qui nous oblige à vous rappeler, avant chaque reconduction tacite, que vous pouvez ne pas reconduire votre contrat.',
+      },
+      cgvLink(siteUrl),
+    ],
+    reason: 'Vous recevez ce message parce que vous avez un abonnement annuel à Contrechamp.',
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Cancellation, resumption, end
+
+export function cancellationMail({
+  siteUrl,
+  subscriptionId,
+  kind,
+  label,
+  endsAt,
+}: {
+  siteUrl: URL;
+  subscriptionId: string;
+  kind: SubscriptionKind;
+  label: string;
+  endsAt: Date;
+}): MailContent {
+  const w = words(kind);
+  const date = formatDate(endsAt);
+  const plan = kind === 'plan';
+  return renderMail('cancellation', {
+    siteUrl,
+    subject: plan ? 'Confirmation de la résiliation de votre abonnement' : 'Confirmation de l’arrêt de votre don mensuel',
+    heading: plan ? 'Résiliation confirmée' : 'Arrêt de votre don mensuel confirmé',
+    preheader: `${plan ? 'Elle prend' : 'Il prend'} effet le ${date}. Plus rien ne vous sera prélevé.`,
+    blocks: [
+      { kind: 'paragraph', text: 'Bonjour,' },
+      {
+        kind: 'paragraph',
+        text: plan
+          ? ['Nous confirmons la résiliation de votre abonnement. Elle prend effet le ', { strong: date }, ', à la fin de la période déjà payée : votre abonnement reste actif jusque-là.']
+          : ['Nous confirmons l’arrêt de votre don mensuel. Il prend effet le ', { strong: date }, '.'],
+      },
+      {
+        kind: 'fields',
+        rows: [
+          [w.row, label],
+          ['Fin', date],
+        ],
+      },
+      { kind: 'paragraph', text: 'Plus rien ne vous sera prélevé.' },
+      {
+        kind: 'paragraph',
+        text: `Vous avez changé d’avis ? Vous pouvez reprendre ${w.your} avant le ${date}, depuis votre compte : il continuera alors comme avant, sans interruption.`,
+      },
+      { kind: 'action', label: w.resume, url: subscriptionUrl(siteUrl, subscriptionId) },
+      { kind: 'paragraph', text: 'Merci pour tout le soutien que vous nous avez apporté.' },
+    ],
+    reason: plan
+      ? 'Vous recevez ce message parce que la résiliation de votre abonnement à Contrechamp a été demandée.'
+      : 'Vous recevez ce message parce que l’arrêt de votre don mensuel à Contrechamp a été demandé.',
+  });
+}
+
+export function resumedMail({
+  siteUrl,
+  subscriptionId,
+  kind,
+  label,
+  nextPaymentAt,
+}: {
+  siteUrl: URL;
+  subscriptionId: string;
+  kind: SubscriptionKind;
+  label: string;
+  nextPaymentAt: Date;
+}): MailContent {
+  const w = words(kind);
+  const next = formatDate(nextPaymentAt);
+  const plan = kind === 'plan';
+  return renderMail('resumed', {
+    siteUrl,
+    subject: `${w.Your} continue`,
+    heading: `${w.Your} continue`,
+    preheader: `Prochain paiement le ${next}.`,
+    blocks: [
+      { kind: 'paragraph', text: 'Bonjour,' },
+      {
+        kind: 'paragraph',
+        text: plan
+          ? 'Vous avez annulé la résiliation de votre abonnement : il continue comme avant, sans interruption. Merci de rester à nos côtés !'
+          : 'Vous avez annulé l’arrêt de votre don mensuel : il continue comme avant, sans interruption. Merci de rester à nos côtés !',
+      },
+      {
+        kind: 'fields',
+        rows: [
+          [w.row, label],
+          ['Prochain paiement', next],
+        ],
+      },
+      {
+        kind: 'paragraph',
+        text: plan
+          ? 'Vous pouvez toujours résilier votre abonnement à tout moment, en trois clics, depuis votre compte.'
+          : 'Vous pouvez toujours arrêter votre don mensuel ou en changer le montant à tout moment, depuis votre compte.',
+      },
+      { kind: 'action', label: w.manage, url: subscriptionUrl(siteUrl, subscriptionId) },
+    ],
+    reason: w.reason,
+  });
+}
+
+export function endedMail({
+  siteUrl,
+  kind,
+  label,
+  reason,
+}: {
+  siteUrl: URL;
+  kind: SubscriptionKind;
+  label: string;
+  reason: 'canceled' | 'unpaid' | 'admin';
+}): MailContent {
+  const w = words(kind);
+  const plan = kind === 'plan';
+  const why: Record<typeof reason, string> = {
+    canceled: plan
+      ? 'Comme vous l’aviez demandé, votre abonnement a pris fin au terme de la période payée.'
+      : 'Comme vous l’aviez demandé, votre don mensuel a pris fin.',
+    unpaid: `Malgré plusieurs tentatives, nous n’avons pas pu encaisser le dernier paiement : ${w.your} a donc pris fin.`,
+    admin: `Notre équipe a mis fin à ${w.your}. Si vous ne l’aviez pas demandé, ou si vous pensez qu’il s’agit d’une erreur, écrivez-nous à ${SUBSCRIPTIONS_EMAIL}.`,
+  };
+  return renderMail('ended', {
+    siteUrl,
+    subject: `${w.Your} à Contrechamp a pris fin`,
+    heading: `${w.Your} a pris fin`,
+    preheader: 'Plus rien ne vous sera prélevé.',
+    blocks: [
+      { kind: 'paragraph', text: 'Bonjour,' },
+      { kind: 'paragraph', text: why[reason] },
+      { kind: 'fields', rows: [[w.row, label]] },
+      { kind: 'paragraph', text: 'Plus rien ne vous sera prélevé. Merci pour tout le soutien que vous nous avez apporté : il a compté.' },
+      {
+        kind: 'paragraph',
+        text: plan
+          ? 'Si vous souhaitez de nouveau nous soutenir, vous pouvez vous réabonner, faire un don ou devenir sociétaire à tout moment.'
+          : 'Si vous souhaitez de nouveau nous soutenir, vous pouvez refaire un don, vous abonner ou devenir sociétaire à tout moment.',
+      },
+      { kind: 'action', label: 'Soutenir Contrechamp', url: siteLink(siteUrl, '/soutenir') },
+    ],
+    reason: w.pastReason,
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Change of plan or of the donation's amount
+
+/** For a monthly donation, `toLabel` is not shown: the new amount says it. */
+export function planChangedMail({
+  siteUrl,
+  subscriptionId,
+  kind,
+  fromLabel,
+  toLabel,
+  amountCents,
+  interval,
+  effectiveAt,
+}: {
+  siteUrl: URL;
+  subscriptionId: string;
+  kind: SubscriptionKind;
+  fromLabel: string;
+  toLabel: string;
+  amountCents: number;
+  interval: Interval;
+  effectiveAt: Date;
+}): MailContent {
+  const w = words(kind);
+  const date = formatDate(effectiveAt);
+  const price = `${formatEuros(amountCents)} ${intervalLabel(interval)}`;
+  const plan = kind === 'plan';
+  return renderMail('plan-changed', {
+    siteUrl,
+    subject: plan ? `Votre nouvelle formule s’appliquera le ${date}` : `Le nouveau montant de votre don mensuel s’appliquera le ${date}`,
+    heading: plan ? 'Changement de formule enregistré' : 'Nouveau montant enregistré',
+    preheader: `À partir du ${date} : ${price}.`,
+    blocks: [
+      { kind: 'paragraph', text: 'Bonjour,' },
+      {
+        kind: 'paragraph',
+        text: plan
+          ? ['Nous avons bien enregistré votre changement de formule. Il prendra effet à votre prochain paiement, le ', { strong: date }, ' : d’ici là, votre formule actuelle continue.']
+          : ['Nous avons bien enregistré le nouveau montant de votre don mensuel. Il s’appliquera à partir du prochain prélèvement, le ', { strong: date }, '.'],
+      },
+      {
+        kind: 'fields',
+        rows: [
+          ...(plan
+            ? ([
+                ['Formule actuelle', fromLabel],
+                ['Nouvelle formule', toLabel],
+                ['Nouveau prix', price],
+              ] as const)
+            : ([
+                ['Montant actuel', fromLabel],
+                ['Nouveau montant', price],
+              ] as const)),
+          ['Date d’effet', date],
+        ],
+      },
+      {
+        kind: 'paragraph',
+        text: plan
+          ? 'Vous pouvez modifier ou résilier votre abonnement à tout moment, en trois clics, depuis votre compte.'
+          : 'Vous pouvez modifier ou arrêter votre don mensuel à tout moment, depuis votre compte.',
+      },
+      { kind: 'action', label: w.manage, url: subscriptionUrl(siteUrl, subscriptionId) },
+      { kind: 'paragraph', text: 'Merci pour votre soutien !' },
+    ],
+    reason: w.reason,
+  });
+}
