@@ -49,7 +49,8 @@ export function parseBasket(values: Record<string, string | undefined>): Result<
     return { ok: true, basket: { kind: 'plan', planId } };
   }
   const typed = values.montant?.trim();
-  const amountCents = typed ? parseEuros(typed) : Number(values.don ?? Number.NaN);
+  // A preset travels as cents, digits only: '1e3' or '0x10' are not amounts.
+  const amountCents = typed ? parseEuros(typed) : /^\d{1,9}$/.test(values.don ?? '') ? Number(values.don) : Number.NaN;
   if (!typed && values.don === undefined) return fail(422, 'Choisissez une formule d’abonnement ou le montant de votre don.');
   if (!Number.isInteger(amountCents)) return fail(422, 'Le montant du don doit être un nombre d’euros, par exemple 20 ou 12,50.');
   if (amountCents < donationMinimumCents || amountCents > donationMaximumCents) return fail(422, amountMessage);

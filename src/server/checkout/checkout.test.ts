@@ -196,7 +196,7 @@ describeEachDialect('reader revenue', (kind) => {
 
   it('bad baskets are refused with a French message: unknown plan, too small, absurd, not a number', () => {
     expect(parseBasket({ formule: 'gratuit' })).toMatchObject({ ok: false, status: 422 });
-    expect(parseBasket({ don: '499' })).toMatchObject({ ok: false, message: expect.stringContaining('5 €') });
+    expect(parseBasket({ don: '499' })).toMatchObject({ ok: false, message: expect.stringMatching(/de 5\s€/u) });
     expect(parseBasket({ montant: '99999999' })).toMatchObject({ ok: false, status: 422 });
     expect(parseBasket({ montant: '12,50', frequence: 'mensuel' })).toEqual({ ok: true, basket: { kind: 'donation', frequency: 'monthly', amountCents: 1250 } });
     expect(parseBasket({ don: '1e3' })).toMatchObject({ ok: false });
