@@ -161,6 +161,14 @@ describeEachDialect('reader revenue', (kind) => {
       expect(await test.db.selectFrom('provider_events').select('event_id').where('event_id', 'like', 'evt_test_%').execute()).not.toHaveLength(0);
     });
 
+    it('the same notification delivered three times at once is applied once (concurrent connections on PostgreSQL)', async () => {
+      const orderId = await pendingOrder({ don: '3000', frequence: 'unique' });
+      const body = event({ type: 'payment.succeeded', orderId, paymentRef: 'ch_once', methodLabel: 'Carte •••• 4242' });
+      const answers = await Promise.all([deliver(body), deliver(body), deliver(body)]);
+      expect(answers.map((a) => a.ok && a.applied).sort()).toEqual([0, 0, 1]);
+      expect(await test.db.selectFrom('order_events').select('id').where('order_id', '=', orderId).where('to_status', '=', 'paid').execute()).toHaveLength(1);
+    });
+
     it('events in every order end in the right state (processing, failure of an earlier attempt, success)', async () => {
       const permutations = <T,>(xs: T[]): T[][] => (xs.length <= 1 ? [xs] : xs.flatMap((x, i) => permutations([...xs.slice(0, i), ...xs.slice(i + 1)]).map((p) => [x, ...p])));
       for (const order of permutations(['processing', 'failed', 'succeeded'] as const)) {
