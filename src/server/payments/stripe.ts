@@ -25,7 +25,6 @@ import Stripe from 'stripe';
 import { z } from 'zod';
 import { log } from '../core/log';
 import { fail } from '../core/result';
-import type { BillingInterval } from '../db/database';
 import { type PaymentEvent, type PaymentProvider, ProviderError, type SubscriptionChange } from './provider';
 
 export interface StripeProviderOptions {
@@ -298,6 +297,8 @@ export function mapStripeEvent(event: { id: string; type: string; data: { object
 
 // ---------------------------------------------------------------------------------------------
 
+type NextPrice = NonNullable<SubscriptionChange['next']>;
+
 const idOf = (value: string | { id: string } | null | undefined): string | null => (value == null ? null : typeof value === 'string' ? value : value.id);
 
 export function createStripeProvider(options: StripeProviderOptions): PaymentProvider {
@@ -344,7 +345,7 @@ export function createStripeProvider(options: StripeProviderOptions): PaymentPro
       if (intent) return { payment_intent: intent };
       const invoice = idOf(session.invoice);
       if (invoice) return invoiceTarget(invoice);
-      throw new ProviderError('Ce paiement est introuvable chez le prestataire : il ne peut pas être remboursé.');
+      throw notRefundable(paymentRef);
     }
     return { payment_intent: paymentRef };
   }
@@ -358,48 +359,44 @@ export function createStripeProvider(options: StripeProviderOptions): PaymentPro
       const charge = idOf(payment.payment.charge);
       if (charge) return { charge };
     }
-    throw new ProviderError('Ce paiement est introuvable chez le prestataire : il ne peut pas être remboursé.');
+    throw notRefundable(invoiceId);
   }
 
-  const recurringPrice = (product: string, next: { amountCents: number; interval: BillingInterval }) => ({
+  function notRefundable(reference: string): ProviderError {
+    log.warn('payments.stripe_refund_target_missing', { reference });
+    return new ProviderError('Ce paiement est introuvable chez le prestataire : il ne peut pas être remboursé.');
+  }
+
+  const recurringPrice = (product: string, next: NextPrice) => ({
     currency: CURRENCY,
     product,
     unit_amount: next.amountCents,
     recurring: { interval: next.interval },
   });
 
-  /**
-   * A new price from the next renewal on. The same interval: the item's price is replaced
-   * without proration, Stripe bills it at the next renewal. Another interval (or a schedule
-   * already attached by an earlier change): the current phase is kept as it is and a second
-   * phase with the new price starts when it ends; the schedule then releases the subscription.
-   */
-  async function changePrice(sub: Stripe.Subscription, next: NonNullable<SubscriptionChange['next']>, key: string, alsoCancel: boolean | undefined): Promise<string | null> {
+  /** The one item of a subscription the site opened, and the product its prices belong to. */
+  function itemOf(sub: Stripe.Subscription): { item: Stripe.SubscriptionItem; product: string } {
     const [item, ...others] = sub.items.data;
-    if (!item || others.length > 0) throw new ProviderError(UNAVAILABLE, new Error(`stripe: subscription ${sub.id} has ${sub.items.data.length} items, expected one`));
-    const product = idOf(item.price.product);
-    if (!product) throw new ProviderError(UNAVAILABLE, new Error(`stripe: subscription ${sub.id} has a price without product`));
-    let scheduleId = idOf(sub.schedule);
-    if (!scheduleId && item.price.recurring?.interval === next.interval) {
-      await call('subscriptions.update', () =>
-        stripe.subscriptions.update(
-          sub.id,
-          {
-            items: [{ id: item.id, price_data: recurringPrice(product, next) }],
-            proration_behavior: 'none',
-            ...(alsoCancel === undefined ? {} : { cancel_at_period_end: alsoCancel }),
-          },
-          { idempotencyKey: key },
-        ),
-      );
-      return null;
+    const product = idOf(item?.price.product);
+    if (!item || !product || others.length > 0) {
+      throw providerError('subscriptions.retrieve', new Error(`stripe: subscription ${sub.id} has ${sub.items.data.length} items (expected one, with a product)`));
     }
+    return { item, product };
+  }
+
+  /**
+   * A change of billing interval, from the end of the paid period: the subscription's current
+   * phase is kept as it is and a second phase with the new price follows it, after which the
+   * schedule releases the subscription (which goes on at the new price). A schedule attached by
+   * an earlier change has its pending phase replaced. Returns the schedule's id.
+   */
+  async function scheduleNextPrice(sub: Stripe.Subscription, scheduleId: string | null, next: NextPrice, key: string): Promise<string> {
+    const { product } = itemOf(sub);
     const schedule = scheduleId
-      ? await call('subscriptionSchedules.retrieve', () => stripe.subscriptionSchedules.retrieve(scheduleId!))
+      ? await call('subscriptionSchedules.retrieve', () => stripe.subscriptionSchedules.retrieve(scheduleId))
       : await call('subscriptionSchedules.create', () => stripe.subscriptionSchedules.create({ from_subscription: sub.id }, { idempotencyKey: `${key}:schedule` }));
-    scheduleId = schedule.id;
     const current = schedule.phases.find((phase) => phase.start_date === schedule.current_phase?.start_date) ?? schedule.phases[0];
-    if (!current) throw new ProviderError(UNAVAILABLE, new Error(`stripe: schedule ${schedule.id} has no current phase`));
+    if (!current) throw providerError('subscriptionSchedules.retrieve', new Error(`stripe: schedule ${schedule.id} has no current phase`));
     await call('subscriptionSchedules.update', () =>
       stripe.subscriptionSchedules.update(
         schedule.id,
@@ -423,7 +420,7 @@ export function createStripeProvider(options: StripeProviderOptions): PaymentPro
         { idempotencyKey: `${key}:phases` },
       ),
     );
-    return scheduleId;
+    return schedule.id;
   }
 
   return {
@@ -489,25 +486,42 @@ export function createStripeProvider(options: StripeProviderOptions): PaymentPro
       throw new Error('stripe: renewals are charged by Stripe Billing itself; chargeRenewal must not be called for this provider (runsRenewals is true)');
     },
 
-    async updateSubscription(change) {
-      if (change.cancelAtPeriodEnd === undefined && !change.next) return;
-      const sub = await call('subscriptions.retrieve', () => stripe.subscriptions.retrieve(change.subscriptionRef));
+    async updateSubscription({ subscriptionRef, cancelAtPeriodEnd, next, idempotencyKey: key }) {
+      if (cancelAtPeriodEnd === undefined && !next) return;
+      const sub = await call('subscriptions.retrieve', () => stripe.subscriptions.retrieve(subscriptionRef));
       let scheduleId = idOf(sub.schedule);
-      if (change.next) {
-        const attached = await changePrice(sub, change.next, change.idempotencyKey, scheduleId ? undefined : change.cancelAtPeriodEnd);
-        // Done in one call (no schedule involved, the cancellation included).
-        if (!attached && !scheduleId) return;
-        scheduleId = attached;
+      if (next) {
+        const { item, product } = itemOf(sub);
+        if (!scheduleId && item.price.recurring?.interval === next.interval) {
+          // The same interval: the item's price is replaced without proration, and Stripe bills
+          // it from the next renewal on. One call, the cancellation included when there is one.
+          await call('subscriptions.update', () =>
+            stripe.subscriptions.update(
+              subscriptionRef,
+              {
+                items: [{ id: item.id, price_data: recurringPrice(product, next) }],
+                proration_behavior: 'none',
+                ...(cancelAtPeriodEnd === undefined ? {} : { cancel_at_period_end: cancelAtPeriodEnd }),
+              },
+              { idempotencyKey: key },
+            ),
+          );
+          return;
+        }
+        // Another interval: on the subscription itself it would reset the cycle and charge now.
+        scheduleId = await scheduleNextPrice(sub, scheduleId, next, key);
       }
-      if (change.cancelAtPeriodEnd === undefined) return;
-      const key = change.next ? `${change.idempotencyKey}:cancel` : change.idempotencyKey;
+      if (cancelAtPeriodEnd === undefined) return;
       // A subscription run by a schedule refuses a cancellation set on it directly: the schedule
       // (a pending change of interval) is released first; a subscription that ends has no next
       // price anyway.
-      if (scheduleId && change.cancelAtPeriodEnd) {
-        await call('subscriptionSchedules.release', () => stripe.subscriptionSchedules.release(scheduleId!, {}, { idempotencyKey: `${change.idempotencyKey}:release` }));
+      if (scheduleId && cancelAtPeriodEnd) {
+        const id = scheduleId;
+        await call('subscriptionSchedules.release', () => stripe.subscriptionSchedules.release(id, {}, { idempotencyKey: `${key}:release` }));
       }
-      await call('subscriptions.update', () => stripe.subscriptions.update(change.subscriptionRef, { cancel_at_period_end: change.cancelAtPeriodEnd! }, { idempotencyKey: key }));
+      await call('subscriptions.update', () =>
+        stripe.subscriptions.update(subscriptionRef, { cancel_at_period_end: cancelAtPeriodEnd }, { idempotencyKey: next ? `${key}:cancel` : key }),
+      );
     },
 
     async cancelSubscriptionNow(subscriptionRef, idempotencyKey) {
