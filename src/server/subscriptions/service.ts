@@ -245,8 +245,16 @@ export function subscriptionFulfilment(deps: SubscriptionDeps): Fulfilment {
 export async function applySubscriptionEvent(deps: SubscriptionDeps, trx: Kysely<Database>, event: PaymentEvent, now: Date): Promise<void> {
   switch (event.type) {
     case 'renewal.succeeded': {
-      const sub = await findByProviderRef(trx, deps.payments.name, event.subscriptionRef);
+      let sub = await findByProviderRef(trx, deps.payments.name, event.subscriptionRef);
       if (!sub) return log.warn('subscriptions.event_for_unknown', { eventId: event.id });
+      // The provider charged the new plan or amount asked for: it is the subscription's from this period.
+      const plan = sub.nextPlanId ? findPlan(sub.nextPlanId) : undefined;
+      if ((plan || sub.nextAmountCents) && event.periodStart >= (sub.currentPeriodEnd ?? event.periodStart)) {
+        const set = { plan_id: plan?.id ?? sub.planId, amount_cents: plan?.priceCents ?? sub.nextAmountCents ?? sub.amountCents, interval: plan?.interval ?? sub.interval, next_plan_id: null, next_amount_cents: null };
+        if (await updateSubscriptionIf(trx, sub, { set, type: 'changed', detail: `Nouveau tarif appliqué : ${formatEuros(set.amount_cents)}` }, now)) {
+          sub = { ...sub, planId: set.plan_id, amountCents: set.amount_cents, interval: set.interval, nextPlanId: null, nextAmountCents: null };
+        }
+      }
       const { order, created } = await insertOrder(trx, {
         userId: sub.userId ?? '', purpose: sub.kind === 'plan' ? 'subscription' : 'donation', reason: 'renewal', offerId: sub.planId ?? 'don', description: subscriptionLabel(sub),
         interval: sub.interval, amountCents: event.amountCents, vatRateBp: sub.kind === 'plan' ? sub.vatRateBp : 0, vatCents: sub.kind === 'plan' ? vatIncluded(event.amountCents, sub.vatRateBp) : 0,
