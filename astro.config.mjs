@@ -112,7 +112,10 @@ export default defineConfig({
         'frame-src https://www.youtube-nocookie.com https://videos.contrechamp.media',
         "object-src 'none'",
         "base-uri 'self'",
-        "form-action 'self'",
+        // Forms post to this site only; the payment step and « changer de carte » answer a 303
+        // to Stripe's checkout or customer portal when Stripe is configured, and browsers apply
+        // form-action to the redirect too.
+        "form-action 'self' https://checkout.stripe.com https://billing.stripe.com",
       ],
       // Search (Pagefind) runs WebAssembly, which needs 'wasm-unsafe-eval' (not 'unsafe-eval').
       scriptDirective: { resources: ["'self'", "'wasm-unsafe-eval'"] },

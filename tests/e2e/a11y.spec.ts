@@ -1,5 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
+import { createMember } from '../helpers/members';
 
 /** One page per template. */
 const TEMPLATES = {
@@ -26,6 +27,9 @@ const TEMPLATES = {
   support: '/soutenir',
   subscription: '/soutenir/abonnement',
   donation: '/soutenir/dons',
+  'gift offer': '/soutenir/abonnement/offrir',
+  'support account step': '/soutenir/mon-compte?formule=annuel',
+  'donation thanks': '/soutenir/dons/merci',
   shareholders: '/devenir-societaire',
   'token page': '/welcome/abcdef123456',
   error: '/page-inconnue',
@@ -77,4 +81,31 @@ test('at 360 px the header keeps its names: axe finds nothing serious and “Men
   expect(await blockingIn(page, 'header')).toEqual([]);
   await page.getByRole('button', { name: 'Menu' }).click();
   await expect(page.locator('#sidenav')).toBeVisible();
+});
+
+const blockingOnPage = async (page: Page) =>
+  (await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze())
+    .violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(' | ')})`);
+
+test('axe finds no serious violation on the payment step, the provider’s page and the confirmation', async ({ page }) => {
+  const member = await createMember();
+  await page.goto('/login?redirect=%2Fsoutenir%2Fpaiement%3Fformule%3Dmensuel');
+  await page.locator('#login-email').fill(member.email);
+  await page.locator('#login-password').fill(member.password);
+  await page.getByRole('button', { name: 'Se connecter' }).click();
+  await expect(page).toHaveURL(/\/soutenir\/paiement\?formule=mensuel$/);
+  expect(await blockingOnPage(page), 'payment').toEqual([]);
+  await page.getByLabel('Adresse', { exact: true }).fill('3 rue du Port');
+  await page.getByLabel('Code postal').fill('44000');
+  await page.getByLabel('Ville').fill('Nantes');
+  await page.getByLabel(/J’accepte les conditions générales de vente/).check();
+  await page.getByLabel(/Je demande que mon abonnement commence dès le paiement/).check();
+  await page.getByRole('button', { name: 'Payer 7 €' }).click();
+  await expect(page).toHaveURL(/\/paiement-simule\//);
+  expect(await blockingOnPage(page), 'provider').toEqual([]);
+  await page.getByRole('button', { name: 'Annuler et revenir au site' }).click();
+  await expect(page).toHaveURL(/\/soutenir\/confirmation\//);
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  expect(await blockingOnPage(page), 'confirmation').toEqual([]);
 });

@@ -41,6 +41,9 @@ export const ON_DEMAND_PATHS = [
   '/activer-cadeau',
   '/activer-cadeau/CADEAU-2026',
   '/mailinglist/confirm?token=abcdef',
+  '/soutenir/mon-compte?formule=annuel&source=printemps',
+  '/soutenir/mon-compte?don=2000&frequence=mensuel',
+  '/soutenir/dons/merci',
 ];
 
 /**
