@@ -80,7 +80,7 @@ function refundState(deps: AdminDeps, order: Order, events: OrderEvent[]): Refun
   if (order.status === 'refunded') return { can: false, requested: false, why: 'Commande remboursée.' };
   if (order.status !== 'paid') return { can: false, requested: false, why: `Seule une commande payée peut être remboursée (celle-ci : ${ORDER_STATUS_LABELS[order.status].toLowerCase()}).` };
   if (events.some((e) => e.cause.startsWith(REFUND_REQUESTED))) {
-    return { can: false, requested: true, why: 'Remboursement demandé : la commande passera à « Remboursée » dès que le prestataire le confirme.' };
+    return { can: false, requested: true, why: 'Remboursement demandé : la commande passera à « Remboursée » dès que le prestataire le confirme.' };
   }
   if (!order.paymentRef) return { can: false, requested: false, why: 'Aucun paiement n’est enregistré chez le prestataire pour cette commande : remboursement impossible ici.' };
   if (order.provider !== deps.payments.name) return { can: false, requested: false, why: `Commande payée chez un autre prestataire (${order.provider}) : remboursez-la depuis celui-ci.` };
@@ -88,7 +88,7 @@ function refundState(deps: AdminDeps, order: Order, events: OrderEvent[]): Refun
 }
 
 /** Orders of the people whose address is, or starts with, `query`; newest first, with their histories. */
-export async function searchOrders(deps: AdminDeps, adminUserId: string, query: string): Promise<Result<{ orders: AdminOrder[]; truncated: boolean }>> {
+export async function searchOrders(deps: AdminDeps, adminUserId: string, query: string): Promise<Result<{ orders: AdminOrder[]; truncated: boolean; query: string }>> {
   if (!(await adminOf(deps, adminUserId))) return fail(403, NOT_ADMIN);
   const q = cleanQuery(query);
   if (!q.ok) return q;
@@ -99,7 +99,7 @@ export async function searchOrders(deps: AdminDeps, adminUserId: string, query: 
     const events = histories.get(order.id) ?? [];
     return { order, person, events, refund: refundState(deps, order, events) };
   });
-  return { ok: true, orders, truncated: found.length > SEARCH_LIMIT };
+  return { ok: true, orders, truncated: found.length > SEARCH_LIMIT, query: q.query };
 }
 
 /** One order as the search shows it (the refund's confirmation step); undefined when unknown. */
@@ -143,7 +143,7 @@ export async function refundOrder(deps: AdminDeps, orderId: string, adminUserId:
   await writeTransaction(deps.db, (trx) => insertOrderNote(trx, { orderId: order.id, status: 'paid', cause, oncePer: REFUND_REQUESTED }, deps.clock.now()));
   log.info('admin.refund_requested', { orderId: order.id, adminId: admin.id });
   deps.jobs.wake();
-  return { ok: true, message: `${REFUND_REQUESTED} : ${formatEuros(order.amountCents)}. La commande passera à « Remboursée » dès que le prestataire le confirme.` };
+  return { ok: true, message: `${REFUND_REQUESTED} : ${formatEuros(order.amountCents)}. La commande passera à « Remboursée » dès que le prestataire le confirme.` };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -160,7 +160,7 @@ export interface AdminSubscription {
 }
 
 /** Subscriptions of the people whose address is, or starts with, `query`; newest first, with their histories. */
-export async function searchSubscriptions(deps: AdminDeps, adminUserId: string, query: string): Promise<Result<{ subscriptions: AdminSubscription[]; truncated: boolean }>> {
+export async function searchSubscriptions(deps: AdminDeps, adminUserId: string, query: string): Promise<Result<{ subscriptions: AdminSubscription[]; truncated: boolean; query: string }>> {
   if (!(await adminOf(deps, adminUserId))) return fail(403, NOT_ADMIN);
   const q = cleanQuery(query);
   if (!q.ok) return q;
@@ -174,7 +174,7 @@ export async function searchSubscriptions(deps: AdminDeps, adminUserId: string, 
     events: histories.get(subscription.id) ?? [],
     cancelable: isLive(subscription.status) || subscription.status === 'incomplete',
   }));
-  return { ok: true, subscriptions, truncated: found.length > SEARCH_LIMIT };
+  return { ok: true, subscriptions, truncated: found.length > SEARCH_LIMIT, query: q.query };
 }
 
 /**
@@ -214,14 +214,14 @@ export interface RevenueLine {
 export interface RevenueReport {
   /** Paris months of payment, newest first. */
   months: RevenueLine[];
-  /** Campaign sources, largest amount first; '' is « sans source ». */
+  /** Campaign sources, largest amount first; '' is « sans source ». */
   sources: RevenueLine[];
   total: RevenueLine;
 }
 
 export const NO_SOURCE_LABEL = 'Sans source (accès direct)';
 
-/** `2026-11` → « novembre 2026 ». */
+/** `2026-11` → « novembre 2026 ». */
 export function monthLabel(key: string): string {
   return formatInTimeZone(new Date(`${key}-15T12:00:00Z`), 'UTC', 'MMMM yyyy', { locale: fr });
 }
@@ -291,7 +291,7 @@ export async function failedJobs(deps: AdminDeps, adminUserId: string): Promise<
   return { ok: true, jobs: await listFailedJobs(deps.db) };
 }
 
-/** « Relancer »: the failed job is due again now, for one more attempt. */
+/** « Relancer »: the failed job is due again now, for one more attempt. */
 export async function retryJob(deps: AdminDeps, jobId: string, adminUserId: string): Promise<Result<{ message: string }>> {
   const admin = await adminOf(deps, adminUserId);
   if (!admin) return fail(403, NOT_ADMIN);
