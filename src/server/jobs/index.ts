@@ -10,7 +10,10 @@ export {
   type EnqueueRequest,
   enqueue,
   enqueueJob,
+  type FailedJob,
+  listFailedJobs,
   purgeFinishedJobs,
+  retryFailedJob,
   type Retention,
 } from './queue';
 export { createJobWorker, exponentialBackoff, type JobLogger, type JobWorker, type JobWorkerOptions } from './worker';

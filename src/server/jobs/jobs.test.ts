@@ -7,7 +7,7 @@ import { type JobRow, toTimestamp } from '../db/database';
 import { writeTransaction } from '../db/transaction';
 import { defineJob, type JobContext } from './definition';
 import { describeError, InvalidJobPayloadError } from './errors';
-import { enqueue, enqueueJob, purgeFinishedJobs } from './queue';
+import { enqueue, enqueueJob, listFailedJobs, purgeFinishedJobs, retryFailedJob } from './queue';
 import { createJobWorker, exponentialBackoff, type JobLogger, type JobWorkerOptions } from './worker';
 
 const START = new Date('2026-11-21T10:00:00Z');
@@ -181,6 +181,37 @@ describeEachDialect('jobs', (kind) => {
     const errors = log.lines.filter((line) => line.level === 'error');
     expect(errors.map((line) => line.msg)).toEqual(['job.failed']);
     expect(JSON.stringify(log.lines)).not.toContain('@');
+  });
+
+  it('lists a job failed for good and, relaunched, gives it one more attempt, due now; only a failed job moves', async () => {
+    let broken = true;
+    const { definition, runs } = probe(async () => {
+      if (broken) throw new Error('relay down');
+    });
+    const { id } = await enqueueJob(t.db, definition, { n: 1 }, { clock, maxAttempts: 1 });
+    const w = worker({ handlers: [definition] });
+    expect(await w.runDue()).toBe(1);
+    expect(await listFailedJobs(t.db)).toEqual([
+      { id, kind: 'test.probe', attempts: 1, maxAttempts: 1, lastError: 'Error: relay down', createdAt: START, finishedAt: START },
+    ]);
+
+    clock.advance(DAY);
+    expect(await retryFailedJob(t.db, id, clock.now())).toBe(true);
+    // A double click: already pending, nothing changes.
+    expect(await retryFailedJob(t.db, id, clock.now())).toBe(false);
+    expect(await row(id)).toMatchObject({ status: 'pending', run_at: toTimestamp(clock.now()), attempts: 1, finished_at: null, last_error: 'Error: relay down' });
+    expect(await listFailedJobs(t.db)).toEqual([]);
+
+    // One more attempt: failing again, it is failed again at once (no retry series).
+    expect(await w.runDue()).toBe(1);
+    expect(await row(id)).toMatchObject({ status: 'failed', attempts: 2 });
+    expect(await retryFailedJob(t.db, id, clock.now())).toBe(true);
+    broken = false;
+    expect(await w.runDue()).toBe(1);
+    expect(await row(id)).toMatchObject({ status: 'done', attempts: 3 });
+    expect(runs.get(id)).toBe(3);
+    expect(await retryFailedJob(t.db, id, clock.now())).toBe(false);
+    expect(await retryFailedJob(t.db, 'no-such-job', clock.now())).toBe(false);
   });
 
   it('aborts a run that overruns its timeout, counts it as a failed attempt, and retries it', async () => {

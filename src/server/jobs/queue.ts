@@ -162,3 +162,52 @@ export async function purgeFinishedJobs(db: Kysely<Database>, now: Date, retenti
   }
   return deleted;
 }
+
+/** A job failed for good, as the back-office lists it (never its payload: it may hold personal data). */
+export interface FailedJob {
+  id: string;
+  kind: string;
+  attempts: number;
+  maxAttempts: number;
+  lastError: string | null;
+  createdAt: Date;
+  finishedAt: Date | null;
+}
+
+/** Jobs failed for good, the most recent failure first. */
+export async function listFailedJobs(db: Kysely<Database>, limit = 100): Promise<FailedJob[]> {
+  const rows = await db
+    .selectFrom('jobs')
+    .select(['id', 'kind', 'attempts', 'max_attempts', 'last_error', 'created_at', 'finished_at'])
+    .where('status', '=', 'failed')
+    .orderBy('finished_at', 'desc')
+    .orderBy('id')
+    .limit(limit)
+    .execute();
+  return rows.map((r) => ({
+    id: r.id,
+    kind: r.kind,
+    attempts: r.attempts,
+    maxAttempts: r.max_attempts,
+    lastError: r.last_error,
+    createdAt: new Date(r.created_at),
+    finishedAt: r.finished_at ? new Date(r.finished_at) : null,
+  }));
+}
+
+/**
+ * Puts a job failed for good back in the queue, due now: an operator's « Relancer » once the
+ * cause is fixed. Its attempts are kept, so it gets one more attempt (and is failed again at once
+ * if that one fails too); its last error stays until then. Only a failed job moves (a conditional
+ * update): a double click, or a job already retried, changes nothing and answers false.
+ */
+export async function retryFailedJob(db: Kysely<Database>, id: string, now: Date): Promise<boolean> {
+  const at = toTimestamp(now);
+  const result = await db
+    .updateTable('jobs')
+    .set({ status: 'pending', run_at: at, locked_by: null, locked_until: null, finished_at: null, updated_at: at })
+    .where('id', '=', id)
+    .where('status', '=', 'failed')
+    .executeTakeFirst();
+  return result.numUpdatedRows === 1n;
+}

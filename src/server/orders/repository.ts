@@ -175,6 +175,31 @@ export async function insertOrderEvent(db: Kysely<Database>, e: { orderId: strin
     .execute();
 }
 
+/**
+ * Adds a line to an order's history without moving it (from = to = `status`): a refund asked of
+ * the provider, whose outcome comes later as an event. Written only while the order is still in
+ * `status`, and not when a line of the history already starts with `oncePer` (a double click).
+ * The check runs after a no-op conditional update of the order, which on PostgreSQL holds the
+ * row until the transaction ends: two notes asked at once are written one after the other, and
+ * the second sees the first (SQLite serialises write transactions anyway). Run it in a write
+ * transaction.
+ */
+export async function insertOrderNote(
+  db: Kysely<Database>,
+  note: { orderId: string; status: OrderStatus; cause: string; oncePer?: string },
+  now: Date,
+): Promise<'noted' | 'already' | 'moved'> {
+  const held = await db.updateTable('orders').set({ updated_at: toTimestamp(now) }).where('id', '=', note.orderId).where('status', '=', note.status).executeTakeFirst();
+  if (held.numUpdatedRows === 0n) return 'moved';
+  if (note.oncePer) {
+    const prefix = note.oncePer;
+    const causes = await db.selectFrom('order_events').select('cause').where('order_id', '=', note.orderId).execute();
+    if (causes.some((row) => row.cause.startsWith(prefix))) return 'already';
+  }
+  await insertOrderEvent(db, { orderId: note.orderId, from: note.status, to: note.status, cause: note.cause, providerEventId: null }, now);
+  return 'noted';
+}
+
 export async function findOrder(db: Kysely<Database>, orderId: string): Promise<Order | undefined> {
   const row = await db.selectFrom('orders').selectAll().where('id', '=', orderId).executeTakeFirst();
   return row ? toOrder(row) : undefined;

@@ -477,10 +477,13 @@ export async function cancelNowForReader(deps: SubscriptionDeps, subscriptionId:
       throw error;
     }
   }
-  await writeTransaction(deps.db, async (trx) => {
-    const moved = await updateSubscriptionIf(trx, sub, { set: { status: 'canceled', ended_at: toTimestamp(now) }, type: 'canceled-by-staff', detail: cause }, now);
-    if (moved) await mailOwner(deps, trx, sub.userId, endedMail({ siteUrl: deps.siteUrl, kind: sub.kind, label: subscriptionLabel(sub), reason: 'admin' }));
+  const moved = await writeTransaction(deps.db, async (trx) => {
+    const done = await updateSubscriptionIf(trx, sub, { set: { status: 'canceled', ended_at: toTimestamp(now) }, type: 'canceled-by-staff', detail: cause }, now);
+    if (done) await mailOwner(deps, trx, sub.userId, endedMail({ siteUrl: deps.siteUrl, kind: sub.kind, label: subscriptionLabel(sub), reason: 'admin' }));
+    return done;
   });
+  // It moved meanwhile (a renewal, the reader's own cancellation, another administrator): nothing was ended here.
+  if (!moved) return fail(409, 'Cet abonnement vient de changer : rechargez la page et vérifiez son état.');
   deps.jobs.wake();
   return { ok: true };
 }

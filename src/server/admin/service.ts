@@ -1,0 +1,303 @@
+/**
+ * The back-office of the people who run the site (role `admin`): find a reader's orders and
+ * subscriptions by e-mail with their histories, refund a paid order, end a subscription on the
+ * reader's behalf, read the revenue by month and by campaign source, relaunch failed jobs.
+ *
+ * Every function takes the acting user's id and checks, here again, that it is an administrator
+ * (the pages already answer 404 to anyone else): a page that forgot its guard still could not
+ * act. Changes go through the domain that owns the table — the provider's refund and a note in
+ * the order's history (orders), the staff cancellation (subscriptions), the relaunch (jobs) — and
+ * every one of them names who asked and why.
+ */
+import { formatInTimeZone } from 'date-fns-tz';
+import { fr } from 'date-fns/locale';
+import { formatEuros } from '../../config/catalog';
+import { findUser } from '../auth/service';
+import type { User } from '../auth/repository';
+import type { ServerDeps } from '../core/deps';
+import { log } from '../core/log';
+import { fail, type Result } from '../core/result';
+import { writeTransaction } from '../db/transaction';
+import { type FailedJob, listFailedJobs, retryFailedJob } from '../jobs/queue';
+import { insertOrderNote, type Order, type OrderEvent } from '../orders/repository';
+import { ORDER_STATUS_LABELS } from '../orders/state';
+import { ProviderError } from '../payments/provider';
+import type { Subscription, SubscriptionEvent } from '../subscriptions/repository';
+import { cancelNowForReader, subscriptionLabel } from '../subscriptions/service';
+import { isLive } from '../subscriptions/state';
+import { orderById, orderHistories, ordersByEmail, type Person, settledByHour, settledBySource, type Sum, subscriptionHistories, subscriptionsByEmail } from './repository';
+
+export type AdminDeps = Pick<ServerDeps, 'db' | 'clock' | 'siteUrl' | 'jobs' | 'payments'>;
+export type { Person };
+
+export const NOT_ADMIN = 'Cette action est réservée à l’administration.';
+/** How a refund asked of the provider starts in the order's history (and how a second one is recognised). */
+export const REFUND_REQUESTED = 'Remboursement demandé';
+/** Results shown for one search. */
+export const SEARCH_LIMIT = 50;
+const TIME_ZONE = 'Europe/Paris';
+
+/** The acting user if it is an administrator (read again from the database, not from the page). */
+async function adminOf(deps: Pick<ServerDeps, 'db'>, adminUserId: string): Promise<User | undefined> {
+  const user = await findUser(deps.db, adminUserId);
+  return user?.role === 'admin' ? user : undefined;
+}
+
+/** Who did it, as the histories say it: the administrator's address. */
+const signature = (admin: User) => admin.email;
+
+/** A reason on one line, as it will read in the history. */
+function cleanReason(reason: string): Result<{ reason: string }> {
+  const text = reason.replace(/\s+/g, ' ').trim();
+  if (text.length < 3) return fail(422, 'Indiquez le motif (3 caractères au moins) : il figure dans l’historique.');
+  if (text.length > 500) return fail(422, 'Le motif est trop long (500 caractères au plus).');
+  return { ok: true, reason: text };
+}
+
+/** The search text: an address or its beginning, case ignored. */
+function cleanQuery(query: string): Result<{ query: string }> {
+  const text = query.trim().toLowerCase();
+  if (text.length < 2) return fail(422, 'Tapez au moins les deux premiers caractères de l’adresse e-mail.');
+  if (text.length > 254 || /\s/.test(text)) return fail(422, 'Adresse e-mail invalide : tapez l’adresse, ou son début, sans espace.');
+  return { ok: true, query: text };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Orders
+
+/** Whether the back-office can refund an order now, and if not, why. */
+export type RefundState = { can: true } | { can: false; requested: boolean; why: string };
+
+export interface AdminOrder {
+  order: Order;
+  person: Person;
+  /** Oldest line first. */
+  events: OrderEvent[];
+  refund: RefundState;
+}
+
+function refundState(deps: AdminDeps, order: Order, events: OrderEvent[]): RefundState {
+  if (order.status === 'refunded') return { can: false, requested: false, why: 'Commande remboursée.' };
+  if (order.status !== 'paid') return { can: false, requested: false, why: `Seule une commande payée peut être remboursée (celle-ci : ${ORDER_STATUS_LABELS[order.status].toLowerCase()}).` };
+  if (events.some((e) => e.cause.startsWith(REFUND_REQUESTED))) {
+    return { can: false, requested: true, why: 'Remboursement demandé : la commande passera à « Remboursée » dès que le prestataire le confirme.' };
+  }
+  if (!order.paymentRef) return { can: false, requested: false, why: 'Aucun paiement n’est enregistré chez le prestataire pour cette commande : remboursement impossible ici.' };
+  if (order.provider !== deps.payments.name) return { can: false, requested: false, why: `Commande payée chez un autre prestataire (${order.provider}) : remboursez-la depuis celui-ci.` };
+  return { can: true };
+}
+
+/** Orders of the people whose address is, or starts with, `query`; newest first, with their histories. */
+export async function searchOrders(deps: AdminDeps, adminUserId: string, query: string): Promise<Result<{ orders: AdminOrder[]; truncated: boolean; query: string }>> {
+  if (!(await adminOf(deps, adminUserId))) return fail(403, NOT_ADMIN);
+  const q = cleanQuery(query);
+  if (!q.ok) return q;
+  const found = await ordersByEmail(deps.db, q.query, SEARCH_LIMIT + 1);
+  const shown = found.slice(0, SEARCH_LIMIT);
+  const histories = await orderHistories(deps.db, shown.map((f) => f.order.id));
+  const orders = shown.map(({ order, person }) => {
+    const events = histories.get(order.id) ?? [];
+    return { order, person, events, refund: refundState(deps, order, events) };
+  });
+  return { ok: true, orders, truncated: found.length > SEARCH_LIMIT, query: q.query };
+}
+
+/** One order as the search shows it (the refund's confirmation step); undefined when unknown. */
+export async function orderForAdmin(deps: AdminDeps, adminUserId: string, orderId: string): Promise<AdminOrder | undefined> {
+  if (!(await adminOf(deps, adminUserId))) return undefined;
+  const found = await orderById(deps.db, orderId);
+  if (!found) return undefined;
+  const events = (await orderHistories(deps.db, [orderId])).get(orderId) ?? [];
+  return { ...found, events, refund: refundState(deps, found.order, events) };
+}
+
+/**
+ * Refunds a paid order in full. The provider is asked first, under the key `refund:{order}`, so
+ * that a double click, a retried request or two administrators at once make one refund; then the
+ * request is noted in the order's history (once), with who asked and why. The order becomes
+ * `refunded` when the provider's `refund.succeeded` event arrives (orders/service.ts), not here:
+ * a refund asked is not a refund made.
+ */
+export async function refundOrder(deps: AdminDeps, orderId: string, adminUserId: string, reason: string): Promise<Result<{ message: string }>> {
+  const admin = await adminOf(deps, adminUserId);
+  if (!admin) return fail(403, NOT_ADMIN);
+  const why = cleanReason(reason);
+  if (!why.ok) return why;
+  const found = await orderForAdmin(deps, adminUserId, orderId);
+  if (!found) return fail(404, 'Cette commande n’existe pas.');
+  const { order, refund } = found;
+  if (!refund.can) {
+    // Asked already (a double click): the same answer, and nothing asked twice.
+    if (refund.requested) return { ok: true, message: `${REFUND_REQUESTED} : en attente de la confirmation du prestataire.` };
+    return fail(409, refund.why);
+  }
+  try {
+    await deps.payments.refund({ paymentRef: order.paymentRef!, amountCents: order.amountCents, idempotencyKey: `refund:${order.id}` });
+  } catch (error) {
+    if (!(error instanceof ProviderError)) throw error;
+    log.warn('admin.refund_refused', { orderId: order.id, error: error.message });
+    return fail(503, 'Le prestataire de paiement n’a pas accepté le remboursement : rien n’a été remboursé. Réessayez dans un instant.', 30);
+  }
+  const cause = `${REFUND_REQUESTED} par ${signature(admin)} : ${why.reason}`;
+  // 'moved': the provider's confirmation already arrived (the order is refunded); nothing to note.
+  await writeTransaction(deps.db, (trx) => insertOrderNote(trx, { orderId: order.id, status: 'paid', cause, oncePer: REFUND_REQUESTED }, deps.clock.now()));
+  log.info('admin.refund_requested', { orderId: order.id, adminId: admin.id });
+  deps.jobs.wake();
+  return { ok: true, message: `${REFUND_REQUESTED} : ${formatEuros(order.amountCents)}. La commande passera à « Remboursée » dès que le prestataire le confirme.` };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Subscriptions
+
+export interface AdminSubscription {
+  subscription: Subscription;
+  label: string;
+  person: Person;
+  /** Oldest line first. */
+  events: SubscriptionEvent[];
+  /** Still running (or awaiting its first payment): it can be ended now. */
+  cancelable: boolean;
+}
+
+/** Subscriptions of the people whose address is, or starts with, `query`; newest first, with their histories. */
+export async function searchSubscriptions(deps: AdminDeps, adminUserId: string, query: string): Promise<Result<{ subscriptions: AdminSubscription[]; truncated: boolean; query: string }>> {
+  if (!(await adminOf(deps, adminUserId))) return fail(403, NOT_ADMIN);
+  const q = cleanQuery(query);
+  if (!q.ok) return q;
+  const found = await subscriptionsByEmail(deps.db, q.query, SEARCH_LIMIT + 1);
+  const shown = found.slice(0, SEARCH_LIMIT);
+  const histories = await subscriptionHistories(deps.db, shown.map((f) => f.subscription.id));
+  const subscriptions = shown.map(({ subscription, person }) => ({
+    subscription,
+    label: subscriptionLabel(subscription),
+    person,
+    events: histories.get(subscription.id) ?? [],
+    cancelable: isLive(subscription.status) || subscription.status === 'incomplete',
+  }));
+  return { ok: true, subscriptions, truncated: found.length > SEARCH_LIMIT, query: q.query };
+}
+
+/**
+ * Ends a subscription at once on the reader's behalf (a withdrawal, a request by mail): the
+ * subscriptions domain stops it at the provider, records it with the administrator and the
+ * reason, and tells the reader by mail.
+ */
+export async function cancelSubscriptionForReader(deps: AdminDeps, subscriptionId: string, adminUserId: string, reason: string): Promise<Result<{ message: string }>> {
+  const admin = await adminOf(deps, adminUserId);
+  if (!admin) return fail(403, NOT_ADMIN);
+  const why = cleanReason(reason);
+  if (!why.ok) return why;
+  const result = await cancelNowForReader(deps, subscriptionId, `Résilié par l’administration (${signature(admin)}) : ${why.reason}`);
+  if (!result.ok) return result;
+  log.info('admin.subscription_canceled', { subscriptionId, adminId: admin.id });
+  return { ok: true, message: 'Abonnement résilié. La personne en est informée par e-mail.' };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Revenue
+
+export interface Amounts {
+  count: number;
+  cents: number;
+}
+
+export interface RevenueLine {
+  /** `2026-11` for a month, the source (or '' for none) for a source. */
+  key: string;
+  label: string;
+  /** Orders paid and not refunded. */
+  paid: Amounts;
+  /** Orders paid, then refunded: shown apart, not counted in `paid`. */
+  refunded: Amounts;
+}
+
+export interface RevenueReport {
+  /** Paris months of payment, newest first. */
+  months: RevenueLine[];
+  /** Campaign sources, largest amount first; '' is « sans source ». */
+  sources: RevenueLine[];
+  total: RevenueLine;
+}
+
+export const NO_SOURCE_LABEL = 'Sans source (accès direct)';
+
+/** `2026-11` → « novembre 2026 ». */
+export function monthLabel(key: string): string {
+  return formatInTimeZone(new Date(`${key}-15T12:00:00Z`), 'UTC', 'MMMM yyyy', { locale: fr });
+}
+
+/** The Paris month (`2026-12`) of an instant. */
+export const parisMonth = (date: Date): string => formatInTimeZone(date, TIME_ZONE, 'yyyy-MM');
+
+function accumulate(lines: Map<string, RevenueLine>, key: string, label: string, sum: Sum): void {
+  const line = lines.get(key) ?? { key, label, paid: { count: 0, cents: 0 }, refunded: { count: 0, cents: 0 } };
+  const into = sum.status === 'paid' ? line.paid : line.refunded;
+  into.count += sum.count;
+  into.cents += sum.cents;
+  lines.set(key, line);
+}
+
+/**
+ * Money received, VAT included, by Paris month of payment and by campaign source. A refunded
+ * order stays in the month it was paid, in its own column. Summed in SQL by UTC hour and
+ * source (repository.ts), folded into Paris months here.
+ */
+export async function revenueReport(deps: AdminDeps, adminUserId: string): Promise<Result<{ report: RevenueReport }>> {
+  if (!(await adminOf(deps, adminUserId))) return fail(403, NOT_ADMIN);
+  const [hours, bySource] = await Promise.all([settledByHour(deps.db), settledBySource(deps.db)]);
+  const months = new Map<string, RevenueLine>();
+  const total = new Map<string, RevenueLine>();
+  for (const sum of hours) {
+    const month = parisMonth(new Date(`${sum.hour}:00:00.000Z`));
+    accumulate(months, month, monthLabel(month), sum);
+    accumulate(total, 'total', 'Total', sum);
+  }
+  const sources = new Map<string, RevenueLine>();
+  for (const sum of bySource) accumulate(sources, sum.source ?? '', sum.source ?? NO_SOURCE_LABEL, sum);
+  const empty: RevenueLine = { key: 'total', label: 'Total', paid: { count: 0, cents: 0 }, refunded: { count: 0, cents: 0 } };
+  return {
+    ok: true,
+    report: {
+      months: [...months.values()].sort((a, b) => b.key.localeCompare(a.key)),
+      sources: [...sources.values()].sort((a, b) => b.paid.cents - a.paid.cents || a.label.localeCompare(b.label, 'fr')),
+      total: total.get('total') ?? empty,
+    },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Failed jobs
+
+export type { FailedJob };
+
+/** What each kind of job does, for the list (an unknown kind shows as it is). */
+export const JOB_KIND_LABELS: Record<string, string> = {
+  'mail.send': 'Envoi d’un e-mail',
+  'auth.sign-in-link': 'E-mail de lien de connexion',
+  'auth.mail-link': 'E-mail de lien (connexion ou mot de passe)',
+  'auth.email-change-link': 'E-mail de confirmation d’adresse',
+  'newsletter.confirmation-mail': 'Lettre d’information : e-mail de confirmation',
+  'newsletter.welcome-mail': 'Lettre d’information : e-mail de bienvenue',
+  'contact.forward': 'Transmission d’un message de contact',
+  'orders.reconcile': 'Vérification d’une commande en attente',
+  'subscriptions.renew': 'Renouvellement d’un abonnement',
+  'subscriptions.retry': 'Nouvel essai de prélèvement',
+  'subscriptions.renewal-notice': 'Avis avant reconduction annuelle',
+  'payments.simulated-webhook': 'Notification du prestataire (simulé)',
+};
+
+export async function failedJobs(deps: AdminDeps, adminUserId: string): Promise<Result<{ jobs: FailedJob[] }>> {
+  if (!(await adminOf(deps, adminUserId))) return fail(403, NOT_ADMIN);
+  return { ok: true, jobs: await listFailedJobs(deps.db) };
+}
+
+/** « Relancer »: the failed job is due again now, for one more attempt. */
+export async function retryJob(deps: AdminDeps, jobId: string, adminUserId: string): Promise<Result<{ message: string }>> {
+  const admin = await adminOf(deps, adminUserId);
+  if (!admin) return fail(403, NOT_ADMIN);
+  const moved = await retryFailedJob(deps.db, jobId, deps.clock.now());
+  if (!moved) return fail(409, 'Cette tâche n’est plus en échec : elle a déjà été relancée, ou n’existe plus.');
+  log.info('admin.job_retried', { jobId, adminId: admin.id });
+  deps.jobs.wake();
+  return { ok: true, message: 'Tâche relancée : elle va être exécutée dans un instant.' };
+}
