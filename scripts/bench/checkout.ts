@@ -68,7 +68,7 @@ await handle.close();
 
 const server = spawn(process.execPath, [join(root, 'scripts/start.mjs')], {
   cwd: root,
-  env: { ...process.env, PORT: String(port), HOST: 'localhost', SITE_URL: siteUrl, DATA_DIR: dataDir, APP_MODE: 'production', APP_SECRET: appSecret, LOG_LEVEL: 'warn' },
+  env: { ...process.env, PORT: String(port), HOST: 'localhost', SITE_URL: siteUrl, DATA_DIR: dataDir, APP_MODE: 'production', PAYMENT_PROVIDER: 'simulated', APP_SECRET: appSecret, LOG_LEVEL: 'warn' },
   stdio: ['ignore', 'ignore', 'inherit'],
 });
 

@@ -54,7 +54,7 @@ await handle.close();
 
 const server = spawn(process.execPath, [join(root, 'scripts/start.mjs')], {
   cwd: root,
-  env: { ...process.env, PORT: String(port), HOST: 'localhost', SITE_URL: siteUrl, DATA_DIR: dataDir, APP_MODE: 'production' },
+  env: { ...process.env, PORT: String(port), HOST: 'localhost', SITE_URL: siteUrl, DATA_DIR: dataDir, APP_MODE: 'production', PAYMENT_PROVIDER: 'simulated' },
   stdio: ['ignore', 'ignore', 'inherit'],
 });
 try {

@@ -8,6 +8,7 @@ async function bootAndListAccounts(mode: 'demo' | 'production') {
   const dir = mkdtempSync(join(tmpdir(), 'contrechamp-runtime-'));
   vi.resetModules();
   vi.stubEnv('APP_MODE', mode);
+  vi.stubEnv('PAYMENT_PROVIDER', 'simulated');
   vi.stubEnv('DATA_DIR', dir);
   vi.stubEnv('DATABASE_URL', '');
   vi.stubEnv('SQLITE_PATH', '');

@@ -68,6 +68,10 @@ export function priceBasket(basket: Basket): PricedBasket {
       vatRateBp: SUBSCRIPTION_VAT_BP, vatCents: vatIncluded(plan.priceCents, SUBSCRIPTION_VAT_BP), withdrawal: true,
     };
   }
+  // Checked again here, whoever built the basket: the only amount a browser may name.
+  if (!Number.isInteger(basket.amountCents) || basket.amountCents < donationMinimumCents || basket.amountCents > donationMaximumCents) {
+    throw new Error(`Donation amount out of bounds: ${basket.amountCents}; parse the basket first`);
+  }
   const monthly = basket.frequency === 'monthly';
   return {
     basket, purpose: 'donation', offerId: 'don', description: monthly ? 'Don mensuel' : 'Don ponctuel', amountCents: basket.amountCents, interval: monthly ? 'month' : null,

@@ -47,8 +47,8 @@ describeEachDialect('Stripe webhooks applied', (kind) => {
   async function pendingSubscription() {
     const now = deps.clock.now();
     const userId = await createUser(test.db, { email: `stripe-${crypto.randomUUID()}@exemple.fr`, password: 'un mot de passe solide', now });
-    const subscriptionId = await insertSubscription(test.db, { userId, kind: 'plan', planId: 'mensuel', amountCents: 700, interval: 'month', vatRateBp: 210, provider: 'stripe', source: null }, now);
-    const { order } = await insertOrder(test.db, { userId, purpose: 'subscription', reason: 'initial', offerId: 'mensuel', description: 'Abonnement Mensuel', interval: 'month', amountCents: 700, vatRateBp: 210, vatCents: 14, source: null, method: 'card', provider: 'stripe', subscriptionId, attemptKey: crypto.randomUUID() }, now);
+    const subscriptionId = await insertSubscription(test.db, { userId, kind: 'plan', planId: 'mensuel', amountCents: 900, interval: 'month', vatRateBp: 210, provider: 'stripe', source: null }, now);
+    const { order } = await insertOrder(test.db, { userId, purpose: 'subscription', reason: 'initial', offerId: 'mensuel', description: 'Abonnement Mensuel', interval: 'month', amountCents: 900, vatRateBp: 210, vatCents: 19, source: null, method: 'card', provider: 'stripe', subscriptionId, attemptKey: crypto.randomUUID() }, now);
     return { orderId: order.id, subscriptionId };
   }
   const sub = (id: string) => test.db.selectFrom('subscriptions').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
@@ -61,7 +61,7 @@ describeEachDialect('Stripe webhooks applied', (kind) => {
 
     for (let i = 0; i < 3; i++) expect((await deliver('invoice.paid.subscription-cycle', orderId)).ok).toBe(true);
     const orders = await test.db.selectFrom('orders').select(['reason', 'status', 'amount_cents']).where('subscription_id', '=', subscriptionId).orderBy('created_at').execute();
-    expect(orders).toEqual([{ reason: 'initial', status: 'paid', amount_cents: 700 }, { reason: 'renewal', status: 'paid', amount_cents: 900 }]);
+    expect(orders).toEqual([{ reason: 'initial', status: 'paid', amount_cents: 900 }, { reason: 'renewal', status: 'paid', amount_cents: 900 }]);
     expect((await sub(subscriptionId)).current_period_end).toBe('2026-03-01T00:00:00.000Z');
   });
 
@@ -75,6 +75,27 @@ describeEachDialect('Stripe webhooks applied', (kind) => {
     expect(sent.map((m) => m.subject).join()).toMatch(/paiement/i);
     expect((await deliver('customer.subscription.deleted', orderId)).ok).toBe(true);
     expect(await sub(subscriptionId)).toMatchObject({ status: 'expired' });
+  });
+
+  it('a payment collected for another amount (a Payment Link naming our order) pays nothing', async () => {
+    const { orderId, subscriptionId } = await pendingSubscription();
+    const payload = readFileSync(new URL('../../../tests/fixtures/stripe/checkout.session.completed.subscription-card.json', import.meta.url), 'utf8').replaceAll(FIXTURE_ORDER, orderId).replace('"amount_total": 900', '"amount_total": 100');
+    const header = signer.webhooks.generateTestHeaderString({ payload, secret: SECRET });
+    expect(await handlePaymentWebhook(deps, 'stripe', new TextEncoder().encode(payload), new Headers({ 'stripe-signature': header }))).toMatchObject({ ok: true });
+    expect((await test.db.selectFrom('orders').select('status').where('id', '=', orderId).executeTakeFirstOrThrow()).status).toBe('pending');
+    expect((await sub(subscriptionId)).status).toBe('incomplete');
+  });
+
+  it('a refusal of an earlier attempt delivered after the invoice was paid changes nothing', async () => {
+    const { orderId, subscriptionId } = await pendingSubscription();
+    await deliver('checkout.session.completed.subscription-card', orderId);
+    await deliver('invoice.paid.subscription-cycle', orderId);
+    const failed = readFileSync(new URL('../../../tests/fixtures/stripe/invoice.payment_failed.json', import.meta.url), 'utf8');
+    const invoiceRef = 'in_1SfB02LkdIwHu7ixCycle001';
+    const late = failed.replace(/"id": "in_[A-Za-z0-9]+"/, `"id": "${invoiceRef}"`);
+    const header = signer.webhooks.generateTestHeaderString({ payload: late, secret: SECRET });
+    expect((await handlePaymentWebhook(deps, 'stripe', new TextEncoder().encode(late), new Headers({ 'stripe-signature': header }))).ok).toBe(true);
+    expect((await sub(subscriptionId)).status).toBe('active');
   });
 
   it('a forged Stripe notification is refused', async () => {

@@ -68,6 +68,8 @@ const schema = z.object({
   RATE_LIMIT_SECRET: z.string().refine((v) => secretStrengthBits(v) >= 256, APP_SECRET_TOO_WEAK.replace('APP_SECRET', 'RATE_LIMIT_SECRET (qui sert de secret maître)')).optional(),
   STRIPE_SECRET_KEY: z.string().regex(/^(sk|rk)_(test|live)_\w+$/, 'STRIPE_SECRET_KEY doit être une clé secrète Stripe (sk_test_… ou sk_live_…)').optional(),
   STRIPE_WEBHOOK_SECRET: z.string().regex(/^whsec_\w+$/, 'STRIPE_WEBHOOK_SECRET doit commencer par whsec_').optional(),
+  /** Which provider: Stripe when its keys are set; `simulated` must be said explicitly in production. */
+  PAYMENT_PROVIDER: z.enum(['simulated', 'stripe']).optional(),
   /** How long the simulated provider keeps a SEPA debit pending before the bank's answer. */
   SIMULATED_SEPA_DELAY_SECONDS: z.coerce.number().int().min(0).max(86_400).default(20),
   KEY_VERSIONS: z
@@ -115,12 +117,20 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (Boolean(e.STRIPE_SECRET_KEY) !== Boolean(e.STRIPE_WEBHOOK_SECRET)) {
     throw new Error('Configuration invalide : STRIPE_SECRET_KEY et STRIPE_WEBHOOK_SECRET vont ensemble (la seconde vérifie les notifications de Stripe).');
   }
+  const stripeKeys = Boolean(e.STRIPE_SECRET_KEY);
+  if (e.PAYMENT_PROVIDER === 'stripe' && !stripeKeys) throw new Error('Configuration invalide : PAYMENT_PROVIDER=stripe demande STRIPE_SECRET_KEY et STRIPE_WEBHOOK_SECRET.');
+  if (e.PAYMENT_PROVIDER === 'simulated' && stripeKeys) throw new Error('Configuration invalide : PAYMENT_PROVIDER=simulated alors que les clés Stripe sont définies.');
   const dataDir = resolve(e.DATA_DIR);
   // Demo mode (with its published passwords) is the default of a local `npm start` only: a site
   // served over HTTPS or on PostgreSQL is a real deployment unless APP_MODE=demo says otherwise.
   const looksDeployed = Boolean(e.DATABASE_URL) || (e.SITE_URL ?? '').startsWith('https:');
+  const mode = e.APP_MODE ?? (looksDeployed ? 'production' : 'demo');
+  // In production a missing Stripe key must not quietly open the simulated provider's free subscriptions.
+  if (mode === 'production' && !stripeKeys && e.PAYMENT_PROVIDER !== 'simulated') {
+    throw new Error('Configuration invalide : en production, définissez STRIPE_SECRET_KEY et STRIPE_WEBHOOK_SECRET, ou PAYMENT_PROVIDER=simulated pour un site de test.');
+  }
   return {
-    mode: e.APP_MODE ?? (looksDeployed ? 'production' : 'demo'),
+    mode,
     // By default the site is where `npm start` serves it.
     siteUrl: new URL(e.SITE_URL ?? `http://localhost:${e.PORT}`),
     database: e.DATABASE_URL

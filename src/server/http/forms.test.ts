@@ -98,6 +98,8 @@ describe('readForm', () => {
 describe('helpers', () => {
   it('publicValues drops every secret-looking field', () => {
     expect(publicValues({ email: 'a', password: 'x', current_password: 'y', new_password: 'z', token: 't', code: 'c', name: 'n' })).toEqual({ email: 'a', name: 'n' });
+    // A postal code is refilled like the rest of an address; a gift code is not.
+    expect(publicValues({ postal_code: '44000', gift_code: 'g' })).toEqual({ postal_code: '44000' });
   });
 
   it('failWith sets the status and Retry-After', () => {

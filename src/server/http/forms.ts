@@ -28,8 +28,11 @@ export const TOO_MANY_FIELDS = 'Formulaire invalide : trop de champs.';
 export const DEFAULT_FORM_LIMIT = 64 * 1024;
 const MAX_FIELDS = 50;
 
-/** Field names whose value is never sent back into the page (nor logged, nor refilled). */
-const SECRET_FIELD = /pass|token|secret|code|confirmation/i;
+/**
+ * Field names whose value is never sent back into the page (nor logged, nor refilled). A postal
+ * code is no secret: without the exception, a refused address form lost it.
+ */
+const SECRET_FIELD = /pass|token|secret|(?<!postal_)code|confirmation/i;
 
 export type FormValues = Record<string, string>;
 

@@ -62,6 +62,12 @@ export async function transitionOrder(
 export async function applyOrderEvent(trx: Kysely<Database>, event: PaymentEvent, fulfilments: Fulfilments, now: Date): Promise<boolean> {
   switch (event.type) {
     case 'payment.succeeded': {
+      const target = await findOrder(trx, event.orderId);
+      if (target && ((event.amountCents !== undefined && event.amountCents !== target.amountCents) || (event.currency !== undefined && event.currency.toUpperCase() !== 'EUR'))) {
+        // Collected for another amount than the order's: not this order's payment. Left for a person to look at.
+        log.warn('payments.amount_mismatch', { eventId: event.id, orderId: target.id, expected: target.amountCents, collected: event.amountCents ?? null });
+        return true;
+      }
       const order = await transitionOrder(trx, event.orderId, 'paid', {
         cause: `Paiement reçu (${event.methodLabel || 'moyen de paiement du prestataire'})`,
         providerEventId: event.id,
@@ -96,7 +102,10 @@ export async function applyOrderEvent(trx: Kysely<Database>, event: PaymentEvent
     }
     case 'refund.succeeded': {
       const paid = await findOrderByPaymentRef(trx, event.paymentRef);
-      if (!paid) return true;
+      if (!paid) {
+        log.warn('payments.refund_for_unknown_payment', { eventId: event.id });
+        return true;
+      }
       const order = await transitionOrder(trx, paid.id, 'refunded', { cause: 'Remboursement effectué', providerEventId: event.id, now });
       if (order) await fulfilments[order.purpose]?.refunded?.(trx, order, { now });
       return true;
@@ -160,12 +169,16 @@ const RECONCILE_AGAIN_MS = 6 * 3600_000;
 /** An open checkout older than this is abandoned: the order is canceled. */
 const ABANDONED_AFTER_MS = 24 * 3600_000;
 
-export const RECONCILE_ORDER = jobType({ kind: 'orders.reconcile', schema: z.object({ orderId: z.string() }) });
+export const RECONCILE_ORDER = jobType({ kind: 'orders.reconcile', schema: z.object({ orderId: z.string(), round: z.number().int().min(0).default(0) }) });
 
-/** Schedules the check of an order left pending, in the transaction that creates it. */
-export function scheduleReconcile(deps: Pick<ServerDeps, 'clock'>, trx: Kysely<Database>, orderId: string, after = RECONCILE_AFTER_MS) {
+/**
+ * Schedules the check of an order left pending, in the transaction that creates it (round 0),
+ * then again after each check that found it still waiting. The round is in the job's key, so a
+ * check run twice schedules the next one once.
+ */
+export function scheduleReconcile(deps: Pick<ServerDeps, 'clock'>, trx: Kysely<Database>, orderId: string, after = RECONCILE_AFTER_MS, round = 0) {
   const runAt = new Date(deps.clock.now().getTime() + after);
-  return schedule(deps, trx, RECONCILE_ORDER, { orderId }, { runAt, uniqueKey: `orders.reconcile:${orderId}:${toTimestamp(runAt)}` });
+  return schedule(deps, trx, RECONCILE_ORDER, { orderId, round }, { runAt, uniqueKey: `orders.reconcile:${orderId}:${round}` });
 }
 
 /**
@@ -174,10 +187,16 @@ export function scheduleReconcile(deps: Pick<ServerDeps, 'clock'>, trx: Kysely<D
  * whose outcome has not arrived is logged and looked at again (a SEPA debit takes days); an open
  * checkout is canceled once abandoned.
  */
-export async function reconcileOrder(deps: OrderDeps, orderId: string): Promise<'settled' | 'canceled' | 'waiting'> {
+export async function reconcileOrder(deps: OrderDeps, orderId: string, round = 0): Promise<'settled' | 'canceled' | 'waiting'> {
   const order = await findOrder(deps.db, orderId);
   if (!order || order.status !== 'pending') return 'settled';
-  if (order.submittedAt) return 'waiting';
+  const again = () => scheduleReconcile(deps, deps.db, order.id, RECONCILE_AGAIN_MS, round + 1);
+  // A debit handed to the bank is answered within 14 business days: looked at until then, never canceled.
+  if (order.submittedAt) {
+    log.info('payments.debit_awaited', { orderId: order.id });
+    await again();
+    return 'waiting';
+  }
   const now = deps.clock.now();
   const cancel = async (cause: string) => {
     await writeTransaction(deps.db, (trx) => transitionOrder(trx, order.id, 'canceled', { cause, providerEventId: null, now }));
@@ -187,8 +206,9 @@ export async function reconcileOrder(deps: OrderDeps, orderId: string): Promise<
   const status = await deps.payments.checkoutStatus(order.checkoutRef);
   if (status === 'expired') return cancel('Session de paiement expirée');
   if (status === 'open' && now.getTime() - order.createdAt.getTime() > ABANDONED_AFTER_MS) return cancel('Paiement abandonné');
+  // The provider took the payment but its notification has not come: it retries for days; reported meanwhile.
   if (status === 'complete') log.warn('payments.outcome_awaited', { orderId: order.id });
-  await scheduleReconcile(deps, deps.db, order.id, RECONCILE_AGAIN_MS);
+  await again();
   return 'waiting';
 }
 
@@ -262,7 +282,7 @@ export async function detachUserOrders(db: Kysely<Database>, userId: string, now
 
 export const orderJobs = (deps: OrderDeps) => [
   handle(RECONCILE_ORDER, async ({ payload }) => {
-    await reconcileOrder(deps, payload.orderId);
+    await reconcileOrder(deps, payload.orderId, payload.round);
   }),
 ];
 

@@ -59,7 +59,11 @@ export interface SubscriptionChange {
  * in `orders/` and `subscriptions/` make each one idempotent and monotonic.
  */
 export type PaymentEvent =
-  | { id: string; type: 'payment.succeeded'; orderId: string; paymentRef: string; methodLabel: string; subscriptionRef?: string; periodEnd?: Date }
+  /**
+   * `amountCents` and `currency`, when the provider says what it collected: an order moves to paid
+   * only if they match it (a payment opened elsewhere, for less, names no order of ours).
+   */
+  | { id: string; type: 'payment.succeeded'; orderId: string; paymentRef: string; methodLabel: string; subscriptionRef?: string; periodEnd?: Date; amountCents?: number; currency?: string }
   /** A SEPA debit submitted to the bank: the money comes (or not) days later. */
   | { id: string; type: 'payment.processing'; orderId: string; methodLabel: string }
   | { id: string; type: 'payment.failed'; orderId: string; reason: string; final: boolean }

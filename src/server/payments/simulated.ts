@@ -59,7 +59,7 @@ export const PROMPT_DELIVERY: Delivery = { twice: false, lateMs: 0, reversed: fa
 
 const iso = z.iso.datetime().transform((v) => new Date(v));
 const wireEvent = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('payment.succeeded'), orderId: z.string(), paymentRef: z.string(), methodLabel: z.string() }),
+  z.object({ type: z.literal('payment.succeeded'), orderId: z.string(), paymentRef: z.string(), methodLabel: z.string(), amountCents: z.number().int().positive().optional() }),
   z.object({ type: z.literal('payment.processing'), orderId: z.string(), methodLabel: z.string() }),
   z.object({ type: z.literal('payment.failed'), orderId: z.string(), reason: z.string() }),
   z.object({ type: z.literal('refund.succeeded'), paymentRef: z.string(), amountCents: z.number().int().positive() }),
@@ -156,7 +156,7 @@ export function createSimulatedProvider(deps: SimulatedDeps, options: SimulatedO
         if (!inserted) return;
         const label = customer?.method_label ?? '';
         if (behaviour === 'succeed' || behaviour === 'challenge') {
-          await notify(trx, [{ type: 'payment.succeeded', orderId: charge.orderId, paymentRef: inserted.id, methodLabel: label }]);
+          await notify(trx, [{ type: 'payment.succeeded', orderId: charge.orderId, paymentRef: inserted.id, methodLabel: label, amountCents: charge.amountCents }]);
         } else if (behaviour === 'sepa-succeed' || behaviour === 'sepa-fail') {
           await notifySepa(trx, charge.orderId, inserted.id, label, behaviour, PROMPT_DELIVERY);
         } else {
@@ -368,7 +368,7 @@ export async function submitSimulatedSession(provider: SimulatedProvider, id: st
     await trx.insertInto('simulated_charges').values({ id: chargeId, idempotency_key: `session:${view.id}`, customer_ref: customerRef, order_id: orderId, amount_cents: view.amountCents, status: 'succeeded', created_at: at }).execute();
     const behaviour = typed?.behaviour;
     if (behaviour === 'sepa-succeed' || behaviour === 'sepa-fail') await notifySepa(trx, orderId, chargeId, label, behaviour, delivery);
-    else await notify(trx, [{ type: 'payment.succeeded', orderId, paymentRef: chargeId, methodLabel: label }], delivery);
+    else await notify(trx, [{ type: 'payment.succeeded', orderId, paymentRef: chargeId, methodLabel: label, amountCents: view.amountCents }], delivery);
   }
 }
 

@@ -48,11 +48,11 @@ const at = (iso: string) => new Date(iso);
 
 describe('Stripe webhooks', () => {
   it.each<[string, PaymentEvent]>([
-    ['checkout.session.completed.payment-card', { id: 'evt_1SfA01LkdIwHu7ixcard0001', type: 'payment.succeeded', orderId: ORDER, paymentRef: 'pi_3SfA00LkdIwHu7ix0cPay001', methodLabel: 'Carte' }],
+    ['checkout.session.completed.payment-card', { id: 'evt_1SfA01LkdIwHu7ixcard0001', type: 'payment.succeeded', orderId: ORDER, paymentRef: 'pi_3SfA00LkdIwHu7ix0cPay001', methodLabel: 'Carte', amountCents: 5000, currency: 'eur' }],
     // A subscription's first payment is known by its invoice: no payment intent in the payload.
-    ['checkout.session.completed.subscription-card', { id: 'evt_1SfA02LkdIwHu7ixsubs0001', type: 'payment.succeeded', orderId: ORDER, paymentRef: 'in_1SfA03LkdIwHu7ixInit0001', methodLabel: 'Carte', subscriptionRef: SUB }],
+    ['checkout.session.completed.subscription-card', { id: 'evt_1SfA02LkdIwHu7ixsubs0001', type: 'payment.succeeded', orderId: ORDER, paymentRef: 'in_1SfA03LkdIwHu7ixInit0001', methodLabel: 'Carte', subscriptionRef: SUB, amountCents: 900, currency: 'eur' }],
     ['checkout.session.completed.subscription-sepa', { id: 'evt_1SfA04LkdIwHu7ixsepa0001', type: 'payment.processing', orderId: ORDER, methodLabel: 'Prélèvement SEPA' }],
-    ['checkout.session.async_payment_succeeded', { id: 'evt_1SfA06LkdIwHu7ixsepa0002', type: 'payment.succeeded', orderId: ORDER, paymentRef: 'in_1SfA05LkdIwHu7ixInit0002', methodLabel: 'Prélèvement SEPA', subscriptionRef: SUB }],
+    ['checkout.session.async_payment_succeeded', { id: 'evt_1SfA06LkdIwHu7ixsepa0002', type: 'payment.succeeded', orderId: ORDER, paymentRef: 'in_1SfA05LkdIwHu7ixInit0002', methodLabel: 'Prélèvement SEPA', subscriptionRef: SUB, amountCents: 900, currency: 'eur' }],
     ['checkout.session.async_payment_failed', { id: 'evt_1SfA07LkdIwHu7ixsepa0003', type: 'payment.failed', orderId: ORDER, reason: 'Le prélèvement SEPA a été refusé par votre banque.', final: true }],
     ['checkout.session.expired', { id: 'evt_1SfA09LkdIwHu7ixexpd0001', type: 'payment.failed', orderId: ORDER, reason: 'La session de paiement a expiré.', final: true }],
     // The period paid is the line's (February), not the invoice's own period (January).
@@ -94,10 +94,10 @@ describe('Stripe webhooks', () => {
     expect(eventOf(JSON.stringify(event))).toEqual({ id: event.id, type: 'ignored', providerType: 'checkout.session.completed' });
   });
 
-  it('reads the order from client_reference_id when the metadata is missing', () => {
+  it('never takes the order from client_reference_id, which a Payment Link lets its payer choose', () => {
     const event = JSON.parse(fixture('checkout.session.completed.payment-card'));
     event.data.object.metadata = null;
-    expect(eventOf(JSON.stringify(event))).toMatchObject({ type: 'payment.succeeded', orderId: ORDER });
+    expect(eventOf(JSON.stringify(event))).toEqual({ id: event.id, type: 'ignored', providerType: 'checkout.session.completed' });
   });
 
   it('counts a full period billed by a change of interval as a renewal, but not a proration', () => {

@@ -84,6 +84,8 @@ const checkoutSessionSchema = z.object({
   mode: z.string(),
   payment_status: z.string(),
   client_reference_id: z.string().nullish(),
+  amount_total: z.number().int().nullish(),
+  currency: z.string().nullish(),
   metadata,
   payment_intent: ref,
   subscription: ref,
@@ -154,7 +156,8 @@ function methodLabelOf(session: CheckoutSessionData): string {
 }
 
 function orderIdOf(session: CheckoutSessionData): string | null {
-  const parsed = orderIdSchema.safeParse(session.metadata?.orderId ?? session.client_reference_id);
+  // Only the metadata the site wrote: a Payment Link lets its payer choose client_reference_id.
+  const parsed = orderIdSchema.safeParse(session.metadata?.orderId);
   return parsed.success ? parsed.data : null;
 }
 
@@ -224,6 +227,8 @@ export function mapStripeEvent(event: { id: string; type: string; data: { object
       if (session.payment_status === 'paid') {
         return {
           id, type: 'payment.succeeded', orderId, paymentRef: paymentRefOf(session), methodLabel,
+          ...(typeof session.amount_total === 'number' ? { amountCents: session.amount_total } : {}),
+          ...(session.currency ? { currency: session.currency } : {}),
           ...(session.subscription ? { subscriptionRef: session.subscription } : {}),
         };
       }

@@ -97,6 +97,9 @@ export async function renew(deps: SubscriptionDeps, subscriptionId: string, peri
   const owner = sub.userId;
   const customer = owner ? await customerRef(deps.db, owner, deps.payments.name) : undefined;
   const order = await writeTransaction(deps.db, async (trx) => {
+    // Re-checked under the row's lock: a cancellation committed since the read above wins.
+    const locked = await trx.updateTable('subscriptions').set({ updated_at: toTimestamp(now) }).where('id', '=', sub.id).where('status', '=', 'active').where('cancel_at_period_end', '=', 0).where('current_period_end', '=', periodEnd).executeTakeFirst();
+    if (locked.numUpdatedRows === 0n) return undefined;
     let current = sub;
     // A change asked for takes effect now, with this period.
     const plan = sub.nextPlanId ? findPlan(sub.nextPlanId) : undefined;
@@ -132,6 +135,7 @@ export async function renew(deps: SubscriptionDeps, subscriptionId: string, peri
     );
     return order;
   });
+  if (!order) return renew(deps, subscriptionId, periodEnd);
   if (order.status !== 'pending') return;
   if (!customer) {
     await writeTransaction(deps.db, (trx) => transitionOrder(trx, order.id, 'failed', { cause: 'Aucun moyen de paiement enregistré', providerEventId: null, now, set: { failure_reason: 'Aucun moyen de paiement enregistré.' } }));
@@ -251,7 +255,7 @@ export async function applySubscriptionEvent(deps: SubscriptionDeps, trx: Kysely
       if (!sub) return log.warn('subscriptions.event_for_unknown', { eventId: event.id });
       // The provider charged the new plan or amount asked for: it is the subscription's from this period.
       const plan = sub.nextPlanId ? findPlan(sub.nextPlanId) : undefined;
-      if ((plan || sub.nextAmountCents) && event.periodStart >= (sub.currentPeriodEnd ?? event.periodStart)) {
+      if ((plan || sub.nextAmountCents) && event.periodStart > (sub.currentPeriodStart ?? new Date(0))) {
         const set = { plan_id: plan?.id ?? sub.planId, amount_cents: plan?.priceCents ?? sub.nextAmountCents ?? sub.amountCents, interval: plan?.interval ?? sub.interval, next_plan_id: null, next_amount_cents: null };
         if (await updateSubscriptionIf(trx, sub, { set, type: 'changed', detail: `Nouveau tarif appliqué : ${formatEuros(set.amount_cents)}` }, now)) {
           sub = { ...sub, planId: set.plan_id, amountCents: set.amount_cents, interval: set.interval, nextPlanId: null, nextAmountCents: null };
@@ -272,6 +276,9 @@ export async function applySubscriptionEvent(deps: SubscriptionDeps, trx: Kysely
     case 'renewal.failed': {
       const sub = await findByProviderRef(trx, deps.payments.name, event.subscriptionRef);
       if (!sub || !isLive(sub.status)) return;
+      // An earlier attempt's refusal delivered after the invoice was paid: old news.
+      const paid = await trx.selectFrom('orders').select('status').where('attempt_key', '=', `invoice:${event.invoiceRef}`).executeTakeFirst();
+      if (paid?.status === 'paid' || paid?.status === 'refunded') return;
       const moved = await updateSubscriptionIf(trx, sub, { set: { status: 'past_due', failed_attempts: sub.failedAttempts + 1 }, type: 'payment-failed', detail: event.reason }, now);
       if (moved) await mailOwner(deps, trx, sub.userId, paymentFailedMail({ siteUrl: deps.siteUrl, subscriptionId: sub.id, kind: sub.kind, label: subscriptionLabel(sub), amountCents: sub.amountCents, reason: event.reason, nextAttemptAt: event.nextAttemptAt }));
       return;
@@ -294,7 +301,7 @@ export async function applySubscriptionEvent(deps: SubscriptionDeps, trx: Kysely
         // A reader in arrears who fixed the method is charged again now rather than at the next retry.
         if (sub.status === 'past_due' && !deps.payments.runsRenewals) {
           const failed = await trx.selectFrom('orders').select('id').where('subscription_id', '=', sub.id).where('status', '=', 'failed').where('reason', '=', 'renewal').orderBy('created_at', 'desc').executeTakeFirst();
-          if (failed) await schedule(deps, trx, RETRY_RENEWAL, { subscriptionId: sub.id, orderId: failed.id, attempt: sub.failedAttempts + 1 }, { uniqueKey: `subscriptions.retry:${failed.id}:${sub.failedAttempts + 1}` });
+          if (failed) await schedule(deps, trx, RETRY_RENEWAL, { subscriptionId: sub.id, orderId: failed.id, attempt: sub.failedAttempts + 1 }, { uniqueKey: `subscriptions.retry-now:${failed.id}:${event.id}` });
         }
       }
       return;
@@ -324,25 +331,21 @@ export async function subscriptionDetail(deps: Pick<ServerDeps, 'db'>, userId: s
 }
 
 const NOT_FOUND = 'Cet abonnement n’existe pas.';
+/** The subscription moved between reading and writing (a renewal, another tab): nothing was recorded. */
+const changedMeanwhile = () => fail(409, 'Votre abonnement vient de changer (une échéance, une autre fenêtre) : rien n’a été modifié. Rechargez la page et recommencez.');
 const providerDown = () => fail(503, 'Le service de paiement ne répond pas : rien n’a changé. Réessayez dans un instant.', 30);
 
-/** Tells the provider first (when it runs renewals): if it refuses, nothing changes here either. */
-async function atProvider(deps: SubscriptionDeps, sub: Subscription, change: { cancelAtPeriodEnd?: boolean; next?: { amountCents: number; interval: BillingInterval; description: string } }, key: string): Promise<boolean> {
+/**
+ * Tells the provider first (when it runs renewals): if it refuses, nothing changes here either.
+ * The key names the subscription's state (how many events it has had) as well as the change:
+ * a double click sends the same key, while cancel → resume → cancel sends three different ones
+ * (a provider answers a reused key with its first answer and changes nothing).
+ */
+async function atProvider(deps: SubscriptionDeps, sub: Subscription, change: { cancelAtPeriodEnd?: boolean; next?: { amountCents: number; interval: BillingInterval; description: string } }, action: string): Promise<boolean> {
   if (!deps.payments.runsRenewals || !sub.providerRef) return true;
+  const version = (await subscriptionEvents(deps.db, sub.id)).length;
   try {
-    await deps.payments.updateSubscription({ subscriptionRef: sub.providerRef, ...change, idempotencyKey: key });
-    return true;
-  } catch (error) {
-    if (error instanceof ProviderError) return false;
-    throw error;
-  }
-}
-
-/** Ends the provider's subscription now (when it runs the renewals): false if the provider failed. */
-async function endAtProvider(deps: SubscriptionDeps, sub: Subscription): Promise<boolean> {
-  if (!deps.payments.runsRenewals || !sub.providerRef || sub.provider !== deps.payments.name) return true;
-  try {
-    await deps.payments.cancelSubscriptionNow(sub.providerRef, `cancel-now:${sub.id}`);
+    await deps.payments.updateSubscription({ subscriptionRef: sub.providerRef, ...change, idempotencyKey: `${action}:${sub.id}:v${version}` });
     return true;
   } catch (error) {
     if (error instanceof ProviderError) return false;
@@ -357,12 +360,17 @@ export async function cancelSubscription(deps: SubscriptionDeps, userId: string,
   if (!isLive(sub.status)) return fail(409, 'Cet abonnement est déjà terminé.');
   const now = deps.clock.now();
   if (sub.cancelAtPeriodEnd) return { ok: true, endsAt: sub.currentPeriodEnd ?? now };
-  // In arrears, the period is already over: it ends now, nothing more is charged — so a provider
-  // that runs the renewals must end it now too (a cancellation at period end would leave its
-  // retries of the unpaid invoice running: CGV art. 6.2, « sans nouvelle tentative »).
+  // In arrears, the period is already over: it ends now, nothing more is charged (and a provider
+  // that runs renewals stops retrying the unpaid invoice).
   const endsNow = sub.status === 'past_due';
-  const told = endsNow ? await endAtProvider(deps, sub) : await atProvider(deps, sub, { cancelAtPeriodEnd: true }, `cancel:${sub.id}:${sub.currentPeriodEnd?.toISOString()}`);
-  if (!told) return providerDown();
+  if (endsNow && deps.payments.runsRenewals && sub.providerRef) {
+    try {
+      await deps.payments.cancelSubscriptionNow(sub.providerRef, `cancel-now:${sub.id}`);
+    } catch (error) {
+      if (error instanceof ProviderError) return providerDown();
+      throw error;
+    }
+  } else if (!(await atProvider(deps, sub, { cancelAtPeriodEnd: true }, 'cancel'))) return providerDown();
   const endsAt = endsNow ? now : (sub.currentPeriodEnd ?? now);
   const done = await writeTransaction(deps.db, async (trx) => {
     const moved = endsNow
@@ -371,7 +379,8 @@ export async function cancelSubscription(deps: SubscriptionDeps, userId: string,
     if (moved) await mailOwner(deps, trx, sub.userId, cancellationMail({ siteUrl: deps.siteUrl, subscriptionId: sub.id, kind: sub.kind, label: subscriptionLabel(sub), endsAt }));
     return moved;
   });
-  if (done) deps.jobs.wake();
+  if (!done) return changedMeanwhile();
+  deps.jobs.wake();
   return { ok: true, endsAt };
 }
 
@@ -380,11 +389,13 @@ export async function resumeSubscription(deps: SubscriptionDeps, userId: string,
   if (!sub) return fail(404, NOT_FOUND);
   const now = deps.clock.now();
   if (sub.status !== 'active' || !sub.cancelAtPeriodEnd || !sub.currentPeriodEnd || sub.currentPeriodEnd <= now) return fail(409, 'Cet abonnement ne peut plus être repris : il est terminé ou n’a pas été résilié.');
-  if (!(await atProvider(deps, sub, { cancelAtPeriodEnd: false }, `resume:${sub.id}:${now.toISOString()}`))) return providerDown();
-  await writeTransaction(deps.db, async (trx) => {
+  if (!(await atProvider(deps, sub, { cancelAtPeriodEnd: false }, 'resume'))) return providerDown();
+  const done = await writeTransaction(deps.db, async (trx) => {
     const moved = await updateSubscriptionIf(trx, sub, { set: { cancel_at_period_end: 0 }, type: 'resumed', detail: 'Résiliation annulée' }, now);
     if (moved) await mailOwner(deps, trx, sub.userId, resumedMail({ siteUrl: deps.siteUrl, subscriptionId: sub.id, kind: sub.kind, label: subscriptionLabel(sub), nextPaymentAt: sub.currentPeriodEnd! }));
+    return moved;
   });
+  if (!done) return changedMeanwhile();
   deps.jobs.wake();
   return { ok: true };
 }
@@ -399,13 +410,15 @@ export async function changePlan(deps: SubscriptionDeps, userId: string, subscri
   const now = deps.clock.now();
   const effectiveAt = sub.currentPeriodEnd ?? now;
   const back = plan.id === sub.planId;
-  if (!(await atProvider(deps, sub, { next: { amountCents: plan.priceCents, interval: plan.interval, description: `Abonnement ${plan.label}` } }, `plan:${sub.id}:${plan.id}:${effectiveAt.toISOString()}`))) return providerDown();
-  await writeTransaction(deps.db, async (trx) => {
+  if (!(await atProvider(deps, sub, { next: { amountCents: plan.priceCents, interval: plan.interval, description: `Abonnement ${plan.label}` } }, `plan-${plan.id}`))) return providerDown();
+  const done = await writeTransaction(deps.db, async (trx) => {
     const moved = await updateSubscriptionIf(trx, sub, { set: { next_plan_id: back ? null : plan.id, next_amount_cents: null, vat_rate_bp: SUBSCRIPTION_VAT_BP }, type: 'plan-change', detail: back ? 'Changement de formule annulé' : `Formule ${plan.label} à partir du ${formatDate(effectiveAt)}` }, now);
     if (moved && !back) {
       await mailOwner(deps, trx, sub.userId, planChangedMail({ siteUrl: deps.siteUrl, subscriptionId: sub.id, kind: 'plan', fromLabel: findPlan(sub.planId ?? '')?.label ?? '', toLabel: plan.label, amountCents: plan.priceCents, interval: plan.interval, effectiveAt }));
     }
+    return moved;
   });
+  if (!done) return changedMeanwhile();
   deps.jobs.wake();
   return { ok: true, effectiveAt };
 }
@@ -420,11 +433,13 @@ export async function changeDonationAmount(deps: SubscriptionDeps, userId: strin
   const now = deps.clock.now();
   const effectiveAt = sub.currentPeriodEnd ?? now;
   const same = amountCents === sub.amountCents;
-  if (!(await atProvider(deps, sub, { next: { amountCents, interval: 'month', description: `Don mensuel de ${formatEuros(amountCents)}` } }, `amount:${sub.id}:${amountCents}:${effectiveAt.toISOString()}`))) return providerDown();
-  await writeTransaction(deps.db, async (trx) => {
+  if (!(await atProvider(deps, sub, { next: { amountCents, interval: 'month', description: `Don mensuel de ${formatEuros(amountCents)}` } }, `amount-${amountCents}`))) return providerDown();
+  const done = await writeTransaction(deps.db, async (trx) => {
     const moved = await updateSubscriptionIf(trx, sub, { set: { next_amount_cents: same ? null : amountCents }, type: 'amount-change', detail: same ? 'Changement de montant annulé' : `Montant de ${formatEuros(amountCents)} à partir du ${formatDate(effectiveAt)}` }, now);
     if (moved && !same) await mailOwner(deps, trx, sub.userId, planChangedMail({ siteUrl: deps.siteUrl, subscriptionId: sub.id, kind: 'donation', fromLabel: formatEuros(sub.amountCents), toLabel: formatEuros(amountCents), amountCents, interval: 'month', effectiveAt }));
+    return moved;
   });
+  if (!done) return changedMeanwhile();
   deps.jobs.wake();
   return { ok: true, effectiveAt };
 }
@@ -453,7 +468,8 @@ export async function paymentMethodPage(deps: SubscriptionDeps, userId: string, 
 export async function cancelNowForReader(deps: SubscriptionDeps, subscriptionId: string, cause: string): Promise<Result> {
   const sub = await findSubscription(deps.db, subscriptionId);
   if (!sub) return fail(404, NOT_FOUND);
-  if (!isLive(sub.status) && sub.status !== 'incomplete') return fail(409, 'Cet abonnement est déjà terminé.');
+  if (sub.status === 'incomplete') return fail(409, 'Cet abonnement attend son premier paiement : il commencera ou expirera avec lui.');
+  if (!isLive(sub.status)) return fail(409, 'Cet abonnement est déjà terminé.');
   const now = deps.clock.now();
   if (deps.payments.runsRenewals && sub.providerRef) {
     try {
