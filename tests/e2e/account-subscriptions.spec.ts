@@ -17,10 +17,17 @@ import { seedSubscription, subscriptionRow } from '../helpers/revenue';
 const SHOTS = process.env.SHOTS_DIR ?? '/work/shots/account';
 mkdirSync(SHOTS, { recursive: true });
 
+/** Lets a view transition of the client router end (a capture during one is a stretched snapshot). */
+const settled = (page: Page) =>
+  page.waitForFunction(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve(document.getAnimations().every((a) => a.playState !== 'running'))))));
+
 /** The page at 1280 px and at 390 px wide, whole. */
 async function shoot(page: Page, name: string) {
   for (const width of [1280, 390]) {
     await page.setViewportSize({ width, height: width === 390 ? 844 : 900 });
+    // From the top: the sticky header would otherwise sit in the middle of a whole-page capture.
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await settled(page);
     await page.screenshot({ path: join(SHOTS, `${name}-${width}.png`), fullPage: true });
   }
   await page.setViewportSize({ width: 1280, height: 900 });

@@ -30,6 +30,8 @@ export interface SubscriptionSummary {
   price: string;
   /** "Prochain paiement le 23 décembre 2026", "Prend fin le 23 décembre 2026", "Terminé le …". */
   when: string | null;
+  /** What the next payment will take (the change asked for, if any), while one is due. */
+  nextPaymentCents: number | null;
   /** "Carte •••• 4242", or what to say when none is known. */
   paymentMethod: string;
   /** "À partir du 23 décembre 2026 : formule Annuel (70 € par an)". */
@@ -93,13 +95,15 @@ export function summarize(sub: Subscription, now: Date): SubscriptionSummary {
     statusLabel,
     price: priceOf(sub.amountCents, sub.interval),
     when,
+    nextPaymentCents: sub.status === 'active' && !ending ? (findPlan(sub.nextPlanId ?? '')?.priceCents ?? sub.nextAmountCents ?? sub.amountCents) : null,
     paymentMethod: sub.paymentMethod || 'Moyen de paiement enregistré chez notre prestataire',
     pendingChange: ending ? null : pendingChangeOf(sub),
     can: {
       cancel: live && !ending,
       resume: ending && periodEnd !== null && periodEnd > now,
       change: sub.status === 'active' && !ending,
-      updateMethod: live,
+      // Nothing more is charged once the end is asked: the method matters again if it is resumed.
+      updateMethod: live && !ending,
     },
   };
 }
@@ -209,7 +213,7 @@ export function cancellationMessage(sub: Subscription, endsAt: Date, now: Date, 
   const date = formatDate(endsAt);
   if (alreadyAsked) return `${w.Your} était déjà ${sub.kind === 'plan' ? 'résilié' : 'arrêté'} : il prend fin le ${date}.`;
   const head = sub.kind === 'plan' ? 'Résiliation confirmée' : 'Arrêt confirmé';
-  const end = endsAt.getTime() <= now.getTime() ? `a pris fin aujourd’hui, ${date} : plus rien ne vous sera prélevé` : `prend fin le ${date}`;
+  const end = endsAt.getTime() <= now.getTime() ? `a pris fin aujourd’hui, ${date}, et plus rien ne vous sera prélevé` : `prend fin le ${date}`;
   return `${head} : ${w.your} ${end}. Un e-mail de confirmation vous a été envoyé.`;
 }
 
