@@ -8,6 +8,7 @@
 import { mkdirSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
 import { simpleParser, type ParsedMail } from 'mailparser';
 import { expect, test, type Page } from '@playwright/test';
 import { createMember, outboxDir } from '../helpers/members';
@@ -276,4 +277,30 @@ test('another member’s subscription, or an id that is none, is a 404 to every 
   const foreign = await page.request.post(url, { form: { action: 'cancel' }, headers: { Origin: 'https://evil.example' }, maxRedirects: 0 });
   expect(foreign.status()).toBe(403);
   expect((await subscriptionRow(id)).cancel_at_period_end).toBe(0);
+});
+
+test('axe finds nothing serious on the list, a subscription’s page, its confirmation step and a refused form', async ({ page }) => {
+  const member = await createMember();
+  const plan = await seedSubscription(member.email, { kind: 'plan', planId: 'mensuel' });
+  const gift = await seedSubscription(member.email, { kind: 'donation', amountCents: 2000 });
+  await signIn(page, member.email, member.password);
+  const blocking = async (what: string) => {
+    const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
+    return results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${what} — ${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(' | ')})`);
+  };
+  const found: string[] = [];
+  await page.goto('/mon-compte');
+  found.push(...(await blocking('dashboard')));
+  await page.goto('/mon-compte/mes-abonnements');
+  found.push(...(await blocking('list')));
+  await page.goto(`/mon-compte/mes-abonnements/${plan}`);
+  found.push(...(await blocking('plan')));
+  await page.goto(`/mon-compte/mes-abonnements/${plan}?resilier`);
+  found.push(...(await blocking('confirmation')));
+  await page.goto(`/mon-compte/mes-abonnements/${gift}`);
+  await page.getByLabel('Nouveau montant mensuel, en euros').fill('1');
+  await page.getByRole('button', { name: 'Changer le montant' }).click();
+  await expect(alert(page)).toBeVisible();
+  found.push(...(await blocking('refused amount')));
+  expect(found).toEqual([]);
 });
