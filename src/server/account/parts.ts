@@ -14,6 +14,8 @@ import { exportUser } from '../auth/service';
 import { eraseMessages, exportMessages } from '../contact/service';
 import type { Database } from '../db/database';
 import { endSubscription, exportSubscription } from '../newsletter/service';
+import { detachUserOrders, exportUserOrders } from '../orders/service';
+import { eraseUserSubscriptions, exportUserSubscriptions } from '../subscriptions/service';
 
 export interface AccountPart {
   /** Key of this part in the exported JSON. */
@@ -38,5 +40,17 @@ export const ACCOUNT_PARTS: readonly AccountPart[] = [
     name: 'contact_messages',
     export: (db, user) => exportMessages(db, user.email),
     erase: (db, user) => eraseMessages(db, user.email),
+  },
+  {
+    // Subscriptions and monthly donations: what runs ends at once, then all are detached.
+    name: 'subscriptions',
+    export: (db, user) => exportUserSubscriptions(db, user.id),
+    erase: (db, user, now) => eraseUserSubscriptions(db, user.id, now),
+  },
+  {
+    // Accounting records, kept ten years: detached (pseudonymised), never deleted. The export says so.
+    name: 'orders',
+    export: (db, user) => exportUserOrders(db, user.id),
+    erase: (db, user, now) => detachUserOrders(db, user.id, now),
   },
 ];

@@ -212,6 +212,74 @@ export async function reconcileOrder(deps: OrderDeps, orderId: string, round = 0
   return 'waiting';
 }
 
+// ---------------------------------------------------------------------------------------------
+// Personal data (RGPD): the account's export and deletion (src/server/account/parts.ts)
+
+/** Why orders outlive the account that placed them: said in the export, and on /vie-privee. */
+export const ORDERS_RETENTION_NOTE =
+  'Vos commandes sont des pièces comptables : nous les conservons 10 ans (article L. 123-22 du Code de commerce), avec le nom et l’adresse de facturation qu’elles portent, comme la loi l’exige pour les factures. Si vous supprimez votre compte, elles en sont détachées mais conservées. Vos numéros de carte et vos coordonnées bancaires ne sont jamais conservés par Contrechamp : seul notre prestataire de paiement les détient.';
+
+/**
+ * The user's orders with their history, and the providers where they are a customer. Internal
+ * keys (the form's attempt key, the provider's checkout session and customer reference, the
+ * provider's event ids) stay out: they mean nothing to the reader and open nothing.
+ */
+export async function exportUserOrders(db: Kysely<Database>, userId: string) {
+  const rows = await db.selectFrom('orders').selectAll().where('user_id', '=', userId).orderBy('created_at').orderBy('id').execute();
+  const ids = rows.map((r) => r.id);
+  const events = ids.length
+    ? await db.selectFrom('order_events').select(['order_id', 'from_status', 'to_status', 'cause', 'at']).where('order_id', 'in', ids).orderBy('at').orderBy('id').execute()
+    : [];
+  const customers = await db.selectFrom('payment_customers').select(['provider', 'created_at']).where('user_id', '=', userId).orderBy('created_at').execute();
+  return {
+    note: ORDERS_RETENTION_NOTE,
+    orders: rows.map((row) => {
+      const order = toOrder(row);
+      return {
+        id: order.id,
+        created_at: row.created_at,
+        description: order.description,
+        purpose: order.purpose,
+        reason: order.reason,
+        offer_id: order.offerId,
+        interval: order.interval,
+        quantity: order.quantity,
+        amount_cents: order.amountCents,
+        vat_rate_bp: order.vatRateBp,
+        vat_cents: order.vatCents,
+        currency: row.currency,
+        status: order.status,
+        method: order.method,
+        provider: order.provider,
+        payment_ref: order.paymentRef,
+        subscription_id: order.subscriptionId,
+        source: order.source,
+        billing_name: order.billingName,
+        billing_address: order.billingAddress,
+        terms_accepted_at: row.terms_accepted_at,
+        immediate_start_at: row.immediate_start_at,
+        period_start: row.period_start,
+        period_end: row.period_end,
+        failure_reason: order.failureReason,
+        submitted_at: row.submitted_at,
+        paid_at: row.paid_at,
+        history: events.filter((e) => e.order_id === row.id).map((e) => ({ from: e.from_status, to: e.to_status, cause: e.cause, at: e.at })),
+      };
+    }),
+    payment_providers: customers.map((c) => ({ provider: c.provider, since: c.created_at })),
+  };
+}
+
+/**
+ * On deletion of an account: its orders stay as accounting records, detached from it
+ * (`user_id` null), with the billing name and address an invoice must carry; the link to the
+ * provider's customer goes (a later payment-method event then finds no one).
+ */
+export async function detachUserOrders(db: Kysely<Database>, userId: string, now: Date): Promise<void> {
+  await db.updateTable('orders').set({ user_id: null, updated_at: toTimestamp(now) }).where('user_id', '=', userId).execute();
+  await db.deleteFrom('payment_customers').where('user_id', '=', userId).execute();
+}
+
 export const orderJobs = (deps: OrderDeps) => [
   handle(RECONCILE_ORDER, async ({ payload }) => {
     await reconcileOrder(deps, payload.orderId, payload.round);

@@ -14,6 +14,7 @@ import { addDays, addMonths, addYears } from 'date-fns';
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import { findPlan, formatEuros, SUBSCRIPTION_VAT_BP, vatIncluded, donationMaximumCents, donationMinimumCents } from '../../config/catalog';
+import { formatDate } from '../../lib/dates';
 import { findUser } from '../auth/service';
 import type { ServerDeps } from '../core/deps';
 import { log } from '../core/log';
@@ -37,7 +38,7 @@ import {
   resumedMail,
   subscriptionStartedMail,
 } from './mails';
-import { findByProviderRef, findSubscription, findUserSubscription, listUserSubscriptions, type Subscription, subscriptionEvents, updateSubscriptionIf } from './repository';
+import { findByProviderRef, findSubscription, findUserSubscription, insertSubscriptionEvent, listUserSubscriptions, type Subscription, subscriptionEvents, updateSubscriptionIf } from './repository';
 import { isLive, RENEWAL_NOTICE_DAYS, RETRY_DAYS } from './state';
 
 export type SubscriptionDeps = Pick<ServerDeps, 'db' | 'clock' | 'siteUrl' | 'jobs' | 'payments'>;
@@ -167,6 +168,7 @@ export const subscriptionJobs = (deps: SubscriptionDeps) => [
   handle(RENEW, ({ payload }) => renew(deps, payload.subscriptionId, payload.periodEnd)),
   handle(RETRY_RENEWAL, ({ payload }) => retryRenewal(deps, payload)),
   handle(RENEWAL_NOTICE, ({ payload }) => sendRenewalNotice(deps, payload.subscriptionId, payload.periodEnd)),
+  handle(END_AT_PROVIDER, ({ payload }) => endErasedAtProvider(deps, payload.subscriptionId)),
 ];
 
 // ---------------------------------------------------------------------------------------------
@@ -208,7 +210,7 @@ export function subscriptionFulfilment(deps: SubscriptionDeps): Fulfilment {
       const advanced = await updateSubscriptionIf(trx, sub, {
         set: { status: 'active', current_period_start: toTimestamp(order.periodStart), current_period_end: toTimestamp(order.periodEnd), failed_attempts: 0, ...(methodLabel ? { payment_method: methodLabel } : {}) },
         type: 'renewed',
-        detail: `Échéance payée jusqu’au ${order.periodEnd.toISOString().slice(0, 10)}`,
+        detail: `Échéance payée jusqu’au ${formatDate(order.periodEnd)}`,
       }, now);
       if (advanced) await schedulePeriod(deps, trx, sub, order.periodEnd);
     },
@@ -373,7 +375,7 @@ export async function cancelSubscription(deps: SubscriptionDeps, userId: string,
   const done = await writeTransaction(deps.db, async (trx) => {
     const moved = endsNow
       ? await updateSubscriptionIf(trx, sub, { set: { status: 'canceled', cancel_at_period_end: 1, ended_at: toTimestamp(now) }, type: 'canceled', detail: 'Résiliation demandée par l’abonné·e, effective immédiatement (paiement en retard)' }, now)
-      : await updateSubscriptionIf(trx, sub, { set: { cancel_at_period_end: toFlag(true) }, type: 'cancel-requested', detail: `Résiliation demandée, effective le ${endsAt.toISOString().slice(0, 10)}` }, now);
+      : await updateSubscriptionIf(trx, sub, { set: { cancel_at_period_end: toFlag(true) }, type: 'cancel-requested', detail: `Résiliation demandée, effective le ${formatDate(endsAt)}` }, now);
     if (moved) await mailOwner(deps, trx, sub.userId, cancellationMail({ siteUrl: deps.siteUrl, subscriptionId: sub.id, kind: sub.kind, label: subscriptionLabel(sub), endsAt }));
     return moved;
   });
@@ -410,7 +412,7 @@ export async function changePlan(deps: SubscriptionDeps, userId: string, subscri
   const back = plan.id === sub.planId;
   if (!(await atProvider(deps, sub, { next: { amountCents: plan.priceCents, interval: plan.interval, description: `Abonnement ${plan.label}` } }, `plan-${plan.id}`))) return providerDown();
   const done = await writeTransaction(deps.db, async (trx) => {
-    const moved = await updateSubscriptionIf(trx, sub, { set: { next_plan_id: back ? null : plan.id, next_amount_cents: null, vat_rate_bp: SUBSCRIPTION_VAT_BP }, type: 'plan-change', detail: back ? 'Changement de formule annulé' : `Formule ${plan.label} à partir du ${effectiveAt.toISOString().slice(0, 10)}` }, now);
+    const moved = await updateSubscriptionIf(trx, sub, { set: { next_plan_id: back ? null : plan.id, next_amount_cents: null, vat_rate_bp: SUBSCRIPTION_VAT_BP }, type: 'plan-change', detail: back ? 'Changement de formule annulé' : `Formule ${plan.label} à partir du ${formatDate(effectiveAt)}` }, now);
     if (moved && !back) {
       await mailOwner(deps, trx, sub.userId, planChangedMail({ siteUrl: deps.siteUrl, subscriptionId: sub.id, kind: 'plan', fromLabel: findPlan(sub.planId ?? '')?.label ?? '', toLabel: plan.label, amountCents: plan.priceCents, interval: plan.interval, effectiveAt }));
     }
@@ -433,7 +435,7 @@ export async function changeDonationAmount(deps: SubscriptionDeps, userId: strin
   const same = amountCents === sub.amountCents;
   if (!(await atProvider(deps, sub, { next: { amountCents, interval: 'month', description: `Don mensuel de ${formatEuros(amountCents)}` } }, `amount-${amountCents}`))) return providerDown();
   const done = await writeTransaction(deps.db, async (trx) => {
-    const moved = await updateSubscriptionIf(trx, sub, { set: { next_amount_cents: same ? null : amountCents }, type: 'amount-change', detail: `Montant de ${formatEuros(amountCents)} à partir du ${effectiveAt.toISOString().slice(0, 10)}` }, now);
+    const moved = await updateSubscriptionIf(trx, sub, { set: { next_amount_cents: same ? null : amountCents }, type: 'amount-change', detail: same ? 'Changement de montant annulé' : `Montant de ${formatEuros(amountCents)} à partir du ${formatDate(effectiveAt)}` }, now);
     if (moved && !same) await mailOwner(deps, trx, sub.userId, planChangedMail({ siteUrl: deps.siteUrl, subscriptionId: sub.id, kind: 'donation', fromLabel: formatEuros(sub.amountCents), toLabel: formatEuros(amountCents), amountCents, interval: 'month', effectiveAt }));
     return moved;
   });
@@ -489,3 +491,73 @@ export async function cancelNowForReader(deps: SubscriptionDeps, subscriptionId:
 }
 
 export { orderEvents };
+
+// ---------------------------------------------------------------------------------------------
+// Personal data (RGPD): the account's export and deletion (src/server/account/parts.ts)
+
+/**
+ * A subscription ended by the deletion of its owner's account, told to the provider that runs
+ * its renewals (Stripe). The deletion cannot wait on the provider (it is one transaction, with
+ * no provider call in it): this durable job, scheduled in that transaction, is retried until
+ * the provider has ended it.
+ */
+export const END_AT_PROVIDER = jobType({ kind: 'subscriptions.end-at-provider', schema: z.object({ subscriptionId: z.string() }), maxAttempts: 20 });
+
+async function endErasedAtProvider(deps: SubscriptionDeps, subscriptionId: string): Promise<void> {
+  const sub = await findSubscription(deps.db, subscriptionId);
+  if (!sub?.providerRef) return;
+  if (sub.provider !== deps.payments.name) return log.warn('subscriptions.end_at_other_provider', { subscriptionId, provider: sub.provider });
+  if (!deps.payments.runsRenewals) return;
+  // A ProviderError throws: the job is tried again later.
+  await deps.payments.cancelSubscriptionNow(sub.providerRef, `cancel-now:${sub.id}`);
+}
+
+/** The user's subscriptions and monthly donations, every one (even never paid), with their history. */
+export async function exportUserSubscriptions(db: Kysely<Database>, userId: string) {
+  const rows = await db.selectFrom('subscriptions').selectAll().where('user_id', '=', userId).orderBy('created_at').orderBy('id').execute();
+  return Promise.all(
+    rows.map(async (row) => ({
+      id: row.id,
+      kind: row.kind,
+      label: subscriptionLabel({ kind: row.kind, planId: row.plan_id, amountCents: row.amount_cents }),
+      plan_id: row.plan_id,
+      amount_cents: row.amount_cents,
+      interval: row.interval,
+      vat_rate_bp: row.vat_rate_bp,
+      status: row.status,
+      cancel_at_period_end: Boolean(row.cancel_at_period_end),
+      current_period_start: row.current_period_start,
+      current_period_end: row.current_period_end,
+      next_plan_id: row.next_plan_id,
+      next_amount_cents: row.next_amount_cents,
+      payment_method: row.payment_method,
+      provider: row.provider,
+      source: row.source,
+      failed_attempts: row.failed_attempts,
+      created_at: row.created_at,
+      ended_at: row.ended_at,
+      history: (await subscriptionEvents(db, row.id)).map((e) => ({ type: e.type, from: e.from, to: e.to, detail: e.detail, at: toTimestamp(e.at) })),
+    })),
+  );
+}
+
+/**
+ * On deletion of an account: whatever still runs ends now (nothing more is charged, and a
+ * provider that runs the renewals is told by a job scheduled here), then every subscription is
+ * detached from the account. The rows stay, anonymous, beside the orders they explain.
+ */
+export async function eraseUserSubscriptions(db: Kysely<Database>, userId: string, now: Date): Promise<void> {
+  const running = await db.selectFrom('subscriptions').selectAll().where('user_id', '=', userId).where('status', 'in', ['active', 'past_due', 'incomplete']).execute();
+  for (const row of running) {
+    const ended = await db
+      .updateTable('subscriptions')
+      .set({ status: 'canceled', ended_at: toTimestamp(now), updated_at: toTimestamp(now) })
+      .where('id', '=', row.id)
+      .where('status', '=', row.status)
+      .executeTakeFirst();
+    if (ended.numUpdatedRows === 0n) continue;
+    await insertSubscriptionEvent(db, { subscriptionId: row.id, type: 'account-deleted', from: row.status, to: 'canceled', detail: 'Compte supprimé : arrêt immédiat, plus rien n’est prélevé' }, now);
+    if (row.provider_ref) await schedule({ clock: { now: () => now } }, db, END_AT_PROVIDER, { subscriptionId: row.id }, { uniqueKey: `subscriptions.end-at-provider:${row.id}` });
+  }
+  await db.updateTable('subscriptions').set({ user_id: null, updated_at: toTimestamp(now) }).where('user_id', '=', userId).execute();
+}
