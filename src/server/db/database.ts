@@ -279,9 +279,9 @@ export interface SimulatedCustomersTable {
   id: Immutable<string>;
   idempotency_key: Immutable<string>;
   email: Immutable<string>;
-  method_label: string;
-  /** How the saved test method behaves on later charges (see payments/simulated/cards.ts). */
-  method_behaviour: string;
+  method_label: Generated<string>;
+  /** How the saved test method behaves on later charges (see payments/simulated-methods.ts). */
+  method_behaviour: Generated<string>;
   created_at: Immutable<Timestamp>;
 }
 
