@@ -52,7 +52,7 @@ export default defineConfig({
       PORT: String(port), HOST: 'localhost', SITE_URL: baseURL, DATA_DIR: process.env.E2E_DATA_DIR, APP_MODE: 'demo',
       // A SEPA debit of the simulated provider stays pending this long (20 s by default): long
       // enough to see « en cours », short enough to see it accepted within a test.
-      SIMULATED_SEPA_DELAY_SECONDS: '5',
+      SIMULATED_SEPA_DELAY_SECONDS: '8',
       // Audience measurement is built in, towards a host the tests intercept; the tracker stays
       // silent under automation unless a test opts in (tests/e2e/analytics.spec.ts).
       PUBLIC_PLAUSIBLE_DOMAIN: 'contrechamp.test', PUBLIC_PLAUSIBLE_HOST: 'https://plausible.test', PUBLIC_PLAUSIBLE_IGNORED_HOSTS: 'ignored.invalid',

@@ -224,6 +224,7 @@ test('a monthly donation of the reader’s own amount', async ({ page }) => {
   await expect(page.getByRole('region', { name: 'Votre choix' })).toContainText('12,50 € par mois');
   await fillPaymentAndPay(page);
   await payOnProvider(page, '4242424242424242');
+  await arrived(page, /\/soutenir\/confirmation\/[\w-]+$/);
   await reloadUntil(page, heading(page, 'Merci pour votre don !'));
   await expect(main(page)).toContainText('Votre don mensuel de 12,50 € est bien reçu.');
   const orderId = orderIdOf(page);
