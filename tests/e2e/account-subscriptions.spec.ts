@@ -260,7 +260,8 @@ test('another member’s subscription, or an id that is none, is a 404 to every 
   for (const bad of ['pas-un-identifiant', id.toUpperCase().replace(/-/g, ''), `${id}x`]) {
     expect((await page.goto(`/mon-compte/mes-abonnements/${bad}`))?.status(), bad).toBe(404);
   }
-  for (const form of <Record<string, string>[]>[{ action: 'cancel' }, { action: 'resume' }, { action: 'plan', formule: 'annuel' }, { action: 'amount', montant: '20' }, { action: 'payment-method' }]) {
+  const forms: Record<string, string>[] = [{ action: 'cancel' }, { action: 'resume' }, { action: 'plan', formule: 'annuel' }, { action: 'amount', montant: '20' }, { action: 'payment-method' }];
+  for (const form of forms) {
     const response = await page.request.post(url, { form, headers: { Origin: baseURL! }, maxRedirects: 0 });
     expect(response.status(), form.action).toBe(404);
     expect(await response.text()).not.toContain('Abonnement Mensuel');

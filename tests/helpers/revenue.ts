@@ -55,7 +55,7 @@ export async function seedSubscription(email: string, offer: SeededOffer, option
 
     // The provider's side: a customer with the test card 4242 saved, and its link to the member.
     const customer = `cus_sim_${newId()}`;
-    await db.insertInto('simulated_customers').values({ id: customer, idempotency_key: `e2e-customer:${customer}`, email, created_at: toTimestamp(start) }).execute();
+    await db.insertInto('simulated_customers').values({ id: customer, idempotency_key: `e2e-customer:${customer}`, email, method_label: '', method_behaviour: '', created_at: toTimestamp(start) }).execute();
     await saveCustomerRef(db, user.id, 'simulated', customer, start);
     const existing = await db.selectFrom('payment_customers').select('customer_ref').where('user_id', '=', user.id).where('provider', '=', 'simulated').executeTakeFirstOrThrow();
     const methodLabel = await saveSimulatedMethod(db, existing.customer_ref, 'card', '4242424242424242');
