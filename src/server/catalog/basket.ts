@@ -6,7 +6,7 @@
  * from the catalogue.
  */
 import { z } from 'zod';
-import { catalog, donationMaximumCents, donationMinimumCents, findPlan, formatEuros, SUBSCRIPTION_VAT_BP, vatIncluded, type Interval } from '../../config/catalog';
+import { donationMaximumCents, donationMinimumCents, findPlan, formatEuros, SUBSCRIPTION_VAT_BP, vatIncluded, type Interval } from '../../config/catalog';
 import { SOURCE_PATTERN } from '../../lib/campaign';
 import { fail, type Result } from '../core/result';
 
@@ -107,4 +107,3 @@ export const billingSchema = z.object({
   country: z.string().trim().toUpperCase().regex(/^[A-Z]{2}$/, 'Pays : code à deux lettres, par exemple FR.').default('FR'),
 });
 
-export { catalog };

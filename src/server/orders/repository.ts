@@ -216,11 +216,6 @@ export async function findOrderByPaymentRef(db: Kysely<Database>, paymentRef: st
   return row ? toOrder(row) : undefined;
 }
 
-export async function listUserOrders(db: Kysely<Database>, userId: string): Promise<Order[]> {
-  const rows = await db.selectFrom('orders').selectAll().where('user_id', '=', userId).orderBy('created_at', 'desc').execute();
-  return rows.map(toOrder);
-}
-
 export async function listSubscriptionOrders(db: Kysely<Database>, subscriptionId: string): Promise<Order[]> {
   const rows = await db.selectFrom('orders').selectAll().where('subscription_id', '=', subscriptionId).orderBy('created_at', 'desc').execute();
   return rows.map(toOrder);

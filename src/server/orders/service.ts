@@ -13,7 +13,7 @@ import { fail, type Result } from '../core/result';
 import { type Database, type OrderPurpose, type OrderStatus, toTimestamp, type OrdersTable } from '../db/database';
 import { writeTransaction } from '../db/transaction';
 import { handle, jobType, schedule } from '../jobs/schedule';
-import type { PaymentEvent, PaymentProvider } from '../payments/provider';
+import type { PaymentEvent } from '../payments/provider';
 import { ProviderError } from '../payments/provider';
 import { customerRef, findOrder, findOrderByPaymentRef, insertOrderEvent, type Order, saveCustomerRef, setCheckoutRef, toOrder } from './repository';
 import { canMove } from './state';
@@ -37,11 +37,13 @@ export type Fulfilments = Partial<Record<OrderPurpose, Fulfilment>>;
  */
 export async function transitionOrder(
   trx: Kysely<Database>,
-  orderId: string,
+  order: string | Order,
   to: OrderStatus,
   change: { cause: string; providerEventId: string | null; now: Date; set?: Updateable<OrdersTable> },
 ): Promise<Order | undefined> {
-  const current = await findOrder(trx, orderId);
+  // A caller that has just read the order passes it: the conditional update re-checks its status.
+  const current = typeof order === 'string' ? await findOrder(trx, order) : order;
+  const orderId = typeof order === 'string' ? order : order.id;
   if (!current || !canMove(current.status, to)) return undefined;
   const moved = await trx
     .updateTable('orders')
@@ -68,14 +70,14 @@ export async function applyOrderEvent(trx: Kysely<Database>, event: PaymentEvent
         log.warn('payments.amount_mismatch', { eventId: event.id, orderId: target.id, expected: target.amountCents, collected: event.amountCents ?? null });
         return true;
       }
-      const order = await transitionOrder(trx, event.orderId, 'paid', {
+      if (!target) return warnIfUnknown(target, event), true;
+      const order = await transitionOrder(trx, target, 'paid', {
         cause: `Paiement reçu (${event.methodLabel || 'moyen de paiement du prestataire'})`,
         providerEventId: event.id,
         now,
         set: { payment_ref: event.paymentRef, paid_at: toTimestamp(now), failure_reason: null },
       });
       if (order) await fulfilments[order.purpose]?.paid(trx, order, { methodLabel: event.methodLabel, ...(event.subscriptionRef ? { subscriptionRef: event.subscriptionRef } : {}), ...(event.periodEnd ? { periodEnd: event.periodEnd } : {}), now });
-      else warnIfUnknown(await findOrder(trx, event.orderId), event);
       return true;
     }
     case 'payment.processing': {
@@ -286,4 +288,3 @@ export const orderJobs = (deps: OrderDeps) => [
   }),
 ];
 
-export type { PaymentProvider };

@@ -124,6 +124,12 @@ export async function listUserSubscriptions(db: Kysely<Database>, userId: string
   return rows.map(toSubscription);
 }
 
+/** How many events a subscription has had: its version, for the provider's idempotency keys. */
+export async function countSubscriptionEvents(db: Kysely<Database>, id: string): Promise<number> {
+  const row = await db.selectFrom('subscription_events').select((eb) => eb.fn.countAll<number>().as('n')).where('subscription_id', '=', id).executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
 export async function subscriptionEvents(db: Kysely<Database>, id: string): Promise<SubscriptionEvent[]> {
   const rows = await db.selectFrom('subscription_events').selectAll().where('subscription_id', '=', id).orderBy('at').orderBy('id').execute();
   return rows.map((r) => ({ type: r.type, from: r.from_status, to: r.to_status, detail: r.detail, at: new Date(r.at) }));

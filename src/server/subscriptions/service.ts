@@ -25,7 +25,7 @@ import { handle, jobType, schedule } from '../jobs/schedule';
 import type { MailContent } from '../mail/layout';
 import { SEND_MAIL } from '../mail/jobs';
 import { type Fulfilment, transitionOrder } from '../orders/service';
-import { findOrder, insertOrder, listSubscriptionOrders, type Order, orderEvents, customerRef } from '../orders/repository';
+import { findOrder, insertOrder, listSubscriptionOrders, type Order, customerRef } from '../orders/repository';
 import { type PaymentEvent, ProviderError } from '../payments/provider';
 import {
   cancellationMail,
@@ -38,7 +38,7 @@ import {
   resumedMail,
   subscriptionStartedMail,
 } from './mails';
-import { findByProviderRef, findSubscription, findUserSubscription, insertSubscriptionEvent, listUserSubscriptions, type Subscription, subscriptionEvents, updateSubscriptionIf } from './repository';
+import { countSubscriptionEvents, findByProviderRef, findSubscription, findUserSubscription, insertSubscriptionEvent, listUserSubscriptions, type Subscription, subscriptionEvents, updateSubscriptionIf } from './repository';
 import { isLive, RENEWAL_NOTICE_DAYS, RETRY_DAYS } from './state';
 
 export type SubscriptionDeps = Pick<ServerDeps, 'db' | 'clock' | 'siteUrl' | 'jobs' | 'payments'>;
@@ -343,7 +343,7 @@ const providerDown = () => fail(503, 'Le service de paiement ne répond pas : ri
  */
 async function atProvider(deps: SubscriptionDeps, sub: Subscription, change: { cancelAtPeriodEnd?: boolean; next?: { amountCents: number; interval: BillingInterval; description: string } }, action: string): Promise<boolean> {
   if (!deps.payments.runsRenewals || !sub.providerRef) return true;
-  const version = (await subscriptionEvents(deps.db, sub.id)).length;
+  const version = await countSubscriptionEvents(deps.db, sub.id);
   try {
     await deps.payments.updateSubscription({ subscriptionRef: sub.providerRef, ...change, idempotencyKey: `${action}:${sub.id}:v${version}` });
     return true;
@@ -490,7 +490,6 @@ export async function cancelNowForReader(deps: SubscriptionDeps, subscriptionId:
   return { ok: true };
 }
 
-export { orderEvents };
 
 // ---------------------------------------------------------------------------------------------
 // Personal data (RGPD): the account's export and deletion (src/server/account/parts.ts)
