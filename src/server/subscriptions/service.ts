@@ -410,6 +410,8 @@ export async function changePlan(deps: SubscriptionDeps, userId: string, subscri
   const now = deps.clock.now();
   const effectiveAt = sub.currentPeriodEnd ?? now;
   const back = plan.id === sub.planId;
+  // The current plan with no change pending: nothing to record, nothing to tell the provider.
+  if (back && !sub.nextPlanId) return { ok: true, effectiveAt };
   if (!(await atProvider(deps, sub, { next: { amountCents: plan.priceCents, interval: plan.interval, description: `Abonnement ${plan.label}` } }, `plan-${plan.id}`))) return providerDown();
   const done = await writeTransaction(deps.db, async (trx) => {
     const moved = await updateSubscriptionIf(trx, sub, { set: { next_plan_id: back ? null : plan.id, next_amount_cents: null, vat_rate_bp: SUBSCRIPTION_VAT_BP }, type: 'plan-change', detail: back ? 'Changement de formule annulé' : `Formule ${plan.label} à partir du ${formatDate(effectiveAt)}` }, now);
