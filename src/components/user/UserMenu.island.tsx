@@ -5,7 +5,7 @@
  * dropdown's code is fetched only for a signed-in user.
  */
 import { useStore } from '@nanostores/react';
-import { lazy, Suspense, useEffect } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { $user, syncSession, watchSession } from '../../stores/session';
 import { toast } from '../../stores/toasts';
 import { UserIcon } from '../ui/icons';
@@ -20,11 +20,16 @@ if (typeof document !== 'undefined') {
 
 export default function UserMenu() {
   const user = useStore($user);
+  // The server always renders the anonymous link; after a client-side navigation the store
+  // already knows the user, so the first render must still be that link, or hydration fails
+  // (React #418) and the island is re-rendered from scratch.
+  const [hydrated, setHydrated] = useState(false);
   useEffect(() => {
+    setHydrated(true);
     void syncSession();
   }, []);
 
-  if (!user) {
+  if (!user || !hydrated) {
     return (
       <a className="icon-btn" href="/login" aria-label="Se connecter" title="Se connecter">
         <UserIcon />
