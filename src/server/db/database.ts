@@ -147,8 +147,8 @@ export type OrderPurpose = 'subscription' | 'donation' | 'gift' | 'shares';
 /** `initial`: bought on the support path; `renewal`: one period of a running subscription. */
 export type OrderReason = 'initial' | 'renewal';
 export type OrderStatus = 'pending' | 'paid' | 'failed' | 'canceled' | 'refunded';
-/** `plan`: an abonnement; `donation`: a don mensuel. */
-export type SubscriptionKind = 'plan' | 'donation';
+/** `plan`: an abonnement; `donation`: a don mensuel; `gift`: an abonnement offert (never renewed). */
+export type SubscriptionKind = 'plan' | 'donation' | 'gift';
 export type SubscriptionStatus = 'incomplete' | 'active' | 'past_due' | 'canceled' | 'expired';
 
 export interface PaymentCustomersTable {
@@ -296,6 +296,80 @@ export interface SimulatedChargesTable {
   created_at: Immutable<Timestamp>;
 }
 
+// Billing (src/server/billing) and gifts (src/server/subscriptions/gifts)
+
+/** `invoice` (facture), `credit_note` (avoir), `receipt` (reçu de don), `statement` (récapitulatif annuel des dons). */
+export type DocumentKind = 'invoice' | 'credit_note' | 'receipt' | 'statement';
+
+export interface DocumentCountersTable {
+  series: Immutable<string>;
+  last_number: number;
+}
+
+/** Append-only (a trigger refuses UPDATE and DELETE): every column is immutable. */
+export interface BillingDocumentsTable {
+  id: Immutable<string>;
+  kind: Immutable<DocumentKind>;
+  series: Immutable<string>;
+  number: Immutable<number>;
+  /** The number as printed: « F-000042 ». */
+  label: Immutable<string>;
+  subject_key: Immutable<string>;
+  /** The account it belongs to (never shown to anyone else); stays after the account is deleted. */
+  owner_id: Immutable<string | null>;
+  order_id: Immutable<string | null>;
+  /** A credit note's invoice. */
+  refers_to_id: Immutable<string | null>;
+  /** Calendar year (Europe/Paris) of the issue, or of the donations a statement sums up. */
+  year: Immutable<number>;
+  issued_at: Immutable<Timestamp>;
+  total_cents: Immutable<number>;
+  vat_cents: Immutable<number>;
+  currency: Immutable<'EUR'>;
+  buyer_name: Immutable<string>;
+  /** JSON of the document as printed (billing/content.ts). */
+  content: Immutable<string>;
+  created_at: Immutable<Timestamp>;
+}
+
+export interface BillingPdfsTable {
+  document_id: Immutable<string>;
+  bytes: Immutable<Uint8Array>;
+  sha256: Immutable<string>;
+  created_at: Immutable<Timestamp>;
+}
+
+export type GiftActivationMode = 'new' | 'after_paid';
+
+export interface GiftsTable {
+  id: Immutable<string>;
+  order_id: Immutable<string>;
+  /** Null once the buyer's account is deleted. */
+  buyer_id: string | null;
+  offer_id: Immutable<string>;
+  months: Immutable<number>;
+  recipient_name: string;
+  recipient_email: string | null;
+  message: string;
+  deliver_on: string;
+  deliver_at: Timestamp;
+  code_hash: string | null;
+  code_sealed: string | null;
+  code_hint: string | null;
+  issued_at: Timestamp | null;
+  expires_at: Timestamp | null;
+  delivered_at: Timestamp | null;
+  sent_count: Generated<number>;
+  last_sent_at: Timestamp | null;
+  activated_at: Timestamp | null;
+  activated_by: string | null;
+  subscription_id: string | null;
+  activation_mode: GiftActivationMode | null;
+  revoked_at: Timestamp | null;
+  created_at: Immutable<Timestamp>;
+  updated_at: Timestamp;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -313,6 +387,10 @@ export interface Database {
   simulated_sessions: SimulatedSessionsTable;
   simulated_customers: SimulatedCustomersTable;
   simulated_charges: SimulatedChargesTable;
+  document_counters: DocumentCountersTable;
+  billing_documents: BillingDocumentsTable;
+  billing_pdfs: BillingPdfsTable;
+  gifts: GiftsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

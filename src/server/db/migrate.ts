@@ -10,12 +10,14 @@ import * as members001 from './migrations/2026-11-21-001-members';
 import * as jobs001 from './migrations/2026-11-23-001-jobs';
 import * as staffRoles002 from './migrations/2026-11-23-002-staff-roles';
 import * as revenue003 from './migrations/2026-11-23-003-revenue';
+import * as billing001 from './migrations/2026-11-24-001-billing-gifts';
 
 export const migrations: Readonly<Record<string, Migration>> = {
   '2026-11-21-001-members': members001,
   '2026-11-23-001-jobs': jobs001,
   '2026-11-23-002-staff-roles': staffRoles002,
   '2026-11-23-003-revenue': revenue003,
+  '2026-11-24-001-billing-gifts': billing001,
 };
 
 /** A migrator over the app's migrations (tests also use it to migrate down). */
