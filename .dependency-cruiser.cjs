@@ -12,7 +12,7 @@
  * Type-only imports do not count: they vanish at build time.
  */
 const infrastructure = '^src/server/(core|db|mail|jobs|rate-limit)/';
-const domains = ['auth', 'newsletter', 'contact', 'account', 'catalog', 'payments', 'orders', 'subscriptions', 'checkout', 'admin', 'demo'];
+const domains = ['auth', 'newsletter', 'contact', 'account', 'catalog', 'payments', 'orders', 'billing', 'subscriptions', 'checkout', 'admin', 'demo'];
 /** Which domain may call which: a domain reaches another only through its service functions. */
 const domainEdges = {
   auth: [],
@@ -21,12 +21,14 @@ const domainEdges = {
   catalog: [],
   payments: [],
   orders: ['payments', 'catalog'],
-  subscriptions: ['orders', 'payments', 'catalog', 'auth'],
+  // Invoices, credit notes and receipts of orders; the PDFs (documents and the gift card).
+  billing: ['orders', 'catalog'],
+  subscriptions: ['orders', 'payments', 'catalog', 'auth', 'billing'],
   // The support path and the webhooks: composes every purpose's fulfilment (gifts and shares plug in here).
-  checkout: ['subscriptions', 'orders', 'payments', 'catalog', 'auth'],
-  account: ['auth', 'newsletter', 'contact', 'subscriptions', 'orders', 'payments'],
-  admin: ['checkout', 'subscriptions', 'orders', 'payments', 'auth'],
-  demo: ['auth', 'newsletter', 'contact', 'account', 'subscriptions', 'orders', 'payments', 'checkout'],
+  checkout: ['subscriptions', 'orders', 'payments', 'catalog', 'auth', 'billing'],
+  account: ['auth', 'newsletter', 'contact', 'subscriptions', 'orders', 'payments', 'billing'],
+  admin: ['checkout', 'subscriptions', 'orders', 'payments', 'auth', 'billing'],
+  demo: ['auth', 'newsletter', 'contact', 'account', 'subscriptions', 'orders', 'payments', 'checkout', 'billing'],
 };
 
 module.exports = {

@@ -25,12 +25,13 @@ import { subscriptionJobs } from './subscriptions/service';
 import { createPaymentProvider } from './payments/registry';
 import { isSimulated } from './payments/simulated';
 import { handlePaymentWebhook } from './checkout/service';
+import { billingJobs, scheduleBillingWork } from './billing/service';
 
 /** Every domain's job handlers: a domain with deferred work adds its list here. */
 export function jobHandlers(deps: ServerDeps): JobDefinition[] {
   const payments = isSimulated(deps.payments) ? deps.payments.jobs((raw, headers) => handlePaymentWebhook(deps, 'simulated', raw, headers)) : [];
   return [
-    ...mailJobs(deps.mailer), ...authJobs(deps), ...newsletterJobs(deps), ...contactJobs(deps), ...orderJobs(deps), ...subscriptionJobs(deps), ...payments,
+    ...mailJobs(deps.mailer), ...authJobs(deps), ...newsletterJobs(deps), ...contactJobs(deps), ...orderJobs(deps), ...subscriptionJobs(deps), ...billingJobs(deps), ...payments,
   ] as JobDefinition[];
 }
 
@@ -49,6 +50,8 @@ export function services(): Promise<ServerDeps> {
     if (config().mode === 'demo') await seedDemoRevenue(deps);
     await reportInFlight(db);
     worker = createJobWorker({ db, handlers: jobHandlers(deps), clock: systemClock });
+    // Paid orders left without their invoice by a crash (or paid before billing) get it now; the January statements are due.
+    await scheduleBillingWork(deps);
     worker.start();
     return deps;
   })().catch((error: unknown) => {

@@ -10,6 +10,7 @@
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import { findUser, updateProfile } from '../auth/service';
+import { withDocuments } from '../billing/service';
 import { billingSchema, type Basket, priceBasket } from '../catalog/basket';
 import type { ServerDeps } from '../core/deps';
 import { fail, type Result } from '../core/result';
@@ -22,8 +23,9 @@ import { receiveWebhook } from '../payments/webhooks';
 import { applySubscriptionEvent, subscriptionFulfilment } from '../subscriptions/service';
 import { findSubscription, insertSubscription, type Subscription } from '../subscriptions/repository';
 
+/** Every purpose's fulfilment, each with its legal document issued first (billing). */
 export function fulfilments(deps: ServerDeps): Fulfilments {
-  const subscriptions = subscriptionFulfilment(deps);
+  const subscriptions = withDocuments(deps, subscriptionFulfilment(deps));
   return { subscription: subscriptions, donation: subscriptions };
 }
 
@@ -31,7 +33,7 @@ export function fulfilments(deps: ServerDeps): Fulfilments {
 export async function applyPaymentEvent(deps: ServerDeps, trx: Kysely<Database>, event: PaymentEvent): Promise<void> {
   const now = deps.clock.now();
   if (await applyOrderEvent(trx, event, fulfilments(deps), now)) return;
-  await applySubscriptionEvent(deps, trx, event, now);
+  await applySubscriptionEvent(deps, trx, event, now, fulfilments(deps));
 }
 
 /** `/api/payments/webhooks/{provider}`: only the configured provider has an address. */

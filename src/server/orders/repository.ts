@@ -8,6 +8,9 @@ export interface BillingAddress {
   postalCode: string;
   city: string;
   country: string;
+  /** A business buyer: its name and SIREN, printed on the invoice (Code de commerce L441-9). */
+  company?: string;
+  siren?: string;
 }
 
 export interface Order {

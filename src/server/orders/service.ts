@@ -10,7 +10,7 @@ import { z } from 'zod';
 import type { ServerDeps } from '../core/deps';
 import { log } from '../core/log';
 import { fail, type Result } from '../core/result';
-import { type Database, type OrderPurpose, type OrderStatus, toTimestamp, type OrdersTable } from '../db/database';
+import { type Database, type DocumentKind, type OrderPurpose, type OrderStatus, toTimestamp, type OrdersTable } from '../db/database';
 import { writeTransaction } from '../db/transaction';
 import { handle, jobType, schedule } from '../jobs/schedule';
 import type { PaymentEvent } from '../payments/provider';
@@ -21,9 +21,18 @@ import type { Updateable } from 'kysely';
 
 export type OrderDeps = Pick<ServerDeps, 'db' | 'clock' | 'siteUrl' | 'jobs' | 'payments'>;
 
+export interface PaidContext {
+  methodLabel: string;
+  subscriptionRef?: string;
+  periodEnd?: Date;
+  now: Date;
+  /** The invoice or receipt issued with this payment (billing wraps every fulfilment), for the purpose's mail to link to. */
+  document?: { id: string; kind: DocumentKind; label: string };
+}
+
 /** What a paid (or failed, or refunded) order does for its purpose. Runs inside the event's transaction. */
 export interface Fulfilment {
-  paid(trx: Kysely<Database>, order: Order, context: { methodLabel: string; subscriptionRef?: string; periodEnd?: Date; now: Date }): Promise<void>;
+  paid(trx: Kysely<Database>, order: Order, context: PaidContext): Promise<void>;
   processing?(trx: Kysely<Database>, order: Order, context: { methodLabel: string; now: Date }): Promise<void>;
   failed?(trx: Kysely<Database>, order: Order, context: { reason: string; now: Date }): Promise<void>;
   refunded?(trx: Kysely<Database>, order: Order, context: { now: Date }): Promise<void>;

@@ -24,6 +24,8 @@ const SUBSCRIPTIONS_EMAIL = 'abonnements@contrechamp.media';
 
 const SUBSCRIPTIONS_PATH = '/mon-compte/mes-abonnements';
 const subscriptionUrl = (siteUrl: URL, subscriptionId: string) => siteLink(siteUrl, `${SUBSCRIPTIONS_PATH}/${encodeURIComponent(subscriptionId)}`);
+/** A document's PDF, downloaded from the account (its owner only). */
+export const documentUrl = (siteUrl: URL, documentId: string) => siteLink(siteUrl, `/mon-compte/mes-factures/${encodeURIComponent(documentId)}`);
 const cgvLink = (siteUrl: URL): Block => ({ kind: 'link', label: 'Nos conditions générales de vente', url: siteLink(siteUrl, '/cgv') });
 
 /** "2,1 %" with a non-breaking space before the sign, as French typography wants. */
@@ -69,8 +71,11 @@ export function paymentReceivedMail({
   purpose,
   recurring,
   renewal,
+  document,
 }: {
   siteUrl: URL;
+  /** The invoice or receipt issued with the payment: the mail links to its PDF. */
+  document?: { id: string; label: string } | undefined;
   orderId: string;
   description: string;
   amountCents: number;
@@ -108,8 +113,10 @@ export function paymentReceivedMail({
             ['Date', paidOn],
             ['Moyen de paiement', methodLabel],
             ['Référence', orderId],
+            ...(document ? ([['Reçu', `n° ${document.label}`]] as [string, string][]) : []),
           ],
         },
+        ...(document ? ([{ kind: 'link', label: `Télécharger mon reçu n° ${document.label} (PDF)`, url: documentUrl(siteUrl, document.id) }] satisfies Block[]) : []),
         ...(recurring
           ? ([
               { kind: 'paragraph', text: 'Votre don mensuel est prélevé chaque mois jusqu’à ce que vous l’arrêtiez, ce que vous pouvez faire à tout moment depuis votre compte.' },
@@ -118,7 +125,7 @@ export function paymentReceivedMail({
           : []),
         {
           kind: 'note',
-          text: 'Ce message confirme votre paiement : ce n’est pas un reçu fiscal. Contrechamp est une entreprise de presse, et un don à une entreprise de presse n’ouvre droit à aucune réduction d’impôt.',
+          text: 'Ce message et votre reçu confirment votre paiement : ce ne sont pas des reçus fiscaux. Contrechamp est une entreprise de presse, et un don à une entreprise de presse n’ouvre droit à aucune réduction d’impôt.',
         },
         {
           kind: 'note',
@@ -156,8 +163,15 @@ export function paymentReceivedMail({
           ['Référence', orderId],
         ],
       },
-      { kind: 'paragraph', text: 'Votre facture sera disponible au format PDF dans « Mes factures », dans votre compte.' },
-      { kind: 'link', label: 'Mes factures', url: siteLink(siteUrl, '/mon-compte/mes-factures') },
+      ...(document
+        ? ([
+            { kind: 'paragraph', text: `Votre facture n° ${document.label} est disponible au format PDF ; vous la retrouverez aussi dans « Mes factures », dans votre compte.` },
+            { kind: 'link', label: `Télécharger ma facture n° ${document.label} (PDF)`, url: documentUrl(siteUrl, document.id) },
+          ] satisfies Block[])
+        : ([
+            { kind: 'paragraph', text: 'Votre facture est disponible au format PDF dans « Mes factures », dans votre compte.' },
+            { kind: 'link', label: 'Mes factures', url: siteLink(siteUrl, '/mon-compte/mes-factures') },
+          ] satisfies Block[])),
       ...(recurring
         ? ([
             { kind: 'paragraph', text: 'Vous pouvez résilier votre abonnement à tout moment, en trois clics, depuis votre compte.' },

@@ -24,7 +24,7 @@ import { writeTransaction } from '../db/transaction';
 import { handle, jobType, schedule } from '../jobs/schedule';
 import type { MailContent } from '../mail/layout';
 import { SEND_MAIL } from '../mail/jobs';
-import { type Fulfilment, transitionOrder } from '../orders/service';
+import { type Fulfilment, type Fulfilments, transitionOrder } from '../orders/service';
 import { findOrder, insertOrder, listSubscriptionOrders, type Order, customerRef } from '../orders/repository';
 import { type PaymentEvent, ProviderError } from '../payments/provider';
 import {
@@ -177,10 +177,10 @@ export const subscriptionJobs = (deps: SubscriptionDeps) => [
 /** The fulfilment of subscription and donation orders (one-off donations have no subscription). */
 export function subscriptionFulfilment(deps: SubscriptionDeps): Fulfilment {
   return {
-    async paid(trx, order, { methodLabel, subscriptionRef, periodEnd, now }) {
+    async paid(trx, order, { methodLabel, subscriptionRef, periodEnd, now, document }) {
       const recurring = order.subscriptionId !== null;
       await mailOwner(deps, trx, order.userId, paymentReceivedMail({
-        siteUrl: deps.siteUrl, orderId: order.id, description: order.description, amountCents: order.amountCents, vatCents: order.vatCents, vatRateBp: order.vatRateBp,
+        siteUrl: deps.siteUrl, orderId: order.id, document, description: order.description, amountCents: order.amountCents, vatCents: order.vatCents, vatRateBp: order.vatRateBp,
         paidAt: now, methodLabel, purpose: order.purpose === 'subscription' ? 'subscription' : 'donation', recurring, renewal: order.reason === 'renewal',
       }));
       if (!order.subscriptionId) return;
@@ -248,7 +248,7 @@ export function subscriptionFulfilment(deps: SubscriptionDeps): Fulfilment {
 }
 
 /** Events about subscriptions themselves (providers that run renewals), and saved methods. */
-export async function applySubscriptionEvent(deps: SubscriptionDeps, trx: Kysely<Database>, event: PaymentEvent, now: Date): Promise<void> {
+export async function applySubscriptionEvent(deps: SubscriptionDeps, trx: Kysely<Database>, event: PaymentEvent, now: Date, fulfilments: Fulfilments = {}): Promise<void> {
   switch (event.type) {
     case 'renewal.succeeded': {
       let sub = await findByProviderRef(trx, deps.payments.name, event.subscriptionRef);
@@ -269,7 +269,8 @@ export async function applySubscriptionEvent(deps: SubscriptionDeps, trx: Kysely
       }, now);
       if (!created && order.status === 'paid') return;
       await transitionOrder(trx, order.id, 'paid', { cause: 'Échéance prélevée par le prestataire', providerEventId: event.id, now, set: { payment_ref: event.paymentRef, paid_at: toTimestamp(now) } }).then(async (paid) => {
-        if (paid) await subscriptionFulfilment(deps).paid(trx, paid, { methodLabel: '', now });
+        // Through the composed fulfilment (with billing's invoice or receipt), like any paid order.
+        if (paid) await (fulfilments[paid.purpose] ?? subscriptionFulfilment(deps)).paid(trx, paid, { methodLabel: '', now });
       });
       return;
     }
