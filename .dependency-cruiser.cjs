@@ -22,7 +22,7 @@ const domainEdges = {
   payments: [],
   orders: ['payments', 'catalog'],
   // Invoices, credit notes and receipts of orders; the PDFs (documents and the gift card).
-  billing: ['orders', 'catalog'],
+  billing: ['orders', 'catalog', 'auth'],
   subscriptions: ['orders', 'payments', 'catalog', 'auth', 'billing'],
   // The support path and the webhooks: composes every purpose's fulfilment (gifts and shares plug in here).
   checkout: ['subscriptions', 'orders', 'payments', 'catalog', 'auth', 'billing'],

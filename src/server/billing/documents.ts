@@ -9,6 +9,7 @@
  * Nothing here edits or deletes a document: the table refuses it.
  */
 import type { Kysely } from 'kysely';
+import { findUser } from '../auth/service';
 import { catalog, formatEuros, formatRate } from '../../config/catalog';
 import { formatSiren, formatVatNumber, PUBLISHER } from '../../config/publisher';
 import { formatDate, parisYear } from '../../lib/dates';
@@ -91,10 +92,10 @@ async function buyerOf(trx: Kysely<Database>, order: Order): Promise<DocumentBuy
       address = first.billing_address ? (JSON.parse(first.billing_address) as BillingAddress) : null;
     }
   }
-  const user = order.userId ? await trx.selectFrom('users').selectAll().where('id', '=', order.userId).executeTakeFirst() : undefined;
+  const user = order.userId ? await findUser(trx, order.userId) : undefined;
   if (!name && user) {
-    name = `${user.given_name} ${user.family_name}`.trim();
-    address = { line1: user.address_line1, line2: user.address_line2, postalCode: user.postal_code, city: user.city, country: user.country };
+    name = `${user.givenName} ${user.familyName}`.trim();
+    address = user.address;
   }
   const company = address?.company?.trim();
   const siren = address?.siren?.replace(/\s/g, '');
@@ -307,15 +308,10 @@ export async function issueStatement(trx: Kysely<Database>, siteUrl: URL, userId
   if (found) return found;
   const donations = await donationsOfYear(trx, userId, year);
   if (donations.length === 0) return undefined;
-  const user = await trx.selectFrom('users').selectAll().where('id', '=', userId).executeTakeFirst();
+  const user = await findUser(trx, userId);
   if (!user) return undefined;
-  const name = `${user.given_name} ${user.family_name}`.trim() || user.email;
-  const buyer: DocumentBuyer = {
-    name,
-    addressLines: addressLines({ line1: user.address_line1, line2: user.address_line2, postalCode: user.postal_code, city: user.city, country: user.country }),
-    business: null,
-    email: user.email,
-  };
+  const name = `${user.givenName} ${user.familyName}`.trim() || user.email;
+  const buyer: DocumentBuyer = { name, addressLines: addressLines(user.address), business: null, email: user.email };
   const total = donations.reduce((n, d) => n + d.amountCents, 0);
   return insertDocument(trx, { kind: 'statement', subjectKey, ownerId: userId, orderId: null, refersToId: null, year, now, buyerName: name }, (label) => ({
     version: 1,

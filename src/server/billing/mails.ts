@@ -1,5 +1,6 @@
-/** The mails of billing: the yearly statement of a donor's donations. */
+/** The mails of billing: a refund with its credit note, the yearly statement of a donor's donations. */
 import { formatEuros } from '../../config/catalog';
+import { formatDate } from '../../lib/dates';
 import { renderMail, siteLink, type MailContent } from '../mail/layout';
 
 export function statementMail({ siteUrl, year, documentId, label, totalCents }: { siteUrl: URL; year: number; documentId: string; label: string; totalCents: number }): MailContent {
@@ -19,5 +20,27 @@ export function statementMail({ siteUrl, year, documentId, label, totalCents }: 
       },
     ],
     reason: `Vous recevez ce message parce que vous avez fait au moins un don à Contrechamp en ${year}.`,
+  });
+}
+
+export function refundMail({ siteUrl, description, amountCents, refundedAt, creditNote }: { siteUrl: URL; description: string; amountCents: number; refundedAt: Date; creditNote: { id: string; label: string } | null }): MailContent {
+  const amount = formatEuros(amountCents);
+  return renderMail('refund', {
+    siteUrl,
+    subject: `Remboursement de ${amount} effectué`,
+    heading: 'Remboursement effectué',
+    preheader: `Nous vous avons remboursé ${amount}.`,
+    blocks: [
+      { kind: 'paragraph', text: 'Bonjour,' },
+      { kind: 'paragraph', text: ['Nous vous avons remboursé ', { strong: amount }, ` (${description}) le ${formatDate(refundedAt)}, sur le moyen de paiement utilisé. Selon votre banque, le montant apparaît sur votre compte sous cinq à dix jours ouvrés.`] },
+      ...(creditNote
+        ? ([
+            { kind: 'paragraph', text: `L’avoir n° ${creditNote.label}, qui annule la facture correspondante, est disponible au format PDF ; vous le retrouverez aussi dans « Mes factures ».` },
+            { kind: 'link', label: `Télécharger l’avoir n° ${creditNote.label} (PDF)`, url: siteLink(siteUrl, `/mon-compte/mes-factures/${encodeURIComponent(creditNote.id)}`) },
+          ] as const)
+        : []),
+      { kind: 'note', text: 'Une question sur ce remboursement ? Écrivez-nous à abonnements@contrechamp.media.' },
+    ],
+    reason: 'Vous recevez ce message parce qu’un paiement fait sur Contrechamp vous a été remboursé.',
   });
 }

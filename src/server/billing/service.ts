@@ -27,7 +27,8 @@ import type { Fulfilment } from '../orders/service';
 import { findOrder } from '../orders/repository';
 import type { DocumentContent } from './content';
 import { issueCreditNote, issueForPayment, issueStatement, type IssuedDocument } from './documents';
-import { statementMail } from './mails';
+import { refundMail, statementMail } from './mails';
+import { findUser } from '../auth/service';
 import { renderDocumentPdf } from './pdf/document';
 
 export type BillingDeps = Pick<ServerDeps, 'db' | 'clock' | 'siteUrl' | 'jobs'>;
@@ -52,6 +53,10 @@ export function withDocuments(deps: BillingDeps, inner: Fulfilment): Fulfilment 
     async refunded(trx, order, context) {
       const note = await issueCreditNote(trx, deps.siteUrl, order, context.now);
       if (note) await scheduleRender(deps, trx, note);
+      const owner = order.userId ? await findUser(trx, order.userId) : undefined;
+      if (owner && (!note || note.created)) {
+        await schedule(deps, trx, SEND_MAIL, { to: owner.email, mail: refundMail({ siteUrl: deps.siteUrl, description: order.description, amountCents: order.amountCents, refundedAt: context.now, creditNote: note ?? null }) }, { uniqueKey: `billing.refund-mail:${order.id}` });
+      }
       await inner.refunded?.(trx, order, context);
     },
   };
@@ -234,7 +239,7 @@ export async function sendYearlyStatements(deps: BillingDeps, year: number): Pro
       const doc = await issueStatement(trx, deps.siteUrl, userId, year, deps.clock.now());
       if (!doc?.created) return false;
       await scheduleRender(deps, trx, doc);
-      const user = await trx.selectFrom('users').select('email').where('id', '=', userId).executeTakeFirst();
+      const user = await findUser(trx, userId);
       const row = await trx.selectFrom('billing_documents').select('total_cents').where('id', '=', doc.id).executeTakeFirstOrThrow();
       if (user) await schedule(deps, trx, SEND_MAIL, { to: user.email, mail: statementMail({ siteUrl: deps.siteUrl, year, documentId: doc.id, label: doc.label, totalCents: row.total_cents }) }, { uniqueKey: `billing.statement-mail:${doc.id}` });
       return true;

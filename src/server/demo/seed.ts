@@ -9,7 +9,8 @@ import { type Database, newId, toTimestamp, type UserRole } from '../db/database
 import { createUser, updateProfile } from '../auth/service';
 import type { ServerDeps } from '../core/deps';
 import { writeTransaction } from '../db/transaction';
-import { insertOrder } from '../orders/repository';
+import { findOrder, insertOrder } from '../orders/repository';
+import { issueCreditNote, issueForPayment } from '../billing/documents';
 import { ensureCustomer } from '../orders/service';
 import { saveSimulatedMethod } from '../payments/simulated';
 import { insertSubscription } from '../subscriptions/repository';
@@ -47,8 +48,10 @@ export async function seedDemoAccounts(db: Kysely<Database>, now: Date): Promise
 /**
  * What the demo subscriber supports: a monthly subscription paid for three months and a monthly
  * donation paid for two, both renewing at their next period end (the site renews them itself
- * with the simulated provider). Seeded once: an account that already has a subscription is left
- * as it is. `lecteur@exemple.fr` supports nothing.
+ * with the simulated provider); a one-off donation; and a yearly subscription withdrawn within
+ * its 14 days (refunded, so it has a credit note). Every payment has its invoice or receipt,
+ * issued at its date in date order. Seeded once: an account that already has a subscription is
+ * left as it is. `lecteur@exemple.fr` supports nothing.
  */
 export async function seedDemoRevenue(deps: ServerDeps): Promise<void> {
   const user = await findUserRowByEmail(deps.db, 'abonne@exemple.fr');
@@ -61,6 +64,7 @@ export async function seedDemoRevenue(deps: ServerDeps): Promise<void> {
   const address = { line1: '8 rue des Lilas', line2: '', postalCode: '69003', city: 'Lyon', country: 'FR' };
   await writeTransaction(deps.db, async (trx) => {
     await updateProfile(trx, { userId: user.id, givenName: user.given_name, familyName: user.family_name, address, now });
+    const billingName = `${user.given_name} ${user.family_name}`;
     const plans = [
       { kind: 'plan' as const, planId: 'mensuel', amountCents: 700, months: 3, source: 'printemps', description: 'Abonnement Mensuel', vatRateBp: SUBSCRIPTION_VAT_BP },
       { kind: 'donation' as const, planId: null, amountCents: 1000, months: 2, source: null, description: 'Don mensuel', vatRateBp: 0 },
@@ -86,6 +90,42 @@ export async function seedDemoRevenue(deps: ServerDeps): Promise<void> {
       await trx.updateTable('subscriptions').set({ status: 'active', current_period_start: toTimestamp(addMonths(periodStart, -1)), current_period_end: toTimestamp(periodStart), payment_method: methodLabel, updated_at: toTimestamp(now) }).where('id', '=', current.id).execute();
       await trx.insertInto('subscription_events').values({ id: newId(), subscription_id: subscriptionId, type: 'started', from_status: 'incomplete', to_status: 'active', detail: `Premier paiement reçu (${methodLabel})`, at: toTimestamp(start) }).execute();
       await schedulePeriod(deps, trx, { id: subscriptionId, kind: p.kind, interval: 'month' }, periodStart);
+    }
+
+    // A one-off donation, six weeks ago.
+    const donatedAt = addDays(now, -42);
+    await insertOrder(trx, {
+      userId: user.id, purpose: 'donation', reason: 'initial', offerId: 'don', description: 'Don ponctuel', interval: null, amountCents: 2000, vatRateBp: 0, vatCents: 0,
+      source: null, method: 'card', provider: 'simulated', subscriptionId: null, attemptKey: `demo:don:${user.id}`, billingName, billingAddress: address,
+      termsAcceptedAt: donatedAt, status: 'paid', paymentRef: `ch_sim_demo_don_${user.id}`, paidAt: donatedAt,
+    }, donatedAt);
+
+    // A yearly subscription taken four months ago and withdrawn three days later (CGV art. 8): refunded in full.
+    const yearlyAt = addDays(addMonths(now, -4), 2);
+    const refundedAt = addDays(yearlyAt, 3);
+    const yearlyId = await insertSubscription(trx, { userId: user.id, kind: 'plan', planId: 'annuel', amountCents: 7000, interval: 'year', vatRateBp: SUBSCRIPTION_VAT_BP, provider: 'simulated', source: null }, yearlyAt);
+    await trx.updateTable('subscriptions').set({ status: 'canceled', current_period_start: toTimestamp(yearlyAt), current_period_end: toTimestamp(refundedAt), ended_at: toTimestamp(refundedAt), payment_method: methodLabel, updated_at: toTimestamp(refundedAt) }).where('id', '=', yearlyId).execute();
+    await trx.insertInto('subscription_events').values([
+      { id: newId(), subscription_id: yearlyId, type: 'started', from_status: 'incomplete', to_status: 'active', detail: `Premier paiement reçu (${methodLabel})`, at: toTimestamp(yearlyAt) },
+      { id: newId(), subscription_id: yearlyId, type: 'ended', from_status: 'active', to_status: 'canceled', detail: 'Rétractation dans les 14 jours : remboursement intégral', at: toTimestamp(refundedAt) },
+    ]).execute();
+    await insertOrder(trx, {
+      userId: user.id, purpose: 'subscription', reason: 'initial', offerId: 'annuel', description: 'Abonnement Annuel', interval: 'year', amountCents: 7000, vatRateBp: SUBSCRIPTION_VAT_BP,
+      vatCents: vatIncluded(7000, SUBSCRIPTION_VAT_BP), source: null, method: 'card', provider: 'simulated', subscriptionId: yearlyId, attemptKey: `demo:${yearlyId}:0`,
+      billingName, billingAddress: address, termsAcceptedAt: yearlyAt, immediateStartAt: yearlyAt, periodStart: yearlyAt, periodEnd: addMonths(yearlyAt, 12),
+      status: 'refunded', paymentRef: `ch_sim_demo_${yearlyId}_0`, paidAt: yearlyAt,
+    }, yearlyAt);
+
+    // Their invoices and receipts, at each payment's date and in date order (numbers follow dates), then the credit note.
+    const paid = await trx.selectFrom('orders').select('id').where('user_id', '=', user.id).where('paid_at', 'is not', null).orderBy('paid_at', 'asc').execute();
+    for (const { id } of paid) {
+      const order = (await findOrder(trx, id))!;
+      if (order.status === 'refunded' && order.paidAt) {
+        await issueForPayment(trx, deps.siteUrl, order, { methodLabel, now: order.paidAt });
+        await issueCreditNote(trx, deps.siteUrl, order, refundedAt);
+      } else if (order.paidAt) {
+        await issueForPayment(trx, deps.siteUrl, order, { methodLabel, now: order.paidAt });
+      }
     }
   });
   log.info('demo revenue seeded');
