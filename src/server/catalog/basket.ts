@@ -105,5 +105,34 @@ export const billingSchema = z.object({
   postal_code: z.string().trim().regex(/^[A-Za-z0-9 -]{3,10}$/, 'Indiquez un code postal valide.'),
   city: z.string().trim().min(1, 'Indiquez votre ville.').max(100, 'Ville : 100 caractères au plus.'),
   country: z.string().trim().toUpperCase().regex(/^[A-Z]{2}$/, 'Pays : code à deux lettres, par exemple FR.').default('FR'),
+  // An invoice in a business's name (Code de commerce L441-9): both, or neither.
+  // (checked together by `businessOf`).
+  company: z.string().trim().max(200, 'Raison sociale : 200 caractères au plus.').optional(),
+  siren: z
+    .string()
+    .transform((v) => v.replace(/[\s.]/g, ''))
+    .refine((v) => v === '' || isSiren(v), 'Numéro SIREN invalide : neuf chiffres, par exemple 912 345 678.')
+    .optional(),
 });
+
+/** The business an invoice is made out to, if any: both fields or neither. */
+export function businessOf(input: { company?: string | undefined; siren?: string | undefined }): Result<{ business: { company: string; siren: string } | null }> {
+  const company = input.company?.trim() ?? '';
+  const siren = input.siren ?? '';
+  if (!company && !siren) return { ok: true, business: null };
+  if (!company || !siren) return fail(422, 'Pour une facture au nom d’une entreprise, indiquez sa raison sociale et son numéro SIREN.');
+  return { ok: true, business: { company, siren } };
+}
+
+/** A SIREN: nine digits whose Luhn sum is a multiple of ten. */
+export function isSiren(value: string): boolean {
+  if (!/^\d{9}$/.test(value)) return false;
+  let sum = 0;
+  for (let i = 0; i < 9; i++) {
+    let digit = Number(value[8 - i]);
+    if (i % 2 === 1) digit = digit * 2 > 9 ? digit * 2 - 9 : digit * 2;
+    sum += digit;
+  }
+  return sum % 10 === 0;
+}
 

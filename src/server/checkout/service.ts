@@ -11,7 +11,7 @@ import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import { findUser, updateProfile } from '../auth/service';
 import { withDocuments } from '../billing/service';
-import { billingSchema, type Basket, priceBasket } from '../catalog/basket';
+import { billingSchema, businessOf, type Basket, priceBasket } from '../catalog/basket';
 import type { ServerDeps } from '../core/deps';
 import { fail, type Result } from '../core/result';
 import type { Database } from '../db/database';
@@ -67,9 +67,13 @@ export async function placeOrder(deps: ServerDeps, userId: string, basket: Baske
   }
   const user = await findUser(deps.db, userId);
   if (!user) return fail(404, 'Compte introuvable.');
+  const business = businessOf(input);
+  if (!business.ok) return business;
   const now = deps.clock.now();
   const attemptKey = `checkout:${user.id}:${input.tentative}`;
   const address = { line1: input.address_line1, line2: input.address_line2, postalCode: input.postal_code, city: input.city, country: input.country };
+  // The business, if any, is the invoice's (kept on the order), not the profile's.
+  const billingAddress = business.business ? { ...address, ...business.business } : address;
 
   const existing = await deps.db.selectFrom('orders').select('id').where('attempt_key', '=', attemptKey).executeTakeFirst();
   const order = existing
@@ -86,7 +90,7 @@ export async function placeOrder(deps: ServerDeps, userId: string, basket: Baske
         const { order: placed, created } = await insertOrder(trx, {
           userId: user.id, purpose: priced.purpose, reason: 'initial', offerId: priced.offerId, description: priced.description, interval: priced.interval,
           amountCents: priced.amountCents, vatRateBp: priced.vatRateBp, vatCents: priced.vatCents, source: source ?? null, method: input.methode,
-          provider: deps.payments.name, subscriptionId, attemptKey, billingName: `${input.given_name} ${input.family_name}`, billingAddress: address,
+          provider: deps.payments.name, subscriptionId, attemptKey, billingName: `${input.given_name} ${input.family_name}`, billingAddress,
           termsAcceptedAt: now, immediateStartAt: priced.withdrawal ? now : null,
         }, now);
         // Lost a race with the same form on another connection: undo this one, keep theirs.
