@@ -80,6 +80,10 @@ export const sharePriceCents = catalog.shares.priceCents;
 /** VAT on subscriptions, in basis points: 2.1 % (210) for CPPAP-recognised online press, else 20 % (2000). */
 export const SUBSCRIPTION_VAT_BP = catalog.vat.cppapRecognised ? 210 : 2000;
 
+export function findGiftOffer(offerId: string): GiftOffer | undefined {
+  return giftOffers.find((g) => g.id === offerId);
+}
+
 export function findPlan(planId: string): Plan | undefined {
   return plans.find((p) => p.id === planId);
 }

@@ -22,6 +22,7 @@ import { newsletterJobs } from './newsletter/jobs';
 import { seedDemoAccounts, seedDemoRevenue } from './demo/seed';
 import { orderJobs } from './orders/service';
 import { subscriptionJobs } from './subscriptions/service';
+import { giftJobs } from './subscriptions/gifts';
 import { createPaymentProvider } from './payments/registry';
 import { isSimulated } from './payments/simulated';
 import { handlePaymentWebhook } from './checkout/service';
@@ -31,7 +32,7 @@ import { billingJobs, scheduleBillingWork } from './billing/service';
 export function jobHandlers(deps: ServerDeps): JobDefinition[] {
   const payments = isSimulated(deps.payments) ? deps.payments.jobs((raw, headers) => handlePaymentWebhook(deps, 'simulated', raw, headers)) : [];
   return [
-    ...mailJobs(deps.mailer), ...authJobs(deps), ...newsletterJobs(deps), ...contactJobs(deps), ...orderJobs(deps), ...subscriptionJobs(deps), ...billingJobs(deps), ...payments,
+    ...mailJobs(deps.mailer), ...authJobs(deps), ...newsletterJobs(deps), ...contactJobs(deps), ...orderJobs(deps), ...subscriptionJobs(deps), ...giftJobs(deps), ...billingJobs(deps), ...payments,
   ] as JobDefinition[];
 }
 

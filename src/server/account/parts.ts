@@ -16,6 +16,8 @@ import type { Database } from '../db/database';
 import { endSubscription, exportSubscription } from '../newsletter/service';
 import { detachUserOrders, exportUserOrders } from '../orders/service';
 import { eraseUserSubscriptions, exportUserSubscriptions } from '../subscriptions/service';
+import { detachUserGifts, exportUserGifts } from '../subscriptions/gifts';
+import { exportUserDocuments } from '../billing/service';
 
 export interface AccountPart {
   /** Key of this part in the exported JSON. */
@@ -52,5 +54,17 @@ export const ACCOUNT_PARTS: readonly AccountPart[] = [
     name: 'orders',
     export: (db, user) => exportUserOrders(db, user.id),
     erase: (db, user, now) => detachUserOrders(db, user.id, now),
+  },
+  {
+    // Gifts bought (with the recipient's name, address and message) and received: detached with their order.
+    name: 'gifts',
+    export: (db, user) => exportUserGifts(db, user.id),
+    erase: (db, user, now) => detachUserGifts(db, user.id, now),
+  },
+  {
+    // Invoices, credit notes and receipts: legal records, append-only, kept ten years. The export lists them.
+    name: 'documents',
+    export: (db, user) => exportUserDocuments(db, user.id),
+    erase: async () => {},
   },
 ];

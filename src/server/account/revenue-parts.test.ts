@@ -137,6 +137,7 @@ describeEachDialect('account: orders and subscriptions', (kind) => {
       ...provider,
       runsRenewals: true,
       updateSubscription: async (change) => { updated.push(change); },
+      postponeRenewal: async () => {},
       cancelSubscriptionNow: async (ref, key) => {
         if (failures-- > 0) throw new ProviderError('indisponible');
         ended.push([ref, key]);

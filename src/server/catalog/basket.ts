@@ -6,16 +6,16 @@
  * from the catalogue.
  */
 import { z } from 'zod';
-import { donationMaximumCents, donationMinimumCents, findPlan, formatEuros, SUBSCRIPTION_VAT_BP, vatIncluded, type Interval } from '../../config/catalog';
+import { donationMaximumCents, donationMinimumCents, findGiftOffer, findPlan, formatEuros, SUBSCRIPTION_VAT_BP, vatIncluded, type Interval } from '../../config/catalog';
 import { SOURCE_PATTERN } from '../../lib/campaign';
 import { fail, type Result } from '../core/result';
 
-export type Basket = { kind: 'plan'; planId: string } | { kind: 'donation'; frequency: 'once' | 'monthly'; amountCents: number };
+export type Basket = { kind: 'plan'; planId: string } | { kind: 'donation'; frequency: 'once' | 'monthly'; amountCents: number } | { kind: 'gift'; offerId: string };
 
 /** The basket priced from the catalogue: the only amounts the rest of the path uses. */
 export interface PricedBasket {
   basket: Basket;
-  purpose: 'subscription' | 'donation';
+  purpose: 'subscription' | 'donation' | 'gift';
   offerId: string;
   /** "Abonnement Mensuel", "Don ponctuel", "Don mensuel". */
   description: string;
@@ -43,6 +43,11 @@ export function parseEuros(typed: string): number {
  * (`unique` | `mensuel`).
  */
 export function parseBasket(values: Record<string, string | undefined>): Result<{ basket: Basket }> {
+  const giftId = values.cadeau?.trim();
+  if (giftId) {
+    if (!findGiftOffer(giftId)) return fail(422, 'Cette offre cadeau n’existe pas. Choisissez-en une parmi nos abonnements à offrir.');
+    return { ok: true, basket: { kind: 'gift', offerId: giftId } };
+  }
   const planId = values.formule?.trim();
   if (planId) {
     if (!findPlan(planId)) return fail(422, 'Cette formule d’abonnement n’existe pas. Choisissez-en une parmi nos offres.');
@@ -60,6 +65,16 @@ export function parseBasket(values: Record<string, string | undefined>): Result<
 }
 
 export function priceBasket(basket: Basket): PricedBasket {
+  if (basket.kind === 'gift') {
+    const offer = findGiftOffer(basket.offerId);
+    if (!offer) throw new Error(`Unknown gift offer ${basket.offerId}: parse the basket first`);
+    // A gift is invoiced at the press rate when paid; it starts only when activated, so no
+    // immediate-start request (the withdrawal right lasts until activation, CGV art. 8).
+    return {
+      basket, purpose: 'gift', offerId: offer.id, description: `Abonnement offert ${offer.label}`, amountCents: offer.priceCents, interval: null,
+      vatRateBp: SUBSCRIPTION_VAT_BP, vatCents: vatIncluded(offer.priceCents, SUBSCRIPTION_VAT_BP), withdrawal: false,
+    };
+  }
   if (basket.kind === 'plan') {
     const plan = findPlan(basket.planId);
     if (!plan) throw new Error(`Unknown plan ${basket.planId}: parse the basket first`);
@@ -82,7 +97,8 @@ export function priceBasket(basket: Basket): PricedBasket {
 /** The basket (and source) as an address query, for the next step's link. */
 export function basketQuery(basket: Basket, source: string | undefined): string {
   const params = new URLSearchParams();
-  if (basket.kind === 'plan') params.set('formule', basket.planId);
+  if (basket.kind === 'gift') params.set('cadeau', basket.offerId);
+  else if (basket.kind === 'plan') params.set('formule', basket.planId);
   else {
     params.set('don', String(basket.amountCents));
     params.set('frequence', basket.frequency === 'monthly' ? 'mensuel' : 'unique');

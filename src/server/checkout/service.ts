@@ -21,12 +21,13 @@ import { findUserOrder, insertOrder, type Order } from '../orders/repository';
 import type { PaymentEvent } from '../payments/provider';
 import { receiveWebhook } from '../payments/webhooks';
 import { applySubscriptionEvent, subscriptionFulfilment } from '../subscriptions/service';
+import { checkGiftDetails, type GiftDetails, type GiftDetailsInput, giftFulfilment, insertGift } from '../subscriptions/gifts';
 import { findSubscription, insertSubscription, type Subscription } from '../subscriptions/repository';
 
 /** Every purpose's fulfilment, each with its legal document issued first (billing). */
 export function fulfilments(deps: ServerDeps): Fulfilments {
   const subscriptions = withDocuments(deps, subscriptionFulfilment(deps));
-  return { subscription: subscriptions, donation: subscriptions };
+  return { subscription: subscriptions, donation: subscriptions, gift: withDocuments(deps, giftFulfilment(deps)) };
 }
 
 /** Applies one verified provider event (inside the transaction that records its id). */
@@ -60,8 +61,15 @@ class DuplicateAttempt extends Error {
  * Places the order and opens the provider's page. The same form sent twice (same `tentative`)
  * finds the order of the first and the same provider session: one order, one charge.
  */
-export async function placeOrder(deps: ServerDeps, userId: string, basket: Basket, source: string | undefined, input: CheckoutInput): Promise<Result<{ url: string; orderId: string }>> {
+export async function placeOrder(deps: ServerDeps, userId: string, basket: Basket, source: string | undefined, input: CheckoutInput, giftInput?: GiftDetailsInput): Promise<Result<{ url: string; orderId: string }>> {
   const priced = priceBasket(basket);
+  let gift: GiftDetails | null = null;
+  if (basket.kind === 'gift') {
+    if (!giftInput) return fail(422, 'Indiquez à qui vous offrez l’abonnement.');
+    const checked = checkGiftDetails(giftInput, deps.clock.now());
+    if (!checked.ok) return checked;
+    gift = checked.details;
+  }
   if (priced.withdrawal && !input.demarrage_immediat) {
     return fail(422, 'Pour que votre abonnement commence dès le paiement, cochez la demande de démarrage immédiat.');
   }
@@ -95,6 +103,7 @@ export async function placeOrder(deps: ServerDeps, userId: string, basket: Baske
         }, now);
         // Lost a race with the same form on another connection: undo this one, keep theirs.
         if (!created) throw new DuplicateAttempt(placed.id);
+        if (gift && basket.kind === 'gift') await insertGift(trx, { orderId: placed.id, buyerId: user.id, offerId: basket.offerId, details: gift }, now);
         await scheduleReconcile(deps, trx, placed.id);
         return placed;
       }).catch(async (error: unknown) => {

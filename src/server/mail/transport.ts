@@ -28,6 +28,8 @@ export interface OutgoingMail {
   headers?: Record<string, string>;
   /** Template name, for the log line only; it is not written into the message. */
   template?: string;
+  /** Files attached (a gift card): composed by the domain's own job, never carried in a job's payload. */
+  attachments?: { filename: string; contentType: string; content: Uint8Array }[];
 }
 
 /** What a transport reports once it has taken a message: submitted, not delivered. */
@@ -82,6 +84,7 @@ function toNodemailer(mail: OutgoingMail, from: string, date: Date): SendMailOpt
     textEncoding: 'base64',
     ...(mail.replyTo ? { replyTo: mail.replyTo } : {}),
     ...(mail.headers ? { headers: mail.headers } : {}),
+    ...(mail.attachments?.length ? { attachments: mail.attachments.map((a) => ({ filename: a.filename, contentType: a.contentType, content: Buffer.from(a.content) })) } : {}),
   };
 }
 

@@ -93,6 +93,12 @@ export interface PaymentProvider {
   /** Charges the saved method for one period; the outcome comes as a `payment.*` event. */
   chargeRenewal(charge: RenewalCharge): Promise<void>;
   updateSubscription(change: SubscriptionChange): Promise<void>;
+  /**
+   * Moves the next charge of the provider's subscription to `until` without charging for the
+   * time between (a gift's months added after the paid period). Providers whose renewals the
+   * site runs have nothing to do: the site's own renewal job moves.
+   */
+  postponeRenewal(change: { subscriptionRef: string; until: Date; idempotencyKey: string }): Promise<void>;
   /** Ends the provider's subscription now (an administrator's cancellation, an account deleted). */
   cancelSubscriptionNow(subscriptionRef: string, idempotencyKey: string): Promise<void>;
   /** Refunds a payment in full; the outcome comes as a `refund.succeeded` event. */

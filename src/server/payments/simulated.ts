@@ -169,6 +169,8 @@ export function createSimulatedProvider(deps: SimulatedDeps, options: SimulatedO
     // The site runs the renewals of this provider: there is no subscription on its side to change.
     updateSubscription: async () => {},
     cancelSubscriptionNow: async () => {},
+    // The site runs this provider's renewals: the gift moves the site's renewal job instead.
+    postponeRenewal: async () => {},
 
     async refund({ paymentRef, amountCents, idempotencyKey }) {
       await writeTransaction(deps.db, async (trx) => {

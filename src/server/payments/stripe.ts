@@ -529,6 +529,13 @@ export function createStripeProvider(options: StripeProviderOptions): PaymentPro
       );
     },
 
+    async postponeRenewal({ subscriptionRef, until, idempotencyKey }) {
+      // A trial until then: no charge before it, no proration for the time given.
+      await call('subscriptions.update', () =>
+        stripe.subscriptions.update(subscriptionRef, { trial_end: Math.floor(until.getTime() / 1000), proration_behavior: 'none' }, { idempotencyKey }),
+      );
+    },
+
     async cancelSubscriptionNow(subscriptionRef, idempotencyKey) {
       try {
         await stripe.subscriptions.cancel(subscriptionRef, {}, { idempotencyKey });

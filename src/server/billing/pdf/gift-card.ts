@@ -21,7 +21,6 @@ export interface GiftCard {
 }
 
 const W = 595;
-const H = 420;
 
 export async function renderGiftCardPdf(card: GiftCard): Promise<Uint8Array> {
   const doc = newDocument({ title: 'Un abonnement offert à Contrechamp', subject: `Carte cadeau — ${card.offerLabel}`, date: new Date(card.expiresAt), size: 'A5', layout: 'landscape' });

@@ -1,0 +1,85 @@
+/**
+ * The mails of gift subscriptions: the buyer's (code and printable card), the recipient's (on
+ * the chosen day, or resent), the invitation to subscribe before a gift ends, and its end.
+ */
+import { formatDate } from '../../lib/dates';
+import { renderMail, siteLink, type Block, type MailContent } from '../mail/layout';
+
+const activationUrl = (siteUrl: URL, code: string) => siteLink(siteUrl, `/creer-mon-compte/cadeau/${code.replace(/-/g, '')}`);
+const longDay = (day: string) => formatDate(new Date(`${day}T12:00:00Z`));
+
+export function giftBuyerMail({ siteUrl, code, duration, recipientName, recipientEmail, deliverOn, expiresAt, invoice }: {
+  siteUrl: URL; code: string; duration: string; recipientName: string; recipientEmail: string | null; deliverOn: string; expiresAt: Date; invoice: { id: string; label: string } | null;
+}): MailContent {
+  const delivery: Block = recipientEmail
+    ? { kind: 'paragraph', text: ['Nous enverrons le cadeau à ', { strong: recipientName }, ` (${recipientEmail}) le ${longDay(deliverOn)}, avec votre message. Vous pouvez suivre son envoi et son activation, ou renvoyer l’e-mail, depuis « Mes cadeaux ».`] }
+    : { kind: 'paragraph', text: ['Vous avez choisi de remettre le cadeau vous-même à ', { strong: recipientName }, ' : imprimez la carte jointe (PDF), ou transmettez-lui le code ci-dessous.'] };
+  return renderMail('gift-bought', {
+    siteUrl,
+    subject: `Votre abonnement offert : ${duration} de Contrechamp pour ${recipientName}`,
+    heading: 'Merci pour ce cadeau !',
+    preheader: `Le code cadeau de ${recipientName} et sa carte à imprimer.`,
+    blocks: [
+      { kind: 'paragraph', text: 'Bonjour,' },
+      { kind: 'paragraph', text: ['Vous offrez ', { strong: `${duration} de Contrechamp` }, ` à ${recipientName}. Merci : chaque lecteur de plus rend notre journalisme un peu plus fort.`] },
+      { kind: 'fields', rows: [['Code cadeau', code], ['Valable jusqu’au', formatDate(expiresAt)], ['Activation', siteLink(siteUrl, '/activer-cadeau').href]] },
+      delivery,
+      { kind: 'paragraph', text: 'La carte cadeau à imprimer est jointe à ce message (PDF).' },
+      { kind: 'link', label: 'Mes cadeaux', url: siteLink(siteUrl, '/mon-compte/mes-cadeaux') },
+      ...(invoice ? ([{ kind: 'link', label: `Télécharger la facture n° ${invoice.label} (PDF)`, url: siteLink(siteUrl, `/mon-compte/mes-factures/${encodeURIComponent(invoice.id)}`) }] satisfies Block[]) : []),
+      { kind: 'note', text: 'Le code ne sert qu’une fois, pendant un an. Un abonnement offert n’est jamais reconduit : ni vous ni la personne qui le reçoit ne serez débités à son terme. Vous pouvez vous rétracter tant que le code n’a pas été activé, dans les 14 jours qui suivent l’achat (CGV, article 8).' },
+    ],
+    reason: 'Vous recevez ce message parce que vous avez offert un abonnement à Contrechamp.',
+  });
+}
+
+export function giftRecipientMail({ siteUrl, code, duration, recipientName, buyerName, message, expiresAt }: {
+  siteUrl: URL; code: string; duration: string; recipientName: string; buyerName: string; message: string; expiresAt: Date;
+}): MailContent {
+  return renderMail('gift-received', {
+    siteUrl,
+    subject: `${buyerName} vous offre ${duration} de Contrechamp`,
+    heading: 'On vous offre Contrechamp',
+    preheader: `${buyerName} vous offre un abonnement de ${duration} à Contrechamp, média indépendant et citoyen.`,
+    blocks: [
+      { kind: 'paragraph', text: `Bonjour ${recipientName},` },
+      { kind: 'paragraph', text: [{ strong: buyerName }, ' vous offre ', { strong: `${duration} d’abonnement à Contrechamp` }, ', média indépendant et citoyen : enquêtes, émissions et podcasts, sans publicité.'] },
+      ...(message ? ([{ kind: 'paragraph', text: 'Son message :' }, { kind: 'quote', text: message }] satisfies Block[]) : []),
+      { kind: 'action', label: 'Activer mon abonnement offert', url: activationUrl(siteUrl, code) },
+      { kind: 'fields', rows: [['Votre code cadeau', code], ['Valable jusqu’au', formatDate(expiresAt)]] },
+      { kind: 'paragraph', text: ['Vous pouvez aussi saisir ce code sur ', siteLink(siteUrl, '/activer-cadeau').href, '. Aucune carte bancaire n’est demandée, et l’abonnement ne se renouvelle jamais tout seul.'] },
+      { kind: 'note', text: 'Vous êtes déjà abonné·e ? Les mois offerts s’ajoutent après votre période payée : votre prochain paiement est reporté d’autant.' },
+    ],
+    reason: `Vous recevez ce message parce que ${buyerName} vous a offert un abonnement à Contrechamp et nous a donné votre adresse pour vous le transmettre. Nous ne l’utiliserons pour rien d’autre.`,
+  });
+}
+
+export function giftEndingMail({ siteUrl, endsAt }: { siteUrl: URL; endsAt: Date }): MailContent {
+  return renderMail('gift-ending', {
+    siteUrl,
+    subject: `Votre abonnement offert se termine le ${formatDate(endsAt)}`,
+    heading: 'Votre abonnement offert se termine bientôt',
+    blocks: [
+      { kind: 'paragraph', text: 'Bonjour,' },
+      { kind: 'paragraph', text: `L’abonnement qui vous a été offert se termine le ${formatDate(endsAt)}. Il ne se renouvelle pas : rien ne vous sera prélevé.` },
+      { kind: 'paragraph', text: 'Si vous avez aimé nous lire, vous pouvez continuer à faire vivre un journalisme indépendant en vous abonnant, dès 3 € par mois au tarif solidaire.' },
+      { kind: 'action', label: 'Je m’abonne', url: siteLink(siteUrl, '/soutenir/abonnement') },
+    ],
+    reason: 'Vous recevez ce message parce qu’un abonnement à Contrechamp vous a été offert.',
+  });
+}
+
+export function giftEndedMail({ siteUrl }: { siteUrl: URL }): MailContent {
+  return renderMail('gift-ended', {
+    siteUrl,
+    subject: 'Votre abonnement offert est terminé',
+    heading: 'Votre abonnement offert est terminé',
+    blocks: [
+      { kind: 'paragraph', text: 'Bonjour,' },
+      { kind: 'paragraph', text: 'L’abonnement qui vous a été offert est arrivé à son terme. Nos contenus restent gratuits pour tout le monde : merci de nous avoir lus.' },
+      { kind: 'paragraph', text: 'Pour nous aider à le rester, vous pouvez vous abonner ou faire un don.' },
+      { kind: 'action', label: 'Je soutiens Contrechamp', url: siteLink(siteUrl, '/soutenir') },
+    ],
+    reason: 'Vous recevez ce message parce qu’un abonnement à Contrechamp vous a été offert.',
+  });
+}

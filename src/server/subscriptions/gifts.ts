@@ -1,0 +1,543 @@
+/**
+ * Gift subscriptions (abonnements offerts): bought on the support path like any order, with a
+ * recipient, a message and a delivery day; a code issued when the payment is recorded; the
+ * buyer's mail with the printable card; the recipient's mail on the chosen day; activation by
+ * the recipient; the gift subscription, which never renews.
+ *
+ * Promises (CGV art. 2.2 and 8): the code is valid one year from purchase and serves once; the
+ * subscription starts when the code is activated; a recipient who already pays a subscription
+ * gets the gift's months added after the paid period (the next payment moves back by as much);
+ * a gift is never renewed; a gift refunded before activation is revoked.
+ *
+ * Mails that carry the code are composed by their own job when it runs, from the sealed code:
+ * no code sits in clear in the jobs table.
+ */
+import { addDays, addMonths, addYears } from 'date-fns';
+import { formatInTimeZone, fromZonedTime } from 'date-fns-tz';
+import type { Kysely } from 'kysely';
+import { z } from 'zod';
+import { findGiftOffer } from '../../config/catalog';
+import { formatDate } from '../../lib/dates';
+import { findUser } from '../auth/service';
+import { renderGiftCardPdf } from '../billing/pdf/gift-card';
+import type { ServerDeps } from '../core/deps';
+import { log } from '../core/log';
+import { fail, type Result } from '../core/result';
+import { type Database, type GiftActivationMode, type GiftsTable, newId, toTimestamp } from '../db/database';
+import { writeTransaction } from '../db/transaction';
+import { handle, jobType, schedule } from '../jobs/schedule';
+import type { Fulfilment } from '../orders/service';
+import { limit, MINUTE, type RateLimitRule } from '../rate-limit/rate-limit';
+import type { Selectable } from 'kysely';
+import { groupCode, hashGiftCode, newGiftCode, parseGiftCode, sealGiftCode, unsealGiftCode } from './gift-codes';
+import { giftBuyerMail, giftEndedMail, giftEndingMail, giftRecipientMail } from './gift-mails';
+import { SEND_MAIL } from '../mail/jobs';
+import { schedulePeriod } from './service';
+import { findSubscription, insertSubscription, insertSubscriptionEvent, type Subscription, updateSubscriptionIf } from './repository';
+
+export type GiftDeps = Pick<ServerDeps, 'db' | 'clock' | 'siteUrl' | 'jobs' | 'payments' | 'mailer'>;
+type GiftRow = Selectable<GiftsTable>;
+
+/** A code is valid this long after purchase (CGV art. 2.2). */
+export const GIFT_VALIDITY_YEARS = 1;
+/** The recipient is invited to subscribe this many days before the gift ends. */
+export const GIFT_ENDING_NOTICE_DAYS = 14;
+/** The recipient's mail goes out at this hour (Paris) on the chosen day. */
+const DELIVERY_HOUR = '08:00:00';
+const PARIS = 'Europe/Paris';
+
+export const GIFT_LIMITS = {
+  /** Code lookups from one client: a household activating its gifts, not a guesser. */
+  lookupByClient: { name: 'gift:client', limit: 20, windowMs: 60 * MINUTE },
+  /** Code lookups by one account. */
+  lookupByAccount: { name: 'gift:account', limit: 10, windowMs: 60 * MINUTE },
+  /** Mails resent to recipients by one buyer. */
+  resendByAccount: { name: 'gift:resend', limit: 5, windowMs: 60 * MINUTE },
+} as const satisfies Record<string, RateLimitRule>;
+
+const parisDay = (date: Date): string => formatInTimeZone(date, PARIS, 'yyyy-MM-dd');
+
+// ---------------------------------------------------------------------------------------------
+// Buying
+
+/** The gift's details, as the payment page's fields name them. */
+export const giftDetailsForm = z.object({
+  destinataire_nom: z.string().trim().min(1, 'Indiquez le nom de la personne à qui vous offrez l’abonnement.').max(100, 'Nom de la personne : 100 caractères au plus.'),
+  remise: z.enum(['email', 'moi-meme'], { error: 'Choisissez comment le cadeau est remis : par e-mail, ou par vous-même.' }),
+  destinataire_email: z.string().trim().toLowerCase().max(254, 'Adresse e-mail trop longue.').optional(),
+  message: z.string().trim().max(500, 'Le message : 500 caractères au plus.').optional(),
+  date_envoi: z.string().trim().optional(),
+});
+export type GiftDetailsInput = z.infer<typeof giftDetailsForm>;
+
+export interface GiftDetails {
+  recipientName: string;
+  recipientEmail: string | null;
+  message: string;
+  /** YYYY-MM-DD in Paris. */
+  deliverOn: string;
+  deliverAt: Date;
+}
+
+/** The details checked against today: an e-mail when it is sent by us, a day from today to a year ahead. */
+export function checkGiftDetails(input: GiftDetailsInput, now: Date): Result<{ details: GiftDetails }> {
+  const today = parisDay(now);
+  let recipientEmail: string | null = null;
+  if (input.remise === 'email') {
+    const email = z.email().safeParse(input.destinataire_email ?? '');
+    if (!email.success) return fail(422, 'Indiquez l’adresse e-mail de la personne à qui envoyer le cadeau, ou choisissez de le remettre vous-même.');
+    recipientEmail = email.data;
+  }
+  const day = input.date_envoi?.trim() || today;
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(day) || Number.isNaN(new Date(`${day}T12:00:00Z`).getTime()) || parisDay(new Date(`${day}T12:00:00Z`)) !== day) {
+    return fail(422, 'Date d’envoi invalide : choisissez un jour, par exemple le 24 décembre.');
+  }
+  if (day < today) return fail(422, 'La date d’envoi est passée : choisissez aujourd’hui ou un jour à venir.');
+  if (day > parisDay(addYears(now, 1))) return fail(422, 'La date d’envoi doit tomber dans l’année qui vient.');
+  const deliverAt = day === today ? now : fromZonedTime(`${day}T${DELIVERY_HOUR}`, PARIS);
+  return { ok: true, details: { recipientName: input.destinataire_nom, recipientEmail, message: input.message ?? '', deliverOn: day, deliverAt } };
+}
+
+/** The gift of an order being placed, in the order's transaction. */
+export async function insertGift(trx: Kysely<Database>, input: { orderId: string; buyerId: string; offerId: string; details: GiftDetails }, now: Date): Promise<void> {
+  const offer = findGiftOffer(input.offerId);
+  if (!offer) throw new Error(`Unknown gift offer ${input.offerId}`);
+  const at = toTimestamp(now);
+  await trx
+    .insertInto('gifts')
+    .values({
+      id: newId(),
+      order_id: input.orderId,
+      buyer_id: input.buyerId,
+      offer_id: offer.id,
+      months: offer.months,
+      recipient_name: input.details.recipientName,
+      recipient_email: input.details.recipientEmail,
+      message: input.details.message,
+      deliver_on: input.details.deliverOn,
+      deliver_at: toTimestamp(input.details.deliverAt),
+      code_hash: null,
+      code_sealed: null,
+      code_hint: null,
+      issued_at: null,
+      expires_at: null,
+      delivered_at: null,
+      last_sent_at: null,
+      activated_at: null,
+      activated_by: null,
+      subscription_id: null,
+      activation_mode: null,
+      revoked_at: null,
+      created_at: at,
+      updated_at: at,
+    })
+    .onConflict((oc) => oc.column('order_id').doNothing())
+    .execute();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Jobs
+
+export const GIFT_BUYER_MAIL = jobType({ kind: 'gifts.buyer-mail', schema: z.object({ giftId: z.string() }), maxAttempts: 8 });
+export const GIFT_DELIVER = jobType({ kind: 'gifts.deliver', schema: z.object({ giftId: z.string(), resend: z.number().int().min(0).default(0) }), maxAttempts: 8 });
+export const GIFT_ENDING = jobType({ kind: 'gifts.ending', schema: z.object({ subscriptionId: z.string(), periodEnd: z.string() }) });
+export const GIFT_END = jobType({ kind: 'gifts.end', schema: z.object({ subscriptionId: z.string(), periodEnd: z.string() }) });
+
+/** The gift order's fulfilment: the code when paid, the revocation when refunded before activation. */
+export function giftFulfilment(deps: GiftDeps): Fulfilment {
+  return {
+    async paid(trx, order, { now, document }) {
+      const gift = await trx.selectFrom('gifts').selectAll().where('order_id', '=', order.id).executeTakeFirst();
+      if (!gift || gift.issued_at) return;
+      const code = newGiftCode();
+      const issued = await trx
+        .updateTable('gifts')
+        .set({ code_hash: hashGiftCode(code), code_sealed: sealGiftCode(code), code_hint: code.slice(-4), issued_at: toTimestamp(now), expires_at: toTimestamp(addYears(now, GIFT_VALIDITY_YEARS)), updated_at: toTimestamp(now) })
+        .where('id', '=', gift.id)
+        .where('issued_at', 'is', null)
+        .executeTakeFirst();
+      if (issued.numUpdatedRows === 0n) return;
+      await schedule(deps, trx, GIFT_BUYER_MAIL, { giftId: gift.id }, { uniqueKey: `gifts.buyer-mail:${gift.id}` });
+      if (gift.recipient_email) {
+        const due = new Date(gift.deliver_at) > now ? new Date(gift.deliver_at) : now;
+        await schedule(deps, trx, GIFT_DELIVER, { giftId: gift.id, resend: 0 }, { runAt: due, uniqueKey: `gifts.deliver:${gift.id}:0` });
+      }
+      if (document) log.info('gifts.issued', { giftId: gift.id, invoice: document.label });
+    },
+    async refunded(trx, order, { now }) {
+      const revoked = await trx
+        .updateTable('gifts')
+        .set({ revoked_at: toTimestamp(now), updated_at: toTimestamp(now) })
+        .where('order_id', '=', order.id)
+        .where('activated_at', 'is', null)
+        .where('revoked_at', 'is', null)
+        .executeTakeFirst();
+      if (revoked.numUpdatedRows === 0n) log.warn('gifts.refund_after_activation', { orderId: order.id });
+    },
+  };
+}
+
+const codeOf = (gift: GiftRow): string => groupCode(unsealGiftCode(gift.code_sealed!));
+const durationOf = (months: number): string => (months % 12 === 0 ? `${months / 12} an${months >= 24 ? 's' : ''}` : `${months} mois`);
+
+async function buyerName(deps: Pick<ServerDeps, 'db'>, gift: GiftRow): Promise<string> {
+  const order = await deps.db.selectFrom('orders').select('billing_name').where('id', '=', gift.order_id).executeTakeFirst();
+  return order?.billing_name || 'Une lectrice ou un lecteur de Contrechamp';
+}
+
+/** The card of a gift, as a PDF (rendered from the sealed code; never stored). */
+async function cardPdf(deps: Pick<ServerDeps, 'db' | 'siteUrl'>, gift: GiftRow): Promise<Uint8Array> {
+  const code = codeOf(gift);
+  return renderGiftCardPdf({
+    offerLabel: findGiftOffer(gift.offer_id)?.label ?? durationOf(gift.months),
+    months: gift.months,
+    recipientName: gift.recipient_name,
+    buyerName: await buyerName(deps, gift),
+    message: gift.message,
+    code,
+    expiresAt: gift.expires_at!,
+    activateUrl: new URL(`/activer-cadeau/${code.replace(/-/g, '')}`, deps.siteUrl).href,
+    siteHost: deps.siteUrl.host,
+  });
+}
+
+async function sendBuyerMail(deps: GiftDeps, giftId: string): Promise<void> {
+  const gift = await deps.db.selectFrom('gifts').selectAll().where('id', '=', giftId).executeTakeFirst();
+  if (!gift?.code_sealed || !gift.buyer_id || gift.revoked_at) return;
+  const buyer = await findUser(deps.db, gift.buyer_id);
+  if (!buyer) return;
+  const invoice = await deps.db.selectFrom('billing_documents').select(['id', 'label']).where('subject_key', '=', `invoice:${gift.order_id}`).executeTakeFirst();
+  const pdf = await cardPdf(deps, gift);
+  const mail = giftBuyerMail({
+    siteUrl: deps.siteUrl,
+    code: codeOf(gift),
+    duration: durationOf(gift.months),
+    recipientName: gift.recipient_name,
+    recipientEmail: gift.recipient_email,
+    deliverOn: gift.deliver_on,
+    expiresAt: new Date(gift.expires_at!),
+    invoice: invoice ?? null,
+  });
+  await deps.mailer.send({ to: buyer.email, ...mail, attachments: [{ filename: 'carte-cadeau-contrechamp.pdf', contentType: 'application/pdf', content: pdf }] });
+}
+
+/**
+ * The recipient's mail, on the chosen day or resent by the buyer. Sent, then recorded: a crash
+ * in between sends it once more at the retry, never zero times.
+ */
+async function deliver(deps: GiftDeps, giftId: string, resend: number): Promise<void> {
+  const gift = await deps.db.selectFrom('gifts').selectAll().where('id', '=', giftId).executeTakeFirst();
+  if (!gift?.code_sealed || !gift.recipient_email || gift.revoked_at || gift.activated_at) return;
+  if (resend === 0 && gift.delivered_at) return;
+  const now = deps.clock.now();
+  if (gift.expires_at && new Date(gift.expires_at) <= now) return;
+  const code = codeOf(gift);
+  const mail = giftRecipientMail({
+    siteUrl: deps.siteUrl,
+    code,
+    duration: durationOf(gift.months),
+    recipientName: gift.recipient_name,
+    buyerName: await buyerName(deps, gift),
+    message: gift.message,
+    expiresAt: new Date(gift.expires_at!),
+  });
+  await deps.mailer.send({ to: gift.recipient_email, ...mail });
+  await deps.db
+    .updateTable('gifts')
+    .set((eb) => ({ delivered_at: gift.delivered_at ?? toTimestamp(now), last_sent_at: toTimestamp(now), sent_count: eb('sent_count', '+', 1), updated_at: toTimestamp(now) }))
+    .where('id', '=', gift.id)
+    .execute();
+}
+
+/** Before a gift subscription ends: the invitation to subscribe. At its end: it expires. */
+async function giftEnding(deps: GiftDeps, subscriptionId: string, periodEnd: string, ends: boolean): Promise<void> {
+  const sub = await findSubscription(deps.db, subscriptionId);
+  if (!sub || sub.kind !== 'gift' || sub.status !== 'active' || !sub.currentPeriodEnd || toTimestamp(sub.currentPeriodEnd) !== periodEnd || !sub.userId) return;
+  await writeTransaction(deps.db, async (trx) => {
+    const owner = await findUser(trx, sub.userId!);
+    if (ends) {
+      const ended = await updateSubscriptionIf(trx, sub, { set: { status: 'expired', ended_at: periodEnd }, type: 'ended', detail: 'Fin de l’abonnement offert' }, deps.clock.now());
+      if (ended && owner) await schedule(deps, trx, SEND_MAIL, { to: owner.email, mail: giftEndedMail({ siteUrl: deps.siteUrl }) }, { uniqueKey: `gifts.ended-mail:${sub.id}:${periodEnd}` });
+    } else if (owner) {
+      await schedule(deps, trx, SEND_MAIL, { to: owner.email, mail: giftEndingMail({ siteUrl: deps.siteUrl, endsAt: sub.currentPeriodEnd! }) }, { uniqueKey: `gifts.ending-mail:${sub.id}:${periodEnd}` });
+    }
+  });
+  deps.jobs.wake();
+}
+
+
+/** What the end of a gift period needs: the invitation 14 days before, the expiry at the end. */
+async function scheduleGiftEnd(deps: Pick<ServerDeps, 'clock'>, trx: Kysely<Database>, subscriptionId: string, periodEnd: Date): Promise<void> {
+  const end = toTimestamp(periodEnd);
+  const noticeAt = addDays(periodEnd, -GIFT_ENDING_NOTICE_DAYS);
+  if (noticeAt > deps.clock.now()) await schedule(deps, trx, GIFT_ENDING, { subscriptionId, periodEnd: end }, { runAt: noticeAt, uniqueKey: `gifts.ending:${subscriptionId}:${end}` });
+  await schedule(deps, trx, GIFT_END, { subscriptionId, periodEnd: end }, { runAt: periodEnd, uniqueKey: `gifts.end:${subscriptionId}:${end}` });
+}
+
+export const POSTPONE_AT_PROVIDER = jobType({ kind: 'gifts.postpone-at-provider', schema: z.object({ subscriptionId: z.string(), until: z.string() }), maxAttempts: 20 });
+
+export const giftJobs = (deps: GiftDeps) => [
+  handle(GIFT_BUYER_MAIL, ({ payload }) => sendBuyerMail(deps, payload.giftId)),
+  handle(GIFT_DELIVER, ({ payload }) => deliver(deps, payload.giftId, payload.resend)),
+  handle(GIFT_ENDING, ({ payload }) => giftEnding(deps, payload.subscriptionId, payload.periodEnd, false)),
+  handle(GIFT_END, ({ payload }) => giftEnding(deps, payload.subscriptionId, payload.periodEnd, true)),
+  handle(POSTPONE_AT_PROVIDER, async ({ payload }) => {
+    const sub = await findSubscription(deps.db, payload.subscriptionId);
+    if (!sub?.providerRef || sub.status !== 'active') return;
+    await deps.payments.postponeRenewal({ subscriptionRef: sub.providerRef, until: new Date(payload.until), idempotencyKey: `gift-postpone:${sub.id}:${payload.until}` });
+  }),
+];
+
+// ---------------------------------------------------------------------------------------------
+// Activation
+
+export interface GiftPreview {
+  giftId: string;
+  duration: string;
+  months: number;
+  recipientName: string;
+  expiresAt: Date;
+  /** What activating does for this account. */
+  plan:
+    | { mode: 'new'; startsAt: Date; endsAt: Date }
+    | { mode: 'after_paid'; paidUntil: Date; endsAt: Date; nextPaymentAt: Date; label: string }
+    | { mode: 'extended'; endsAt: Date };
+}
+
+async function findByCode(db: Kysely<Database>, code: string): Promise<GiftRow | undefined> {
+  return db.selectFrom('gifts').selectAll().where('code_hash', '=', hashGiftCode(code)).executeTakeFirst();
+}
+
+/** Why a found gift cannot be activated now, in French; null when it can. */
+function unusable(gift: GiftRow, now: Date): Result | null {
+  if (!gift.issued_at) return fail(409, 'Ce cadeau n’est pas encore payé : son code sera valable dès que le paiement sera confirmé.');
+  if (gift.revoked_at) return fail(409, 'Ce code cadeau a été annulé (l’achat a été remboursé) : il ne peut plus être utilisé.');
+  if (gift.activated_at) return fail(409, `Ce code cadeau a déjà été utilisé, le ${formatDate(new Date(gift.activated_at))} : un code ne sert qu’une fois.`);
+  if (gift.expires_at && new Date(gift.expires_at) <= now) return fail(409, `Ce code cadeau a expiré le ${formatDate(new Date(gift.expires_at))} : il était valable un an à compter de l’achat.`);
+  return null;
+}
+
+/** A typed code checked, then looked up (counted against the guessing limits). */
+async function lookUp(deps: Pick<ServerDeps, 'db' | 'clock'>, typed: string, who: { client: string; userId?: string | undefined }): Promise<Result<{ gift: GiftRow; code: string }>> {
+  const parsed = parseGiftCode(typed);
+  if (!parsed.ok) return fail(422, parsed.message);
+  const checks: [RateLimitRule, string][] = [[GIFT_LIMITS.lookupByClient, who.client]];
+  if (who.userId) checks.push([GIFT_LIMITS.lookupByAccount, who.userId]);
+  const limited = await limit(deps, checks, 'Trop de codes essayés.');
+  if (limited) return limited;
+  const gift = await findByCode(deps.db, parsed.code);
+  if (!gift) return fail(404, 'Ce code cadeau n’existe pas. Vérifiez-le sur votre carte ou dans l’e-mail reçu.');
+  return { ok: true, gift, code: parsed.code };
+}
+
+async function livePaidPlan(db: Kysely<Database>, userId: string): Promise<Subscription | undefined> {
+  const rows = await db.selectFrom('subscriptions').select('id').where('user_id', '=', userId).where('kind', '=', 'plan').where('status', '=', 'active').where('cancel_at_period_end', '=', 0).execute();
+  for (const row of rows) {
+    const sub = await findSubscription(db, row.id);
+    if (sub?.currentPeriodEnd) return sub;
+  }
+  return undefined;
+}
+
+async function liveGift(db: Kysely<Database>, userId: string): Promise<Subscription | undefined> {
+  const row = await db.selectFrom('subscriptions').select('id').where('user_id', '=', userId).where('kind', '=', 'gift').where('status', '=', 'active').executeTakeFirst();
+  return row ? findSubscription(db, row.id) : undefined;
+}
+
+async function planFor(db: Kysely<Database>, userId: string, months: number, now: Date): Promise<GiftPreview['plan']> {
+  const paid = await livePaidPlan(db, userId);
+  if (paid?.currentPeriodEnd) {
+    const endsAt = addMonths(paid.currentPeriodEnd, months);
+    return { mode: 'after_paid', paidUntil: paid.currentPeriodEnd, endsAt, nextPaymentAt: endsAt, label: paid.planId ?? '' };
+  }
+  const gift = await liveGift(db, userId);
+  if (gift?.currentPeriodEnd) return { mode: 'extended', endsAt: addMonths(gift.currentPeriodEnd, months) };
+  return { mode: 'new', startsAt: now, endsAt: addMonths(now, months) };
+}
+
+/** What activating this code would do for this account (or, without an account, what the gift is). */
+export async function previewGift(deps: Pick<ServerDeps, 'db' | 'clock'>, typed: string, who: { client: string; userId?: string | undefined }): Promise<Result<{ preview: GiftPreview; code: string }>> {
+  const found = await lookUp(deps, typed, who);
+  if (!found.ok) return found;
+  const now = deps.clock.now();
+  const refusal = unusable(found.gift, now);
+  if (refusal && !refusal.ok) return refusal;
+  const gift = found.gift;
+  const plan = who.userId ? await planFor(deps.db, who.userId, gift.months, now) : { mode: 'new' as const, startsAt: now, endsAt: addMonths(now, gift.months) };
+  return {
+    ok: true,
+    code: found.code,
+    preview: { giftId: gift.id, duration: durationOf(gift.months), months: gift.months, recipientName: gift.recipient_name, expiresAt: new Date(gift.expires_at!), plan },
+  };
+}
+
+/**
+ * Activates a code for an account. One conditional update claims the code: of two activations
+ * at the same moment (two tabs, two people, two processes), exactly one changes the row; the
+ * other finds it used. The subscription starts or is extended in the same transaction.
+ */
+export async function activateGift(deps: GiftDeps, userId: string, typed: string, client: string): Promise<Result<{ mode: GiftActivationMode; endsAt: Date; subscriptionId: string }>> {
+  const found = await lookUp(deps, typed, { client, userId });
+  if (!found.ok) return found;
+  const now = deps.clock.now();
+  const refusal = unusable(found.gift, now);
+  if (refusal && !refusal.ok) return refusal;
+  const gift = found.gift;
+  const outcome = await writeTransaction(deps.db, async (trx) => {
+    const claimed = await trx
+      .updateTable('gifts')
+      .set({ activated_at: toTimestamp(now), activated_by: userId, updated_at: toTimestamp(now) })
+      .where('id', '=', gift.id)
+      .where('activated_at', 'is', null)
+      .where('revoked_at', 'is', null)
+      .where('issued_at', 'is not', null)
+      .where('expires_at', '>', toTimestamp(now))
+      .executeTakeFirst();
+    if (claimed.numUpdatedRows === 0n) return undefined;
+    const detail = `Abonnement offert de ${durationOf(gift.months)} activé`;
+    const paid = await livePaidPlan(trx, userId);
+    let mode: GiftActivationMode;
+    let subscriptionId: string;
+    let endsAt: Date;
+    if (paid?.currentPeriodEnd) {
+      // After the paid period: the next payment moves back by the gift's months.
+      endsAt = addMonths(paid.currentPeriodEnd, gift.months);
+      const moved = await updateSubscriptionIf(trx, paid, { set: { current_period_end: toTimestamp(endsAt) }, type: 'gift-added', detail: `${detail} : prochain paiement reporté au ${formatDate(endsAt)}` }, now);
+      if (!moved) throw new Error('The paid subscription changed during the activation; try again');
+      mode = 'after_paid';
+      subscriptionId = paid.id;
+      await rescheduleRenewal(deps, trx, paid, endsAt);
+    } else {
+      const current = await liveGift(trx, userId);
+      if (current?.currentPeriodEnd) {
+        endsAt = addMonths(current.currentPeriodEnd, gift.months);
+        const extended = await updateSubscriptionIf(trx, current, { set: { current_period_end: toTimestamp(endsAt) }, type: 'gift-added', detail: `${detail} : prolongé jusqu’au ${formatDate(endsAt)}` }, now);
+        if (!extended) throw new Error('The gift subscription changed during the activation; try again');
+        mode = 'new';
+        subscriptionId = current.id;
+      } else {
+        endsAt = addMonths(now, gift.months);
+        subscriptionId = await insertSubscription(trx, { userId, kind: 'gift', planId: null, amountCents: 0, interval: 'month', vatRateBp: 0, provider: deps.payments.name, source: null, status: 'active' }, now);
+        await trx.updateTable('subscriptions').set({ current_period_start: toTimestamp(now), current_period_end: toTimestamp(endsAt), payment_method: 'Abonnement offert' }).where('id', '=', subscriptionId).execute();
+        await insertSubscriptionEvent(trx, { subscriptionId, type: 'started', from: 'active', to: 'active', detail }, now);
+        mode = 'new';
+      }
+      await scheduleGiftEnd(deps, trx, subscriptionId, endsAt);
+    }
+    await trx.updateTable('gifts').set({ subscription_id: subscriptionId, activation_mode: mode }).where('id', '=', gift.id).execute();
+    return { mode, endsAt, subscriptionId };
+  });
+  deps.jobs.wake();
+  if (!outcome) {
+    const again = await findByCode(deps.db, found.code);
+    const why = again ? unusable(again, now) : null;
+    return why && !why.ok ? why : fail(409, 'Ce code cadeau vient d’être utilisé : un code ne sert qu’une fois.');
+  }
+  return { ok: true, ...outcome };
+}
+
+/** A paid subscription's renewal moved to its new period end. */
+async function rescheduleRenewal(deps: GiftDeps, trx: Kysely<Database>, sub: Subscription, until: Date): Promise<void> {
+  // The site's own renewal job carries the old period end, so it does nothing; a new one is due at the new end.
+  await schedulePeriod(deps, trx, sub, until);
+  if (deps.payments.runsRenewals && sub.providerRef) {
+    await schedule(deps, trx, POSTPONE_AT_PROVIDER, { subscriptionId: sub.id, until: toTimestamp(until) }, { uniqueKey: `gifts.postpone:${sub.id}:${toTimestamp(until)}` });
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The buyer's gifts
+
+export interface BoughtGift {
+  id: string;
+  duration: string;
+  recipientName: string;
+  recipientEmail: string | null;
+  deliverOn: string;
+  paid: boolean;
+  codeHint: string | null;
+  deliveredAt: Date | null;
+  activatedAt: Date | null;
+  expiresAt: Date | null;
+  revokedAt: Date | null;
+  /** « En attente du paiement », « Envoi prévu le … », « Envoyé le … », « Activé le … », « Expiré », « Annulé ». */
+  state: string;
+  canResend: boolean;
+  orderId: string;
+}
+
+function describe(gift: GiftRow, now: Date): { state: string; canResend: boolean } {
+  const expired = gift.expires_at !== null && new Date(gift.expires_at) <= now;
+  if (!gift.issued_at) return { state: 'En attente du paiement', canResend: false };
+  if (gift.revoked_at) return { state: `Annulé (remboursé) le ${formatDate(new Date(gift.revoked_at))}`, canResend: false };
+  if (gift.activated_at) return { state: `Activé le ${formatDate(new Date(gift.activated_at))}`, canResend: false };
+  if (expired) return { state: `Expiré le ${formatDate(new Date(gift.expires_at!))}, sans avoir été activé`, canResend: false };
+  if (!gift.recipient_email) return { state: 'À remettre par vous-même : pas encore activé', canResend: false };
+  if (!gift.delivered_at) return { state: `Envoi prévu le ${formatDate(new Date(gift.deliver_at))}`, canResend: false };
+  return { state: `Envoyé le ${formatDate(new Date(gift.delivered_at))} : pas encore activé`, canResend: true };
+}
+
+export async function listBoughtGifts(deps: Pick<ServerDeps, 'db' | 'clock'>, userId: string): Promise<BoughtGift[]> {
+  const rows = await deps.db.selectFrom('gifts').selectAll().where('buyer_id', '=', userId).orderBy('created_at', 'desc').execute();
+  const now = deps.clock.now();
+  return rows
+    .filter((g) => g.issued_at !== null || new Date(g.created_at) > addDays(now, -1))
+    .map((g) => ({
+      id: g.id,
+      duration: durationOf(g.months),
+      recipientName: g.recipient_name,
+      recipientEmail: g.recipient_email,
+      deliverOn: g.deliver_on,
+      paid: g.issued_at !== null,
+      codeHint: g.code_hint,
+      deliveredAt: g.delivered_at ? new Date(g.delivered_at) : null,
+      activatedAt: g.activated_at ? new Date(g.activated_at) : null,
+      expiresAt: g.expires_at ? new Date(g.expires_at) : null,
+      revokedAt: g.revoked_at ? new Date(g.revoked_at) : null,
+      orderId: g.order_id,
+      ...describe(g, now),
+    }));
+}
+
+async function ownGift(db: Kysely<Database>, userId: string, giftId: string): Promise<GiftRow | undefined> {
+  if (!z.uuid().safeParse(giftId).success) return undefined;
+  return db.selectFrom('gifts').selectAll().where('id', '=', giftId).where('buyer_id', '=', userId).executeTakeFirst();
+}
+
+/** The buyer's card of their own paid gift; undefined for any other id. */
+export async function boughtGiftCard(deps: Pick<ServerDeps, 'db' | 'siteUrl'>, userId: string, giftId: string): Promise<Uint8Array | undefined> {
+  const gift = await ownGift(deps.db, userId, giftId);
+  if (!gift?.code_sealed || gift.revoked_at) return undefined;
+  return cardPdf(deps, gift);
+}
+
+/** Sends the recipient's mail again, now. */
+export async function resendGift(deps: GiftDeps, userId: string, giftId: string): Promise<Result<{ to: string }>> {
+  const gift = await ownGift(deps.db, userId, giftId);
+  if (!gift) return fail(404, 'Ce cadeau est introuvable.');
+  const { canResend } = describe(gift, deps.clock.now());
+  if (!canResend || !gift.recipient_email) return fail(409, 'Ce cadeau ne peut pas être renvoyé : il n’a pas encore été envoyé, a déjà été activé, a expiré ou a été annulé.');
+  const limited = await limit(deps, [[GIFT_LIMITS.resendByAccount, userId]], 'Trop de renvois.');
+  if (limited) return limited;
+  await schedule(deps, deps.db, GIFT_DELIVER, { giftId: gift.id, resend: gift.sent_count }, { uniqueKey: `gifts.deliver:${gift.id}:${gift.sent_count}` });
+  deps.jobs.wake();
+  return { ok: true, to: gift.recipient_email };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Personal data (RGPD)
+
+export async function exportUserGifts(db: Kysely<Database>, userId: string) {
+  const bought = await db.selectFrom('gifts').selectAll().where('buyer_id', '=', userId).execute();
+  const received = await db.selectFrom('gifts').select(['months', 'activated_at']).where('activated_by', '=', userId).execute();
+  return {
+    offerts: bought.map((g) => ({ duree_mois: g.months, destinataire: g.recipient_name, email_destinataire: g.recipient_email, message: g.message, envoi: g.deliver_on, active_le: g.activated_at })),
+    recus: received.map((g) => ({ duree_mois: g.months, active_le: g.activated_at })),
+  };
+}
+
+/** On account deletion: the gift stays with its order (an accounting record), detached from the account. */
+export async function detachUserGifts(db: Kysely<Database>, userId: string, now: Date): Promise<void> {
+  await db.updateTable('gifts').set({ buyer_id: null, updated_at: toTimestamp(now) }).where('buyer_id', '=', userId).execute();
+  await db.updateTable('gifts').set({ activated_by: null, updated_at: toTimestamp(now) }).where('activated_by', '=', userId).execute();
+}
