@@ -33,7 +33,9 @@ export function basketOfOrder(order: Order): { basket: Basket; query: string } |
       ? { kind: 'plan', planId: order.offerId }
       : order.purpose === 'donation'
         ? { kind: 'donation', frequency: order.interval ? 'monthly' : 'once', amountCents: order.amountCents }
-        : undefined;
+        : order.purpose === 'gift'
+          ? { kind: 'gift', offerId: order.offerId }
+          : undefined;
   if (!basket) return undefined;
   // The catalogue may have changed since: only a basket it still accepts is offered again.
   const again = readBasket(Object.fromEntries(new URLSearchParams(basketQuery(basket, order.source ?? undefined))));
@@ -43,7 +45,7 @@ export function basketOfOrder(order: Order): { basket: Basket; query: string } |
 /** Where the offers of this kind of basket are, keeping the campaign. */
 export function offersPath(basket: Basket | undefined, source: string | undefined): string {
   if (!basket) return withSource('/soutenir', source);
-  return withSource(basket.kind === 'plan' ? '/soutenir/abonnement' : '/soutenir/dons', source);
+  return withSource(basket.kind === 'plan' ? '/soutenir/abonnement' : basket.kind === 'gift' ? '/soutenir/abonnement/offrir' : '/soutenir/dons', source);
 }
 
 /** "7 € par mois", "70 € par an", "20 €". */
@@ -63,6 +65,13 @@ export const vatIncludedText = (rateBp: number) => `TVA ${formatRate(rateBp)} in
 
 /** What the reader commits to: renewal and how to stop, in the CGV's words. */
 export function commitmentText(priced: Pick<PricedBasket, 'purpose' | 'interval'>): string[] {
+  if (priced.purpose === 'gift') {
+    return [
+      'Un paiement unique : un abonnement offert n’est jamais reconduit.',
+      'Vous recevez le code cadeau par e-mail, avec une carte à imprimer ; il est valable un an et ne sert qu’une fois.',
+      'Vous pouvez vous rétracter tant que le code n’a pas été activé, dans les 14 jours qui suivent l’achat.',
+    ];
+  }
   if (priced.purpose === 'donation') {
     return priced.interval
       ? ['Votre don est prélevé chaque mois, jusqu’à ce que vous l’arrêtiez.', 'Vous l’arrêtez ou en changez le montant à tout moment, en trois clics, depuis « Mes abonnements ».']

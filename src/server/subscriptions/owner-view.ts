@@ -43,7 +43,9 @@ export interface SubscriptionSummary {
 const words = (kind: Subscription['kind']) =>
   kind === 'plan'
     ? { your: 'votre abonnement', Your: 'Votre abonnement', endAsked: 'Résiliation demandée', ended: 'Résilié' }
-    : { your: 'votre don mensuel', Your: 'Votre don mensuel', endAsked: 'Arrêt demandé', ended: 'Arrêté' };
+    : kind === 'gift'
+      ? { your: 'votre abonnement offert', Your: 'Votre abonnement offert', endAsked: 'Se termine', ended: 'Terminé' }
+      : { your: 'votre don mensuel', Your: 'Votre don mensuel', endAsked: 'Arrêt demandé', ended: 'Arrêté' };
 
 /** "7 € par mois". */
 export const priceOf = (amountCents: number, interval: Interval) => `${formatEuros(amountCents)} ${intervalLabel(interval)}`;
@@ -67,6 +69,15 @@ function pendingChangeOf(sub: Subscription): string | null {
 
 export function summarize(sub: Subscription, now: Date): SubscriptionSummary {
   const w = words(sub.kind);
+  if (sub.kind === 'gift') {
+    // Offered: nothing is ever charged, nothing to cancel or change; it simply ends.
+    const live = sub.status === 'active';
+    return {
+      id: sub.id, kind: sub.kind, label: subscriptionLabel(sub), live, tone: live ? 'live' : 'ended', statusLabel: live ? 'Actif' : w.ended, price: 'Offert',
+      when: live && sub.currentPeriodEnd ? `Se termine le ${formatDate(sub.currentPeriodEnd)}, sans renouvellement` : sub.endedAt ? `Terminé le ${formatDate(sub.endedAt)}` : null,
+      nextPaymentCents: null, paymentMethod: 'Aucun : abonnement offert', pendingChange: null, can: { cancel: false, resume: false, change: false, updateMethod: false },
+    };
+  }
   const live = isLive(sub.status);
   const ending = sub.status === 'active' && sub.cancelAtPeriodEnd;
   const periodEnd = sub.currentPeriodEnd;

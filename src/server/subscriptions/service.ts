@@ -48,6 +48,7 @@ export const addInterval = (date: Date, interval: BillingInterval, times = 1): D
 /** "Abonnement Mensuel", "Don mensuel de 10 €". */
 export function subscriptionLabel(sub: Pick<Subscription, 'kind' | 'planId' | 'amountCents'>): string {
   if (sub.kind === 'donation') return `Don mensuel de ${formatEuros(sub.amountCents)}`;
+  if (sub.kind === 'gift') return 'Abonnement offert';
   return `Abonnement ${findPlan(sub.planId ?? '')?.label ?? sub.planId ?? ''}`.trim();
 }
 
@@ -315,6 +316,8 @@ export async function applySubscriptionEvent(deps: SubscriptionDeps, trx: Kysely
 // ---------------------------------------------------------------------------------------------
 // The owner's view and actions
 
+const GIFT_HAS_NO_ACTIONS = 'Un abonnement offert ne se résilie ni ne se modifie : il se termine tout seul à sa date, sans aucun paiement.';
+
 export interface SubscriptionDetail {
   subscription: Subscription;
   label: string;
@@ -358,6 +361,7 @@ async function atProvider(deps: SubscriptionDeps, sub: Subscription, change: { c
 export async function cancelSubscription(deps: SubscriptionDeps, userId: string, subscriptionId: string): Promise<Result<{ endsAt: Date }>> {
   const sub = await findUserSubscription(deps.db, userId, subscriptionId);
   if (!sub) return fail(404, NOT_FOUND);
+  if (sub.kind === 'gift') return fail(409, GIFT_HAS_NO_ACTIONS);
   if (!isLive(sub.status)) return fail(409, 'Cet abonnement est déjà terminé.');
   const now = deps.clock.now();
   if (sub.cancelAtPeriodEnd) return { ok: true, endsAt: sub.currentPeriodEnd ?? now };
@@ -388,6 +392,7 @@ export async function cancelSubscription(deps: SubscriptionDeps, userId: string,
 export async function resumeSubscription(deps: SubscriptionDeps, userId: string, subscriptionId: string): Promise<Result> {
   const sub = await findUserSubscription(deps.db, userId, subscriptionId);
   if (!sub) return fail(404, NOT_FOUND);
+  if (sub.kind === 'gift') return fail(409, GIFT_HAS_NO_ACTIONS);
   const now = deps.clock.now();
   if (sub.status !== 'active' || !sub.cancelAtPeriodEnd || !sub.currentPeriodEnd || sub.currentPeriodEnd <= now) return fail(409, 'Cet abonnement ne peut plus être repris : il est terminé ou n’a pas été résilié.');
   if (!(await atProvider(deps, sub, { cancelAtPeriodEnd: false }, 'resume'))) return providerDown();
@@ -451,6 +456,7 @@ export async function changeDonationAmount(deps: SubscriptionDeps, userId: strin
 export async function paymentMethodPage(deps: SubscriptionDeps, userId: string, subscriptionId: string): Promise<Result<{ url: string }>> {
   const sub = await findUserSubscription(deps.db, userId, subscriptionId);
   if (!sub) return fail(404, NOT_FOUND);
+  if (sub.kind === 'gift') return fail(409, GIFT_HAS_NO_ACTIONS);
   if (!isLive(sub.status)) return fail(409, 'Cet abonnement est terminé.');
   const customer = await customerRef(deps.db, userId, deps.payments.name);
   if (!customer) return fail(409, 'Aucun moyen de paiement n’est enregistré pour cet abonnement.');
