@@ -4,8 +4,8 @@
  *
  * - 16 characters in four groups (« K7MX-4QPD-9TRW-2HNZ »): 15 random ones from an alphabet
  *   without the characters people confuse (no 0 O 1 I L U: 30 symbols, about 73.6 bits), then
- *   one check character (Luhn mod 30), which catches every single mistyped character and every
- *   swap of two neighbours before the database is asked anything.
+ *   one check character (a weighted sum modulo 31), which catches every single mistyped character
+ *   and every swap of two neighbours before the database is asked anything.
  * - Case, spaces and dashes do not matter when typed.
  * - Stored as `code_hash`, an HMAC under a key derived from the master secret (to find it), and
  *   `code_sealed`, AES-256-GCM under another derived key (to print it again on the buyer's card
@@ -19,19 +19,25 @@ const N = CODE_ALPHABET.length;
 export const CODE_LENGTH = 16;
 const AMBIGUOUS = /[01ILOU]/;
 
-/** The Luhn mod N check character of a body of code characters. */
-export function checkCharacter(body: string): string {
-  let factor = 2;
+const P = 31;
+
+/**
+ * The check character of a 15-character body: the one that makes Σ (position × value) a
+ * multiple of 31 over the 16 characters (positions 1 to 16). 31 is prime and larger than every
+ * difference of two values, so one wrong character, or two different neighbours swapped,
+ * always breaks the sum (Luhn mod 30 misses some swaps, such as « 2Z » for « Z2 »). The one
+ * value the alphabet cannot write (30) has no check character: null, and a new body is drawn.
+ */
+export function checkCharacter(body: string): string | null {
   let sum = 0;
-  for (let i = body.length - 1; i >= 0; i--) {
+  for (let i = 0; i < body.length; i++) {
     const value = CODE_ALPHABET.indexOf(body[i]!);
     if (value < 0) throw new Error('Not a code character');
-    let addend = factor * value;
-    factor = factor === 2 ? 1 : 2;
-    addend = Math.floor(addend / N) + (addend % N);
-    sum += addend;
+    sum += (i + 1) * value;
   }
-  return CODE_ALPHABET[(N - (sum % N)) % N]!;
+  // 16 × 2 = 32 ≡ 1 (mod 31): the inverse of 16 is 2.
+  const value = (((-sum * 2) % P) + P) % P;
+  return value < N ? CODE_ALPHABET[value]! : null;
 }
 
 /** « K7MX4QPD9TRW2HNZ » → « K7MX-4QPD-9TRW-2HNZ » */
@@ -39,13 +45,20 @@ export const groupCode = (compact: string): string => compact.match(/.{1,4}/g)!.
 
 /** A new code, compact (no dashes). */
 export function newGiftCode(random: (max: number) => number = randomInt): string {
-  let body = '';
-  for (let i = 0; i < CODE_LENGTH - 1; i++) body += CODE_ALPHABET[random(N)];
-  return body + checkCharacter(body);
+  for (;;) {
+    let body = '';
+    for (let i = 0; i < CODE_LENGTH - 1; i++) body += CODE_ALPHABET[random(N)];
+    const check = checkCharacter(body);
+    if (check) return body + check;
+  }
 }
 
 /** A code with a given body (the demo's published code): the check character is computed. */
-export const codeFromBody = (body: string): string => body + checkCharacter(body);
+export function codeFromBody(body: string): string {
+  const check = checkCharacter(body);
+  if (!check) throw new Error('This body has no check character: change its last character');
+  return body + check;
+}
 
 export type CodeCheck = { ok: true; code: string } | { ok: false; message: string };
 
@@ -61,7 +74,7 @@ export function parseGiftCode(typed: string): CodeCheck {
   }
   if (!/^[A-Z0-9]+$/.test(compact)) return { ok: false, message: 'Un code cadeau ne contient que des lettres et des chiffres, par exemple K7MX-4QPD-9TRW-2HNZ.' };
   if (compact.length !== CODE_LENGTH) return { ok: false, message: `Un code cadeau compte seize caractères ; celui-ci en compte ${compact.length}. Vérifiez-le sur votre carte ou dans l’e-mail reçu.` };
-  if (checkCharacter(compact.slice(0, -1)) !== compact.slice(-1)) {
+  if (checkCharacter(compact.slice(0, -1)) !== compact.at(-1)) {
     return { ok: false, message: 'Ce code ne semble pas correct : un caractère a peut-être été mal saisi ou inversé. Vérifiez-le sur votre carte ou dans l’e-mail reçu.' };
   }
   return { ok: true, code: compact };

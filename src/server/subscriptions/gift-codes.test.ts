@@ -1,0 +1,73 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { CODE_ALPHABET, checkCharacter, codeFromBody, groupCode, hashGiftCode, newGiftCode, parseGiftCode, sealGiftCode, unsealGiftCode } from './gift-codes';
+
+const body = fc.array(fc.constantFrom(...CODE_ALPHABET), { minLength: 15, maxLength: 15 }).map((chars) => chars.join(''));
+
+describe('gift codes', () => {
+  it('are 16 characters of the unambiguous alphabet, grouped by four, and pass their own check', () => {
+    for (let i = 0; i < 200; i++) {
+      const code = newGiftCode();
+      expect(code).toMatch(/^[23456789ABCDEFGHJKMNPQRSTVWXYZ]{16}$/);
+      expect(groupCode(code)).toMatch(/^(\w{4}-){3}\w{4}$/);
+      expect(parseGiftCode(groupCode(code))).toEqual({ ok: true, code });
+    }
+  });
+
+  it('are read whatever the case, spaces and dashes', () => {
+    const code = newGiftCode();
+    for (const typed of [code.toLowerCase(), ` ${groupCode(code)} `, groupCode(code).replace(/-/g, ' '), groupCode(code).toLowerCase()]) {
+      expect(parseGiftCode(typed)).toEqual({ ok: true, code });
+    }
+  });
+
+  it('catch every single mistyped character before any lookup', () => {
+    fc.assert(
+      fc.property(body, fc.nat(15), fc.nat(CODE_ALPHABET.length - 2), (b, position, shift) => {
+        fc.pre(checkCharacter(b) !== null);
+        const code = b + checkCharacter(b);
+        const original = CODE_ALPHABET.indexOf(code[position]!);
+        const replaced = CODE_ALPHABET[(original + 1 + shift) % CODE_ALPHABET.length]!;
+        const typo = code.slice(0, position) + replaced + code.slice(position + 1);
+        const parsed = parseGiftCode(typo);
+        expect(parsed.ok).toBe(false);
+        if (!parsed.ok) expect(parsed.message).toContain('mal saisi ou inversé');
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('catch every swap of two different neighbours', () => {
+    fc.assert(
+      fc.property(body, fc.nat(14), (b, position) => {
+        fc.pre(checkCharacter(b) !== null);
+        const code = b + checkCharacter(b);
+        fc.pre(code[position] !== code[position + 1]);
+        const swapped = code.slice(0, position) + code[position + 1] + code[position] + code.slice(position + 2);
+        expect(parseGiftCode(swapped).ok).toBe(false);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('say which characters never appear, and when the length is wrong', () => {
+    const zero = parseGiftCode('K7MX-4QPD-9TRW-2HN0');
+    expect(zero).toMatchObject({ ok: false, message: expect.stringContaining('(0, O, 1, I, L ou U)') });
+    expect(parseGiftCode('K7MX-4QPD')).toMatchObject({ ok: false, message: expect.stringContaining('celui-ci en compte 8') });
+    expect(parseGiftCode('')).toMatchObject({ ok: false });
+    expect(parseGiftCode('K7MX-4QPD-9TRW-2HN!')).toMatchObject({ ok: false, message: expect.stringContaining('que des lettres et des chiffres') });
+  });
+
+  it('are stored as a keyed hash and a sealed copy, neither of which shows the code', () => {
+    const code = newGiftCode();
+    const hash = hashGiftCode(code);
+    const sealed = sealGiftCode(code);
+    expect(hash).toMatch(/^[0-9a-f]{64}$/);
+    expect(hash).toBe(hashGiftCode(code));
+    expect(sealed).not.toContain(code);
+    expect(sealGiftCode(code)).not.toBe(sealed);
+    expect(unsealGiftCode(sealed)).toBe(code);
+    const tampered = sealed.slice(0, -2) + (sealed.endsWith('A') ? 'BB' : 'AA');
+    expect(() => unsealGiftCode(tampered)).toThrow();
+  });
+});
