@@ -11,6 +11,7 @@ import type { ServerDeps } from '../core/deps';
 import { writeTransaction } from '../db/transaction';
 import { findOrder, insertOrder } from '../orders/repository';
 import { issueCreditNote, issueForPayment } from '../billing/documents';
+import { seedDemoGift } from '../subscriptions/gifts';
 import { ensureCustomer } from '../orders/service';
 import { saveSimulatedMethod } from '../payments/simulated';
 import { insertSubscription } from '../subscriptions/repository';
@@ -127,6 +128,10 @@ export async function seedDemoRevenue(deps: ServerDeps): Promise<void> {
         await issueForPayment(trx, deps.siteUrl, order, { methodLabel, now: order.paidAt });
       }
     }
+  });
+  // A gift bought for Louis Lecteur, delivered and not activated: its code is in the README.
+  await seedDemoGift(deps, { id: user.id, name: `${user.given_name} ${user.family_name}`, address }, { name: 'Louis Lecteur', email: 'lecteur@exemple.fr' }, async (trx, orderId, paidAt) => {
+    await issueForPayment(trx, deps.siteUrl, (await findOrder(trx, orderId))!, { methodLabel, now: paidAt });
   });
   log.info('demo revenue seeded');
 }

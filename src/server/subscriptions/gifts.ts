@@ -541,3 +541,38 @@ export async function detachUserGifts(db: Kysely<Database>, userId: string, now:
   await db.updateTable('gifts').set({ buyer_id: null, updated_at: toTimestamp(now) }).where('buyer_id', '=', userId).execute();
   await db.updateTable('gifts').set({ activated_by: null, updated_at: toTimestamp(now) }).where('activated_by', '=', userId).execute();
 }
+
+// ---------------------------------------------------------------------------------------------
+// Demo data
+
+/** The demo gift's code, printed in the README to try activation. */
+export const DEMO_GIFT_CODE = 'CHMP-7K26-AB3D-EMQ8';
+
+/**
+ * Demo mode only: a six-month gift the demo subscriber bought three weeks ago for Louis Lecteur,
+ * paid (with its invoice, issued like any other), delivered, not activated. Once.
+ */
+export async function seedDemoGift(deps: GiftDeps, buyer: { id: string; name: string; address: { line1: string; line2: string; postalCode: string; city: string; country: string } }, recipient: { name: string; email: string }, issue: (trx: Kysely<Database>, orderId: string, paidAt: Date) => Promise<void>): Promise<void> {
+  const code = parseGiftCode(DEMO_GIFT_CODE);
+  if (!code.ok) throw new Error('The demo gift code does not pass its check');
+  if (await findByCode(deps.db, code.code)) return;
+  const offer = findGiftOffer('cadeau-6-mois');
+  if (!offer) return;
+  const paidAt = addDays(deps.clock.now(), -21);
+  const { insertOrder } = await import('../orders/repository');
+  const { vatIncluded, SUBSCRIPTION_VAT_BP } = await import('../../config/catalog');
+  await writeTransaction(deps.db, async (trx) => {
+    const { order } = await insertOrder(trx, {
+      userId: buyer.id, purpose: 'gift', reason: 'initial', offerId: offer.id, description: `Abonnement offert ${offer.label}`, interval: null, amountCents: offer.priceCents,
+      vatRateBp: SUBSCRIPTION_VAT_BP, vatCents: vatIncluded(offer.priceCents, SUBSCRIPTION_VAT_BP), source: null, method: 'card', provider: 'simulated', subscriptionId: null,
+      attemptKey: `demo:gift:${buyer.id}`, billingName: buyer.name, billingAddress: buyer.address, termsAcceptedAt: paidAt, status: 'paid', paymentRef: `ch_sim_demo_gift_${buyer.id}`, paidAt,
+    }, paidAt);
+    await insertGift(trx, { orderId: order.id, buyerId: buyer.id, offerId: offer.id, details: { recipientName: recipient.name, recipientEmail: recipient.email, message: 'Pour que tu lises enfin des journalistes qui prennent le temps. Bonne lecture !', deliverOn: parisDay(paidAt), deliverAt: paidAt } }, paidAt);
+    await trx
+      .updateTable('gifts')
+      .set({ code_hash: hashGiftCode(code.code), code_sealed: sealGiftCode(code.code), code_hint: code.code.slice(-4), issued_at: toTimestamp(paidAt), expires_at: toTimestamp(addYears(paidAt, GIFT_VALIDITY_YEARS)), delivered_at: toTimestamp(paidAt), last_sent_at: toTimestamp(paidAt), sent_count: 1 })
+      .where('order_id', '=', order.id)
+      .execute();
+    await issue(trx, order.id, paidAt);
+  });
+}

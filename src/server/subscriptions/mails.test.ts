@@ -186,7 +186,7 @@ describe('paymentReceivedMail', () => {
         expect(text).toContain('20 €');
         expect(text).toMatch(/TVA : aucune/);
         expect(text).not.toMatch(/TTC|HT :/);
-        expect(text).toMatch(/n’est pas un reçu fiscal/);
+        expect(text).toMatch(/n’est pas un reçu fiscal|ne sont pas des reçus fiscaux/);
         expect(text).toMatch(/n’ouvre droit à aucune réduction d’impôt/);
         // Nothing that reads as a promise of a tax advantage.
         expect(text).not.toMatch(/ouvre droit à (une|la) réduction|réduction d’impôt de|66 %|déducti|après réduction|vous reviendra/i);
