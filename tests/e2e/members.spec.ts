@@ -55,7 +55,11 @@ test('a protected page sends to sign-in and back; foreign redirects are ignored'
   await expect(page).toHaveURL(/\/login\?redirect=%2Fmon-compte%2Fmes-factures$/);
   await signIn(page, 'abonne@exemple.fr', 'motdepasse-demo');
   await expect(page).toHaveURL(/\/mon-compte\/mes-factures$/);
-  await expect(page.getByText('Vous n’avez encore aucune facture.')).toBeVisible();
+  // The demo subscriber's invoices, receipts and the credit note of the withdrawn yearly subscription.
+  const documents = page.getByRole('table');
+  await expect(documents).toContainText('Abonnement Mensuel');
+  await expect(documents).toContainText('Reçu de don');
+  await expect(documents).toContainText(/Annule la facture F-\d{6}/);
   await page.context().clearCookies();
   for (const hostile of ['//evil.example', '/\\evil.example', 'https:evil.example', '%2F%2Fevil.example']) {
     await page.goto(`/login?redirect=${encodeURIComponent(hostile)}`);
