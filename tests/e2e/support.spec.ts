@@ -181,10 +181,11 @@ test('a gift: chosen day, paid by card, the buyer’s code and card, activation 
   await recipient.getByRole('button', { name: 'Continuer' }).click();
   await expect(recipient.getByRole('heading', { name: '6 mois d’abonnement offert' })).toBeVisible();
   await recipient.getByRole('link', { name: 'Créer mon compte' }).click();
-  await recipient.getByLabel('Adresse e-mail').fill(`camille-compte-${Date.now()}@exemple.fr`);
-  await recipient.getByLabel('Prénom').fill('Camille');
-  await recipient.getByLabel('Nom', { exact: true }).fill('Lefèvre');
-  await recipient.getByLabel('Mot de passe').fill('un mot de passe de test');
+  const form = recipient.locator('main');
+  await form.getByLabel('Adresse e-mail', { exact: true }).fill(`camille-compte-${Date.now()}@exemple.fr`);
+  await form.getByLabel('Prénom', { exact: true }).fill('Camille');
+  await form.getByLabel('Nom', { exact: true }).fill('Lefèvre');
+  await form.getByLabel('Mot de passe', { exact: true }).fill('un mot de passe de test');
   await recipient.getByRole('button', { name: 'Créer mon compte et activer mon cadeau' }).click();
   await expect(recipient.getByText(/votre abonnement offert court jusqu’au/)).toBeVisible();
   await recipient.goto('/mon-compte/mes-abonnements');
