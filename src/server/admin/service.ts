@@ -38,7 +38,7 @@ export const SEARCH_LIMIT = 50;
 const TIME_ZONE = 'Europe/Paris';
 
 /** The acting user if it is an administrator (read again from the database, not from the page). */
-async function adminOf(deps: Pick<ServerDeps, 'db'>, adminUserId: string): Promise<User | undefined> {
+export async function adminOf(deps: Pick<ServerDeps, 'db'>, adminUserId: string): Promise<User | undefined> {
   const user = await findUser(deps.db, adminUserId);
   return user?.role === 'admin' ? user : undefined;
 }
