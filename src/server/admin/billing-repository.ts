@@ -241,7 +241,8 @@ export async function listGifts(db: Kysely<Database>, state: GiftState | undefin
     codeHint: r.code_hint,
     recipientName: r.recipient_name,
     recipientEmail: r.recipient_email,
-    buyerName: [r.buyer_given_name, r.buyer_family_name].filter(Boolean).join(' ') || r.billing_name || '',
+    // The name given at payment (the invoice's), else the account's.
+    buyerName: r.billing_name || [r.buyer_given_name, r.buyer_family_name].filter(Boolean).join(' '),
     buyerEmail: r.buyer_email,
     activatedByEmail: r.activated_by_email,
     amountCents: r.amount_cents === null ? null : Number(r.amount_cents),
