@@ -1,36 +1,75 @@
 /**
- * Billing benchmark: `npm run bench:invoices -- [payments=300] [donors=10000]`, on a fresh SQLite
- * file in a temporary folder.
+ * Billing benchmark, on a fresh SQLite file in a temporary folder, with the simulated provider
+ * and the server's own job handlers (mails go nowhere):
  *
- * 1. Invoices: `payments` paid orders each get their invoice in their own write transaction (the
- *    counter row, the content snapshot), then their PDF rendered and stored: invoices per second
- *    without and with the PDF.
- * 2. January statements: `donors` donors with 1 to 12 donations each in the year (bulk SQL), then
- *    `sendYearlyStatements` (one transaction per donor: statement + mail job), and the statements'
- *    PDFs rendered for a sample, to extrapolate the render jobs.
- * Prints figures; asserts only that numbers are gapless.
+ *   npm run bench:invoices -- [payments=500] [donors=10000] [statementPdfs=200]
+ *
+ * 1. Invoices through the real payment path: `payments` members each place an order (a monthly
+ *    subscription), pay on the simulated provider's page with 4242…, and its signed webhook is
+ *    delivered by the job worker: order paid, subscription started, invoice numbered and stored,
+ *    mails composed. Then the `billing.render-pdf` jobs render and store every invoice's PDF.
+ *    Prints each phase, invoices per second without and with their PDFs.
+ * 2. The January statements: `donors` donors with 1 to 12 donations each in the past year
+ *    (bulk SQL), then `sendYearlyStatements` timed (one transaction per donor: statement, render
+ *    job, mail job); the statement mails sent by their jobs, timed; and `statementPdfs` of the
+ *    render jobs run and timed, extrapolated to all (rendering 10,000 takes too long here).
+ *
+ * Prints figures only; it checks nothing but the numbering (a gap would make the figures moot).
  */
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openDatabase } from '../../src/server/db/client';
-import { migrateToLatest } from '../../src/server/db/migrate';
-import { newId, toTimestamp } from '../../src/server/db/database';
-import { writeTransaction } from '../../src/server/db/transaction';
-import { findOrder } from '../../src/server/orders/repository';
-import { issueForPayment } from '../../src/server/billing/documents';
-import { sendYearlyStatements, storedPdf } from '../../src/server/billing/service';
+import { RENDER_PDF, sendYearlyStatements } from '../../src/server/billing/service';
+import { parseBasket } from '../../src/server/catalog/basket';
+import { placeOrder } from '../../src/server/checkout/service';
 import { systemClock } from '../../src/server/core/clock';
+import type { ServerDeps } from '../../src/server/core/deps';
+import { openDatabase } from '../../src/server/db/client';
+import { newId, toTimestamp } from '../../src/server/db/database';
+import { migrateToLatest } from '../../src/server/db/migrate';
+import { createJobWorker, type JobDefinition } from '../../src/server/jobs';
+import type { Mailer } from '../../src/server/mail/transport';
+import { createSimulatedProvider, PROMPT_DELIVERY, submitSimulatedSession } from '../../src/server/payments/simulated';
+import { jobHandlers } from '../../src/server/runtime';
 
-const payments = Number(process.argv[2] ?? 300);
+const payments = Number(process.argv[2] ?? 500);
 const donors = Number(process.argv[3] ?? 10_000);
+const statementPdfs = Number(process.argv[4] ?? 200);
+
 const dir = mkdtempSync(join(tmpdir(), 'bench-invoices-'));
 const handle = openDatabase({ kind: 'sqlite', path: join(dir, 'bench.db') });
 const db = handle.db;
 await migrateToLatest(db);
-const siteUrl = new URL('https://contrechamp.media');
-const deps = { db, clock: systemClock, siteUrl, jobs: { wake() {} } };
+let mailsSent = 0;
+const mailer: Mailer = { send: async () => { mailsSent++; return { messageId: 'bench' }; } };
+const base = { db, mailer, clock: systemClock, siteUrl: new URL('https://contrechamp.media'), jobs: { wake() {} } };
+const deps = { ...base } as ServerDeps;
+const provider = createSimulatedProvider(base, { sepaDelayMs: 60_000, signingKey: Buffer.alloc(32, 7) });
+deps.payments = provider;
 const now = new Date();
+
+const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
+const rate = (count: number, ms: number) => `${(count / (ms / 1000)).toFixed(1)}/s`;
+const timed = async <T>(fn: () => Promise<T>): Promise<[T, number]> => {
+  const t = performance.now();
+  const value = await fn();
+  return [value, performance.now() - t];
+};
+
+/** Runs the due jobs of these kinds (every kind but those in `except` when `only` is empty) until none is left. */
+async function runJobs(options: { only?: string[]; except?: string[] }): Promise<number> {
+  const handlers = (jobHandlers(deps) as JobDefinition[]).filter((h) => (options.only ? options.only.includes(h.kind) : !options.except?.includes(h.kind)));
+  const worker = createJobWorker({ db, handlers, clock: systemClock, retryDelay: () => 0, logger: { info() {}, warn() {}, error() {} } as never });
+  let total = 0;
+  for (;;) {
+    const ran = await worker.runDue();
+    total += ran;
+    if (ran === 0) break;
+  }
+  await worker.stop({ graceMs: 0 });
+  return total;
+}
 
 async function users(count: number, prefix: string): Promise<string[]> {
   const ids: string[] = [];
@@ -38,61 +77,90 @@ async function users(count: number, prefix: string): Promise<string[]> {
     const rows = Array.from({ length: Math.min(500, count - start) }, (_, i) => {
       const id = newId();
       ids.push(id);
-      return { id, email: `${prefix}${start + i}@exemple.fr`, password_hash: null, given_name: 'Camille', family_name: `Donatrice ${start + i}`, address_line1: '3 rue du Port', postal_code: '44000', city: 'Nantes', email_verified_at: null, created_at: toTimestamp(now), updated_at: toTimestamp(now) };
+      return { id, email: `${prefix}${start + i}@exemple.fr`, password_hash: null, given_name: 'Camille', family_name: `Lectrice ${start + i}`, address_line1: '3 rue du Port', postal_code: '44000', city: 'Nantes', email_verified_at: null, created_at: toTimestamp(now), updated_at: toTimestamp(now) };
     });
     await db.insertInto('users').values(rows).execute();
   }
   return ids;
 }
 
-function order(userId: string, purpose: 'subscription' | 'donation', paidAt: Date, amount: number) {
-  return {
-    id: newId(), user_id: userId, purpose, reason: 'initial' as const, offer_id: purpose === 'donation' ? 'don' : 'mensuel', description: purpose === 'donation' ? 'Don mensuel' : 'Abonnement Mensuel',
-    interval: 'month' as const, quantity: 1, amount_cents: amount, vat_rate_bp: purpose === 'donation' ? 0 : 210, vat_cents: purpose === 'donation' ? 0 : 14, currency: 'EUR' as const, source: null,
-    status: 'paid' as const, method: 'card' as const, provider: 'simulated' as const, checkout_ref: null, payment_ref: `ch_${newId()}`, subscription_id: null, attempt_key: `bench:${newId()}`,
-    billing_name: 'Camille Donatrice', billing_address: JSON.stringify({ line1: '3 rue du Port', line2: '', postalCode: '44000', city: 'Nantes', country: 'FR' }), terms_accepted_at: null,
-    immediate_start_at: null, period_start: null, period_end: null, failure_reason: null, submitted_at: null, paid_at: toTimestamp(paidAt), created_at: toTimestamp(paidAt), updated_at: toTimestamp(paidAt),
-  };
-}
+console.log(`bench:invoices on ${cpus().length} CPU(s), Node ${process.version}, SQLite in ${dir}`);
 
-// 1. Invoices.
+// ---------------------------------------------------------------------------------------------
+// 1. Invoices through the payment path.
+
 const buyers = await users(payments, 'abonne');
-const orderIds: string[] = [];
-for (const id of buyers) {
-  const row = order(id, 'subscription', now, 700);
-  orderIds.push(row.id);
-  await db.insertInto('orders').values(row).execute();
-}
-let t = performance.now();
-const documents: string[] = [];
-for (const id of orderIds) {
-  const doc = await writeTransaction(db, async (trx) => issueForPayment(trx, siteUrl, (await findOrder(trx, id))!, { methodLabel: 'Carte •••• 4242', now }));
-  documents.push(doc!.id);
-}
-const issueMs = performance.now() - t;
-t = performance.now();
-for (const id of documents) await storedPdf(db, id, now);
-const pdfMs = performance.now() - t;
+const basket = parseBasket({ formule: 'mensuel' });
+if (!basket.ok) throw new Error(basket.message);
+const input = { given_name: 'Camille', family_name: 'Lectrice', address_line1: '3 rue du Port', address_line2: '', postal_code: '44000', city: 'Nantes', country: 'FR', methode: 'card' as const, cgv: true as const, demarrage_immediat: true };
+const [sessions, placeMs] = await timed(async () => {
+  const urls: string[] = [];
+  for (const buyer of buyers) {
+    const placed = await placeOrder(deps, buyer, basket.basket, undefined, { ...input, tentative: randomUUID() });
+    if (!placed.ok) throw new Error(placed.message);
+    urls.push(new URL(placed.url, base.siteUrl).pathname.split('/').pop()!);
+  }
+  return urls;
+});
+const [, payMs] = await timed(async () => {
+  for (const session of sessions) await submitSimulatedSession(provider, session, { action: 'pay', number: '4242424242424242', delivery: PROMPT_DELIVERY });
+});
+const [webhookRuns, deliverMs] = await timed(() => runJobs({ except: [RENDER_PDF.kind] }));
+const invoices = Number((await db.selectFrom('billing_documents').select((eb) => eb.fn.countAll<number>().as('n')).where('kind', '=', 'invoice').executeTakeFirstOrThrow()).n);
+const [renders, renderMs] = await timed(() => runJobs({ only: [RENDER_PDF.kind] }));
+const pdfBytes = await db.selectFrom('billing_pdfs').select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.sum<number>(eb.fn('length', ['bytes'])).as('bytes')]).executeTakeFirstOrThrow();
 const numbers = (await db.selectFrom('billing_documents').select('number').where('series', '=', 'F').orderBy('number').execute()).map((r) => Number(r.number));
-const gapless = numbers.every((n, i) => n === i + 1);
-console.log(`invoices: ${payments} issued in ${(issueMs / 1000).toFixed(2)} s (${(payments / (issueMs / 1000)).toFixed(0)}/s); PDFs rendered and stored in ${(pdfMs / 1000).toFixed(2)} s (${(payments / (pdfMs / 1000)).toFixed(0)}/s, ${(pdfMs / payments).toFixed(1)} ms each); with PDFs ${(payments / ((issueMs + pdfMs) / 1000)).toFixed(0)} invoices/s; numbers gapless: ${gapless}`);
+const gapless = numbers.length === payments && numbers.every((n, i) => n === i + 1);
+const pathMs = placeMs + payMs + deliverMs;
+console.log(`\n1. ${payments} payments through the payment path (place the order, pay on the provider's page, signed webhook by the job worker):`);
+console.log(`   place the orders          ${seconds(placeMs)}  (${rate(payments, placeMs)})`);
+console.log(`   pay on the provider       ${seconds(payMs)}  (${rate(payments, payMs)})`);
+console.log(`   webhooks → paid + invoice ${seconds(deliverMs)}  (${webhookRuns} jobs incl. ${mailsSent} mails; ${rate(invoices, deliverMs)})`);
+console.log(`   invoice PDFs rendered and stored: ${renders} in ${seconds(renderMs)}  (${(renderMs / Math.max(1, renders)).toFixed(1)} ms each; ${Math.round(Number(pdfBytes.bytes) / Math.max(1, Number(pdfBytes.n)) / 1024)} KiB each)`);
+console.log(`   => ${invoices} invoices: ${rate(invoices, pathMs)} through the whole payment path without PDFs, ${rate(invoices, pathMs + renderMs)} with their PDFs; numbers 1..${numbers.length} gapless: ${gapless}`);
+if (!gapless) process.exitCode = 1;
 
-// 2. January statements for `donors` donors.
+// ---------------------------------------------------------------------------------------------
+// 2. January statements.
+
 const year = now.getUTCFullYear() - 1;
 const donorIds = await users(donors, 'donateur');
-let donations = 0;
-for (let start = 0; start < donorIds.length; start += 100) {
-  const rows = donorIds.slice(start, start + 100).flatMap((id, i) => Array.from({ length: 1 + ((start + i) % 12) }, (_, m) => order(id, 'donation', new Date(Date.UTC(year, m, 10, 10)), 1000)));
-  donations += rows.length;
-  await db.insertInto('orders').values(rows).execute();
-}
-t = performance.now();
-const { issued } = await sendYearlyStatements(deps, year);
-const statementsMs = performance.now() - t;
-const sample = await db.selectFrom('billing_documents').select('id').where('kind', '=', 'statement').limit(200).execute();
-t = performance.now();
-for (const { id } of sample) await storedPdf(db, id, now);
-const samplePdfMs = (performance.now() - t) / Math.max(1, sample.length);
-console.log(`statements: ${donors} donors, ${donations} donations of ${year}: ${issued} statements issued with their mail jobs in ${(statementsMs / 1000).toFixed(1)} s; their PDFs ${samplePdfMs.toFixed(1)} ms each (sample of ${sample.length}), about ${((samplePdfMs * issued) / 1000).toFixed(0)} s of render jobs for all`);
+const [donations, seedMs] = await timed(async () => {
+  let count = 0;
+  for (let start = 0; start < donorIds.length; start += 100) {
+    const rows = donorIds.slice(start, start + 100).flatMap((userId, i) =>
+      Array.from({ length: 1 + ((start + i) % 12) }, (_, m) => {
+        const paidAt = toTimestamp(new Date(Date.UTC(year, m, 10, 10)));
+        return {
+          id: newId(), user_id: userId, purpose: 'donation' as const, reason: m === 0 ? ('initial' as const) : ('renewal' as const), offer_id: 'don', description: 'Don mensuel',
+          interval: 'month' as const, quantity: 1, amount_cents: 1000, vat_rate_bp: 0, vat_cents: 0, currency: 'EUR' as const, source: null, status: 'paid' as const, method: 'card' as const,
+          provider: 'simulated' as const, checkout_ref: null, payment_ref: `ch_${newId()}`, subscription_id: null, attempt_key: `bench:${newId()}`, billing_name: 'Camille Lectrice', billing_address: '',
+          terms_accepted_at: null, immediate_start_at: null, period_start: null, period_end: null, failure_reason: null, submitted_at: null, paid_at: paidAt, created_at: paidAt, updated_at: paidAt,
+        };
+      }),
+    );
+    count += rows.length;
+    await db.insertInto('orders').values(rows).execute();
+  }
+  return count;
+});
+mailsSent = 0;
+const [{ issued }, statementsMs] = await timed(() => sendYearlyStatements(deps, year));
+const [mailRuns, mailMs] = await timed(() => runJobs({ only: ['mail.send'] }));
+// A sample of the render jobs, run by their own handler (the worker would run them all).
+const render = (jobHandlers(deps) as JobDefinition[]).find((h) => h.kind === RENDER_PDF.kind)!;
+const queued = await db.selectFrom('jobs').select(['id', 'payload']).where('kind', '=', RENDER_PDF.kind).where('status', '=', 'pending').limit(statementPdfs).execute();
+const [sampleRuns, sampleMs] = await timed(async () => {
+  for (const job of queued) {
+    await render.run({ payload: render.schema.parse(JSON.parse(job.payload)), job: { id: job.id, kind: render.kind, attempt: 1, maxAttempts: 10 }, signal: new AbortController().signal });
+  }
+  return queued.length;
+});
+const perPdf = sampleMs / Math.max(1, sampleRuns);
+console.log(`\n2. January statements for ${donors} donors (${donations} donations of ${year}, seeded in ${seconds(seedMs)}):`);
+console.log(`   sendYearlyStatements      ${seconds(statementsMs)}  (${issued} statements with their render and mail jobs; ${rate(issued, statementsMs)})`);
+console.log(`   statement mails           ${seconds(mailMs)}  (${mailRuns} mail jobs run, ${mailsSent} sent to a discarding transport)`);
+console.log(`   statement PDFs            ${perPdf.toFixed(1)} ms each (${sampleRuns} render jobs run), about ${((perPdf * issued) / 60_000).toFixed(1)} min of render jobs for all ${issued}`);
+
 await handle.close();
 rmSync(dir, { recursive: true, force: true });
