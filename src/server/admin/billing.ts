@@ -95,7 +95,7 @@ export interface DocumentSearchResult {
 export async function searchDocuments(deps: Deps, adminUserId: string, search: DocumentSearch): Promise<Result<DocumentSearchResult>> {
   if (!(await adminOf(deps, adminUserId))) return fail(403, NOT_ADMIN);
   const query = search.query.replace(/\s+/g, ' ').trim();
-  if (query.length > 200) return fail(422, 'Recherche trop longue : tapez un numéro, ou un nom.');
+  if (query.length > 200) return fail(422, 'Recherche trop longue : tapez un numéro, ou un nom.');
   const base: DocumentFilter = { year: search.year, kind: search.kind };
   const years = await documentYears(deps.db);
   const number = query ? parseDocumentNumber(query) : undefined;
@@ -204,17 +204,17 @@ const parisMidnight = (text: string): Date => fromZonedTime(`${text}T00:00:00`, 
  */
 export function parseExportRequest(params: URLSearchParams): Result<{ content: ExportContent; period: ExportPeriod }> {
   const content = params.get('contenu') ?? 'factures';
-  if (content !== 'factures' && content !== 'dons') return fail(422, 'Export inconnu : choisissez « Factures et avoirs » ou « Dons ».');
+  if (content !== 'factures' && content !== 'dons') return fail(422, 'Export inconnu : choisissez « Factures et avoirs » ou « Dons ».');
   const du = params.get('du')?.trim() ?? '';
   const au = params.get('au')?.trim() ?? '';
   if (du || au) {
-    if (!du || !au) return fail(422, 'Indiquez les deux dates de la période (du … au …), ou laissez-les vides pour exporter l’année choisie.');
-    if (!day.safeParse(du).success || !day.safeParse(au).success || !validDay(du) || !validDay(au)) return fail(422, 'Date invalide : utilisez le format jj/mm/aaaa.');
+    if (!du || !au) return fail(422, 'Indiquez les deux dates de la période, ou laissez-les vides pour exporter l’année choisie.');
+    if (!day.safeParse(du).success || !day.safeParse(au).success || !validDay(du) || !validDay(au)) return fail(422, 'Date invalide : utilisez le format jj/mm/aaaa.');
     if (du > au) return fail(422, 'La date de début doit précéder la date de fin.');
     return { ok: true, content, period: { from: parisMidnight(du), to: parisMidnight(nextDay(au)), slug: `${du}_${au}` } };
   }
   const year = Number(params.get('annee') ?? '');
-  if (!Number.isInteger(year) || year < 2000 || year > 2999) return fail(422, 'Choisissez une année, ou une période (du … au …).');
+  if (!Number.isInteger(year) || year < 2000 || year > 2999) return fail(422, 'Choisissez une année, ou une période (du… au…).');
   return { ok: true, content, period: { from: parisMidnight(`${year}-01-01`), to: parisMidnight(`${year + 1}-01-01`), slug: String(year) } };
 }
 

@@ -30,7 +30,7 @@ export const ADMIN_LABELS: Record<string, string> = { email: 'Adresse e-mail', m
 /** « Factures »: a number or a name, a year, a kind (all optional: empty shows the latest). */
 export const documentSearchForm = z.object({
   form: z.literal('search'),
-  recherche: z.string().max(200, 'Recherche trop longue : tapez un numéro, ou un nom.').default(''),
+  recherche: z.string().max(200, 'Recherche trop longue : tapez un numéro, ou un nom.').default(''),
   annee: z.union([z.literal(''), z.coerce.number().int().min(2000).max(2999)], { error: 'Année invalide.' }).default(''),
   type: z.enum(['', 'invoice', 'credit_note', 'receipt', 'statement'], { error: 'Type de document inconnu.' }).default(''),
 });
