@@ -144,9 +144,12 @@ const [donations, seedMs] = await timed(async () => {
   }
   return count;
 });
+console.log(`\n2. January statements for ${donors} donors (${donations} donations of ${year}, seeded in ${seconds(seedMs)}):`);
 mailsSent = 0;
 const [{ issued }, statementsMs] = await timed(() => sendYearlyStatements(deps, year));
+console.log(`   sendYearlyStatements      ${seconds(statementsMs)}  (${issued} statements with their render and mail jobs; ${rate(issued, statementsMs)})`);
 const [mailRuns, mailMs] = await timed(() => runJobs({ only: ['mail.send'] }));
+console.log(`   statement mails           ${seconds(mailMs)}  (${mailRuns} mail jobs run, ${mailsSent} sent to a discarding transport)`);
 // A sample of the render jobs, run by their own handler (the worker would run them all).
 const render = (jobHandlers(deps) as JobDefinition[]).find((h) => h.kind === RENDER_PDF.kind)!;
 const queued = await db.selectFrom('jobs').select(['id', 'payload']).where('kind', '=', RENDER_PDF.kind).where('status', '=', 'pending').limit(statementPdfs).execute();
@@ -157,9 +160,6 @@ const [sampleRuns, sampleMs] = await timed(async () => {
   return queued.length;
 });
 const perPdf = sampleMs / Math.max(1, sampleRuns);
-console.log(`\n2. January statements for ${donors} donors (${donations} donations of ${year}, seeded in ${seconds(seedMs)}):`);
-console.log(`   sendYearlyStatements      ${seconds(statementsMs)}  (${issued} statements with their render and mail jobs; ${rate(issued, statementsMs)})`);
-console.log(`   statement mails           ${seconds(mailMs)}  (${mailRuns} mail jobs run, ${mailsSent} sent to a discarding transport)`);
 console.log(`   statement PDFs            ${perPdf.toFixed(1)} ms each (${sampleRuns} render jobs run), about ${((perPdf * issued) / 60_000).toFixed(1)} min of render jobs for all ${issued}`);
 
 await handle.close();
