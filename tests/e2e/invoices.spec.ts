@@ -196,7 +196,8 @@ test('Mes factures: empty, then the invoice of a payment, by year, as a PDF; 404
   for (const path of [href, `/mon-compte/mes-factures/${randomUUID()}`, '/mon-compte/mes-factures/pas-un-identifiant', "/mon-compte/mes-factures/'%20or%201=1"]) {
     const refused = await other.goto(path);
     expect(refused?.status(), path).toBe(404);
-    await expect(other.getByRole('heading', { level: 1 }), path).toHaveText('Page introuvable');
+    await expect(other, path).toHaveTitle(/^Page introuvable/);
+    await expect(other.getByText('Erreur 404'), path).toBeVisible();
   }
   // Without a session: to sign in, and back.
   const visitor = await (await browser.newContext({ baseURL: test.info().project.use.baseURL })).newPage();
@@ -310,7 +311,8 @@ test('the back-office: invoices by number and by name with their PDF, gifts with
   for (const path of ['/administration/factures', '/administration/cadeaux', '/administration/factures/export', `/administration/factures/export?contenu=factures&annee=${year}`, pdfPath, `/administration/factures/${randomUUID()}`]) {
     const refused = await reader.goto(path);
     expect(refused?.status(), path).toBe(404);
-    await expect(reader.getByRole('heading', { level: 1 }), path).toHaveText('Page introuvable');
+    await expect(reader, path).toHaveTitle(/^Page introuvable/);
+    await expect(reader.getByText('Erreur 404'), path).toBeVisible();
   }
   await reader.context().close();
 });
