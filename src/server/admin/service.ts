@@ -284,6 +284,15 @@ export const JOB_KIND_LABELS: Record<string, string> = {
   'subscriptions.retry': 'Nouvel essai de prélèvement',
   'subscriptions.renewal-notice': 'Avis avant reconduction annuelle',
   'payments.simulated-webhook': 'Notification du prestataire (simulé)',
+  'subscriptions.end-at-provider': 'Fin d’un abonnement chez le prestataire',
+  'billing.render-pdf': 'PDF d’une facture, d’un avoir ou d’un reçu',
+  'billing.sweep': 'Documents manquants des commandes payées',
+  'billing.yearly-statements': 'Récapitulatifs annuels des dons',
+  'gifts.buyer-mail': 'Cadeau : e-mail à l’acheteur',
+  'gifts.deliver': 'Cadeau : e-mail au destinataire',
+  'gifts.ending': 'Cadeau : avis de fin d’abonnement offert',
+  'gifts.end': 'Cadeau : fin d’un abonnement offert',
+  'gifts.postpone-at-provider': 'Cadeau : report du renouvellement chez le prestataire',
 };
 
 export async function failedJobs(deps: AdminDeps, adminUserId: string): Promise<Result<{ jobs: FailedJob[] }>> {

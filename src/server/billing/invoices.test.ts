@@ -23,6 +23,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vites
 import { createTestDatabase, describeEachDialect, type TestDatabase } from '../../../tests/helpers/db';
 import { TEST_WEBHOOK_KEY, withJobs } from '../../../tests/helpers/jobs';
 import { catalog, giftOffers } from '../../config/catalog';
+import { deleteAccount, exportData } from '../account/service';
 import { adminDocumentPdf, searchDocuments } from '../admin/billing';
 import { createUser } from '../auth/service';
 import { parseBasket, type Basket } from '../catalog/basket';
@@ -405,6 +406,25 @@ describeEachDialect('billing documents', (kind: DialectName) => {
     expect(await statementOf(alice)).toHaveLength(1);
     expect(await test.db.selectFrom('jobs').select(['run_at', 'kind']).where('unique_key', '=', 'billing.yearly-statements:2027').executeTakeFirst()).toEqual({ run_at: statementsDueAt(2027).toISOString(), kind: 'billing.yearly-statements' });
     expect(statementsDueAt(2027).toISOString()).toBe('2028-01-05T08:00:00.000Z');
+  });
+
+  it('the account export lists the documents; deleting the account keeps them, unchanged, for ten years', async () => {
+    const owner = await newUser('depart');
+    const orderId = await pay(owner, { formule: 'mensuel' });
+    await pay(owner, { don: '1200', frequence: 'unique' });
+    const exported = await exportData(deps, owner);
+    expect(exported?.documents).toMatchObject({
+      conservation: expect.stringContaining('dix ans'),
+      documents: expect.arrayContaining([
+        expect.objectContaining({ numero: expect.stringMatching(/^F-\d{6}$/), type: 'Facture', montant_centimes: 700, tva_centimes: 14, objet: 'Abonnement Mensuel' }),
+        expect.objectContaining({ numero: expect.stringMatching(/^RD-\d{6}$/), type: 'Reçu de don', montant_centimes: 1200, tva_centimes: 0 }),
+      ]),
+    });
+    const before = await test.db.selectFrom('billing_documents').selectAll().where('owner_id', '=', owner).orderBy('number').execute();
+    expect(await deleteAccount(deps, { userId: owner, password: 'un mot de passe solide' })).toMatchObject({ ok: true });
+    expect(await test.db.selectFrom('users').select('id').where('id', '=', owner).execute()).toEqual([]);
+    expect(await test.db.selectFrom('billing_documents').selectAll().where('owner_id', '=', owner).orderBy('number').execute()).toEqual(before);
+    expect((await docOf(orderId, 'invoice')).content.buyer.name).toBe('Inès Durand');
   });
 
   it('no member reaches another member’s invoice, credit note, receipt or statement; the back-office only opens to administrators', async () => {
