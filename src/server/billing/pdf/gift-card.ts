@@ -82,8 +82,8 @@ export async function renderGiftCardPdf(card: GiftCard): Promise<Uint8Array> {
   const badge = { x: PANEL - 22, y: 300, r: 50 };
   doc.circle(badge.x, badge.y, badge.r).fill(COLORS.yellow);
   const countSize = offer.count.length > 2 ? 28 : 38;
-  draw(offer.count, badge.x - badge.r, badge.y - 30 + (38 - countSize) / 2, badge.r * 2, { face: 'bold', size: countSize, color: COLORS.text, align: 'center' });
-  draw(offer.unit, badge.x - badge.r, badge.y + 13, badge.r * 2, { face: 'bold', size: 11, color: COLORS.text, align: 'center' });
+  const countBottom = draw(offer.count, badge.x - badge.r, badge.y - 34 + (38 - countSize) / 2, badge.r * 2, { face: 'bold', size: countSize, color: COLORS.text, align: 'center' });
+  draw(offer.unit, badge.x - badge.r, countBottom, badge.r * 2, { face: 'bold', size: 11, color: COLORS.text, align: 'center' });
   draw(card.siteHost, 28, BOTTOM - 9, PANEL - 40, { size: 8.5, color: COLORS.greenSoft });
 
   // --- For whom, from whom, what (top of the right side).
