@@ -103,17 +103,32 @@ function loadFonts(): Fonts {
 }
 
 /**
+ * pdfkit's cache of laid-out words, shared by the documents too (the legal texts repeat from one
+ * to the next: half of what is left of the time). pdfkit copies a cached run before changing it.
+ * Renewed every few hundred documents, so that buyers' names and addresses do not pile up.
+ */
+let layoutCaches: Record<FaceName, Record<string, unknown>> | undefined;
+let documentsSinceRenewal = 0;
+const LAYOUT_CACHE_DOCUMENTS = 500;
+
+/**
  * Gives the document Inter regular and bold. pdfkit would parse the font files again for each
- * document (GSUB, GPOS, cmap: three quarters of the rendering time); the faces parsed once are
- * handed to it instead, under the ids it would have given them (F1, F2), so the bytes are the
- * same either way. Should a pdfkit upgrade change these internals, it falls back to parsing.
+ * document (GSUB, GPOS, cmap: three quarters of the rendering time) and lay out every word
+ * anew; the faces parsed once are handed to it instead, under the ids it would have given them
+ * (F1, F2), with the shared word cache, so the bytes are the same either way. Should a pdfkit
+ * upgrade change these internals, it falls back to parsing each time.
  */
 function attachFonts(doc: PDFKit.PDFDocument): void {
   const f = loadFonts();
   const d = doc as unknown as PdfkitInternals;
+  if (!layoutCaches || ++documentsSinceRenewal > LAYOUT_CACHE_DOCUMENTS) {
+    layoutCaches = { regular: Object.create(null), bold: Object.create(null) };
+    documentsSinceRenewal = 0;
+  }
   for (const face of ['regular', 'bold'] as const) {
     if (f.embeddedFont && d._fontFamilies && typeof d._fontCount === 'number') {
-      const font = new f.embeddedFont(doc, f.parsed[face], `F${++d._fontCount}`);
+      const font = new f.embeddedFont(doc, f.parsed[face], `F${++d._fontCount}`) as { name: string; layoutCache?: Record<string, unknown> };
+      if (font.layoutCache) font.layoutCache = layoutCaches[face];
       d._fontFamilies[face] = font;
       d._fontFamilies[font.name] = font;
     } else {
