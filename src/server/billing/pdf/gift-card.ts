@@ -127,6 +127,10 @@ export async function renderGiftCardPdf(card: GiftCard): Promise<Uint8Array> {
     const height = Math.min(measure(message, innerWidth, { size, lineGap: 1.5 }), room - 10);
     doc.rect(X, messageTop - 2, 3, height + 6).fill(COLORS.yellow);
     draw(message, X + 14, messageTop + 1, innerWidth, { size, lineGap: 1.5, color: COLORS.text }, { height, ellipsis: true });
+  } else if (room > 40) {
+    // No message: a word from the newsroom instead of an empty space.
+    const words = typeset('Contrechamp est un média indépendant, sans publicité ni actionnaire, qui ne vit que grâce à ses lectrices et à ses lecteurs. Bonne lecture !');
+    draw(words, X, messageTop + 1, WIDTH, { size: 10, lineGap: 2, color: COLORS.muted }, { height: room - 10, ellipsis: true });
   }
   return finish(doc);
 }

@@ -325,6 +325,14 @@ describe('the gift card', () => {
     expect(layoutFaults(bytes)).toEqual([]);
   });
 
+  it('prints a message of 500 characters whole', async () => {
+    const message = `${'Merci pour tout ce que tu fais, et bonne lecture ! '.repeat(10).slice(0, 496)}FIN.`;
+    expect(message).toHaveLength(500);
+    const text = read(await renderGiftCardPdf(sampleGiftCard(message)));
+    expect(text).toContain('FIN.');
+    expect(text).not.toContain('…');
+  });
+
   it('never crashes nor overflows, whatever the message and names', async () => {
     const cases = [
       sampleGiftCard(''),
