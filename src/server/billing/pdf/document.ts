@@ -6,7 +6,7 @@
  * repeated, a footer with the publisher's identity and the page number on each.
  */
 import type { DocumentContent } from '../content';
-import { COLORS, euros, finish, longDate, newDocument, rate, typeset } from './kit';
+import { COLORS, euros, finish, longDate, newDocument, printable, rate, typeset } from './kit';
 
 const PAGE_HEIGHT = 842;
 const LEFT = 50;
@@ -110,22 +110,23 @@ export async function renderDocumentPdf(content: DocumentContent): Promise<Uint8
     right = draw(typeset(value), COLUMN_X + COLUMN_WIDTH - 130, right, 130, { ...BODY, face: 'bold', align: 'right' }) + 2;
   }
 
-  // --- Buyer, right column, beside the publisher's block when it is the taller.
+  // --- Buyer, right column, beside the publisher's block when it is the taller. Names and
+  // addresses print as given (no typographic spacing), only cleared of what cannot be drawn.
   y = right + 20;
   const buyerLabel = content.kind === 'receipt' || content.kind === 'statement' ? 'Donatrice ou donateur' : content.kind === 'credit_note' ? 'Client' : 'Facturé à';
   rule(y, COLUMN_X, COLUMN_WIDTH, COLORS.green, 1.2);
   y = draw(buyerLabel.toUpperCase(), COLUMN_X, y + 7, COLUMN_WIDTH, { face: 'bold', size: 7.5, color: COLORS.green, characterSpacing: 0.5 }) + 3;
   const buyer = content.buyer;
   if (buyer.business) {
-    y = draw(typeset(buyer.business.company), COLUMN_X, y, COLUMN_WIDTH, { face: 'bold', size: 10.5, lineGap: 1 });
+    y = draw(printable(buyer.business.company), COLUMN_X, y, COLUMN_WIDTH, { face: 'bold', size: 10.5, lineGap: 1 });
     y = draw(typeset(`SIREN ${buyer.business.siren}`), COLUMN_X, y + 1, COLUMN_WIDTH, BODY);
-    y = draw(typeset(`À l’attention de ${buyer.name}`), COLUMN_X, y, COLUMN_WIDTH, BODY);
+    y = draw(`À l’attention de ${printable(buyer.name)}`, COLUMN_X, y, COLUMN_WIDTH, BODY);
   } else {
-    y = draw(typeset(buyer.name), COLUMN_X, y, COLUMN_WIDTH, { face: 'bold', size: 10.5, lineGap: 1 }) + 1;
+    y = draw(printable(buyer.name) || '—', COLUMN_X, y, COLUMN_WIDTH, { face: 'bold', size: 10.5, lineGap: 1 }) + 1;
   }
-  const address = buyer.addressLines.map(typeset).filter(Boolean);
+  const address = buyer.addressLines.map(printable).filter(Boolean);
   if (address.length) y = draw(address.join('\n'), COLUMN_X, y, COLUMN_WIDTH, BODY);
-  if (buyer.email) y = draw(typeset(buyer.email), COLUMN_X, y + 1, COLUMN_WIDTH, { ...BODY, color: COLORS.muted });
+  if (buyer.email) y = draw(printable(buyer.email), COLUMN_X, y + 1, COLUMN_WIDTH, { ...BODY, color: COLORS.muted });
   y = Math.max(y, sellerBottom) + 26;
 
   // --- A credit note names its invoice, before anything else.

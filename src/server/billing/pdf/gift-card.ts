@@ -5,7 +5,7 @@
  * hold a usable code). The buyer's text is theirs: whatever the font cannot draw is left out,
  * a message too long for the card is shortened to fit, nothing overflows.
  */
-import { COLORS, finish, glyphOutline, longDate, newDocument, typeset } from './kit';
+import { COLORS, finish, glyphOutline, longDate, newDocument, printable, typeset } from './kit';
 
 export interface GiftCard {
   /** The offer's label in the catalogue (« 6 mois »). */
@@ -88,12 +88,12 @@ export async function renderGiftCardPdf(card: GiftCard): Promise<Uint8Array> {
 
   // --- For whom, from whom, what (top of the right side).
   y = label('Pour', X, TOP) + 4;
-  const recipient = typeset(card.recipientName) || 'Vous';
+  const recipient = printable(card.recipientName) || 'Vous';
   let nameSize = 22;
   while (nameSize > 14 && measure(recipient, WIDTH, { face: 'bold', size: nameSize }) > nameSize * 1.3) nameSize -= 1;
   y = draw(recipient, X, y, WIDTH, { face: 'bold', size: nameSize, lineGap: 1 }, { height: nameSize * 2.6, ellipsis: true }) + 4;
-  const from = typeset(card.buyerName);
-  if (from) y = draw(typeset(`de la part de ${from}`), X, y, WIDTH, { size: 10.5, color: COLORS.muted }, { height: 30, ellipsis: true });
+  const from = printable(card.buyerName);
+  if (from) y = draw(`de la part de ${from}`, X, y, WIDTH, { size: 10.5, color: COLORS.muted }, { height: 30, ellipsis: true });
   y = draw(typeset(`${offer.text} d’abonnement à Contrechamp`), X, y + 9, WIDTH, { face: 'bold', size: 12.5, color: COLORS.greenDark }) + 14;
   const messageTop = y;
 
