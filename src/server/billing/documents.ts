@@ -10,7 +10,7 @@
  */
 import type { Kysely } from 'kysely';
 import { findUser } from '../auth/service';
-import { catalog, formatEuros, formatRate } from '../../config/catalog';
+import { catalog, formatRate } from '../../config/catalog';
 import { formatSiren, formatVatNumber, PUBLISHER } from '../../config/publisher';
 import { formatDate, parisYear } from '../../lib/dates';
 import type { Database, DocumentKind } from '../db/database';
@@ -19,6 +19,9 @@ import type { BillingAddress, Order } from '../orders/repository';
 import type { DocumentBuyer, DocumentContent, DocumentLine, DocumentSeller, DocumentTotals, StatementLine } from './content';
 import { allotNumber, formatNumber, SERIES } from './numbering';
 import { formatInTimeZone } from 'date-fns-tz';
+
+/** « 7,00 € »: a legal document always shows the cents. */
+const formatEuros = (cents: number): string => new Intl.NumberFormat('fr-FR', { style: 'currency', currency: 'EUR', minimumFractionDigits: 2 }).format(cents / 100);
 
 export interface IssuedDocument {
   id: string;
