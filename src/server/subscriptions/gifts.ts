@@ -300,7 +300,8 @@ export interface GiftPreview {
   /** What activating does for this account. */
   plan:
     | { mode: 'new'; startsAt: Date; endsAt: Date }
-    | { mode: 'after_paid'; paidUntil: Date; endsAt: Date; nextPaymentAt: Date; label: string }
+    /** `ending`: its cancellation was asked; it now ends at `endsAt`, with no payment (`nextPaymentAt` null). */
+    | { mode: 'after_paid'; paidUntil: Date; endsAt: Date; nextPaymentAt: Date | null; ending: boolean; label: string }
     | { mode: 'extended'; endsAt: Date };
 }
 
@@ -330,8 +331,22 @@ async function lookUp(deps: Pick<ServerDeps, 'db' | 'clock'>, typed: string, who
   return { ok: true, gift, code: parsed.code };
 }
 
-async function livePaidPlan(db: Kysely<Database>, userId: string): Promise<Subscription | undefined> {
-  const rows = await db.selectFrom('subscriptions').select('id').where('user_id', '=', userId).where('kind', '=', 'plan').where('status', '=', 'active').where('cancel_at_period_end', '=', 0).execute();
+/**
+ * The paid subscription a gift's months go after: an active plan whose period runs, the one that
+ * renews first if there are several (a plan whose cancellation was asked counts too: its paid
+ * period is still running, and the gift's months follow it instead of overlapping it).
+ */
+async function livePaidPlan(db: Kysely<Database>, userId: string, now: Date): Promise<Subscription | undefined> {
+  const rows = await db
+    .selectFrom('subscriptions')
+    .select('id')
+    .where('user_id', '=', userId)
+    .where('kind', '=', 'plan')
+    .where('status', '=', 'active')
+    .where('current_period_end', '>', toTimestamp(now))
+    .orderBy('cancel_at_period_end', 'asc')
+    .orderBy('current_period_end', 'asc')
+    .execute();
   for (const row of rows) {
     const sub = await findSubscription(db, row.id);
     if (sub?.currentPeriodEnd) return sub;
@@ -345,10 +360,10 @@ async function liveGift(db: Kysely<Database>, userId: string): Promise<Subscript
 }
 
 async function planFor(db: Kysely<Database>, userId: string, months: number, now: Date): Promise<GiftPreview['plan']> {
-  const paid = await livePaidPlan(db, userId);
+  const paid = await livePaidPlan(db, userId, now);
   if (paid?.currentPeriodEnd) {
     const endsAt = addMonths(paid.currentPeriodEnd, months);
-    return { mode: 'after_paid', paidUntil: paid.currentPeriodEnd, endsAt, nextPaymentAt: endsAt, label: paid.planId ?? '' };
+    return { mode: 'after_paid', paidUntil: paid.currentPeriodEnd, endsAt, nextPaymentAt: paid.cancelAtPeriodEnd ? null : endsAt, ending: paid.cancelAtPeriodEnd, label: paid.planId ?? '' };
   }
   const gift = await liveGift(db, userId);
   if (gift?.currentPeriodEnd) return { mode: 'extended', endsAt: addMonths(gift.currentPeriodEnd, months) };
@@ -371,62 +386,41 @@ export async function previewGift(deps: Pick<ServerDeps, 'db' | 'clock'>, typed:
   };
 }
 
+/** The subscription a gift was about to change moved meanwhile (a renewal, another gift): try again. */
+class SubscriptionMoved extends Error {}
+
+export interface GiftActivation {
+  mode: GiftActivationMode;
+  /** When the gift's months end (for a paid plan, the end of its period moved back). */
+  endsAt: Date;
+  /** The next payment of a paid plan the months were added to; null when nothing is due. */
+  nextPaymentAt: Date | null;
+  subscriptionId: string;
+}
+
 /**
  * Activates a code for an account. One conditional update claims the code: of two activations
  * at the same moment (two tabs, two people, two processes), exactly one changes the row; the
  * other finds it used. The subscription starts or is extended in the same transaction.
  */
-export async function activateGift(deps: GiftDeps, userId: string, typed: string, client: string): Promise<Result<{ mode: GiftActivationMode; endsAt: Date; subscriptionId: string }>> {
+export async function activateGift(deps: GiftDeps, userId: string, typed: string, client: string): Promise<Result<GiftActivation>> {
   const found = await lookUp(deps, typed, { client, userId });
   if (!found.ok) return found;
   const now = deps.clock.now();
   const refusal = unusable(found.gift, now);
   if (refusal && !refusal.ok) return refusal;
   const gift = found.gift;
-  const outcome = await writeTransaction(deps.db, async (trx) => {
-    const claimed = await trx
-      .updateTable('gifts')
-      .set({ activated_at: toTimestamp(now), activated_by: userId, updated_at: toTimestamp(now) })
-      .where('id', '=', gift.id)
-      .where('activated_at', 'is', null)
-      .where('revoked_at', 'is', null)
-      .where('issued_at', 'is not', null)
-      .where('expires_at', '>', toTimestamp(now))
-      .executeTakeFirst();
-    if (claimed.numUpdatedRows === 0n) return undefined;
-    const detail = `Abonnement offert de ${durationOf(gift.months)} activé`;
-    const paid = await livePaidPlan(trx, userId);
-    let mode: GiftActivationMode;
-    let subscriptionId: string;
-    let endsAt: Date;
-    if (paid?.currentPeriodEnd) {
-      // After the paid period: the next payment moves back by the gift's months.
-      endsAt = addMonths(paid.currentPeriodEnd, gift.months);
-      const moved = await updateSubscriptionIf(trx, paid, { set: { current_period_end: toTimestamp(endsAt) }, type: 'gift-added', detail: `${detail} : prochain paiement reporté au ${formatDate(endsAt)}` }, now);
-      if (!moved) throw new Error('The paid subscription changed during the activation; try again');
-      mode = 'after_paid';
-      subscriptionId = paid.id;
-      await rescheduleRenewal(deps, trx, paid, endsAt);
-    } else {
-      const current = await liveGift(trx, userId);
-      if (current?.currentPeriodEnd) {
-        endsAt = addMonths(current.currentPeriodEnd, gift.months);
-        const extended = await updateSubscriptionIf(trx, current, { set: { current_period_end: toTimestamp(endsAt) }, type: 'gift-added', detail: `${detail} : prolongé jusqu’au ${formatDate(endsAt)}` }, now);
-        if (!extended) throw new Error('The gift subscription changed during the activation; try again');
-        mode = 'new';
-        subscriptionId = current.id;
-      } else {
-        endsAt = addMonths(now, gift.months);
-        subscriptionId = await insertSubscription(trx, { userId, kind: 'gift', planId: null, amountCents: 0, interval: 'month', vatRateBp: 0, provider: deps.payments.name, source: null, status: 'active' }, now);
-        await trx.updateTable('subscriptions').set({ current_period_start: toTimestamp(now), current_period_end: toTimestamp(endsAt), payment_method: 'Abonnement offert' }).where('id', '=', subscriptionId).execute();
-        await insertSubscriptionEvent(trx, { subscriptionId, type: 'started', from: 'active', to: 'active', detail }, now);
-        mode = 'new';
-      }
-      await scheduleGiftEnd(deps, trx, subscriptionId, endsAt);
+  let outcome: GiftActivation | undefined;
+  // The claim and the subscription's change commit together; a subscription that moved between
+  // its read and its conditional update (PostgreSQL, READ COMMITTED) rolls both back: read again.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      outcome = await writeTransaction(deps.db, (trx) => claimAndApply(deps, trx, gift, userId, now));
+      break;
+    } catch (error) {
+      if (!(error instanceof SubscriptionMoved) || attempt >= 3) throw error;
     }
-    await trx.updateTable('gifts').set({ subscription_id: subscriptionId, activation_mode: mode }).where('id', '=', gift.id).execute();
-    return { mode, endsAt, subscriptionId };
-  });
+  }
   deps.jobs.wake();
   if (!outcome) {
     const again = await findByCode(deps.db, found.code);
@@ -434,6 +428,52 @@ export async function activateGift(deps: GiftDeps, userId: string, typed: string
     return why && !why.ok ? why : fail(409, 'Ce code cadeau vient d’être utilisé : un code ne sert qu’une fois.');
   }
   return { ok: true, ...outcome };
+}
+
+async function claimAndApply(deps: GiftDeps, trx: Kysely<Database>, gift: GiftRow, userId: string, now: Date): Promise<GiftActivation | undefined> {
+  const claimed = await trx
+    .updateTable('gifts')
+    .set({ activated_at: toTimestamp(now), activated_by: userId, updated_at: toTimestamp(now) })
+    .where('id', '=', gift.id)
+    .where('activated_at', 'is', null)
+    .where('revoked_at', 'is', null)
+    .where('issued_at', 'is not', null)
+    .where('expires_at', '>', toTimestamp(now))
+    .executeTakeFirst();
+  if (claimed.numUpdatedRows === 0n) return undefined;
+  const detail = `Abonnement offert de ${durationOf(gift.months)} activé`;
+  let outcome: GiftActivation;
+  const paid = await livePaidPlan(trx, userId, now);
+  if (paid?.currentPeriodEnd) {
+    // After the paid period: the next payment moves back by the gift's months (or, for a plan
+    // whose cancellation was asked, it ends that much later, with no payment).
+    const endsAt = addMonths(paid.currentPeriodEnd, gift.months);
+    const what = paid.cancelAtPeriodEnd ? `fin reportée au ${formatDate(endsAt)}` : `prochain paiement reporté au ${formatDate(endsAt)}`;
+    const moved = await updateSubscriptionIf(trx, paid, { set: { current_period_end: toTimestamp(endsAt) }, type: 'gift-added', detail: `${detail} : ${what}` }, now);
+    if (!moved) throw new SubscriptionMoved();
+    await rescheduleRenewal(deps, trx, paid, endsAt);
+    outcome = { mode: 'after_paid', endsAt, nextPaymentAt: paid.cancelAtPeriodEnd ? null : endsAt, subscriptionId: paid.id };
+  } else {
+    const current = await liveGift(trx, userId);
+    let subscriptionId: string;
+    let endsAt: Date;
+    if (current?.currentPeriodEnd) {
+      endsAt = addMonths(current.currentPeriodEnd, gift.months);
+      const extended = await updateSubscriptionIf(trx, current, { set: { current_period_end: toTimestamp(endsAt) }, type: 'gift-added', detail: `${detail} : prolongé jusqu’au ${formatDate(endsAt)}` }, now);
+      if (!extended) throw new SubscriptionMoved();
+      subscriptionId = current.id;
+    } else {
+      endsAt = addMonths(now, gift.months);
+      subscriptionId = await insertSubscription(trx, { userId, kind: 'gift', planId: null, amountCents: 0, interval: 'month', vatRateBp: 0, provider: deps.payments.name, source: null, status: 'active' }, now);
+      await trx.updateTable('subscriptions').set({ current_period_start: toTimestamp(now), current_period_end: toTimestamp(endsAt), payment_method: 'Abonnement offert' }).where('id', '=', subscriptionId).execute();
+      await insertSubscriptionEvent(trx, { subscriptionId, type: 'started', from: 'active', to: 'active', detail }, now);
+    }
+    // Keyed on the new end: the jobs of the end before an extension do nothing.
+    await scheduleGiftEnd(deps, trx, subscriptionId, endsAt);
+    outcome = { mode: 'new', endsAt, nextPaymentAt: null, subscriptionId };
+  }
+  await trx.updateTable('gifts').set({ subscription_id: outcome.subscriptionId, activation_mode: outcome.mode }).where('id', '=', gift.id).execute();
+  return outcome;
 }
 
 /** A paid subscription's renewal moved to its new period end. */
