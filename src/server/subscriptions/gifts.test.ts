@@ -404,9 +404,9 @@ describeEachDialect('gift subscriptions', (kind) => {
     const reader = await newUser('export');
     const { orderId, code } = await boughtGift(byMail({ date_envoi: '2026-11-23' }));
     await activateGift(deps, reader, code, 'c');
-    const exported = (await exportData(deps, buyer)) as { gifts: { offerts: unknown[] } };
+    const exported = (await exportData(deps, buyer)) as unknown as { gifts: { offerts: unknown[] } };
     expect(exported.gifts.offerts).toEqual([expect.objectContaining({ duree_mois: 6, destinataire: 'Camille Lefèvre', email_destinataire: 'camille@exemple.fr', message: 'Bon anniversaire !' })]);
-    const received = (await exportData(deps, reader)) as { gifts: { recus: unknown[] } };
+    const received = (await exportData(deps, reader)) as unknown as { gifts: { recus: unknown[] } };
     expect(received.gifts.recus).toEqual([{ duree_mois: 6, active_le: '2026-11-23T10:00:00.000Z' }]);
 
     expect(await deleteAccount(deps, { userId: buyer, password: 'un mot de passe solide' })).toMatchObject({ ok: true });
