@@ -260,7 +260,7 @@ test('a gift for a chosen day: paid by card, the code and the card by mail, foll
   await look(recipient, 'mes-abonnements-offert');
   await offered.getByRole('link', { name: /Voir le détail/ }).click();
   await expect(recipient.getByRole('heading', { level: 2, name: 'Votre abonnement offert' })).toBeVisible();
-  await expect(recipient.locator('main')).toContainText('sans renouvellement : rien ne vous sera prélevé');
+  await expect(recipient.locator('main')).toContainText('rien ne vous est prélevé, et il ne se renouvelle pas');
   await expect(recipient.locator('main')).not.toContainText(/Résilier|Moyen de paiement|Prochain paiement/);
   await look(recipient, 'abonnement-offert-detail');
 

@@ -25,7 +25,8 @@ describe('summary of a subscription', () => {
     expect(summarize(gift, NOW)).toMatchObject({ label: 'Abonnement offert', price: 'Offert', when: 'Se termine le 10 décembre 2026, sans renouvellement', nextPaymentCents: null, can: { cancel: false, resume: false, change: false, updateMethod: false } });
     expect(summarize({ ...gift, status: 'expired', endedAt: new Date('2026-12-10T10:00:00Z') }, NOW)).toMatchObject({ live: false, statusLabel: 'Terminé', when: 'Terminé le 10 décembre 2026' });
     expect(priceLines(gift)).toEqual({ price: 'Offert', detail: 'Cet abonnement vous a été offert : rien ne vous est prélevé, et il ne se renouvelle pas.' });
-    expect(eventLines([{ id: 'e', subscriptionId: gift.id, type: 'gift-added', from: 'active', to: 'active', detail: 'x', at: NOW }] as never, 'plan')[0]!.title).toBe('Abonnement offert ajouté');
+    expect(eventLines([{ type: 'gift-added', from: 'active', to: 'active', detail: 'x', at: NOW }], 'plan')[0]!.title).toBe('Abonnement offert ajouté');
+    expect(eventLines([{ type: 'created', from: null, to: 'active', detail: '', at: NOW }], 'gift')[0]!.title).toBe('Code cadeau activé');
   });
 
 

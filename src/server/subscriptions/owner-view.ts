@@ -212,7 +212,10 @@ export interface EventLine {
 
 /** The subscription's history, newest first, in the reader's words. */
 export function eventLines(events: readonly SubscriptionEvent[], kind: Subscription['kind']): EventLine[] {
-  const titles = kind === 'donation' ? { ...EVENT_TITLES, 'cancel-requested': 'Arrêt demandé', canceled: 'Arrêt' } : EVENT_TITLES;
+  const titles =
+    kind === 'donation' ? { ...EVENT_TITLES, 'cancel-requested': 'Arrêt demandé', canceled: 'Arrêt' }
+    : kind === 'gift' ? { ...EVENT_TITLES, created: 'Code cadeau activé' }
+    : EVENT_TITLES;
   return [...events].reverse().map((e) => ({ date: formatDate(e.at), title: titles[e.type] ?? e.type, detail: e.detail }));
 }
 
