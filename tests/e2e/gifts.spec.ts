@@ -338,7 +338,7 @@ test('a gift sent today: the recipient’s mail links to the account creation, w
   // Sent and not activated: the buyer can send it again, now.
   await page.goto('/mon-compte/mes-cadeaux');
   const gift = main(page).getByRole('listitem').filter({ hasText: 'Louise Michel' });
-  await expect(gift).toContainText(/Envoyé le \d+ \S+ \d{4} : pas encore activé/);
+  await expect(gift).toContainText(/Envoyé le \d+ \S+ \d{4}\s: pas encore activé/);
   await gift.getByRole('button', { name: 'Renvoyer l’e-mail' }).click();
   await expect(main(page)).toContainText(`L’e-mail du cadeau est renvoyé à ${recipientEmail}.`);
   await expect.poll(() => mailsTo(recipientEmail), { timeout: 20_000 }).toBe(2);

@@ -290,13 +290,13 @@ describeEachDialect('gift subscriptions', (kind) => {
     // Used.
     const first = await newUser('premier');
     expect(await activateGift(deps, first, code, 'c')).toMatchObject({ ok: true });
-    expect(await activateGift(deps, reader, code, 'c')).toEqual({ ok: false, status: 409, message: 'Ce code cadeau a déjà été utilisé, le 23 novembre 2026 : un code ne sert qu’une fois.' });
+    expect(await activateGift(deps, reader, code, 'c')).toEqual({ ok: false, status: 409, message: 'Ce code cadeau a déjà été utilisé, le 23 novembre 2026\u00a0: un code ne sert qu’une fois.' });
     expect(await subscriptionsOf(reader)).toEqual([]);
 
     // Expired: one year after the purchase.
     const old = await boughtGift();
     clock.set(new Date('2027-11-23T10:00:00Z'));
-    expect(await activateGift(deps, reader, old.code, 'c')).toEqual({ ok: false, status: 409, message: 'Ce code cadeau a expiré le 23 novembre 2027 : il était valable un an à compter de l’achat.' });
+    expect(await activateGift(deps, reader, old.code, 'c')).toEqual({ ok: false, status: 409, message: 'Ce code cadeau a expiré le 23 novembre 2027\u00a0: il était valable un an à compter de l’achat.' });
     expect((await giftRow(old.orderId)).activated_at).toBeNull();
 
     // Revoked: refunded before activation.
@@ -306,7 +306,7 @@ describeEachDialect('gift subscriptions', (kind) => {
     await provider.refund({ paymentRef: order.payment_ref!, amountCents: order.amount_cents, idempotencyKey: `refund:${refunded.orderId}` });
     await deps.flush();
     expect((await giftRow(refunded.orderId)).revoked_at).not.toBeNull();
-    expect(await activateGift(deps, reader, refunded.code, 'c')).toEqual({ ok: false, status: 409, message: 'Ce code cadeau a été annulé (l’achat a été remboursé) : il ne peut plus être utilisé.' });
+    expect(await activateGift(deps, reader, refunded.code, 'c')).toEqual({ ok: false, status: 409, message: 'Ce code cadeau a été annulé (l’achat a été remboursé)\u00a0: il ne peut plus être utilisé.' });
     expect(await subscriptionsOf(reader)).toEqual([]);
   });
 
@@ -354,7 +354,7 @@ describeEachDialect('gift subscriptions', (kind) => {
       expect(placed).toEqual({ ok: false, status: 422, message: expect.stringContaining(message) });
     }
     expect(await placeOrder(deps, buyer, basketOf({ cadeau: 'cadeau-1-an' }), undefined, form())).toMatchObject({ ok: false, status: 422 });
-    expect(giftDetailsForm.safeParse(byMail({ message: 'x'.repeat(501) })).error?.issues[0]?.message).toBe('Le message : 500 caractères au plus.');
+    expect(giftDetailsForm.safeParse(byMail({ message: 'x'.repeat(501) })).error?.issues[0]?.message).toBe('Le message\u00a0: 500 caractères au plus.');
     expect(giftDetailsForm.safeParse(byMail({ remise: 'par-pigeon' })).success).toBe(false);
     // A year ahead to the day is accepted, and the price is the catalogue's.
     const placed = await placeOrder(deps, buyer, basketOf({ cadeau: 'cadeau-1-an' }), undefined, form(), giftDetailsForm.parse(byMail({ date_envoi: '2027-11-23' })));
@@ -369,9 +369,9 @@ describeEachDialect('gift subscriptions', (kind) => {
     const handed = await boughtGift(byHand());
     const list = await listBoughtGifts(deps, buyer);
     const of = (orderId: string) => list.find((g) => g.orderId === orderId)!;
-    expect(of(mailed.orderId)).toMatchObject({ duration: '6 mois', recipientName: 'Camille Lefèvre', state: 'Envoyé le 23 novembre 2026 : pas encore activé', canResend: true });
+    expect(of(mailed.orderId)).toMatchObject({ duration: '6 mois', recipientName: 'Camille Lefèvre', state: 'Envoyé le 23 novembre 2026\u00a0: pas encore activé', canResend: true });
     expect(of(later.orderId)).toMatchObject({ state: 'Envoi prévu le 24 décembre 2026', canResend: false });
-    expect(of(handed.orderId)).toMatchObject({ state: 'À remettre par vous-même : pas encore activé', canResend: false, recipientEmail: null });
+    expect(of(handed.orderId)).toMatchObject({ state: 'À remettre par vous-même\u00a0: pas encore activé', canResend: false, recipientEmail: null });
 
     const giftId = of(mailed.orderId).id;
     expect(Buffer.from((await boughtGiftCard(deps, buyer, giftId))!).subarray(0, 5).toString()).toBe('%PDF-');

@@ -62,10 +62,10 @@ const parisDay = (date: Date): string => formatInTimeZone(date, PARIS, 'yyyy-MM-
 
 /** The gift's details, as the payment page's fields name them. */
 export const giftDetailsForm = z.object({
-  destinataire_nom: z.string().trim().min(1, 'Indiquez le nom de la personne à qui vous offrez l’abonnement.').max(100, 'Nom de la personne : 100 caractères au plus.'),
-  remise: z.enum(['email', 'moi-meme'], { error: 'Choisissez comment le cadeau est remis : par e-mail, ou par vous-même.' }),
+  destinataire_nom: z.string().trim().min(1, 'Indiquez le nom de la personne à qui vous offrez l’abonnement.').max(100, 'Nom de la personne\u00a0: 100 caractères au plus.'),
+  remise: z.enum(['email', 'moi-meme'], { error: 'Choisissez comment le cadeau est remis\u00a0: par e-mail, ou par vous-même.' }),
   destinataire_email: z.string().trim().toLowerCase().max(254, 'Adresse e-mail trop longue.').optional(),
-  message: z.string().trim().max(500, 'Le message : 500 caractères au plus.').optional(),
+  message: z.string().trim().max(500, 'Le message\u00a0: 500 caractères au plus.').optional(),
   date_envoi: z.string().trim().optional(),
 });
 export type GiftDetailsInput = z.infer<typeof giftDetailsForm>;
@@ -90,9 +90,9 @@ export function checkGiftDetails(input: GiftDetailsInput, now: Date): Result<{ d
   }
   const day = input.date_envoi?.trim() || today;
   if (!/^\d{4}-\d{2}-\d{2}$/.test(day) || Number.isNaN(new Date(`${day}T12:00:00Z`).getTime()) || parisDay(new Date(`${day}T12:00:00Z`)) !== day) {
-    return fail(422, 'Date d’envoi invalide : choisissez un jour, par exemple le 24 décembre.');
+    return fail(422, 'Date d’envoi invalide\u00a0: choisissez un jour, par exemple le 24 décembre.');
   }
-  if (day < today) return fail(422, 'La date d’envoi est passée : choisissez aujourd’hui ou un jour à venir.');
+  if (day < today) return fail(422, 'La date d’envoi est passée\u00a0: choisissez aujourd’hui ou un jour à venir.');
   if (day > parisDay(addYears(now, 1))) return fail(422, 'La date d’envoi doit tomber dans l’année qui vient.');
   const deliverAt = day === today ? now : fromZonedTime(`${day}T${DELIVERY_HOUR}`, PARIS);
   return { ok: true, details: { recipientName: input.destinataire_nom, recipientEmail, message: input.message ?? '', deliverOn: day, deliverAt } };
@@ -311,10 +311,10 @@ async function findByCode(db: Kysely<Database>, code: string): Promise<GiftRow |
 
 /** Why a found gift cannot be activated now, in French; null when it can. */
 function unusable(gift: GiftRow, now: Date): Result | null {
-  if (!gift.issued_at) return fail(409, 'Ce cadeau n’est pas encore payé : son code sera valable dès que le paiement sera confirmé.');
-  if (gift.revoked_at) return fail(409, 'Ce code cadeau a été annulé (l’achat a été remboursé) : il ne peut plus être utilisé.');
-  if (gift.activated_at) return fail(409, `Ce code cadeau a déjà été utilisé, le ${formatDate(new Date(gift.activated_at))} : un code ne sert qu’une fois.`);
-  if (gift.expires_at && new Date(gift.expires_at) <= now) return fail(409, `Ce code cadeau a expiré le ${formatDate(new Date(gift.expires_at))} : il était valable un an à compter de l’achat.`);
+  if (!gift.issued_at) return fail(409, 'Ce cadeau n’est pas encore payé\u00a0: son code sera valable dès que le paiement sera confirmé.');
+  if (gift.revoked_at) return fail(409, 'Ce code cadeau a été annulé (l’achat a été remboursé)\u00a0: il ne peut plus être utilisé.');
+  if (gift.activated_at) return fail(409, `Ce code cadeau a déjà été utilisé, le ${formatDate(new Date(gift.activated_at))}\u00a0: un code ne sert qu’une fois.`);
+  if (gift.expires_at && new Date(gift.expires_at) <= now) return fail(409, `Ce code cadeau a expiré le ${formatDate(new Date(gift.expires_at))}\u00a0: il était valable un an à compter de l’achat.`);
   return null;
 }
 
@@ -425,7 +425,7 @@ export async function activateGift(deps: GiftDeps, userId: string, typed: string
   if (!outcome) {
     const again = await findByCode(deps.db, found.code);
     const why = again ? unusable(again, now) : null;
-    return why && !why.ok ? why : fail(409, 'Ce code cadeau vient d’être utilisé : un code ne sert qu’une fois.');
+    return why && !why.ok ? why : fail(409, 'Ce code cadeau vient d’être utilisé\u00a0: un code ne sert qu’une fois.');
   }
   return { ok: true, ...outcome };
 }
@@ -449,7 +449,7 @@ async function claimAndApply(deps: GiftDeps, trx: Kysely<Database>, gift: GiftRo
     // whose cancellation was asked, it ends that much later, with no payment).
     const endsAt = addMonths(paid.currentPeriodEnd, gift.months);
     const what = paid.cancelAtPeriodEnd ? `fin reportée au ${formatDate(endsAt)}` : `prochain paiement reporté au ${formatDate(endsAt)}`;
-    const moved = await updateSubscriptionIf(trx, paid, { set: { current_period_end: toTimestamp(endsAt) }, type: 'gift-added', detail: `${detail} : ${what}` }, now);
+    const moved = await updateSubscriptionIf(trx, paid, { set: { current_period_end: toTimestamp(endsAt) }, type: 'gift-added', detail: `${detail}\u00a0: ${what}` }, now);
     if (!moved) throw new SubscriptionMoved();
     await rescheduleRenewal(deps, trx, paid, endsAt);
     outcome = { mode: 'after_paid', endsAt, nextPaymentAt: paid.cancelAtPeriodEnd ? null : endsAt, subscriptionId: paid.id };
@@ -459,7 +459,7 @@ async function claimAndApply(deps: GiftDeps, trx: Kysely<Database>, gift: GiftRo
     let endsAt: Date;
     if (current?.currentPeriodEnd) {
       endsAt = addMonths(current.currentPeriodEnd, gift.months);
-      const extended = await updateSubscriptionIf(trx, current, { set: { current_period_end: toTimestamp(endsAt) }, type: 'gift-added', detail: `${detail} : prolongé jusqu’au ${formatDate(endsAt)}` }, now);
+      const extended = await updateSubscriptionIf(trx, current, { set: { current_period_end: toTimestamp(endsAt) }, type: 'gift-added', detail: `${detail}\u00a0: prolongé jusqu’au ${formatDate(endsAt)}` }, now);
       if (!extended) throw new SubscriptionMoved();
       subscriptionId = current.id;
     } else {
@@ -512,9 +512,9 @@ function describe(gift: GiftRow, now: Date): { state: string; canResend: boolean
   if (gift.revoked_at) return { state: `Annulé (remboursé) le ${formatDate(new Date(gift.revoked_at))}`, canResend: false };
   if (gift.activated_at) return { state: `Activé le ${formatDate(new Date(gift.activated_at))}`, canResend: false };
   if (expired) return { state: `Expiré le ${formatDate(new Date(gift.expires_at!))}, sans avoir été activé`, canResend: false };
-  if (!gift.recipient_email) return { state: 'À remettre par vous-même : pas encore activé', canResend: false };
+  if (!gift.recipient_email) return { state: 'À remettre par vous-même\u00a0: pas encore activé', canResend: false };
   if (!gift.delivered_at) return { state: `Envoi prévu le ${formatDate(new Date(gift.deliver_at))}`, canResend: false };
-  return { state: `Envoyé le ${formatDate(new Date(gift.delivered_at))} : pas encore activé`, canResend: true };
+  return { state: `Envoyé le ${formatDate(new Date(gift.delivered_at))}\u00a0: pas encore activé`, canResend: true };
 }
 
 export async function listBoughtGifts(deps: Pick<ServerDeps, 'db' | 'clock'>, userId: string): Promise<BoughtGift[]> {
@@ -556,7 +556,7 @@ export async function resendGift(deps: GiftDeps, userId: string, giftId: string)
   const gift = await ownGift(deps.db, userId, giftId);
   if (!gift) return fail(404, 'Ce cadeau est introuvable.');
   const { canResend } = describe(gift, deps.clock.now());
-  if (!canResend || !gift.recipient_email) return fail(409, 'Ce cadeau ne peut pas être renvoyé : il n’a pas encore été envoyé, a déjà été activé, a expiré ou a été annulé.');
+  if (!canResend || !gift.recipient_email) return fail(409, 'Ce cadeau ne peut pas être renvoyé\u00a0: il n’a pas encore été envoyé, a déjà été activé, a expiré ou a été annulé.');
   const limited = await limit(deps, [[GIFT_LIMITS.resendByAccount, userId]], 'Trop de renvois.');
   if (limited) return limited;
   await schedule(deps, deps.db, GIFT_DELIVER, { giftId: gift.id, resend: gift.sent_count }, { uniqueKey: `gifts.deliver:${gift.id}:${gift.sent_count}` });
@@ -607,7 +607,7 @@ export async function seedDemoGift(deps: GiftDeps, buyer: { id: string; name: st
       vatRateBp: SUBSCRIPTION_VAT_BP, vatCents: vatIncluded(offer.priceCents, SUBSCRIPTION_VAT_BP), source: null, method: 'card', provider: 'simulated', subscriptionId: null,
       attemptKey: `demo:gift:${buyer.id}`, billingName: buyer.name, billingAddress: buyer.address, termsAcceptedAt: paidAt, status: 'paid', paymentRef: `ch_sim_demo_gift_${buyer.id}`, paidAt,
     }, paidAt);
-    await insertGift(trx, { orderId: order.id, buyerId: buyer.id, offerId: offer.id, details: { recipientName: recipient.name, recipientEmail: recipient.email, message: 'Pour que tu lises enfin des journalistes qui prennent le temps. Bonne lecture !', deliverOn: parisDay(paidAt), deliverAt: paidAt } }, paidAt);
+    await insertGift(trx, { orderId: order.id, buyerId: buyer.id, offerId: offer.id, details: { recipientName: recipient.name, recipientEmail: recipient.email, message: 'Pour que tu lises enfin des journalistes qui prennent le temps. Bonne lecture\u00a0!', deliverOn: parisDay(paidAt), deliverAt: paidAt } }, paidAt);
     await trx
       .updateTable('gifts')
       .set({ code_hash: hashGiftCode(code.code), code_sealed: sealGiftCode(code.code), code_hint: code.code.slice(-4), issued_at: toTimestamp(paidAt), expires_at: toTimestamp(addYears(paidAt, GIFT_VALIDITY_YEARS)), delivered_at: toTimestamp(paidAt), last_sent_at: toTimestamp(paidAt), sent_count: 1 })

@@ -127,7 +127,7 @@ export function liveFirst<T extends Pick<Subscription, 'status' | 'createdAt'>>(
 /** The price lines of the detail: what is paid, and for a plan the VAT inside it. */
 export function priceLines(sub: Subscription): { price: string; detail: string } {
   if (sub.kind === 'gift') {
-    return { price: 'Offert', detail: 'Cet abonnement vous a été offert : rien ne vous est prélevé, et il ne se renouvelle pas.' };
+    return { price: 'Offert', detail: 'Cet abonnement vous a été offert\u00a0: rien ne vous est prélevé, et il ne se renouvelle pas.' };
   }
   if (sub.kind === 'donation') {
     return { price: `${priceOf(sub.amountCents, sub.interval)}`, detail: 'Un don n’est pas soumis à la TVA et ne donne lieu à aucune contrepartie.' };
