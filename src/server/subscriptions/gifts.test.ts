@@ -22,7 +22,7 @@ import { findOrder } from '../orders/repository';
 import { createSimulatedProvider, PROMPT_DELIVERY, submitSimulatedSession, type SimulatedProvider } from '../payments/simulated';
 import { jobHandlers } from '../runtime';
 import { groupCode, newGiftCode, parseGiftCode } from './gift-codes';
-import { activateGift, boughtGiftCard, DEMO_GIFT_CODE, giftDetailsForm, listBoughtGifts, previewGift, resendGift, seedDemoGift } from './gifts';
+import { activateGift, boughtGiftCard, checkGiftDetails, DEMO_GIFT_CODE, giftDetailsForm, listBoughtGifts, previewGift, resendGift, seedDemoGift } from './gifts';
 import { summarize } from './owner-view';
 import { findSubscription } from './repository';
 import { cancelSubscription } from './service';
@@ -354,6 +354,8 @@ describeEachDialect('gift subscriptions', (kind) => {
       expect(placed).toEqual({ ok: false, status: 422, message: expect.stringContaining(message) });
     }
     expect(await placeOrder(deps, buyer, basketOf({ cadeau: 'cadeau-1-an' }), undefined, form())).toMatchObject({ ok: false, status: 422 });
+    // Handed over by the buyer, the day does not matter: a stale one in the form is no reason to refuse.
+    expect(checkGiftDetails(giftDetailsForm.parse(byHand({ date_envoi: '2026-11-01' })), clock.now())).toMatchObject({ ok: true, details: { deliverOn: '2026-11-23', recipientEmail: null } });
     expect(giftDetailsForm.safeParse(byMail({ message: 'x'.repeat(501) })).error?.issues[0]?.message).toBe('Le message\u00a0: 500 caractères au plus.');
     expect(giftDetailsForm.safeParse(byMail({ remise: 'par-pigeon' })).success).toBe(false);
     // A year ahead to the day is accepted, and the price is the catalogue's.

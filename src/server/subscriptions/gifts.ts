@@ -88,7 +88,8 @@ export function checkGiftDetails(input: GiftDetailsInput, now: Date): Result<{ d
     if (!email.success) return fail(422, 'Indiquez l’adresse e-mail de la personne à qui envoyer le cadeau, ou choisissez de le remettre vous-même.');
     recipientEmail = email.data;
   }
-  const day = input.date_envoi?.trim() || today;
+  // Handed over by the buyer: nothing is sent, so the day does not matter (nor a stale one in the form).
+  const day = (input.remise === 'email' && input.date_envoi?.trim()) || today;
   if (!/^\d{4}-\d{2}-\d{2}$/.test(day) || Number.isNaN(new Date(`${day}T12:00:00Z`).getTime()) || parisDay(new Date(`${day}T12:00:00Z`)) !== day) {
     return fail(422, 'Date d’envoi invalide\u00a0: choisissez un jour, par exemple le 24 décembre.');
   }
