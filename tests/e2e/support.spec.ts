@@ -10,9 +10,7 @@ import { resolve } from 'node:path';
 import type { Locator, Page } from '@playwright/test';
 import { openDatabase } from '../../src/server/db/client';
 import { expect, test } from '../helpers/guard';
-import { createMember, forgetClientRateLimits, linkFromMail, outboxDir } from '../helpers/members';
-import { simpleParser, type ParsedMail } from 'mailparser';
-import { readdir, readFile } from 'node:fs/promises';
+import { createMember, forgetClientRateLimits, linkFromMail } from '../helpers/members';
 
 test.describe.configure({ timeout: 60_000 });
 
@@ -81,24 +79,6 @@ async function reloadUntil(page: Page, locator: Locator, timeout = 20_000) {
   }).toPass({ timeout, intervals: [500, 1_000] });
 }
 
-/** The newest mail to `to` whose subject matches, parsed (MIME, attachments included). */
-async function waitForMail(to: string, subject: RegExp): Promise<ParsedMail> {
-  let found: ParsedMail | undefined;
-  await expect.poll(async () => {
-    const files = (await readdir(outboxDir())).filter((f) => f.endsWith('.eml')).sort().reverse();
-    for (const file of files.slice(0, 40)) {
-      const mail = await simpleParser(await readFile(resolve(outboxDir(), file)));
-      const address = Array.isArray(mail.to) ? mail.to[0]?.text : mail.to?.text;
-      if (address?.includes(to) && subject.test(mail.subject ?? '')) {
-        found = mail;
-        return true;
-      }
-    }
-    return false;
-  }, { timeout: 20_000 }).toBe(true);
-  return found!;
-}
-
 const heading = (page: Page, name: string | RegExp) => page.getByRole('heading', { level: 1, name });
 const orderIdOf = (page: Page) => new URL(page.url()).pathname.split('/').pop()!;
 
@@ -140,69 +120,7 @@ test('the offers: prices with VAT and their equivalents, and the truth about tax
   await expect(main(page).getByRole('button', { name: /^Offrir/ })).toHaveCount(2);
 });
 
-test('a gift: chosen day, paid by card, the buyer’s code and card, activation by a new account with the typed code', async ({ page, browser }) => {
-  const member = await createMember();
-  await signedIn(page, member);
-  await page.goto('/soutenir/abonnement/offrir');
-  await page.getByRole('button', { name: 'Offrir 6 mois' }).click();
-  await arrived(page, /\/soutenir\/paiement\?cadeau=cadeau-6-mois$/);
-  await expect(page.getByRole('region', { name: 'Votre choix' })).toContainText('Abonnement offert 6 mois');
-  await page.getByLabel('Prénom et nom de la personne').fill('Camille Lefèvre');
-  await page.getByLabel(/Son adresse e-mail/).fill(`camille-${Date.now()}@exemple.fr`);
-  // A day in the past is refused, and nothing is placed.
-  await page.locator('#date_envoi').evaluate((el) => { (el as HTMLInputElement).min = ''; (el as HTMLInputElement).value = '2020-01-01'; });
-  await page.getByLabel(/Votre message/).fill('Joyeux anniversaire !');
-  await fillPaymentAndPay(page);
-  await expect(page.locator('.form-message').first()).toContainText('La date d’envoi est passée');
-  const later = new Date(Date.now() + 10 * 86_400_000).toISOString().slice(0, 10);
-  await page.locator('#date_envoi').fill(later);
-  await page.getByRole('checkbox', { name: /J’accepte les/ }).check();
-  await page.getByRole('button', { name: 'Payer 40 €' }).click();
-  await payOnProvider(page, '4242 4242 4242 4242');
-  await arrived(page, /\/soutenir\/confirmation\/[\w-]+$/);
-  await reloadUntil(page, heading(page, 'Merci, c’est fait !'));
-  await expect(main(page)).toContainText('Le code cadeau et sa carte à imprimer vous sont envoyés par e-mail');
-
-  // The buyer's mail carries the code and the card; the recipient gets nothing before the day.
-  const mail = await waitForMail(member.email, /Votre abonnement offert/);
-  const code = /Code cadeau\s*:\s*([0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{4})/.exec(mail.text ?? '')?.[1];
-  expect(code).toBeTruthy();
-  expect(mail.attachments.map((a) => a.contentType)).toContain('application/pdf');
-  await page.goto('/mon-compte/mes-cadeaux');
-  await expect(main(page)).toContainText('6 mois pour Camille Lefèvre');
-  await expect(main(page)).toContainText('Envoi prévu le');
-  await expect(main(page).getByRole('link', { name: 'Carte cadeau (PDF)' })).toBeVisible();
-
-  // Someone else activates it with the typed code, creating their account on the way.
-  const other = await browser.newContext();
-  const recipient = await other.newPage();
-  await recipient.goto('/activer-cadeau');
-  await recipient.getByLabel('Code cadeau').fill(code!.toLowerCase().replace(/-/g, ' '));
-  await recipient.getByRole('button', { name: 'Continuer' }).click();
-  await expect(recipient.getByRole('heading', { name: '6 mois d’abonnement offert' })).toBeVisible();
-  await recipient.getByRole('link', { name: 'Créer mon compte' }).click();
-  const form = recipient.locator('main');
-  await form.getByLabel('Adresse e-mail', { exact: true }).fill(`camille-compte-${Date.now()}@exemple.fr`);
-  await form.getByLabel('Prénom', { exact: true }).fill('Camille');
-  await form.getByLabel('Nom', { exact: true }).fill('Lefèvre');
-  await form.getByLabel('Mot de passe', { exact: true }).fill('un mot de passe de test');
-  await recipient.getByRole('button', { name: 'Créer mon compte et activer mon cadeau' }).click();
-  await expect(recipient.getByText(/votre abonnement offert court jusqu’au/)).toBeVisible();
-  await recipient.goto('/mon-compte/mes-abonnements');
-  await expect(recipient.locator('main')).toContainText('Abonnement offert');
-  // The code served once.
-  await recipient.goto(`/activer-cadeau/${code!.replace(/-/g, '')}`);
-  await expect(recipient.locator('main')).toContainText('Ce code cadeau a déjà été utilisé');
-  await other.close();
-
-  // The buyer's invoice is in Mes factures, and its PDF downloads.
-  await page.goto('/mon-compte/mes-factures');
-  await expect(main(page)).toContainText('Abonnement offert 6 mois');
-  const href = await main(page).getByRole('link', { name: /PDF : Facture F-/ }).first().getAttribute('href');
-  const pdf = await page.request.get(href!);
-  expect(pdf.headers()['content-type']).toBe('application/pdf');
-  expect((await pdf.body()).subarray(0, 5).toString()).toBe('%PDF-');
-});
+// Gifts have their own spec: tests/e2e/gifts.spec.ts.
 
 test('a monthly subscription by card: offer, sign in, payment, provider, paid', async ({ page }) => {
   await page.goto('/soutenir/abonnement');

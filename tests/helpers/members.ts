@@ -42,7 +42,7 @@ export async function forgetClientRateLimits(): Promise<void> {
   const handle = openDatabase({ kind: 'sqlite', path: resolve(dataDir(), 'contrechamp.db') });
   try {
     await migrateToLatest(handle.db);
-    for (const rule of ['login:client:', 'mail:client:', 'token:client:', 'contact:client:', 'signup:client:']) {
+    for (const rule of ['login:client:', 'mail:client:', 'token:client:', 'contact:client:', 'signup:client:', 'gift:client:']) {
       await handle.db.deleteFrom('rate_limits').where('key', 'like', `${rule}%`).execute();
     }
   } finally {

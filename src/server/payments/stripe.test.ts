@@ -459,6 +459,16 @@ describe('Stripe API calls', () => {
     });
   });
 
+  it('postpones the next renewal (gift months after the paid period) by a trial until then, without proration, with the caller’s key', async () => {
+    const until = new Date('2027-06-23T09:00:00Z');
+    await provider().postponeRenewal({ subscriptionRef: 'sub_plain', until, idempotencyKey: 'gift-postpone:s1:2027-06-23T09:00:00.000Z' });
+    expect(posts()).toHaveLength(1);
+    expect(posts()[0]).toMatchObject({ method: 'POST', path: '/v1/subscriptions/sub_plain', idempotencyKey: 'gift-postpone:s1:2027-06-23T09:00:00.000Z' });
+    expect(Object.fromEntries(posts()[0]!.body)).toEqual({ trial_end: String(until.getTime() / 1000), proration_behavior: 'none' });
+    failNext = true;
+    await expect(provider().postponeRenewal({ subscriptionRef: 'sub_plain', until, idempotencyKey: 'k' })).rejects.toBeInstanceOf(ProviderError);
+  });
+
   it('cancels a subscription now, with the caller’s key', async () => {
     await provider().cancelSubscriptionNow('sub_plain', 'cancel-now:s1');
     expect(calls).toHaveLength(1);

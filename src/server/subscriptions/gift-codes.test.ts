@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { CODE_ALPHABET, checkCharacter, groupCode, hashGiftCode, newGiftCode, parseGiftCode, sealGiftCode, unsealGiftCode } from './gift-codes';
@@ -50,6 +51,31 @@ describe('gift codes', () => {
     );
   });
 
+  it('catch, exhaustively for 300 codes, every one of their 464 single substitutions and 15 neighbour swaps', () => {
+    let tried = 0;
+    for (let n = 0; n < 300; n++) {
+      const code = newGiftCode();
+      for (let position = 0; position < code.length; position++) {
+        for (const other of CODE_ALPHABET) {
+          if (other === code[position]) continue;
+          expect(parseGiftCode(code.slice(0, position) + other + code.slice(position + 1)).ok).toBe(false);
+          tried++;
+        }
+        if (position < code.length - 1 && code[position] !== code[position + 1]) {
+          expect(parseGiftCode(code.slice(0, position) + code[position + 1] + code[position] + code.slice(position + 2)).ok).toBe(false);
+        }
+      }
+    }
+    expect(tried).toBe(300 * 16 * 29);
+  });
+
+  it('name the look-alike characters that never appear, each of them, in either case', () => {
+    const code = newGiftCode();
+    for (const wrong of ['0', 'O', 'o', '1', 'I', 'i', 'L', 'l', 'U', 'u']) {
+      expect(parseGiftCode(wrong + code.slice(1))).toEqual({ ok: false, message: expect.stringContaining('n’existe pas dans nos codes cadeaux (0, O, 1, I, L ou U)') });
+    }
+  });
+
   it('say which characters never appear, and when the length is wrong', () => {
     const zero = parseGiftCode('K7MX-4QPD-9TRW-2HN0');
     expect(zero).toMatchObject({ ok: false, message: expect.stringContaining('(0, O, 1, I, L ou U)') });
@@ -64,6 +90,9 @@ describe('gift codes', () => {
     const sealed = sealGiftCode(code);
     expect(hash).toMatch(/^[0-9a-f]{64}$/);
     expect(hash).toBe(hashGiftCode(code));
+    // Keyed: a plain digest of a guessed code does not find it in a copy of the table.
+    expect(hash).not.toBe(createHash('sha256').update(code).digest('hex'));
+    expect(hashGiftCode(newGiftCode())).not.toBe(hash);
     expect(sealed).not.toContain(code);
     expect(sealGiftCode(code)).not.toBe(sealed);
     expect(unsealGiftCode(sealed)).toBe(code);

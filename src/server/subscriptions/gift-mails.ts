@@ -3,7 +3,7 @@
  * the chosen day, or resent), the invitation to subscribe before a gift ends, and its end.
  */
 import { formatDate } from '../../lib/dates';
-import { renderMail, siteLink, type Block, type MailContent } from '../mail/layout';
+import { oneLine, renderMail, siteLink, type Block, type MailContent } from '../mail/layout';
 
 const activationUrl = (siteUrl: URL, code: string) => siteLink(siteUrl, `/creer-mon-compte/cadeau/${code.replace(/-/g, '')}`);
 const longDay = (day: string) => formatDate(new Date(`${day}T12:00:00Z`));
@@ -16,7 +16,8 @@ export function giftBuyerMail({ siteUrl, code, duration, recipientName, recipien
     : { kind: 'paragraph', text: ['Vous avez choisi de remettre le cadeau vous-même à ', { strong: recipientName }, ' : imprimez la carte jointe (PDF), ou transmettez-lui le code ci-dessous.'] };
   return renderMail('gift-bought', {
     siteUrl,
-    subject: `Votre abonnement offert : ${duration} de Contrechamp pour ${recipientName}`,
+    // Names are the buyer's typing: one line in a Subject.
+    subject: `Votre abonnement offert : ${duration} de Contrechamp pour ${oneLine(recipientName, 80)}`,
     heading: 'Merci pour ce cadeau !',
     preheader: `Le code cadeau de ${recipientName} et sa carte à imprimer.`,
     blocks: [
@@ -38,7 +39,7 @@ export function giftRecipientMail({ siteUrl, code, duration, recipientName, buye
 }): MailContent {
   return renderMail('gift-received', {
     siteUrl,
-    subject: `${buyerName} vous offre ${duration} de Contrechamp`,
+    subject: `${oneLine(buyerName, 80)} vous offre ${duration} de Contrechamp`,
     heading: 'On vous offre Contrechamp',
     preheader: `${buyerName} vous offre un abonnement de ${duration} à Contrechamp, média indépendant et citoyen.`,
     blocks: [

@@ -62,10 +62,10 @@ const parisDay = (date: Date): string => formatInTimeZone(date, PARIS, 'yyyy-MM-
 
 /** The gift's details, as the payment page's fields name them. */
 export const giftDetailsForm = z.object({
-  destinataire_nom: z.string().trim().min(1, 'Indiquez le nom de la personne à qui vous offrez l’abonnement.').max(100, 'Nom de la personne : 100 caractères au plus.'),
-  remise: z.enum(['email', 'moi-meme'], { error: 'Choisissez comment le cadeau est remis : par e-mail, ou par vous-même.' }),
+  destinataire_nom: z.string().trim().min(1, 'Indiquez le nom de la personne à qui vous offrez l’abonnement.').max(100, 'Nom de la personne\u00a0: 100 caractères au plus.'),
+  remise: z.enum(['email', 'moi-meme'], { error: 'Choisissez comment le cadeau est remis\u00a0: par e-mail, ou par vous-même.' }),
   destinataire_email: z.string().trim().toLowerCase().max(254, 'Adresse e-mail trop longue.').optional(),
-  message: z.string().trim().max(500, 'Le message : 500 caractères au plus.').optional(),
+  message: z.string().trim().max(500, 'Le message\u00a0: 500 caractères au plus.').optional(),
   date_envoi: z.string().trim().optional(),
 });
 export type GiftDetailsInput = z.infer<typeof giftDetailsForm>;
@@ -88,11 +88,12 @@ export function checkGiftDetails(input: GiftDetailsInput, now: Date): Result<{ d
     if (!email.success) return fail(422, 'Indiquez l’adresse e-mail de la personne à qui envoyer le cadeau, ou choisissez de le remettre vous-même.');
     recipientEmail = email.data;
   }
-  const day = input.date_envoi?.trim() || today;
+  // Handed over by the buyer: nothing is sent, so the day does not matter (nor a stale one in the form).
+  const day = (input.remise === 'email' && input.date_envoi?.trim()) || today;
   if (!/^\d{4}-\d{2}-\d{2}$/.test(day) || Number.isNaN(new Date(`${day}T12:00:00Z`).getTime()) || parisDay(new Date(`${day}T12:00:00Z`)) !== day) {
-    return fail(422, 'Date d’envoi invalide : choisissez un jour, par exemple le 24 décembre.');
+    return fail(422, 'Date d’envoi invalide\u00a0: choisissez un jour, par exemple le 24 décembre.');
   }
-  if (day < today) return fail(422, 'La date d’envoi est passée : choisissez aujourd’hui ou un jour à venir.');
+  if (day < today) return fail(422, 'La date d’envoi est passée\u00a0: choisissez aujourd’hui ou un jour à venir.');
   if (day > parisDay(addYears(now, 1))) return fail(422, 'La date d’envoi doit tomber dans l’année qui vient.');
   const deliverAt = day === today ? now : fromZonedTime(`${day}T${DELIVERY_HOUR}`, PARIS);
   return { ok: true, details: { recipientName: input.destinataire_nom, recipientEmail, message: input.message ?? '', deliverOn: day, deliverAt } };
@@ -300,7 +301,8 @@ export interface GiftPreview {
   /** What activating does for this account. */
   plan:
     | { mode: 'new'; startsAt: Date; endsAt: Date }
-    | { mode: 'after_paid'; paidUntil: Date; endsAt: Date; nextPaymentAt: Date; label: string }
+    /** `ending`: its cancellation was asked; it now ends at `endsAt`, with no payment (`nextPaymentAt` null). */
+    | { mode: 'after_paid'; paidUntil: Date; endsAt: Date; nextPaymentAt: Date | null; ending: boolean; label: string }
     | { mode: 'extended'; endsAt: Date };
 }
 
@@ -310,10 +312,10 @@ async function findByCode(db: Kysely<Database>, code: string): Promise<GiftRow |
 
 /** Why a found gift cannot be activated now, in French; null when it can. */
 function unusable(gift: GiftRow, now: Date): Result | null {
-  if (!gift.issued_at) return fail(409, 'Ce cadeau n’est pas encore payé : son code sera valable dès que le paiement sera confirmé.');
-  if (gift.revoked_at) return fail(409, 'Ce code cadeau a été annulé (l’achat a été remboursé) : il ne peut plus être utilisé.');
-  if (gift.activated_at) return fail(409, `Ce code cadeau a déjà été utilisé, le ${formatDate(new Date(gift.activated_at))} : un code ne sert qu’une fois.`);
-  if (gift.expires_at && new Date(gift.expires_at) <= now) return fail(409, `Ce code cadeau a expiré le ${formatDate(new Date(gift.expires_at))} : il était valable un an à compter de l’achat.`);
+  if (!gift.issued_at) return fail(409, 'Ce cadeau n’est pas encore payé\u00a0: son code sera valable dès que le paiement sera confirmé.');
+  if (gift.revoked_at) return fail(409, 'Ce code cadeau a été annulé (l’achat a été remboursé)\u00a0: il ne peut plus être utilisé.');
+  if (gift.activated_at) return fail(409, `Ce code cadeau a déjà été utilisé, le ${formatDate(new Date(gift.activated_at))}\u00a0: un code ne sert qu’une fois.`);
+  if (gift.expires_at && new Date(gift.expires_at) <= now) return fail(409, `Ce code cadeau a expiré le ${formatDate(new Date(gift.expires_at))}\u00a0: il était valable un an à compter de l’achat.`);
   return null;
 }
 
@@ -330,8 +332,22 @@ async function lookUp(deps: Pick<ServerDeps, 'db' | 'clock'>, typed: string, who
   return { ok: true, gift, code: parsed.code };
 }
 
-async function livePaidPlan(db: Kysely<Database>, userId: string): Promise<Subscription | undefined> {
-  const rows = await db.selectFrom('subscriptions').select('id').where('user_id', '=', userId).where('kind', '=', 'plan').where('status', '=', 'active').where('cancel_at_period_end', '=', 0).execute();
+/**
+ * The paid subscription a gift's months go after: an active plan whose period runs, the one that
+ * renews first if there are several (a plan whose cancellation was asked counts too: its paid
+ * period is still running, and the gift's months follow it instead of overlapping it).
+ */
+async function livePaidPlan(db: Kysely<Database>, userId: string, now: Date): Promise<Subscription | undefined> {
+  const rows = await db
+    .selectFrom('subscriptions')
+    .select('id')
+    .where('user_id', '=', userId)
+    .where('kind', '=', 'plan')
+    .where('status', '=', 'active')
+    .where('current_period_end', '>', toTimestamp(now))
+    .orderBy('cancel_at_period_end', 'asc')
+    .orderBy('current_period_end', 'asc')
+    .execute();
   for (const row of rows) {
     const sub = await findSubscription(db, row.id);
     if (sub?.currentPeriodEnd) return sub;
@@ -345,10 +361,10 @@ async function liveGift(db: Kysely<Database>, userId: string): Promise<Subscript
 }
 
 async function planFor(db: Kysely<Database>, userId: string, months: number, now: Date): Promise<GiftPreview['plan']> {
-  const paid = await livePaidPlan(db, userId);
+  const paid = await livePaidPlan(db, userId, now);
   if (paid?.currentPeriodEnd) {
     const endsAt = addMonths(paid.currentPeriodEnd, months);
-    return { mode: 'after_paid', paidUntil: paid.currentPeriodEnd, endsAt, nextPaymentAt: endsAt, label: paid.planId ?? '' };
+    return { mode: 'after_paid', paidUntil: paid.currentPeriodEnd, endsAt, nextPaymentAt: paid.cancelAtPeriodEnd ? null : endsAt, ending: paid.cancelAtPeriodEnd, label: paid.planId ?? '' };
   }
   const gift = await liveGift(db, userId);
   if (gift?.currentPeriodEnd) return { mode: 'extended', endsAt: addMonths(gift.currentPeriodEnd, months) };
@@ -371,69 +387,94 @@ export async function previewGift(deps: Pick<ServerDeps, 'db' | 'clock'>, typed:
   };
 }
 
+/** The subscription a gift was about to change moved meanwhile (a renewal, another gift): try again. */
+class SubscriptionMoved extends Error {}
+
+export interface GiftActivation {
+  mode: GiftActivationMode;
+  /** When the gift's months end (for a paid plan, the end of its period moved back). */
+  endsAt: Date;
+  /** The next payment of a paid plan the months were added to; null when nothing is due. */
+  nextPaymentAt: Date | null;
+  subscriptionId: string;
+}
+
 /**
  * Activates a code for an account. One conditional update claims the code: of two activations
  * at the same moment (two tabs, two people, two processes), exactly one changes the row; the
  * other finds it used. The subscription starts or is extended in the same transaction.
  */
-export async function activateGift(deps: GiftDeps, userId: string, typed: string, client: string): Promise<Result<{ mode: GiftActivationMode; endsAt: Date; subscriptionId: string }>> {
+export async function activateGift(deps: GiftDeps, userId: string, typed: string, client: string): Promise<Result<GiftActivation>> {
   const found = await lookUp(deps, typed, { client, userId });
   if (!found.ok) return found;
   const now = deps.clock.now();
   const refusal = unusable(found.gift, now);
   if (refusal && !refusal.ok) return refusal;
   const gift = found.gift;
-  const outcome = await writeTransaction(deps.db, async (trx) => {
-    const claimed = await trx
-      .updateTable('gifts')
-      .set({ activated_at: toTimestamp(now), activated_by: userId, updated_at: toTimestamp(now) })
-      .where('id', '=', gift.id)
-      .where('activated_at', 'is', null)
-      .where('revoked_at', 'is', null)
-      .where('issued_at', 'is not', null)
-      .where('expires_at', '>', toTimestamp(now))
-      .executeTakeFirst();
-    if (claimed.numUpdatedRows === 0n) return undefined;
-    const detail = `Abonnement offert de ${durationOf(gift.months)} activé`;
-    const paid = await livePaidPlan(trx, userId);
-    let mode: GiftActivationMode;
-    let subscriptionId: string;
-    let endsAt: Date;
-    if (paid?.currentPeriodEnd) {
-      // After the paid period: the next payment moves back by the gift's months.
-      endsAt = addMonths(paid.currentPeriodEnd, gift.months);
-      const moved = await updateSubscriptionIf(trx, paid, { set: { current_period_end: toTimestamp(endsAt) }, type: 'gift-added', detail: `${detail} : prochain paiement reporté au ${formatDate(endsAt)}` }, now);
-      if (!moved) throw new Error('The paid subscription changed during the activation; try again');
-      mode = 'after_paid';
-      subscriptionId = paid.id;
-      await rescheduleRenewal(deps, trx, paid, endsAt);
-    } else {
-      const current = await liveGift(trx, userId);
-      if (current?.currentPeriodEnd) {
-        endsAt = addMonths(current.currentPeriodEnd, gift.months);
-        const extended = await updateSubscriptionIf(trx, current, { set: { current_period_end: toTimestamp(endsAt) }, type: 'gift-added', detail: `${detail} : prolongé jusqu’au ${formatDate(endsAt)}` }, now);
-        if (!extended) throw new Error('The gift subscription changed during the activation; try again');
-        mode = 'new';
-        subscriptionId = current.id;
-      } else {
-        endsAt = addMonths(now, gift.months);
-        subscriptionId = await insertSubscription(trx, { userId, kind: 'gift', planId: null, amountCents: 0, interval: 'month', vatRateBp: 0, provider: deps.payments.name, source: null, status: 'active' }, now);
-        await trx.updateTable('subscriptions').set({ current_period_start: toTimestamp(now), current_period_end: toTimestamp(endsAt), payment_method: 'Abonnement offert' }).where('id', '=', subscriptionId).execute();
-        await insertSubscriptionEvent(trx, { subscriptionId, type: 'started', from: 'active', to: 'active', detail }, now);
-        mode = 'new';
-      }
-      await scheduleGiftEnd(deps, trx, subscriptionId, endsAt);
+  let outcome: GiftActivation | undefined;
+  // The claim and the subscription's change commit together; a subscription that moved between
+  // its read and its conditional update (PostgreSQL, READ COMMITTED) rolls both back: read again.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      outcome = await writeTransaction(deps.db, (trx) => claimAndApply(deps, trx, gift, userId, now));
+      break;
+    } catch (error) {
+      if (!(error instanceof SubscriptionMoved) || attempt >= 3) throw error;
     }
-    await trx.updateTable('gifts').set({ subscription_id: subscriptionId, activation_mode: mode }).where('id', '=', gift.id).execute();
-    return { mode, endsAt, subscriptionId };
-  });
+  }
   deps.jobs.wake();
   if (!outcome) {
     const again = await findByCode(deps.db, found.code);
     const why = again ? unusable(again, now) : null;
-    return why && !why.ok ? why : fail(409, 'Ce code cadeau vient d’être utilisé : un code ne sert qu’une fois.');
+    return why && !why.ok ? why : fail(409, 'Ce code cadeau vient d’être utilisé\u00a0: un code ne sert qu’une fois.');
   }
   return { ok: true, ...outcome };
+}
+
+async function claimAndApply(deps: GiftDeps, trx: Kysely<Database>, gift: GiftRow, userId: string, now: Date): Promise<GiftActivation | undefined> {
+  const claimed = await trx
+    .updateTable('gifts')
+    .set({ activated_at: toTimestamp(now), activated_by: userId, updated_at: toTimestamp(now) })
+    .where('id', '=', gift.id)
+    .where('activated_at', 'is', null)
+    .where('revoked_at', 'is', null)
+    .where('issued_at', 'is not', null)
+    .where('expires_at', '>', toTimestamp(now))
+    .executeTakeFirst();
+  if (claimed.numUpdatedRows === 0n) return undefined;
+  const detail = `Abonnement offert de ${durationOf(gift.months)} activé`;
+  let outcome: GiftActivation;
+  const paid = await livePaidPlan(trx, userId, now);
+  if (paid?.currentPeriodEnd) {
+    // After the paid period: the next payment moves back by the gift's months (or, for a plan
+    // whose cancellation was asked, it ends that much later, with no payment).
+    const endsAt = addMonths(paid.currentPeriodEnd, gift.months);
+    const what = paid.cancelAtPeriodEnd ? `fin reportée au ${formatDate(endsAt)}` : `prochain paiement reporté au ${formatDate(endsAt)}`;
+    const moved = await updateSubscriptionIf(trx, paid, { set: { current_period_end: toTimestamp(endsAt) }, type: 'gift-added', detail: `${detail}\u00a0: ${what}` }, now);
+    if (!moved) throw new SubscriptionMoved();
+    await rescheduleRenewal(deps, trx, paid, endsAt);
+    outcome = { mode: 'after_paid', endsAt, nextPaymentAt: paid.cancelAtPeriodEnd ? null : endsAt, subscriptionId: paid.id };
+  } else {
+    const current = await liveGift(trx, userId);
+    let subscriptionId: string;
+    let endsAt: Date;
+    if (current?.currentPeriodEnd) {
+      endsAt = addMonths(current.currentPeriodEnd, gift.months);
+      const extended = await updateSubscriptionIf(trx, current, { set: { current_period_end: toTimestamp(endsAt) }, type: 'gift-added', detail: `${detail}\u00a0: prolongé jusqu’au ${formatDate(endsAt)}` }, now);
+      if (!extended) throw new SubscriptionMoved();
+      subscriptionId = current.id;
+    } else {
+      endsAt = addMonths(now, gift.months);
+      subscriptionId = await insertSubscription(trx, { userId, kind: 'gift', planId: null, amountCents: 0, interval: 'month', vatRateBp: 0, provider: deps.payments.name, source: null, status: 'active' }, now);
+      await trx.updateTable('subscriptions').set({ current_period_start: toTimestamp(now), current_period_end: toTimestamp(endsAt), payment_method: 'Abonnement offert' }).where('id', '=', subscriptionId).execute();
+      await insertSubscriptionEvent(trx, { subscriptionId, type: 'started', from: 'active', to: 'active', detail }, now);
+    }
+    // Keyed on the new end: the jobs of the end before an extension do nothing.
+    await scheduleGiftEnd(deps, trx, subscriptionId, endsAt);
+    outcome = { mode: 'new', endsAt, nextPaymentAt: null, subscriptionId };
+  }
+  await trx.updateTable('gifts').set({ subscription_id: outcome.subscriptionId, activation_mode: outcome.mode }).where('id', '=', gift.id).execute();
+  return outcome;
 }
 
 /** A paid subscription's renewal moved to its new period end. */
@@ -472,9 +513,9 @@ function describe(gift: GiftRow, now: Date): { state: string; canResend: boolean
   if (gift.revoked_at) return { state: `Annulé (remboursé) le ${formatDate(new Date(gift.revoked_at))}`, canResend: false };
   if (gift.activated_at) return { state: `Activé le ${formatDate(new Date(gift.activated_at))}`, canResend: false };
   if (expired) return { state: `Expiré le ${formatDate(new Date(gift.expires_at!))}, sans avoir été activé`, canResend: false };
-  if (!gift.recipient_email) return { state: 'À remettre par vous-même : pas encore activé', canResend: false };
+  if (!gift.recipient_email) return { state: 'À remettre par vous-même\u00a0: pas encore activé', canResend: false };
   if (!gift.delivered_at) return { state: `Envoi prévu le ${formatDate(new Date(gift.deliver_at))}`, canResend: false };
-  return { state: `Envoyé le ${formatDate(new Date(gift.delivered_at))} : pas encore activé`, canResend: true };
+  return { state: `Envoyé le ${formatDate(new Date(gift.delivered_at))}\u00a0: pas encore activé`, canResend: true };
 }
 
 export async function listBoughtGifts(deps: Pick<ServerDeps, 'db' | 'clock'>, userId: string): Promise<BoughtGift[]> {
@@ -516,7 +557,7 @@ export async function resendGift(deps: GiftDeps, userId: string, giftId: string)
   const gift = await ownGift(deps.db, userId, giftId);
   if (!gift) return fail(404, 'Ce cadeau est introuvable.');
   const { canResend } = describe(gift, deps.clock.now());
-  if (!canResend || !gift.recipient_email) return fail(409, 'Ce cadeau ne peut pas être renvoyé : il n’a pas encore été envoyé, a déjà été activé, a expiré ou a été annulé.');
+  if (!canResend || !gift.recipient_email) return fail(409, 'Ce cadeau ne peut pas être renvoyé\u00a0: il n’a pas encore été envoyé, a déjà été activé, a expiré ou a été annulé.');
   const limited = await limit(deps, [[GIFT_LIMITS.resendByAccount, userId]], 'Trop de renvois.');
   if (limited) return limited;
   await schedule(deps, deps.db, GIFT_DELIVER, { giftId: gift.id, resend: gift.sent_count }, { uniqueKey: `gifts.deliver:${gift.id}:${gift.sent_count}` });
@@ -567,7 +608,7 @@ export async function seedDemoGift(deps: GiftDeps, buyer: { id: string; name: st
       vatRateBp: SUBSCRIPTION_VAT_BP, vatCents: vatIncluded(offer.priceCents, SUBSCRIPTION_VAT_BP), source: null, method: 'card', provider: 'simulated', subscriptionId: null,
       attemptKey: `demo:gift:${buyer.id}`, billingName: buyer.name, billingAddress: buyer.address, termsAcceptedAt: paidAt, status: 'paid', paymentRef: `ch_sim_demo_gift_${buyer.id}`, paidAt,
     }, paidAt);
-    await insertGift(trx, { orderId: order.id, buyerId: buyer.id, offerId: offer.id, details: { recipientName: recipient.name, recipientEmail: recipient.email, message: 'Pour que tu lises enfin des journalistes qui prennent le temps. Bonne lecture !', deliverOn: parisDay(paidAt), deliverAt: paidAt } }, paidAt);
+    await insertGift(trx, { orderId: order.id, buyerId: buyer.id, offerId: offer.id, details: { recipientName: recipient.name, recipientEmail: recipient.email, message: 'Pour que tu lises enfin des journalistes qui prennent le temps. Bonne lecture\u00a0!', deliverOn: parisDay(paidAt), deliverAt: paidAt } }, paidAt);
     await trx
       .updateTable('gifts')
       .set({ code_hash: hashGiftCode(code.code), code_sealed: sealGiftCode(code.code), code_hint: code.code.slice(-4), issued_at: toTimestamp(paidAt), expires_at: toTimestamp(addYears(paidAt, GIFT_VALIDITY_YEARS)), delivered_at: toTimestamp(paidAt), last_sent_at: toTimestamp(paidAt), sent_count: 1 })

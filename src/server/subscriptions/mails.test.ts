@@ -82,6 +82,7 @@ const samples: Array<{ name: string; mail: MailContent; links: string[] }> = [
   { name: 'cancellation', mail: cancellationMail({ siteUrl, subscriptionId: SUB, kind: 'donation', label: 'Don mensuel', endsAt: NOV_21 }), links: [SUB_PAGE] },
   { name: 'resumed', mail: resumedMail({ siteUrl, subscriptionId: SUB, kind: 'plan', label: 'Mensuel', nextPaymentAt: NOV_21 }), links: [SUB_PAGE] },
   { name: 'ended', mail: endedMail({ siteUrl, kind: 'plan', label: 'Mensuel', reason: 'unpaid' }), links: [`${SITE}/soutenir`] },
+  { name: 'ended', mail: endedMail({ siteUrl, kind: 'gift', label: 'Abonnement offert', reason: 'admin' }), links: [`${SITE}/soutenir`] },
   {
     name: 'plan-changed',
     mail: planChangedMail({ siteUrl, subscriptionId: SUB, kind: 'plan', fromLabel: 'Mensuel', toLabel: 'Annuel', amountCents: 7000, interval: 'year', effectiveAt: NOV_21 }),
@@ -369,5 +370,15 @@ describe('planChangedMail', () => {
     expect(text).toContain('Nouveau montant : 25 € par mois');
     expect(text).toMatch(/prochain prélèvement, le 21 novembre 2026/);
     expect(words(mail)).not.toMatch(/abonnement|formule/i);
+  });
+});
+
+describe('a gift subscription ended by the team', () => {
+  it('speaks of the gift, never of a monthly donation or of payments stopped', () => {
+    const mail = endedMail({ siteUrl, kind: 'gift', label: 'Abonnement offert', reason: 'admin' });
+    expect(mail.subject).toBe('Votre abonnement offert à Contrechamp a pris fin');
+    expect(mail.text).toContain('Notre équipe a mis fin à votre abonnement offert.');
+    expect(mail.text).toContain('Un abonnement offert ne se renouvelle jamais');
+    expect(mail.text).not.toMatch(/don mensuel|Plus rien ne vous sera prélevé/);
   });
 });

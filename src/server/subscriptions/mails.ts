@@ -31,10 +31,15 @@ const cgvLink = (siteUrl: URL): Block => ({ kind: 'link', label: 'Nos conditions
 /** "2,1 %" with a non-breaking space before the sign, as French typography wants. */
 const rate = (rateBp: number) => formatRate(rateBp).replace(/ %$/, '\u00a0%');
 
-/** The words that differ between a subscription and a monthly donation (both masculine nouns). */
+/**
+ * The words that differ between a subscription, a monthly donation and a gift subscription (all
+ * masculine nouns). A gift subscription has no owner's action (nothing to cancel, resume or
+ * change): of the mails below, only `endedMail` can reach its owner (an administrator ended it).
+ */
 function words(kind: SubscriptionKind) {
-  return kind === 'plan'
-    ? {
+  switch (kind) {
+    case 'plan':
+      return {
         /** « votre abonnement » */
         your: 'votre abonnement',
         Your: 'Votre abonnement',
@@ -44,8 +49,19 @@ function words(kind: SubscriptionKind) {
         resume: 'Reprendre mon abonnement',
         reason: 'Vous recevez ce message parce que vous avez un abonnement à Contrechamp.',
         pastReason: 'Vous recevez ce message parce que vous aviez un abonnement à Contrechamp.',
-      }
-    : {
+      };
+    case 'gift':
+      return {
+        your: 'votre abonnement offert',
+        Your: 'Votre abonnement offert',
+        row: 'Abonnement offert',
+        manage: 'Voir mon abonnement offert',
+        resume: 'Voir mon abonnement offert',
+        reason: 'Vous recevez ce message parce que vous avez reçu un abonnement à Contrechamp en cadeau.',
+        pastReason: 'Vous recevez ce message parce que vous aviez reçu un abonnement à Contrechamp en cadeau.',
+      };
+    case 'donation':
+      return {
         your: 'votre don mensuel',
         Your: 'Votre don mensuel',
         row: 'Don mensuel',
@@ -54,6 +70,7 @@ function words(kind: SubscriptionKind) {
         reason: 'Vous recevez ce message parce que vous soutenez Contrechamp par un don mensuel.',
         pastReason: 'Vous recevez ce message parce que vous souteniez Contrechamp par un don mensuel.',
       };
+  }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -544,8 +561,11 @@ export function endedMail({
 }): MailContent {
   const w = words(kind);
   const plan = kind === 'plan';
+  const gift = kind === 'gift';
   const why: Record<typeof reason, string> = {
-    canceled: plan
+    canceled: gift
+      ? 'Votre abonnement offert est arrivé à son terme.'
+      : plan
       ? 'Comme vous l’aviez demandé, votre abonnement a pris fin au terme de la période payée.'
       : 'Comme vous l’aviez demandé, votre don mensuel a pris fin.',
     unpaid: `Malgré plusieurs tentatives, nous n’avons pas pu encaisser le dernier paiement : ${w.your} a donc pris fin.`,
@@ -555,15 +575,22 @@ export function endedMail({
     siteUrl,
     subject: `${w.Your} à Contrechamp a pris fin`,
     heading: `${w.Your} a pris fin`,
-    preheader: 'Plus rien ne vous sera prélevé.',
+    preheader: gift ? 'Rien ne vous a été prélevé, et rien ne le sera.' : 'Plus rien ne vous sera prélevé.',
     blocks: [
       { kind: 'paragraph', text: 'Bonjour,' },
       { kind: 'paragraph', text: why[reason] },
       { kind: 'fields', rows: [[w.row, label]] },
-      { kind: 'paragraph', text: 'Plus rien ne vous sera prélevé. Merci pour tout le soutien que vous nous avez apporté : il a compté.' },
       {
         kind: 'paragraph',
-        text: plan
+        text: gift
+          ? 'Un abonnement offert ne se renouvelle jamais : rien ne vous sera prélevé. Merci de nous avoir lus.'
+          : 'Plus rien ne vous sera prélevé. Merci pour tout le soutien que vous nous avez apporté : il a compté.',
+      },
+      {
+        kind: 'paragraph',
+        text: gift
+          ? 'Si vous souhaitez continuer à nous lire et à nous soutenir, vous pouvez vous abonner, faire un don ou devenir sociétaire à tout moment.'
+          : plan
           ? 'Si vous souhaitez de nouveau nous soutenir, vous pouvez vous réabonner, faire un don ou devenir sociétaire à tout moment.'
           : 'Si vous souhaitez de nouveau nous soutenir, vous pouvez refaire un don, vous abonner ou devenir sociétaire à tout moment.',
       },

@@ -20,6 +20,16 @@ function sub(over: Partial<Subscription> = {}): Subscription {
 }
 
 describe('summary of a subscription', () => {
+  it('a gift: offered, ending on its date without renewal, with no action and no price lines of a plan', () => {
+    const gift = sub({ kind: 'gift', planId: null, amountCents: 0, vatRateBp: 0, paymentMethod: 'Abonnement offert' });
+    expect(summarize(gift, NOW)).toMatchObject({ label: 'Abonnement offert', price: 'Offert', when: 'Se termine le 10 décembre 2026, sans renouvellement', nextPaymentCents: null, can: { cancel: false, resume: false, change: false, updateMethod: false } });
+    expect(summarize({ ...gift, status: 'expired', endedAt: new Date('2026-12-10T10:00:00Z') }, NOW)).toMatchObject({ live: false, statusLabel: 'Terminé', when: 'Terminé le 10 décembre 2026' });
+    expect(priceLines(gift)).toEqual({ price: 'Offert', detail: 'Cet abonnement vous a été offert\u00a0: rien ne vous est prélevé, et il ne se renouvelle pas.' });
+    expect(eventLines([{ type: 'gift-added', from: 'active', to: 'active', detail: 'x', at: NOW }], 'plan')[0]!.title).toBe('Abonnement offert ajouté');
+    expect(eventLines([{ type: 'created', from: null, to: 'active', detail: '', at: NOW }], 'gift')[0]!.title).toBe('Code cadeau activé');
+  });
+
+
   it('a running plan: its price, next payment, method, and every action but resuming', () => {
     const s = summarize(sub(), NOW);
     expect(s).toMatchObject({ label: 'Abonnement Mensuel', live: true, tone: 'live', statusLabel: 'Actif', when: 'Prochain paiement le 10 décembre 2026', paymentMethod: 'Carte •••• 4242', pendingChange: null, nextPaymentCents: 700 });

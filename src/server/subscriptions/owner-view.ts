@@ -75,7 +75,7 @@ export function summarize(sub: Subscription, now: Date): SubscriptionSummary {
     return {
       id: sub.id, kind: sub.kind, label: subscriptionLabel(sub), live, tone: live ? 'live' : 'ended', statusLabel: live ? 'Actif' : w.ended, price: 'Offert',
       when: live && sub.currentPeriodEnd ? `Se termine le ${formatDate(sub.currentPeriodEnd)}, sans renouvellement` : sub.endedAt ? `Terminé le ${formatDate(sub.endedAt)}` : null,
-      nextPaymentCents: null, paymentMethod: 'Aucun : abonnement offert', pendingChange: null, can: { cancel: false, resume: false, change: false, updateMethod: false },
+      nextPaymentCents: null, paymentMethod: 'aucun, c’est un cadeau', pendingChange: null, can: { cancel: false, resume: false, change: false, updateMethod: false },
     };
   }
   const live = isLive(sub.status);
@@ -126,6 +126,9 @@ export function liveFirst<T extends Pick<Subscription, 'status' | 'createdAt'>>(
 
 /** The price lines of the detail: what is paid, and for a plan the VAT inside it. */
 export function priceLines(sub: Subscription): { price: string; detail: string } {
+  if (sub.kind === 'gift') {
+    return { price: 'Offert', detail: 'Cet abonnement vous a été offert\u00a0: rien ne vous est prélevé, et il ne se renouvelle pas.' };
+  }
   if (sub.kind === 'donation') {
     return { price: `${priceOf(sub.amountCents, sub.interval)}`, detail: 'Un don n’est pas soumis à la TVA et ne donne lieu à aucune contrepartie.' };
   }
@@ -198,6 +201,7 @@ const EVENT_TITLES: Record<string, string> = {
   ended: 'Fin',
   'canceled-by-staff': 'Arrêt par Contrechamp',
   'account-deleted': 'Compte supprimé',
+  'gift-added': 'Abonnement offert ajouté',
 };
 
 export interface EventLine {
@@ -208,7 +212,10 @@ export interface EventLine {
 
 /** The subscription's history, newest first, in the reader's words. */
 export function eventLines(events: readonly SubscriptionEvent[], kind: Subscription['kind']): EventLine[] {
-  const titles = kind === 'donation' ? { ...EVENT_TITLES, 'cancel-requested': 'Arrêt demandé', canceled: 'Arrêt' } : EVENT_TITLES;
+  const titles =
+    kind === 'donation' ? { ...EVENT_TITLES, 'cancel-requested': 'Arrêt demandé', canceled: 'Arrêt' }
+    : kind === 'gift' ? { ...EVENT_TITLES, created: 'Code cadeau activé' }
+    : EVENT_TITLES;
   return [...events].reverse().map((e) => ({ date: formatDate(e.at), title: titles[e.type] ?? e.type, detail: e.detail }));
 }
 
