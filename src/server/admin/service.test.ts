@@ -193,6 +193,24 @@ describeEachDialect('back-office', (kind) => {
       expect((await orderRow(orderId)).status).toBe('refunded');
     });
 
+    it('a provider that confirms before the request is noted: the order is refunded and the note kept, who and why', async () => {
+      const { orderId } = await subscriber();
+      const refund = deps.payments.refund.bind(deps.payments);
+      // The notification delivered and applied before refundOrder writes its note.
+      deps.payments.refund = async (payment) => {
+        await refund(payment);
+        await deps.flush();
+      };
+      expect(await refundOrder(deps, orderId, adminId, 'Client mécontent')).toMatchObject({ ok: true });
+      expect((await orderRow(orderId)).status).toBe('refunded');
+      const events = await eventsOf(orderId);
+      expect(events.filter((e) => e.cause.startsWith('Remboursement demandé'))).toEqual([
+        expect.objectContaining({ from_status: 'refunded', to_status: 'refunded', cause: `Remboursement demandé par admin${n}@exemple.fr : Client mécontent` }),
+      ]);
+      expect(events.filter((e) => e.to_status === 'refunded' && e.from_status === 'paid')).toHaveLength(1);
+      expect(await refundsAtProvider()).toHaveLength(1);
+    });
+
     it('refuses an order that is not paid, one without a payment, an unknown one, and a missing reason, asking nothing of the provider', async () => {
       const refund = vi.spyOn(deps.payments, 'refund');
       const pending = await orderOf(readerId, { status: 'pending' });

@@ -139,8 +139,8 @@ export async function refundOrder(deps: AdminDeps, orderId: string, adminUserId:
     return fail(503, 'Le prestataire de paiement n’a pas accepté le remboursement : rien n’a été remboursé. Réessayez dans un instant.', 30);
   }
   const cause = `${REFUND_REQUESTED} par ${signature(admin)} : ${why.reason}`;
-  // 'moved': the provider's confirmation already arrived (the order is refunded); nothing to note.
-  await writeTransaction(deps.db, (trx) => insertOrderNote(trx, { orderId: order.id, status: 'paid', cause, oncePer: REFUND_REQUESTED }, deps.clock.now()));
+  // Noted in whatever status the order has now: a quick provider may already have confirmed.
+  await writeTransaction(deps.db, (trx) => insertOrderNote(trx, { orderId: order.id, cause, oncePer: REFUND_REQUESTED }, deps.clock.now()));
   log.info('admin.refund_requested', { orderId: order.id, adminId: admin.id });
   deps.jobs.wake();
   return { ok: true, message: `${REFUND_REQUESTED} : ${formatEuros(order.amountCents)}. La commande passera à « Remboursée » dès que le prestataire le confirme.` };

@@ -179,28 +179,35 @@ export async function insertOrderEvent(db: Kysely<Database>, e: { orderId: strin
 }
 
 /**
- * Adds a line to an order's history without moving it (from = to = `status`): a refund asked of
- * the provider, whose outcome comes later as an event. Written only while the order is still in
- * `status`, and not when a line of the history already starts with `oncePer` (a double click).
- * The check runs after a no-op conditional update of the order, which on PostgreSQL holds the
- * row until the transaction ends: two notes asked at once are written one after the other, and
- * the second sees the first (SQLite serialises write transactions anyway). Run it in a write
+ * Adds a line to an order's history without moving it (from = to = its status at that moment): a
+ * refund asked of the provider, whose outcome comes later as an event — or has already come, the
+ * provider being quick: the note is then written in the new status, so that who asked and why is
+ * never lost. Not written when a line of the history already starts with `oncePer` (a double
+ * click). The check runs after a no-op conditional update of the order, which on PostgreSQL holds
+ * the row until the transaction ends: two notes asked at once are written one after the other,
+ * and the second sees the first (SQLite serialises write transactions anyway). Run it in a write
  * transaction.
  */
 export async function insertOrderNote(
   db: Kysely<Database>,
-  note: { orderId: string; status: OrderStatus; cause: string; oncePer?: string },
+  note: { orderId: string; cause: string; oncePer?: string },
   now: Date,
-): Promise<'noted' | 'already' | 'moved'> {
-  const held = await db.updateTable('orders').set({ updated_at: toTimestamp(now) }).where('id', '=', note.orderId).where('status', '=', note.status).executeTakeFirst();
-  if (held.numUpdatedRows === 0n) return 'moved';
-  if (note.oncePer) {
-    const prefix = note.oncePer;
-    const causes = await db.selectFrom('order_events').select('cause').where('order_id', '=', note.orderId).execute();
-    if (causes.some((row) => row.cause.startsWith(prefix))) return 'already';
+): Promise<'noted' | 'already' | 'unknown'> {
+  // Read, then hold in that status; an event landing between the two makes the hold miss: read again.
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const current = await db.selectFrom('orders').select('status').where('id', '=', note.orderId).executeTakeFirst();
+    if (!current) return 'unknown';
+    const held = await db.updateTable('orders').set({ updated_at: toTimestamp(now) }).where('id', '=', note.orderId).where('status', '=', current.status).executeTakeFirst();
+    if (held.numUpdatedRows === 0n) continue;
+    if (note.oncePer) {
+      const prefix = note.oncePer;
+      const causes = await db.selectFrom('order_events').select('cause').where('order_id', '=', note.orderId).execute();
+      if (causes.some((row) => row.cause.startsWith(prefix))) return 'already';
+    }
+    await insertOrderEvent(db, { orderId: note.orderId, from: current.status, to: current.status, cause: note.cause, providerEventId: null }, now);
+    return 'noted';
   }
-  await insertOrderEvent(db, { orderId: note.orderId, from: note.status, to: note.status, cause: note.cause, providerEventId: null }, now);
-  return 'noted';
+  throw new Error(`Order ${note.orderId} kept moving while a note was being added.`);
 }
 
 export async function findOrder(db: Kysely<Database>, orderId: string): Promise<Order | undefined> {
