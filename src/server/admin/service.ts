@@ -19,7 +19,7 @@ import { log } from '../core/log';
 import { fail, type Result } from '../core/result';
 import { writeTransaction } from '../db/transaction';
 import { type FailedJob, listFailedJobs, retryFailedJob } from '../jobs/queue';
-import { insertOrderNote, type Order, type OrderEvent } from '../orders/repository';
+import { insertOrderNote, type Order, type OrderEvent, REFUND_REQUESTED } from '../orders/repository';
 import { ORDER_STATUS_LABELS } from '../orders/state';
 import { ProviderError } from '../payments/provider';
 import type { Subscription, SubscriptionEvent } from '../subscriptions/repository';
@@ -31,8 +31,7 @@ export type AdminDeps = Pick<ServerDeps, 'db' | 'clock' | 'siteUrl' | 'jobs' | '
 export type { Person };
 
 export const NOT_ADMIN = 'Cette action est réservée à l’administration.';
-/** How a refund asked of the provider starts in the order's history (and how a second one is recognised). */
-export const REFUND_REQUESTED = 'Remboursement demandé';
+export { REFUND_REQUESTED };
 /** Results shown for one search. */
 export const SEARCH_LIMIT = 50;
 const TIME_ZONE = 'Europe/Paris';

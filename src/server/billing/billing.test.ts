@@ -17,6 +17,7 @@ import type { Mailer, OutgoingMail } from '../mail/transport';
 import { createSimulatedProvider, PROMPT_DELIVERY, submitSimulatedSession, type SimulatedProvider } from '../payments/simulated';
 import { type CheckoutInput, placeOrder } from '../checkout/service';
 import { activateGift, boughtGiftCard, listBoughtGifts, resendGift } from '../subscriptions/gifts';
+import { cancelNowForReader, renew } from '../subscriptions/service';
 import { allotNumber } from './numbering';
 import { listUserDocuments, sendYearlyStatements, sweepMissingDocuments, userDocumentPdf } from './service';
 
@@ -174,6 +175,71 @@ describeEachDialect('billing and gifts', (kind) => {
     expect(await test.db.selectFrom('jobs').select('run_at').where('unique_key', '=', 'billing.yearly-statements:2027').executeTakeFirst()).toMatchObject({ run_at: '2028-01-05T08:00:00.000Z' });
   });
 
+  async function refund(orderId: string) {
+    const order = await test.db.selectFrom('orders').select(['payment_ref', 'amount_cents']).where('id', '=', orderId).executeTakeFirstOrThrow();
+    await provider.refund({ paymentRef: order.payment_ref!, amountCents: order.amount_cents, idempotencyKey: `refund:${orderId}` });
+    await deps.flush();
+  }
+  const subscriptionOf = async (orderId: string) => {
+    const { subscription_id } = await test.db.selectFrom('orders').select('subscription_id').where('id', '=', orderId).executeTakeFirstOrThrow();
+    return test.db.selectFrom('subscriptions').selectAll().where('id', '=', subscription_id!).executeTakeFirstOrThrow();
+  };
+
+  it('refunding the running period of a subscription ends it, with a credit note and a mail; a monthly donation refunded keeps running, its receipt marked cancelled', async () => {
+    const subOrder = await pay(userId, { formule: 'mensuel' });
+    const donOrder = await pay(userId, { don: '1000', frequence: 'mensuel' });
+    sent = [];
+    await refund(subOrder);
+    const sub = await subscriptionOf(subOrder);
+    expect(sub.status).toBe('canceled');
+    expect(await test.db.selectFrom('subscription_events').select('type').where('subscription_id', '=', sub.id).where('type', '=', 'ended-refunded').execute()).toHaveLength(1);
+    expect(sent.map((m) => m.subject.replace(/\s/g, ' '))).toEqual(expect.arrayContaining(['Remboursement de 7 € effectué', 'Votre abonnement à Contrechamp a pris fin']));
+    expect(sent.find((m) => m.subject.includes('a pris fin'))!.text.replace(/\s+/g, ' ')).toContain('remboursé le paiement de la période en cours');
+
+    sent = [];
+    await refund(donOrder);
+    expect((await subscriptionOf(donOrder)).status).toBe('active');
+    const mail = sent.find((m) => m.subject.replace(/\s/g, ' ').startsWith('Remboursement de 10 €'))!;
+    const { documents } = await listUserDocuments(test.db, userId);
+    const receipt = documents.find((d) => d.kind === 'receipt')!;
+    expect(mail.text.replace(/\s+/g, ' ')).toContain(`Le reçu fiscal n° ${receipt.label} délivré pour ce don est annulé`);
+    expect(receipt.canceled).toBe(true);
+    expect(documents.filter((d) => d.kind === 'credit_note')).toHaveLength(1);
+    expect(documents.find((d) => d.kind === 'invoice')!.related).toBe(documents.find((d) => d.kind === 'credit_note')!.label);
+
+    // No renewal of the subscription comes after: the renewal job of its period does nothing.
+    clock.set(new Date(sub.current_period_end!));
+    await deps.flush();
+    expect(await test.db.selectFrom('orders').select('id').where('subscription_id', '=', sub.id).execute()).toHaveLength(1);
+  });
+
+  it('refunding an earlier period leaves the subscription running', async () => {
+    const first = await pay(userId, { formule: 'mensuel' });
+    const sub = await subscriptionOf(first);
+    clock.set(new Date(sub.current_period_end!));
+    await deps.flush();
+    expect(await test.db.selectFrom('orders').select('status').where('subscription_id', '=', sub.id).where('reason', '=', 'renewal').execute()).toEqual([{ status: 'paid' }]);
+    await refund(first);
+    expect((await subscriptionOf(first)).status).toBe('active');
+  });
+
+  it('a renewal paid after its subscription ended is refunded without anyone asking', async () => {
+    const first = await pay(userId, { formule: 'mensuel' });
+    const sub = await subscriptionOf(first);
+    clock.set(new Date(sub.current_period_end!));
+    // The renewal is charged; before the provider's confirmation arrives, the team ends the subscription.
+    await renew(deps, sub.id, sub.current_period_end!);
+    expect(await cancelNowForReader(deps, sub.id, 'Demande par courrier')).toEqual({ ok: true });
+    sent = [];
+    await deps.flush();
+    const renewal = await test.db.selectFrom('orders').select(['id', 'status']).where('subscription_id', '=', sub.id).where('reason', '=', 'renewal').executeTakeFirstOrThrow();
+    expect(renewal.status).toBe('refunded');
+    const causes = (await test.db.selectFrom('order_events').select('cause').where('order_id', '=', renewal.id).execute()).map((e) => e.cause);
+    expect(causes).toEqual(expect.arrayContaining(['Remboursement demandé automatiquement : paiement reçu pour un abonnement déjà terminé', 'Remboursement effectué']));
+    expect(sent.filter((m) => m.subject.replace(/\s/g, ' ') === 'Remboursement de 7 € effectué')).toHaveLength(1);
+    expect((await subscriptionOf(first)).status).toBe('canceled');
+  });
+
   const giftInput = (over: Record<string, string> = {}) => ({ destinataire_nom: 'Camille Lefèvre', remise: 'email', destinataire_email: 'camille@exemple.fr', message: 'Bon anniversaire !', date_envoi: '2026-12-24', ...over });
   const codeFrom = (mail: OutgoingMail) => /Code cadeau\s*:\s*([0-9A-Z-]{19})/.exec(mail.text)![1]!;
 
@@ -264,7 +330,7 @@ describeEachDialect('billing and gifts', (kind) => {
     sent = [];
     clock.set(new Date(activated.endsAt.getTime() - 14 * DAY + 1000));
     await deps.flush();
-    expect(sent.map((m) => m.subject)).toEqual([expect.stringContaining('Votre abonnement offert se termine le')]);
+    expect(sent.map((m) => m.subject.replace(/\s/g, ' '))).toEqual([expect.stringContaining('Votre abonnement offert se termine le')]);
     clock.set(new Date(activated.endsAt.getTime() + 1000));
     await deps.flush();
     expect(await test.db.selectFrom('subscriptions').select('status').where('id', '=', activated.subscriptionId).executeTakeFirst()).toEqual({ status: 'expired' });

@@ -203,7 +203,8 @@ async function insertDocument(
   return { id, kind: doc.kind, label, created: true };
 }
 
-async function existing(trx: Kysely<Database>, subjectKey: string): Promise<IssuedDocument | undefined> {
+/** The document issued for a subject (`receipt:{order}`, `invoice:{order}`…), if any. */
+export async function issuedFor(trx: Kysely<Database>, subjectKey: string): Promise<IssuedDocument | undefined> {
   const row = await trx.selectFrom('billing_documents').select(['id', 'kind', 'label']).where('subject_key', '=', subjectKey).executeTakeFirst();
   return row ? { id: row.id, kind: row.kind, label: row.label, created: false } : undefined;
 }
@@ -216,7 +217,7 @@ export async function issueForPayment(trx: Kysely<Database>, siteUrl: URL, order
   const kind = documentKindFor(order);
   if (!kind) return undefined;
   const subjectKey = `${kind}:${order.id}`;
-  const found = await existing(trx, subjectKey);
+  const found = await issuedFor(trx, subjectKey);
   if (found) return found;
   const paidAt = order.paidAt ?? context.now;
   const buyer = await buyerOf(trx, order);
@@ -255,7 +256,7 @@ export async function issueForPayment(trx: Kysely<Database>, siteUrl: URL, order
  */
 export async function issueCreditNote(trx: Kysely<Database>, siteUrl: URL, order: Order, now: Date): Promise<IssuedDocument | undefined> {
   const subjectKey = `credit_note:${order.id}`;
-  const found = await existing(trx, subjectKey);
+  const found = await issuedFor(trx, subjectKey);
   if (found) return found;
   const invoiceRow = await trx.selectFrom('billing_documents').selectAll().where('subject_key', '=', `invoice:${order.id}`).executeTakeFirst();
   if (!invoiceRow) return undefined;
@@ -305,7 +306,7 @@ export async function donationsOfYear(trx: Kysely<Database>, userId: string, yea
  */
 export async function issueStatement(trx: Kysely<Database>, siteUrl: URL, userId: string, year: number, now: Date): Promise<IssuedDocument | undefined> {
   const subjectKey = `statement:${userId}:${year}`;
-  const found = await existing(trx, subjectKey);
+  const found = await issuedFor(trx, subjectKey);
   if (found) return found;
   const donations = await donationsOfYear(trx, userId, year);
   if (donations.length === 0) return undefined;

@@ -23,7 +23,22 @@ export function statementMail({ siteUrl, year, documentId, label, totalCents }: 
   });
 }
 
-export function refundMail({ siteUrl, description, amountCents, refundedAt, creditNote }: { siteUrl: URL; description: string; amountCents: number; refundedAt: Date; creditNote: { id: string; label: string } | null }): MailContent {
+export function refundMail({
+  siteUrl,
+  description,
+  amountCents,
+  refundedAt,
+  creditNote,
+  canceledReceipt,
+}: {
+  siteUrl: URL;
+  description: string;
+  amountCents: number;
+  refundedAt: Date;
+  creditNote: { id: string; label: string } | null;
+  /** The receipt of a refunded donation. */
+  canceledReceipt: { label: string } | null;
+}): MailContent {
   const amount = formatEuros(amountCents);
   return renderMail('refund', {
     siteUrl,
@@ -38,6 +53,9 @@ export function refundMail({ siteUrl, description, amountCents, refundedAt, cred
             { kind: 'paragraph', text: `L’avoir n° ${creditNote.label}, qui annule la facture correspondante, est disponible au format PDF ; vous le retrouverez aussi dans « Mes factures ».` },
             { kind: 'link', label: `Télécharger l’avoir n° ${creditNote.label} (PDF)`, url: siteLink(siteUrl, `/mon-compte/mes-factures/${encodeURIComponent(creditNote.id)}`) },
           ] as const)
+        : []),
+      ...(canceledReceipt
+        ? ([{ kind: 'paragraph', text: `Le reçu fiscal n° ${canceledReceipt.label} délivré pour ce don est annulé : ne le joignez pas à votre déclaration de revenus. Ce don ne figurera pas non plus sur votre récapitulatif annuel.` }] as const)
         : []),
       { kind: 'note', text: 'Une question sur ce remboursement ? Écrivez-nous à abonnements@contrechamp.media.' },
     ],

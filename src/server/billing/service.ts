@@ -26,7 +26,7 @@ import { SEND_MAIL } from '../mail/jobs';
 import type { Fulfilment } from '../orders/service';
 import { findOrder } from '../orders/repository';
 import type { DocumentContent } from './content';
-import { issueCreditNote, issueForPayment, issueStatement, type IssuedDocument } from './documents';
+import { issueCreditNote, issueForPayment, issuedFor, issueStatement, type IssuedDocument } from './documents';
 import { refundMail, statementMail } from './mails';
 import { findUser } from '../auth/service';
 import { renderDocumentPdf } from './pdf/document';
@@ -53,9 +53,12 @@ export function withDocuments(deps: BillingDeps, inner: Fulfilment): Fulfilment 
     async refunded(trx, order, context) {
       const note = await issueCreditNote(trx, deps.siteUrl, order, context.now);
       if (note) await scheduleRender(deps, trx, note);
+      // A donation's receipt is not cancelled by a credit note: the refund mail says it no longer counts.
+      const receipt = order.purpose === 'donation' ? await issuedFor(trx, `receipt:${order.id}`) : undefined;
       const owner = order.userId ? await findUser(trx, order.userId) : undefined;
       if (owner && (!note || note.created)) {
-        await schedule(deps, trx, SEND_MAIL, { to: owner.email, mail: refundMail({ siteUrl: deps.siteUrl, description: order.description, amountCents: order.amountCents, refundedAt: context.now, creditNote: note ?? null }) }, { uniqueKey: `billing.refund-mail:${order.id}` });
+        const mail = refundMail({ siteUrl: deps.siteUrl, description: order.description, amountCents: order.amountCents, refundedAt: context.now, creditNote: note ?? null, canceledReceipt: receipt ?? null });
+        await schedule(deps, trx, SEND_MAIL, { to: owner.email, mail }, { uniqueKey: `billing.refund-mail:${order.id}` });
       }
       await inner.refunded?.(trx, order, context);
     },
@@ -78,6 +81,8 @@ export interface DocumentSummary {
   description: string;
   /** A credit note's invoice label; an invoice's credit note label. */
   related: string | null;
+  /** A donation receipt whose donation was refunded: it no longer gives a right to a reduction. */
+  canceled: boolean;
 }
 
 interface DocumentRow {
@@ -90,6 +95,7 @@ interface DocumentRow {
   vat_cents: number;
   content: string;
   refers_to_id: string | null;
+  order_status: string | null;
 }
 
 function summarize(row: DocumentRow, labels: Map<string, string>, creditOf: Map<string, string>): DocumentSummary {
@@ -105,17 +111,19 @@ function summarize(row: DocumentRow, labels: Map<string, string>, creditOf: Map<
     vatCents: row.vat_cents,
     description: content.lines[0]?.description ?? content.title,
     related: row.refers_to_id ? (labels.get(row.refers_to_id) ?? null) : (creditOf.get(row.id) ?? null),
+    canceled: row.kind === 'receipt' && row.order_status === 'refunded',
   };
 }
 
 /** The account's documents, newest first, of one year when given; and the years it has documents in. */
 export async function listUserDocuments(db: Kysely<Database>, userId: string, year?: number): Promise<{ documents: DocumentSummary[]; years: number[] }> {
   const rows = await db
-    .selectFrom('billing_documents')
-    .select(['id', 'kind', 'label', 'issued_at', 'year', 'total_cents', 'vat_cents', 'content', 'refers_to_id'])
-    .where('owner_id', '=', userId)
-    .orderBy('issued_at', 'desc')
-    .orderBy('number', 'desc')
+    .selectFrom('billing_documents as d')
+    .leftJoin('orders as o', 'o.id', 'd.order_id')
+    .select(['d.id', 'd.kind', 'd.label', 'd.issued_at', 'd.year', 'd.total_cents', 'd.vat_cents', 'd.content', 'd.refers_to_id', 'o.status as order_status'])
+    .where('d.owner_id', '=', userId)
+    .orderBy('d.issued_at', 'desc')
+    .orderBy('d.number', 'desc')
     .execute();
   const labels = new Map(rows.map((r) => [r.id, r.label]));
   const creditOf = new Map(rows.filter((r) => r.refers_to_id).map((r) => [r.refers_to_id!, r.label]));

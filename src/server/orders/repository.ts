@@ -178,6 +178,9 @@ export async function insertOrderEvent(db: Kysely<Database>, e: { orderId: strin
     .execute();
 }
 
+/** How a refund asked of the provider starts in the order's history (and how a second one is recognised). */
+export const REFUND_REQUESTED = 'Remboursement demandé';
+
 /**
  * Adds a line to an order's history without moving it (from = to = its status at that moment): a
  * refund asked of the provider, whose outcome comes later as an event — or has already come, the

@@ -557,7 +557,7 @@ export function endedMail({
   siteUrl: URL;
   kind: SubscriptionKind;
   label: string;
-  reason: 'canceled' | 'unpaid' | 'admin';
+  reason: 'canceled' | 'unpaid' | 'admin' | 'refunded';
 }): MailContent {
   const w = words(kind);
   const plan = kind === 'plan';
@@ -569,6 +569,7 @@ export function endedMail({
       ? 'Comme vous l’aviez demandé, votre abonnement a pris fin au terme de la période payée.'
       : 'Comme vous l’aviez demandé, votre don mensuel a pris fin.',
     unpaid: `Malgré plusieurs tentatives, nous n’avons pas pu encaisser le dernier paiement : ${w.your} a donc pris fin.`,
+    refunded: 'Nous vous avons remboursé le paiement de la période en cours, comme vous nous l’aviez demandé : votre abonnement a donc pris fin aujourd’hui.',
     admin: `Notre équipe a mis fin à ${w.your}. Si vous ne l’aviez pas demandé, ou si vous pensez qu’il s’agit d’une erreur, écrivez-nous à ${SUBSCRIPTIONS_EMAIL}.`,
   };
   return renderMail('ended', {

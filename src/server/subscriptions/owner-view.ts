@@ -200,6 +200,7 @@ const EVENT_TITLES: Record<string, string> = {
   'payment-method': 'Moyen de paiement',
   ended: 'Fin',
   'canceled-by-staff': 'Arrêt par Contrechamp',
+  'ended-refunded': 'Fin après remboursement',
   'account-deleted': 'Compte supprimé',
   'gift-added': 'Abonnement offert ajouté',
 };

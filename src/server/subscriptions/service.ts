@@ -25,7 +25,7 @@ import { handle, jobType, schedule } from '../jobs/schedule';
 import type { MailContent } from '../mail/layout';
 import { SEND_MAIL } from '../mail/jobs';
 import { type Fulfilment, type Fulfilments, transitionOrder } from '../orders/service';
-import { findOrder, insertOrder, listSubscriptionOrders, type Order, customerRef } from '../orders/repository';
+import { findOrder, insertOrder, insertOrderNote, listSubscriptionOrders, type Order, customerRef, REFUND_REQUESTED } from '../orders/repository';
 import { type PaymentEvent, ProviderError } from '../payments/provider';
 import {
   cancellationMail,
@@ -169,7 +169,8 @@ export const subscriptionJobs = (deps: SubscriptionDeps) => [
   handle(RENEW, ({ payload }) => renew(deps, payload.subscriptionId, payload.periodEnd)),
   handle(RETRY_RENEWAL, ({ payload }) => retryRenewal(deps, payload)),
   handle(RENEWAL_NOTICE, ({ payload }) => sendRenewalNotice(deps, payload.subscriptionId, payload.periodEnd)),
-  handle(END_AT_PROVIDER, ({ payload }) => endErasedAtProvider(deps, payload.subscriptionId)),
+  handle(END_AT_PROVIDER, ({ payload }) => endAtProvider(deps, payload.subscriptionId)),
+  handle(REFUND_AFTER_END, ({ payload }) => refundAfterEnd(deps, payload.orderId)),
 ];
 
 // ---------------------------------------------------------------------------------------------
@@ -203,7 +204,14 @@ export function subscriptionFulfilment(deps: SubscriptionDeps): Fulfilment {
         return;
       }
       // A renewal paid (at once, or by a retry): the period it was for begins.
-      if (!isLive(sub.status) || !order.periodStart || !order.periodEnd) {
+      if (!isLive(sub.status)) {
+        // Money taken for a subscription that has ended (the provider charged before it learnt of
+        // the end): it is given back, by a job, since the provider is not called in a transaction.
+        log.warn('subscriptions.payment_after_end', { subscriptionId: sub.id, orderId: order.id });
+        await schedule(deps, trx, REFUND_AFTER_END, { orderId: order.id }, { uniqueKey: `subscriptions.refund-after-end:${order.id}` });
+        return;
+      }
+      if (!order.periodStart || !order.periodEnd) {
         log.warn('subscriptions.late_payment', { subscriptionId: sub.id, orderId: order.id });
         return;
       }
@@ -214,6 +222,30 @@ export function subscriptionFulfilment(deps: SubscriptionDeps): Fulfilment {
         detail: `Échéance payée jusqu’au ${formatDate(order.periodEnd)}`,
       }, now);
       if (advanced) await schedulePeriod(deps, trx, sub, order.periodEnd);
+    },
+
+    /**
+     * A subscription whose running period is refunded ends at once (CGV art. 8: a withdrawal is
+     * refunded in full, and the subscription ends). The refund of an earlier period, or of a
+     * monthly donation's payment, changes nothing: the back-office ends those apart if asked.
+     */
+    async refunded(trx, order, { now }) {
+      if (order.purpose !== 'subscription' || !order.subscriptionId) return;
+      const sub = await findSubscription(trx, order.subscriptionId);
+      if (!sub || sub.kind !== 'plan' || !isLive(sub.status)) return;
+      const later = await trx
+        .selectFrom('orders')
+        .select('id')
+        .where('subscription_id', '=', sub.id)
+        .where('status', '=', 'paid')
+        .where('id', '!=', order.id)
+        .where('paid_at', '>', toTimestamp(order.paidAt ?? new Date(0)))
+        .executeTakeFirst();
+      if (later) return;
+      const ended = await updateSubscriptionIf(trx, sub, { set: { status: 'canceled', ended_at: toTimestamp(now) }, type: 'ended-refunded', detail: 'Paiement de la période en cours remboursé' }, now);
+      if (!ended) return;
+      if (sub.providerRef) await schedule(deps, trx, END_AT_PROVIDER, { subscriptionId: sub.id }, { uniqueKey: `subscriptions.end-at-provider:${sub.id}` });
+      await mailOwner(deps, trx, sub.userId, endedMail({ siteUrl: deps.siteUrl, kind: sub.kind, label: subscriptionLabel(sub), reason: 'refunded' }));
     },
 
     async failed(trx, order, { reason, now }) {
@@ -504,20 +536,34 @@ export async function cancelNowForReader(deps: SubscriptionDeps, subscriptionId:
 // Personal data (RGPD): the account's export and deletion (src/server/account/parts.ts)
 
 /**
- * A subscription ended by the deletion of its owner's account, told to the provider that runs
- * its renewals (Stripe). The deletion cannot wait on the provider (it is one transaction, with
- * no provider call in it): this durable job, scheduled in that transaction, is retried until
- * the provider has ended it.
+ * A subscription ended by the deletion of its owner's account, or by the refund of its running
+ * period, told to the provider that runs its renewals (Stripe). Neither can wait on the provider
+ * (each is one transaction, with no provider call in it): this durable job, scheduled in that
+ * transaction, is retried until the provider has ended it.
  */
 export const END_AT_PROVIDER = jobType({ kind: 'subscriptions.end-at-provider', schema: z.object({ subscriptionId: z.string() }), maxAttempts: 20 });
 
-async function endErasedAtProvider(deps: SubscriptionDeps, subscriptionId: string): Promise<void> {
+async function endAtProvider(deps: SubscriptionDeps, subscriptionId: string): Promise<void> {
   const sub = await findSubscription(deps.db, subscriptionId);
   if (!sub?.providerRef) return;
   if (sub.provider !== deps.payments.name) return log.warn('subscriptions.end_at_other_provider', { subscriptionId, provider: sub.provider });
   if (!deps.payments.runsRenewals) return;
   // A ProviderError throws: the job is tried again later.
   await deps.payments.cancelSubscriptionNow(sub.providerRef, `cancel-now:${sub.id}`);
+}
+
+/** A renewal paid after its subscription ended, given back (see `paid` above). */
+export const REFUND_AFTER_END = jobType({ kind: 'subscriptions.refund-after-end', schema: z.object({ orderId: z.string() }), maxAttempts: 20 });
+
+async function refundAfterEnd(deps: SubscriptionDeps, orderId: string): Promise<void> {
+  const order = await findOrder(deps.db, orderId);
+  if (!order || order.status !== 'paid' || !order.paymentRef) return;
+  if (order.provider !== deps.payments.name) return log.warn('subscriptions.refund_at_other_provider', { orderId, provider: order.provider });
+  // The same key as a refund asked from the back-office: whichever comes first, one refund is made.
+  await deps.payments.refund({ paymentRef: order.paymentRef, amountCents: order.amountCents, idempotencyKey: `refund:${order.id}` });
+  const cause = `${REFUND_REQUESTED} automatiquement : paiement reçu pour un abonnement déjà terminé`;
+  await writeTransaction(deps.db, (trx) => insertOrderNote(trx, { orderId: order.id, cause, oncePer: REFUND_REQUESTED }, deps.clock.now()));
+  deps.jobs.wake();
 }
 
 /** The user's subscriptions and monthly donations, every one (even never paid), with their history. */
