@@ -12,7 +12,7 @@
  * Type-only imports do not count: they vanish at build time.
  */
 const infrastructure = '^src/server/(core|db|mail|jobs|rate-limit)/';
-const domains = ['auth', 'newsletter', 'contact', 'account', 'catalog', 'payments', 'orders', 'billing', 'subscriptions', 'checkout', 'admin', 'demo'];
+const domains = ['auth', 'newsletter', 'contact', 'account', 'catalog', 'payments', 'orders', 'billing', 'subscriptions', 'shares', 'checkout', 'admin', 'demo'];
 /** Which domain may call which: a domain reaches another only through its service functions. */
 const domainEdges = {
   auth: [],
@@ -24,11 +24,12 @@ const domainEdges = {
   // Invoices, credit notes and receipts of orders; the PDFs (documents and the gift card).
   billing: ['orders', 'catalog', 'auth'],
   subscriptions: ['orders', 'payments', 'catalog', 'auth', 'billing'],
+  shares: ['orders', 'payments', 'catalog', 'auth', 'billing'],
   // The support path and the webhooks: composes every purpose's fulfilment (gifts and shares plug in here).
-  checkout: ['subscriptions', 'orders', 'payments', 'catalog', 'auth', 'billing'],
-  account: ['auth', 'newsletter', 'contact', 'subscriptions', 'orders', 'payments', 'billing'],
-  admin: ['checkout', 'subscriptions', 'orders', 'payments', 'auth', 'billing'],
-  demo: ['auth', 'newsletter', 'contact', 'account', 'subscriptions', 'orders', 'payments', 'checkout', 'billing'],
+  checkout: ['subscriptions', 'shares', 'orders', 'payments', 'catalog', 'auth', 'billing'],
+  account: ['auth', 'newsletter', 'contact', 'subscriptions', 'shares', 'orders', 'payments', 'billing'],
+  admin: ['checkout', 'subscriptions', 'shares', 'orders', 'payments', 'auth', 'billing'],
+  demo: ['auth', 'newsletter', 'contact', 'account', 'subscriptions', 'shares', 'orders', 'payments', 'checkout', 'billing'],
 };
 
 module.exports = {

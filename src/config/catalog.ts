@@ -10,6 +10,7 @@
 import { load } from 'js-yaml';
 import { z } from 'zod';
 import raw from './catalog.yaml?raw';
+import { statutes } from './statutes';
 
 const cents = z.number().int('doit être un nombre entier de centimes').positive('doit être positif');
 const id = z.string().regex(/^[a-z0-9][a-z0-9-]{0,40}$/, 'identifiant en minuscules, chiffres et tirets');
@@ -47,7 +48,6 @@ export const catalogSchema = z
       .refine((d) => d.minimumCents < d.maximumCents, 'le minimum doit être inférieur au maximum')
       .refine((d) => d.presetsCents.every((p) => p >= d.minimumCents && p <= d.maximumCents), 'chaque montant proposé doit être entre le minimum et le maximum'),
     gifts: z.array(giftSchema),
-    shares: z.object({ priceCents: cents }).strict(),
   })
   .strict()
   .refine((c) => new Set(c.plans.map((p) => p.id)).size === c.plans.length, 'deux formules portent le même identifiant')
@@ -75,7 +75,8 @@ export const giftOffers = catalog.gifts;
 export const donationPresetsCents = catalog.donations.presetsCents;
 export const donationMinimumCents = catalog.donations.minimumCents;
 export const donationMaximumCents = catalog.donations.maximumCents;
-export const sharePriceCents = catalog.shares.priceCents;
+/** The nominal value of one share, from the statutes (src/config/statutes.yaml). */
+export const sharePriceCents = statutes.shares.nominalCents;
 
 /** VAT on subscriptions, in basis points: 2.1 % (210) for CPPAP-recognised online press, else 20 % (2000). */
 export const SUBSCRIPTION_VAT_BP = catalog.vat.cppapRecognised ? 210 : 2000;

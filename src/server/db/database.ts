@@ -370,6 +370,86 @@ export interface GiftsTable {
   updated_at: Timestamp;
 }
 
+// ---------------------------------------------------------------------------------------------
+// The cooperative's shares (migration 2026-11-25-001-shares)
+
+export type ShareBulletinStatus = 'awaiting_payment' | 'paid' | 'admitted' | 'refused' | 'renounced' | 'canceled';
+export type SharePaymentMethod = 'card' | 'sepa' | 'transfer';
+export type RegisterEntryKind = 'admission' | 'withdrawal' | 'repayment' | 'college' | 'identity' | 'correction';
+export type ShareWithdrawalStatus = 'requested' | 'accepted' | 'refused' | 'repaid';
+
+export interface ShareBulletinsTable {
+  id: Immutable<string>;
+  /** Null once the subscriber's account is deleted; the bulletin itself is kept. */
+  user_id: string | null;
+  order_id: Immutable<string | null>;
+  college_id: Immutable<string>;
+  shares: Immutable<number>;
+  nominal_cents: Immutable<number>;
+  amount_cents: Immutable<number>;
+  /** JSON (shares/identity.ts). */
+  identity: Immutable<string>;
+  statutes_version: Immutable<string>;
+  accepted_at: Immutable<Timestamp>;
+  /** The account and client that accepted, as recorded on the bulletin. */
+  accepted_from: Immutable<string>;
+  fingerprint: Immutable<string>;
+  payment_method: Immutable<SharePaymentMethod>;
+  transfer_reference: Immutable<string | null>;
+  status: ShareBulletinStatus;
+  paid_at: Timestamp | null;
+  decided_at: Timestamp | null;
+  decided_by: string | null;
+  decision_note: string | null;
+  created_at: Immutable<Timestamp>;
+  updated_at: Timestamp;
+}
+
+export interface ShareMembersTable {
+  id: Immutable<string>;
+  member_number: Immutable<number>;
+  user_id: Immutable<string | null>;
+  person: Immutable<'natural' | 'legal'>;
+  name: Immutable<string>;
+  identity: Immutable<string>;
+  created_at: Immutable<Timestamp>;
+}
+
+export interface ShareRegisterTable {
+  id: Immutable<string>;
+  entry_number: Immutable<number>;
+  member_id: Immutable<string>;
+  kind: Immutable<RegisterEntryKind>;
+  college_id: Immutable<string>;
+  shares_delta: Immutable<number>;
+  nominal_cents: Immutable<number>;
+  repaid_cents: Immutable<number>;
+  certificate_number: Immutable<number | null>;
+  bulletin_id: Immutable<string | null>;
+  withdrawal_id: Immutable<string | null>;
+  effective_on: Immutable<string>;
+  recorded_at: Immutable<Timestamp>;
+  recorded_by: Immutable<string | null>;
+  note: Immutable<string>;
+}
+
+export interface ShareWithdrawalsTable {
+  id: Immutable<string>;
+  member_id: Immutable<string>;
+  user_id: string | null;
+  shares: Immutable<number>;
+  reason: Immutable<string>;
+  requested_at: Immutable<Timestamp>;
+  status: ShareWithdrawalStatus;
+  effective_on: string | null;
+  decided_at: Timestamp | null;
+  decided_by: string | null;
+  decision_note: string | null;
+  repaid_at: Timestamp | null;
+  created_at: Immutable<Timestamp>;
+  updated_at: Timestamp;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -391,6 +471,10 @@ export interface Database {
   billing_documents: BillingDocumentsTable;
   billing_pdfs: BillingPdfsTable;
   gifts: GiftsTable;
+  share_bulletins: ShareBulletinsTable;
+  share_members: ShareMembersTable;
+  share_register: ShareRegisterTable;
+  share_withdrawals: ShareWithdrawalsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;
