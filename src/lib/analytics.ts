@@ -36,3 +36,26 @@ export function shouldTrack(
 export function eventEndpoint(host: string | undefined): string | undefined {
   return host ? new URL('/api/event', host).href : undefined;
 }
+
+/** Paths whose last part is a secret (a gift code): measured without it. */
+const SECRET_PATHS = [/^(\/activer-cadeau\/)[^/?#]+/, /^(\/creer-mon-compte\/cadeau\/)[^/?#]+/];
+
+/**
+ * The address a page view is measured under: a gift code in the path becomes « code », and of
+ * the query only the campaign tags (`utm_*`) stay, since a return address (`?redirect=…`) may
+ * carry a code; the fragment goes too. Unparseable addresses are not measured.
+ */
+export function measuredUrl(href: string): string | null {
+  let url: URL;
+  try {
+    url = new URL(href);
+  } catch {
+    return null;
+  }
+  for (const secret of SECRET_PATHS) url.pathname = url.pathname.replace(secret, '$1code');
+  const kept = new URLSearchParams();
+  for (const [key, value] of url.searchParams) if (key.startsWith('utm_')) kept.append(key, value);
+  url.search = kept.toString();
+  url.hash = '';
+  return url.href;
+}

@@ -317,6 +317,17 @@ test('a subscriber signed in is told the gift’s months come after the paid per
   await expect(main(page).locator('article')).toHaveCount(1);
 });
 
+/** A day goes by since the gift's last mail (the server's clock cannot be moved from here). */
+async function aDayAfterLastMail(recipientEmail: string): Promise<void> {
+  const handle = openDatabase({ kind: 'sqlite', path: resolve(process.env.E2E_DATA_DIR ?? 'test-results/e2e-data', 'contrechamp.db') });
+  try {
+    const dayAgo = new Date(Date.now() - 25 * 3600_000).toISOString();
+    await handle.db.updateTable('gifts').set({ last_sent_at: dayAgo }).where('recipient_email', '=', recipientEmail).execute();
+  } finally {
+    await handle.close();
+  }
+}
+
 test('a gift sent today: the recipient’s mail links to the account creation, which starts the gift', async ({ page, browser, secrets }) => {
   const member = await createMember();
   await signedIn(page, member);
@@ -335,10 +346,13 @@ test('a gift sent today: the recipient’s mail links to the account creation, w
   const link = /https?:\/\/\S+\/creer-mon-compte\/cadeau\/[0-9A-Z]{16}/.exec(received.text ?? '')![0];
   secrets.allow(link);
 
-  // Sent and not activated: the buyer can send it again, now.
+  // Sent and not activated: the buyer can send it again, a day after the last mail.
   await page.goto('/mon-compte/mes-cadeaux');
   const gift = main(page).getByRole('listitem').filter({ hasText: 'Louise Michel' });
   await expect(gift).toContainText(/Envoyé le \d+ \S+ \d{4}\s: pas encore activé/);
+  await gift.getByRole('button', { name: 'Renvoyer l’e-mail' }).click();
+  await expect(main(page)).toContainText(/vous pourrez le renvoyer 24\sheures plus tard/);
+  await aDayAfterLastMail(recipientEmail);
   await gift.getByRole('button', { name: 'Renvoyer l’e-mail' }).click();
   await expect(main(page)).toContainText(`L’e-mail du cadeau est renvoyé à ${recipientEmail}.`);
   await expect.poll(() => mailsTo(recipientEmail), { timeout: 20_000 }).toBe(2);

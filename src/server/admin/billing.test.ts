@@ -107,6 +107,9 @@ describeEachDialect('back-office billing', (kind) => {
       userId: readerId, purpose: 'subscription', reason: 'initial', offerId: 'mensuel', description: 'Abonnement Mensuel', interval: 'month', amountCents: 700, vatRateBp: 210, vatCents: 14,
       source: null, method: 'card', provider: 'simulated', subscriptionId: null, attemptKey: `ny:${randomUUID()}`, billingName: 'Nora Nouvelan', status: 'paid', paymentRef: 'ch_nouvel_an', paidAt,
     }, paidAt));
+    // The sweep dates a document the day it issues it: these two run on the day of their payment.
+    const today = clock.now();
+    clock.set(paidAt);
     await sweepMissingDocuments(deps);
     // Paid at 23:30 on 31 December 2024 in Paris: a 2024 invoice (F-000004).
     const before = new Date('2024-12-31T22:30:00Z');
@@ -114,7 +117,9 @@ describeEachDialect('back-office billing', (kind) => {
       userId: readerId, purpose: 'subscription', reason: 'initial', offerId: 'mensuel', description: 'Abonnement Mensuel', interval: 'month', amountCents: 700, vatRateBp: 210, vatCents: 14,
       source: null, method: 'card', provider: 'simulated', subscriptionId: null, attemptKey: `old:${randomUUID()}`, billingName: 'Nora Nouvelan', status: 'paid', paymentRef: 'ch_ancien', paidAt: before,
     }, before);
+    clock.set(before);
     await sweepMissingDocuments(deps);
+    clock.set(today);
     await deps.flush();
   });
   afterAll(async () => { await test.close(); });

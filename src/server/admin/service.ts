@@ -12,6 +12,7 @@
 import { formatInTimeZone } from 'date-fns-tz';
 import { fr } from 'date-fns/locale';
 import { formatEuros } from '../../config/catalog';
+import { formatDate } from '../../lib/dates';
 import { findUser } from '../auth/service';
 import type { User } from '../auth/repository';
 import type { ServerDeps } from '../core/deps';
@@ -23,6 +24,7 @@ import { insertOrderNote, type Order, type OrderEvent, REFUND_REQUESTED } from '
 import { ORDER_STATUS_LABELS } from '../orders/state';
 import { ProviderError } from '../payments/provider';
 import type { Subscription, SubscriptionEvent } from '../subscriptions/repository';
+import { holdGiftForRefund, releaseGiftHold } from '../subscriptions/gifts';
 import { cancelNowForReader, subscriptionLabel } from '../subscriptions/service';
 import { isLive } from '../subscriptions/state';
 import { orderById, orderHistories, ordersByEmail, type Person, settledByHour, settledBySource, type Sum, subscriptionHistories, subscriptionsByEmail } from './repository';
@@ -130,11 +132,18 @@ export async function refundOrder(deps: AdminDeps, orderId: string, adminUserId:
     if (refund.requested) return { ok: true, message: `${REFUND_REQUESTED} : en attente de la confirmation du prestataire.` };
     return fail(409, refund.why);
   }
+  // A gift's code stops working first, so that it cannot be activated while the refund is on its way.
+  const heldAt = deps.clock.now();
+  if (order.purpose === 'gift') {
+    const hold = await holdGiftForRefund(deps.db, order.id, heldAt);
+    if (hold.state === 'activated') return fail(409, `Ce cadeau a été activé le ${formatDate(hold.at)} : le délai de rétractation ne s’applique plus (CGV, art. 8), et l’abonnement offert court. Rien n’a été remboursé.`);
+  }
   try {
     await deps.payments.refund({ paymentRef: order.paymentRef!, amountCents: order.amountCents, idempotencyKey: `refund:${order.id}` });
   } catch (error) {
     if (!(error instanceof ProviderError)) throw error;
     log.warn('admin.refund_refused', { orderId: order.id, error: error.message });
+    if (order.purpose === 'gift') await releaseGiftHold(deps.db, order.id, heldAt, deps.clock.now());
     return fail(503, 'Le prestataire de paiement n’a pas accepté le remboursement : rien n’a été remboursé. Réessayez dans un instant.', 30);
   }
   const cause = `${REFUND_REQUESTED} par ${signature(admin)} : ${why.reason}`;

@@ -270,6 +270,7 @@ describeEachDialect('billing and gifts', (kind) => {
     expect(received[0]!.text).toContain('Bon anniversaire !');
     const [bought] = await listBoughtGifts(deps, userId);
     expect(bought!.state).toMatch(/^Envoyé le 24 décembre 2026/);
+    clock.advance(DAY);
     expect(await resendGift(deps, userId, bought!.id)).toMatchObject({ ok: true, to: 'camille@exemple.fr' });
     await deps.flush();
     expect(sent.filter((m) => m.to === 'camille@exemple.fr')).toHaveLength(2);

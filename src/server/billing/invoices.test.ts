@@ -267,6 +267,8 @@ describeEachDialect('billing documents', (kind: DialectName) => {
     const invoice = await docOf(order.id, 'invoice');
     expect(Number(invoice.row.number)).toBe(before.F + 1);
     expect(invoice.content.payment?.at).toBe(toTimestamp(paidAt));
+    // Dated the day it is issued, after every earlier number, never back on the payment's day.
+    expect(invoice.row.issued_at).toBe(toTimestamp(clock.now()));
     expect(Number((await docOf(donation.id, 'receipt')).row.number)).toBe(before.RD + 1);
     const snapshot = await test.db.selectFrom('billing_documents').select(['id', 'label']).orderBy('id').execute();
     expect(await sweepMissingDocuments(deps)).toBe(0);

@@ -172,7 +172,9 @@ export async function userDocumentPdf(deps: Pick<ServerDeps, 'db' | 'clock'>, us
 
 /**
  * Paid orders without their document, and refunded invoiced orders without their credit note,
- * get them now: one transaction each, so a crash halfway leaves the rest for the next start.
+ * get them now, in the order they were paid: one transaction each, so a crash halfway leaves the
+ * rest for the next start. They are dated the day they are issued, so that numbers and issue
+ * dates go up together (CGI ann. II art. 242 nonies A); the payment's date is printed apart.
  */
 export async function sweepMissingDocuments(deps: BillingDeps): Promise<number> {
   let issued = 0;
@@ -182,6 +184,8 @@ export async function sweepMissingDocuments(deps: BillingDeps): Promise<number> 
     .where('status', 'in', ['paid', 'refunded'])
     .where('purpose', 'in', ['subscription', 'gift', 'donation'])
     .where(({ not, exists, selectFrom }) => not(exists(selectFrom('billing_documents').select('billing_documents.id').whereRef('billing_documents.order_id', '=', 'orders.id').where('billing_documents.kind', 'in', ['invoice', 'receipt']))))
+    .orderBy('paid_at')
+    .orderBy('id')
     .execute();
   const refunds = await deps.db
     .selectFrom('orders')
@@ -189,6 +193,8 @@ export async function sweepMissingDocuments(deps: BillingDeps): Promise<number> 
     .where('status', '=', 'refunded')
     .where('purpose', 'in', ['subscription', 'gift'])
     .where(({ not, exists, selectFrom }) => not(exists(selectFrom('billing_documents').select('billing_documents.id').whereRef('billing_documents.order_id', '=', 'orders.id').where('billing_documents.kind', '=', 'credit_note'))))
+    .orderBy('updated_at')
+    .orderBy('id')
     .execute();
   for (const { id } of [...missing, ...refunds]) {
     const done = await writeTransaction(deps.db, async (trx) => {
@@ -196,7 +202,8 @@ export async function sweepMissingDocuments(deps: BillingDeps): Promise<number> 
       if (!order) return false;
       const now = deps.clock.now();
       let any = false;
-      const doc = await issueForPayment(trx, deps.siteUrl, order, { methodLabel: '', now: order.paidAt ?? now });
+      // Issued today (numbers follow the issue dates); the document prints the payment's own date apart.
+      const doc = await issueForPayment(trx, deps.siteUrl, order, { methodLabel: '', now });
       if (doc?.created) {
         any = true;
         await scheduleRender(deps, trx, doc);

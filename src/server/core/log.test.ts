@@ -103,6 +103,13 @@ describe('no address and no token in any log line', () => {
     expect(scrubString('Léa.Dupont+news@sous.exemple.fr')).toBe('[email]');
   });
 
+  it('masks a gift code in a path or a return address, grouped or not', () => {
+    expect(scrubString('/activer-cadeau/K7MX4QPD9TRW2HNZ')).toBe('/activer-cadeau/[secret]');
+    expect(scrubString('/creer-mon-compte/cadeau/k7mx-4qpd-9trw-2hnz?x=1')).toBe('/creer-mon-compte/cadeau/[secret]?x=1');
+    expect(scrubString('/login?redirect=%2Factiver-cadeau%2FK7MX-4QPD-9TRW-2HNZ')).toBe('/login?redirect=%2Factiver-cadeau%2F[secret]');
+    expect(scrubString('/soutenir/abonnement/offrir/printemps')).toBe('/soutenir/abonnement/offrir/printemps');
+  });
+
   it('keeps record ids and Message-IDs, which are neither addresses nor secrets', () => {
     const id = randomUUID();
     expect(scrubString(`user ${id}`)).toBe(`user ${id}`);

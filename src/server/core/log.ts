@@ -44,6 +44,8 @@ const ENCODED_EMAIL = /[\p{L}\p{N}.!#$%&'*+/=?^_`{|}~-]+%40[\p{L}\p{N}-]+(?:\.[\
 const UNSUBSCRIBE_TOKEN = /\bu1\.[\w-]+\.[\w-]+/g;
 const HEX_RUN = /[0-9a-f]{64,}/gi;
 const BASE64URL_RUN = /[A-Za-z0-9_-]{32,}/g;
+// A gift code in a path or a return address (`/activer-cadeau/K7MX-…`, `%2Fcadeau%2FK7MX…`): 16 characters, grouped or not.
+const GIFT_CODE_IN_PATH = /((?:activer-cadeau|cadeau)(?:\/|%2F))[0-9A-Za-z]{4}(?:-?[0-9A-Za-z]{4}){3}/gi;
 /** Field names whose values are secret whatever they look like. */
 const SECRET_KEY = /pass(?:word|wd|phrase)|^pass$|secret|token|authori[sz]ation|cookie|session|api[-_]?key|credential|private[-_]?key/i;
 
@@ -55,6 +57,7 @@ export function scrubString(value: string): string {
   const keepIds = (address: string) => (UUID.test(address.slice(address.startsWith('<') ? 1 : 0, address.indexOf('@'))) ? address : EMAIL_PLACEHOLDER);
   const text = bounded
     .replace(UNSUBSCRIBE_TOKEN, SECRET_PLACEHOLDER)
+    .replace(GIFT_CODE_IN_PATH, `$1${SECRET_PLACEHOLDER}`)
     .replace(EMAIL, keepIds)
     // Addresses without a dot in their domain (`lea@localhost`) or with an IP literal.
     .replace(LOCAL_EMAIL, keepIds)

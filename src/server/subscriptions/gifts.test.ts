@@ -26,6 +26,8 @@ import { activateGift, boughtGiftCard, checkGiftDetails, DEMO_GIFT_CODE, giftDet
 import { summarize } from './owner-view';
 import { findSubscription } from './repository';
 import { cancelSubscription } from './service';
+import { refundOrder } from '../admin/service';
+import { ProviderError } from '../payments/provider';
 
 vi.setConfig({ testTimeout: 120_000 });
 const DAY = 24 * 3600_000;
@@ -310,6 +312,35 @@ describeEachDialect('gift subscriptions', (kind) => {
     expect(await subscriptionsOf(reader)).toEqual([]);
   });
 
+  it('a refund asked from the back-office stops the code at once; an activated gift is not refunded; a refused refund gives the code back', async () => {
+    const admin = await createUser(test.db, { email: `admin${++n}@exemple.fr`, password: 'un mot de passe solide', role: 'admin', now: clock.now() });
+    const reader = await newUser('retard');
+    // Asked, not yet confirmed by the provider: the code already says it was cancelled.
+    const pending = await boughtGift();
+    const refundCalls = vi.spyOn(provider, 'refund');
+    const asked = await refundOrder(deps, pending.orderId, admin, 'Rétractation demandée par courriel');
+    expect(asked).toMatchObject({ ok: true });
+    expect(await activateGift(deps, reader, pending.code, 'c')).toMatchObject({ ok: false, status: 409, message: expect.stringContaining('a été annulé') });
+    await deps.flush();
+    expect((await findOrder(test.db, pending.orderId))!.status).toBe('refunded');
+
+    // Activated first: nothing is refunded, and the admin is told why.
+    const used = await boughtGift();
+    expect(await activateGift(deps, reader, used.code, 'c')).toMatchObject({ ok: true });
+    refundCalls.mockClear();
+    expect(await refundOrder(deps, used.orderId, admin, 'Rétractation demandée par courriel')).toMatchObject({ ok: false, status: 409, message: expect.stringContaining('Rien n’a été remboursé') });
+    expect(refundCalls).not.toHaveBeenCalled();
+    expect((await findOrder(test.db, used.orderId))!.status).toBe('paid');
+
+    // The provider refuses: the code works again.
+    const refused = await boughtGift();
+    refundCalls.mockRejectedValueOnce(new ProviderError('indisponible'));
+    expect(await refundOrder(deps, refused.orderId, admin, 'Rétractation demandée par courriel')).toMatchObject({ ok: false, status: 503 });
+    expect((await giftRow(refused.orderId)).revoked_at).toBeNull();
+    expect(await activateGift(deps, reader, refused.code, 'c')).toMatchObject({ ok: true });
+    refundCalls.mockRestore();
+  });
+
   it('a refund after activation leaves the subscription running', async () => {
     const reader = await newUser('garde');
     const { orderId, code } = await boughtGift();
@@ -358,8 +389,9 @@ describeEachDialect('gift subscriptions', (kind) => {
     expect(checkGiftDetails(giftDetailsForm.parse(byHand({ date_envoi: '2026-11-01' })), clock.now())).toMatchObject({ ok: true, details: { deliverOn: '2026-11-23', recipientEmail: null } });
     expect(giftDetailsForm.safeParse(byMail({ message: 'x'.repeat(501) })).error?.issues[0]?.message).toBe('Le message\u00a0: 500 caractères au plus.');
     expect(giftDetailsForm.safeParse(byMail({ remise: 'par-pigeon' })).success).toBe(false);
-    // A year ahead to the day is accepted, and the price is the catalogue's.
-    const placed = await placeOrder(deps, buyer, basketOf({ cadeau: 'cadeau-1-an' }), undefined, form(), giftDetailsForm.parse(byMail({ date_envoi: '2027-11-23' })));
+    // The code's anniversary is too late (the mail would carry an expired code); the day before is accepted, and the price is the catalogue's.
+    expect(await placeOrder(deps, buyer, basketOf({ cadeau: 'cadeau-1-an' }), undefined, form(), giftDetailsForm.parse(byMail({ date_envoi: '2027-11-23' })))).toMatchObject({ ok: false, status: 422 });
+    const placed = await placeOrder(deps, buyer, basketOf({ cadeau: 'cadeau-1-an' }), undefined, form(), giftDetailsForm.parse(byMail({ date_envoi: '2027-11-22' })));
     expect(placed).toMatchObject({ ok: true });
     expect(await test.db.selectFrom('orders').select(['amount_cents', 'purpose']).where('user_id', '=', buyer).execute()).toEqual([{ amount_cents: 7000, purpose: 'gift' }]);
     expect(await orders()).toBe(1);
@@ -377,6 +409,9 @@ describeEachDialect('gift subscriptions', (kind) => {
 
     const giftId = of(mailed.orderId).id;
     expect(Buffer.from((await boughtGiftCard(deps, buyer, giftId))!).subarray(0, 5).toString()).toBe('%PDF-');
+    // Not again within a day of the last mail.
+    expect(await resendGift(deps, buyer, giftId)).toMatchObject({ ok: false, status: 429, message: expect.stringContaining('vous pourrez le renvoyer 24\u00a0heures plus tard') });
+    clock.advance(DAY);
     expect(await resendGift(deps, buyer, giftId)).toEqual({ ok: true, to: 'liste@exemple.fr' });
     await deps.flush();
     expect(mailsTo('liste@exemple.fr')).toHaveLength(2);
@@ -391,14 +426,20 @@ describeEachDialect('gift subscriptions', (kind) => {
     expect(await resendGift(deps, other, giftId)).toEqual({ ok: false, status: 404, message: 'Ce cadeau est introuvable.' });
     expect(mailsTo('liste@exemple.fr')).toHaveLength(2);
 
-    // Resending is limited; once activated, it is no longer offered, and the list says when (never by whom).
-    for (let i = 0; i < 4; i++) expect(await resendGift(deps, buyer, giftId)).toMatchObject({ ok: true });
-    expect(await resendGift(deps, buyer, giftId)).toMatchObject({ ok: false, status: 429, message: expect.stringContaining('Trop de renvois') });
+    // Four mails in all for one gift, a day apart; once activated, it is no longer offered, and the list says when (never by whom).
+    for (let i = 0; i < 2; i++) {
+      clock.advance(DAY);
+      expect(await resendGift(deps, buyer, giftId)).toMatchObject({ ok: true });
+      await deps.flush();
+    }
+    clock.advance(DAY);
+    expect(await resendGift(deps, buyer, giftId)).toMatchObject({ ok: false, status: 409, message: expect.stringContaining('déjà été envoyé 4 fois') });
+    expect(mailsTo('liste@exemple.fr')).toHaveLength(4);
     const reader = await newUser('destinataire');
     clock.advance(DAY);
     await activateGift(deps, reader, mailed.code, 'c');
     const activated = (await listBoughtGifts(deps, buyer)).find((g) => g.id === giftId)!;
-    expect(activated).toMatchObject({ state: 'Activé le 24 novembre 2026', canResend: false });
+    expect(activated).toMatchObject({ state: 'Activé le 28 novembre 2026', canResend: false });
     expect(JSON.stringify(activated)).not.toContain('destinataire');
   });
 

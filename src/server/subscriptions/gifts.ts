@@ -55,6 +55,10 @@ export const GIFT_LIMITS = {
   resendByAccount: { name: 'gift:resend', limit: 5, windowMs: 60 * MINUTE },
 } as const satisfies Record<string, RateLimitRule>;
 
+/** Mails to one gift's recipient in all (the first and three resends), at least a day apart. */
+export const GIFT_MAX_SENDS = 4;
+const DAY_MS = 24 * 60 * MINUTE;
+
 const parisDay = (date: Date): string => formatInTimeZone(date, PARIS, 'yyyy-MM-dd');
 
 // ---------------------------------------------------------------------------------------------
@@ -94,7 +98,8 @@ export function checkGiftDetails(input: GiftDetailsInput, now: Date): Result<{ d
     return fail(422, 'Date d’envoi invalide\u00a0: choisissez un jour, par exemple le 24 décembre.');
   }
   if (day < today) return fail(422, 'La date d’envoi est passée\u00a0: choisissez aujourd’hui ou un jour à venir.');
-  if (day > parisDay(addYears(now, 1))) return fail(422, 'La date d’envoi doit tomber dans l’année qui vient.');
+  // Before the code's first anniversary (it is valid a year from purchase), so the mail never carries an expired code.
+  if (day >= parisDay(addYears(now, GIFT_VALIDITY_YEARS))) return fail(422, 'La date d’envoi doit tomber dans l’année qui vient.');
   const deliverAt = day === today ? now : fromZonedTime(`${day}T${DELIVERY_HOUR}`, PARIS);
   return { ok: true, details: { recipientName: input.destinataire_nom, recipientEmail, message: input.message ?? '', deliverOn: day, deliverAt } };
 }
@@ -173,7 +178,10 @@ export function giftFulfilment(deps: GiftDeps): Fulfilment {
         .where('activated_at', 'is', null)
         .where('revoked_at', 'is', null)
         .executeTakeFirst();
-      if (revoked.numUpdatedRows === 0n) log.warn('gifts.refund_after_activation', { orderId: order.id });
+      if (revoked.numUpdatedRows > 0n) return;
+      // Held already when the refund was asked (holdGiftForRefund); an activated one is the team's to settle.
+      const gift = await trx.selectFrom('gifts').select(['activated_at', 'revoked_at']).where('order_id', '=', order.id).executeTakeFirst();
+      if (gift?.activated_at && !gift.revoked_at) log.warn('gifts.refund_after_activation', { orderId: order.id });
     },
   };
 }
@@ -545,6 +553,29 @@ async function ownGift(db: Kysely<Database>, userId: string, giftId: string): Pr
   return db.selectFrom('gifts').selectAll().where('id', '=', giftId).where('buyer_id', '=', userId).executeTakeFirst();
 }
 
+/**
+ * Before a gift's order is refunded, its code stops working, in one conditional update: an
+ * activation and a refund asked at the same moment cannot both win. `activated` (with its day)
+ * when the recipient was first: the withdrawal is over (CGV art. 8), nothing is held.
+ */
+export async function holdGiftForRefund(db: Kysely<Database>, orderId: string, now: Date): Promise<{ state: 'held' | 'none' } | { state: 'activated'; at: Date }> {
+  const held = await db
+    .updateTable('gifts')
+    .set({ revoked_at: toTimestamp(now), updated_at: toTimestamp(now) })
+    .where('order_id', '=', orderId)
+    .where('activated_at', 'is', null)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst();
+  if (held.numUpdatedRows > 0n) return { state: 'held' };
+  const gift = await db.selectFrom('gifts').select(['activated_at']).where('order_id', '=', orderId).executeTakeFirst();
+  return gift?.activated_at ? { state: 'activated', at: new Date(gift.activated_at) } : { state: 'none' };
+}
+
+/** A hold taken for a refund the provider then refused: the code works again. */
+export async function releaseGiftHold(db: Kysely<Database>, orderId: string, heldAt: Date, now: Date): Promise<void> {
+  await db.updateTable('gifts').set({ revoked_at: null, updated_at: toTimestamp(now) }).where('order_id', '=', orderId).where('revoked_at', '=', toTimestamp(heldAt)).where('activated_at', 'is', null).execute();
+}
+
 /** The buyer's card of their own paid gift; undefined for any other id. */
 export async function boughtGiftCard(deps: Pick<ServerDeps, 'db' | 'siteUrl'>, userId: string, giftId: string): Promise<Uint8Array | undefined> {
   const gift = await ownGift(deps.db, userId, giftId);
@@ -558,6 +589,12 @@ export async function resendGift(deps: GiftDeps, userId: string, giftId: string)
   if (!gift) return fail(404, 'Ce cadeau est introuvable.');
   const { canResend } = describe(gift, deps.clock.now());
   if (!canResend || !gift.recipient_email) return fail(409, 'Ce cadeau ne peut pas être renvoyé\u00a0: il n’a pas encore été envoyé, a déjà été activé, a expiré ou a été annulé.');
+  // Per gift, so that nobody's mailbox can be filled with one gift's mail: a few sends in all, a day apart.
+  if (gift.sent_count >= GIFT_MAX_SENDS) return fail(409, `Ce cadeau a déjà été envoyé ${gift.sent_count} fois : il ne peut plus être renvoyé. Imprimez la carte cadeau ou transmettez le code vous-même.`);
+  const lastSent = gift.last_sent_at ? new Date(gift.last_sent_at) : null;
+  if (lastSent && deps.clock.now().getTime() - lastSent.getTime() < DAY_MS) {
+    return fail(429, `Ce cadeau a été envoyé le ${formatDate(lastSent)} à ${formatInTimeZone(lastSent, PARIS, "HH' h 'mm")} : vous pourrez le renvoyer 24 heures plus tard. D’ici là, vous pouvez imprimer la carte cadeau.`);
+  }
   const limited = await limit(deps, [[GIFT_LIMITS.resendByAccount, userId]], 'Trop de renvois.');
   if (limited) return limited;
   await schedule(deps, deps.db, GIFT_DELIVER, { giftId: gift.id, resend: gift.sent_count }, { uniqueKey: `gifts.deliver:${gift.id}:${gift.sent_count}` });
