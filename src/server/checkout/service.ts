@@ -23,11 +23,15 @@ import { receiveWebhook } from '../payments/webhooks';
 import { applySubscriptionEvent, subscriptionFulfilment } from '../subscriptions/service';
 import { checkGiftDetails, type GiftDetails, type GiftDetailsInput, giftFulfilment, insertGift } from '../subscriptions/gifts';
 import { findSubscription, insertSubscription, type Subscription } from '../subscriptions/repository';
+import { statutes } from '../../config/statutes';
+import { type BulletinInput, bulletinFingerprint, bulletinText, checkBulletin, insertBulletin } from '../shares/bulletins';
+import { bulletinSigned, shareFulfilment } from '../shares/service';
 
 /** Every purpose's fulfilment, each with its legal document issued first (billing). */
 export function fulfilments(deps: ServerDeps): Fulfilments {
   const subscriptions = withDocuments(deps, subscriptionFulfilment(deps));
-  return { subscription: subscriptions, donation: subscriptions, gift: withDocuments(deps, giftFulfilment(deps)) };
+  // Shares have no invoice (a contribution to capital is not a sale); the wrapper still sends the refund mail.
+  return { subscription: subscriptions, donation: subscriptions, gift: withDocuments(deps, giftFulfilment(deps)), shares: withDocuments(deps, shareFulfilment(deps)) };
 }
 
 /** Applies one verified provider event (inside the transaction that records its id). */
@@ -140,4 +144,74 @@ export async function donationToThank(deps: Pick<ServerDeps, 'db'>, userId: stri
   const order = await findUserOrder(deps.db, userId, orderId);
   if (!order || order.purpose !== 'donation' || order.reason !== 'initial') return undefined;
   return order.status === 'paid' || (order.status === 'pending' && order.submittedAt) ? order : undefined;
+}
+
+/**
+ * `/devenir-societaire/souscrire`: the signed bulletin, with its order when paid online (card or
+ * SEPA, through the same provider path as any order), or alone for a bank transfer (confirmed
+ * later in the back-office). `tentative` is the form's own nonce: the same form sent twice
+ * (a double click, a retried request) signs one bulletin.
+ */
+export async function subscribeShares(deps: ServerDeps, userId: string, input: BulletinInput & { tentative: string }, client: string): Promise<Result<{ url: string; bulletinId: string }>> {
+  const checked = checkBulletin(input);
+  if (!checked.ok) return checked;
+  const b = checked.bulletin;
+  const user = await findUser(deps.db, userId);
+  if (!user) return fail(404, 'Compte introuvable.');
+  const now = deps.clock.now();
+  const attemptKey = `shares:${user.id}:${input.tentative}`;
+  const address = { line1: input.address_line1, line2: input.address_line2, postalCode: input.postal_code, city: input.city, country: input.country };
+  const online = b.paymentMethod !== 'transfer';
+  const existing = online ? await deps.db.selectFrom('orders').select('id').where('attempt_key', '=', attemptKey).executeTakeFirst() : undefined;
+  if (!online) {
+    // A transfer has no order to carry the nonce: the same bulletin signed again within ten minutes is the same one.
+    const recent = await deps.db
+      .selectFrom('share_bulletins')
+      .select('id')
+      .where('user_id', '=', user.id)
+      .where('fingerprint', '=', bulletinFingerprint(bulletinText(b, statutes.statutes.version), statutes.statutes.version))
+      .where('status', '=', 'awaiting_payment')
+      .where('created_at', '>', new Date(now.getTime() - 10 * 60_000).toISOString())
+      .executeTakeFirst();
+    if (recent) return { ok: true, bulletinId: recent.id, url: `/devenir-societaire/confirmation/${recent.id}` };
+  }
+  let bulletinId: string;
+  let order: Order | undefined;
+  if (existing) {
+    order = await findUserOrder(deps.db, user.id, existing.id);
+    const row = await deps.db.selectFrom('share_bulletins').select('id').where('order_id', '=', existing.id).executeTakeFirst();
+    if (!order || !row) return fail(404, 'Souscription introuvable.');
+    bulletinId = row.id;
+  } else {
+    const signed = await writeTransaction(deps.db, async (trx) => {
+      await updateProfile(trx, { userId: user.id, givenName: input.given_name, familyName: input.family_name, address, now });
+      let placed: Order | undefined;
+      if (online) {
+        const college = b.college.label;
+        const result = await insertOrder(trx, {
+          userId: user.id, purpose: 'shares', reason: 'initial', offerId: `parts-${b.college.id}`, description: `${b.shares} part${b.shares > 1 ? 's' : ''} sociale${b.shares > 1 ? 's' : ''} (collège ${college})`,
+          interval: null, amountCents: b.amountCents, vatRateBp: 0, vatCents: 0, source: null, method: b.paymentMethod === 'sepa' ? 'sepa_debit' : 'card',
+          provider: deps.payments.name, subscriptionId: null, attemptKey, billingName: b.identity.name, billingAddress: address, termsAcceptedAt: now, immediateStartAt: null,
+        }, now);
+        if (!result.created) throw new DuplicateAttempt(result.order.id);
+        placed = result.order;
+        await scheduleReconcile(deps, trx, placed.id);
+      }
+      const bulletin = await insertBulletin(trx, b, { userId: user.id, client, orderId: placed?.id ?? null }, now);
+      await bulletinSigned(deps, trx, bulletin);
+      return { bulletinId: bulletin.id, order: placed };
+    }).catch(async (error: unknown) => {
+      if (!(error instanceof DuplicateAttempt)) throw error;
+      const row = await deps.db.selectFrom('share_bulletins').select('id').where('order_id', '=', error.orderId).executeTakeFirst();
+      return row ? { bulletinId: row.id, order: await findUserOrder(deps.db, user.id, error.orderId) } : undefined;
+    });
+    if (!signed) return fail(404, 'Souscription introuvable.');
+    bulletinId = signed.bulletinId;
+    order = signed.order;
+  }
+  deps.jobs.wake();
+  const confirmation = `/devenir-societaire/confirmation/${bulletinId}`;
+  if (!order || order.status !== 'pending' || order.submittedAt) return { ok: true, bulletinId, url: confirmation };
+  const opened = await openCheckout(deps, order, { id: user.id, email: user.email, name: b.identity.name });
+  return opened.ok ? { ok: true, bulletinId, url: opened.url } : opened;
 }

@@ -1,0 +1,88 @@
+/** The mails of the cooperative's subscription path: bulletin received, admission, refusal, renunciation. */
+import { formatEuros } from '../../config/catalog';
+import { findCollege } from '../../config/statutes';
+import { renderMail, siteLink, type MailContent } from '../mail/layout';
+import type { ShareBulletin } from './bulletins';
+
+export const MEMBERS_EMAIL = 'societaires@contrechamp.media';
+
+const sharesOf = (n: number) => `${n} part${n > 1 ? 's' : ''} sociale${n > 1 ? 's' : ''}`;
+
+export function bulletinReceivedMail({ siteUrl, bulletin }: { siteUrl: URL; bulletin: ShareBulletin }): MailContent {
+  const transfer = bulletin.paymentMethod === 'transfer' && bulletin.status === 'awaiting_payment';
+  return renderMail('shares-bulletin', {
+    siteUrl,
+    subject: transfer ? 'Votre bulletin de souscription : en attente de votre virement' : 'Votre souscription de parts sociales est enregistrée',
+    heading: 'Votre bulletin de souscription',
+    preheader: `${sharesOf(bulletin.shares)}, ${formatEuros(bulletin.amountCents)}, collège ${findCollege(bulletin.collegeId)?.label ?? bulletin.collegeId}.`,
+    blocks: [
+      { kind: 'paragraph', text: 'Bonjour,' },
+      {
+        kind: 'paragraph',
+        text: transfer
+          ? ['Nous avons bien reçu votre bulletin de souscription de ', { strong: sharesOf(bulletin.shares) }, ` (${formatEuros(bulletin.amountCents)}). Il attend votre virement\u00a0: indiquez la référence `, { strong: bulletin.transferReference ?? '' }, ' en libellé, pour que nous le rapprochions de votre bulletin.']
+          : ['Nous avons bien reçu votre souscription de ', { strong: sharesOf(bulletin.shares) }, ` et son paiement (${formatEuros(bulletin.amountCents)}). Merci\u00a0!`],
+      },
+      { kind: 'paragraph', text: 'La gérance se prononce sur votre admission dans les semaines qui viennent. Vous recevrez alors votre certificat de parts, et votre bulletin contresigné.' },
+      { kind: 'action', label: 'Télécharger mon bulletin (PDF)', url: siteLink(siteUrl, `/devenir-societaire/bulletin/${encodeURIComponent(bulletin.id)}`) },
+      { kind: 'note', text: `Vous pouvez renoncer à votre souscription dans les 14 jours, sans motif, depuis l’espace Sociétariat de votre compte\u00a0: elle vous sera intégralement remboursée. Une question\u00a0? ${MEMBERS_EMAIL}` },
+    ],
+    reason: 'Vous recevez ce message parce que vous avez signé un bulletin de souscription de parts sociales de Contrechamp.',
+  });
+}
+
+export function admittedMail({ siteUrl, bulletin, certificateNumber, memberNumber }: { siteUrl: URL; bulletin: ShareBulletin; certificateNumber: number; memberNumber: number }): MailContent {
+  return renderMail('shares-admitted', {
+    siteUrl,
+    subject: 'Bienvenue parmi les sociétaires de Contrechamp',
+    heading: 'Vous êtes sociétaire',
+    preheader: `Votre certificat de parts n° ${certificateNumber} est disponible.`,
+    blocks: [
+      { kind: 'paragraph', text: 'Bonjour,' },
+      { kind: 'paragraph', text: ['La gérance a prononcé votre admission\u00a0: vous êtes sociétaire n° ', { strong: String(memberNumber) }, ` de Contrechamp, dans le collège ${findCollege(bulletin.collegeId)?.label ?? bulletin.collegeId}, pour ${sharesOf(bulletin.shares)}.`] },
+      { kind: 'paragraph', text: `Votre certificat de parts n° ${certificateNumber} et votre bulletin contresigné vous attendent dans l’espace Sociétariat de votre compte. Vous y recevrez aussi les convocations aux assemblées générales, où votre voix compte autant que celle de chacun.` },
+      { kind: 'action', label: 'Mon espace Sociétariat', url: siteLink(siteUrl, '/mon-compte/societariat') },
+    ],
+    reason: 'Vous recevez ce message parce que votre souscription de parts sociales a été acceptée.',
+  });
+}
+
+export function refusedMail({ siteUrl, bulletin, reason, refund }: { siteUrl: URL; bulletin: ShareBulletin; reason: string; refund: 'provider' | 'transfer' | 'none' }): MailContent {
+  return renderMail('shares-refused', {
+    siteUrl,
+    subject: 'Votre souscription de parts sociales n’a pas été acceptée',
+    heading: 'Votre souscription n’a pas été acceptée',
+    preheader: 'Vous êtes intégralement remboursé(e).',
+    blocks: [
+      { kind: 'paragraph', text: 'Bonjour,' },
+      { kind: 'paragraph', text: `La gérance n’a pas accepté votre souscription de ${sharesOf(bulletin.shares)}. Motif\u00a0: ${reason}` },
+      {
+        kind: 'paragraph',
+        text:
+          refund === 'provider'
+            ? `Nous vous remboursons ${formatEuros(bulletin.amountCents)} sur le moyen de paiement utilisé\u00a0; selon votre banque, le montant apparaît sous cinq à dix jours ouvrés.`
+            : refund === 'transfer'
+              ? `Nous vous remboursons ${formatEuros(bulletin.amountCents)} par virement, sous quatorze jours.`
+              : 'Aucun paiement n’avait été reçu\u00a0: rien ne vous sera prélevé.',
+      },
+      { kind: 'note', text: `Une question\u00a0? Écrivez-nous à ${MEMBERS_EMAIL}.` },
+    ],
+    reason: 'Vous recevez ce message parce que vous avez signé un bulletin de souscription de parts sociales de Contrechamp.',
+  });
+}
+
+export function renouncedMail({ siteUrl, bulletin, refunded }: { siteUrl: URL; bulletin: ShareBulletin; refunded: boolean }): MailContent {
+  return renderMail('shares-renounced', {
+    siteUrl,
+    subject: 'Votre renonciation à votre souscription est enregistrée',
+    heading: 'Renonciation enregistrée',
+    preheader: refunded ? 'Vous êtes intégralement remboursé(e).' : 'Rien ne vous sera prélevé.',
+    blocks: [
+      { kind: 'paragraph', text: 'Bonjour,' },
+      { kind: 'paragraph', text: `Nous avons enregistré votre renonciation à la souscription de ${sharesOf(bulletin.shares)}.` },
+      { kind: 'paragraph', text: refunded ? `Nous vous remboursons ${formatEuros(bulletin.amountCents)}, par le moyen de paiement utilisé, sous quatorze jours au plus.` : 'Aucun paiement n’avait été reçu\u00a0: rien ne vous sera prélevé.' },
+      { kind: 'note', text: `Une question\u00a0? Écrivez-nous à ${MEMBERS_EMAIL}.` },
+    ],
+    reason: 'Vous recevez ce message parce que vous avez renoncé à une souscription de parts sociales de Contrechamp.',
+  });
+}

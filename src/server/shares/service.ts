@@ -1,0 +1,244 @@
+/**
+ * The cooperative's subscription path and the sociétaire's view:
+ *
+ * - `shareFulfilment`: what a payment does to its bulletin (paid online: the bulletin waits for
+ *   the cooperative's decision; failed: cancelled), composed by checkout like every purpose;
+ * - the back-office decisions (admin/shares.ts checks the role, then calls these): a transfer
+ *   received, an admission (register entry and certificate), a refusal (refunded);
+ * - the subscriber's renunciation within 14 days (CGV art. 10), refunded;
+ * - the member's view: holding, certificates, bulletins; their PDFs, owner only.
+ *
+ * A refund is asked of the provider first, under the key `refund:{order}` (the same key as a
+ * back-office refund of the order), and the bulletin moves only once the provider has accepted.
+ */
+import type { Kysely } from 'kysely';
+import type { ServerDeps } from '../core/deps';
+import { log } from '../core/log';
+import { fail, type Result } from '../core/result';
+import type { Database } from '../db/database';
+import { writeTransaction } from '../db/transaction';
+import { schedule } from '../jobs/schedule';
+import { SEND_MAIL } from '../mail/jobs';
+import type { MailContent } from '../mail/layout';
+import { findOrder, insertOrderNote, REFUND_REQUESTED } from '../orders/repository';
+import type { Fulfilment } from '../orders/service';
+import { ProviderError } from '../payments/provider';
+import { findUser } from '../auth/service';
+import { addRegisterEntry, capitalOf, type Holding, holdingOfUser, registerEntries, type RegisterEntry } from './register';
+import { admitInTransaction, bulletinOfOrder, findBulletin, findUserBulletin, listUserBulletins, moveBulletin, parisDay, RENUNCIATION_DAYS, type ShareBulletin } from './bulletins';
+import { admittedMail, bulletinReceivedMail, refusedMail, renouncedMail } from './mails';
+import { type Countersignature, renderBulletinPdf, renderCertificatePdf } from './pdf';
+
+export type SharesDeps = Pick<ServerDeps, 'db' | 'clock' | 'siteUrl' | 'jobs' | 'payments'>;
+
+async function mailTo(deps: Pick<ServerDeps, 'clock'>, trx: Kysely<Database>, userId: string | null, mail: MailContent, uniqueKey: string): Promise<void> {
+  if (!userId) return;
+  const user = await findUser(trx, userId);
+  if (user) await schedule(deps, trx, SEND_MAIL, { to: user.email, mail }, { uniqueKey });
+}
+
+/** What a payment does to the bulletin it pays. */
+export function shareFulfilment(deps: SharesDeps): Fulfilment {
+  return {
+    async paid(trx, order, { now }) {
+      const bulletin = await bulletinOfOrder(trx, order.id);
+      if (!bulletin) return log.warn('shares.paid_without_bulletin', { orderId: order.id });
+      if (!(await moveBulletin(trx, bulletin.id, 'awaiting_payment', 'paid', { paidAt: now }, now))) {
+        // Renounced (or cancelled) before the payment landed: the money goes back.
+        if (bulletin.status === 'renounced' || bulletin.status === 'canceled') log.warn('shares.paid_after_renunciation', { bulletinId: bulletin.id, orderId: order.id });
+        return;
+      }
+      await mailTo(deps, trx, bulletin.userId, bulletinReceivedMail({ siteUrl: deps.siteUrl, bulletin: { ...bulletin, status: 'paid' } }), `shares.received:${bulletin.id}`);
+    },
+    async failed(trx, order, { now }) {
+      const bulletin = await bulletinOfOrder(trx, order.id);
+      if (bulletin) await moveBulletin(trx, bulletin.id, 'awaiting_payment', 'canceled', {}, now);
+    },
+  };
+}
+
+/** A bulletin paid by transfer, written at signing: its mail with the reference. Run in the signing transaction. */
+export async function bulletinSigned(deps: Pick<ServerDeps, 'clock' | 'siteUrl'>, trx: Kysely<Database>, bulletin: ShareBulletin): Promise<void> {
+  if (bulletin.paymentMethod !== 'transfer') return;
+  await mailTo(deps, trx, bulletin.userId, bulletinReceivedMail({ siteUrl: deps.siteUrl, bulletin }), `shares.signed:${bulletin.id}`);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The cooperative's decisions (the caller has checked the administrator's role)
+
+export async function confirmTransfer(deps: SharesDeps, bulletinId: string, adminId: string): Promise<Result> {
+  const bulletin = await findBulletin(deps.db, bulletinId);
+  if (!bulletin) return fail(404, 'Ce bulletin n’existe pas.');
+  if (bulletin.paymentMethod !== 'transfer') return fail(409, 'Ce bulletin n’est pas payé par virement.');
+  const now = deps.clock.now();
+  const moved = await writeTransaction(deps.db, async (trx) => {
+    if (!(await moveBulletin(trx, bulletin.id, 'awaiting_payment', 'paid', { paidAt: now, decidedBy: adminId }, now))) return false;
+    await mailTo(deps, trx, bulletin.userId, bulletinReceivedMail({ siteUrl: deps.siteUrl, bulletin: { ...bulletin, status: 'paid' } }), `shares.received:${bulletin.id}`);
+    return true;
+  });
+  if (!moved) return fail(409, 'Ce bulletin n’attend plus de virement\u00a0: rechargez la page.');
+  deps.jobs.wake();
+  return { ok: true };
+}
+
+export async function admitBulletin(deps: SharesDeps, bulletinId: string, adminId: string): Promise<Result<{ certificateNumber: number; memberNumber: number }>> {
+  const bulletin = await findBulletin(deps.db, bulletinId);
+  if (!bulletin) return fail(404, 'Ce bulletin n’existe pas.');
+  if (bulletin.status !== 'paid') return fail(409, bulletin.status === 'awaiting_payment' ? 'Ce bulletin n’est pas encore payé\u00a0: il ne peut pas être accepté.' : 'Ce bulletin a déjà fait l’objet d’une décision.');
+  const now = deps.clock.now();
+  const admitted = await writeTransaction(deps.db, async (trx) => {
+    const done = await admitInTransaction(trx, bulletin, adminId, now);
+    if (done) await mailTo(deps, trx, bulletin.userId, admittedMail({ siteUrl: deps.siteUrl, bulletin, ...done }), `shares.admitted:${bulletin.id}`);
+    return done;
+  });
+  if (!admitted) return fail(409, 'Ce bulletin vient de faire l’objet d’une décision\u00a0: rechargez la page.');
+  deps.jobs.wake();
+  return { ok: true, ...admitted };
+}
+
+/** Gives a paid bulletin's money back: the provider for an online payment; a transfer is the treasurer's. */
+async function refundBulletin(deps: SharesDeps, bulletin: ShareBulletin, cause: string): Promise<Result<{ refund: 'provider' | 'transfer' | 'none' }>> {
+  if (!bulletin.paidAt) return { ok: true, refund: 'none' };
+  if (bulletin.paymentMethod === 'transfer' || !bulletin.orderId) return { ok: true, refund: 'transfer' };
+  const order = await findOrder(deps.db, bulletin.orderId);
+  if (!order?.paymentRef) return { ok: true, refund: 'transfer' };
+  try {
+    await deps.payments.refund({ paymentRef: order.paymentRef, amountCents: order.amountCents, idempotencyKey: `refund:${order.id}` });
+  } catch (error) {
+    if (!(error instanceof ProviderError)) throw error;
+    return fail(503, 'Le prestataire de paiement n’a pas accepté le remboursement\u00a0: rien n’a changé. Réessayez dans un instant.', 30);
+  }
+  await writeTransaction(deps.db, (trx) => insertOrderNote(trx, { orderId: order.id, cause: `${REFUND_REQUESTED}\u00a0: ${cause}`, oncePer: REFUND_REQUESTED }, deps.clock.now()));
+  return { ok: true, refund: 'provider' };
+}
+
+export async function refuseBulletin(deps: SharesDeps, bulletinId: string, adminId: string, reason: string): Promise<Result> {
+  const why = reason.trim();
+  if (why.length < 5 || why.length > 500) return fail(422, 'Indiquez le motif du refus (5 à 500 caractères)\u00a0: il est envoyé à la personne.');
+  const bulletin = await findBulletin(deps.db, bulletinId);
+  if (!bulletin) return fail(404, 'Ce bulletin n’existe pas.');
+  if (bulletin.status !== 'paid' && bulletin.status !== 'awaiting_payment') return fail(409, 'Ce bulletin a déjà fait l’objet d’une décision.');
+  const refunded = await refundBulletin(deps, bulletin, `souscription refusée par la gérance (${why})`);
+  if (!refunded.ok) return refunded;
+  const now = deps.clock.now();
+  const moved = await writeTransaction(deps.db, async (trx) => {
+    if (!(await moveBulletin(trx, bulletin.id, bulletin.status, 'refused', { decidedBy: adminId, note: why }, now))) return false;
+    await mailTo(deps, trx, bulletin.userId, refusedMail({ siteUrl: deps.siteUrl, bulletin, reason: why, refund: refunded.refund }), `shares.refused:${bulletin.id}`);
+    return true;
+  });
+  if (!moved) return fail(409, 'Ce bulletin vient de faire l’objet d’une décision\u00a0: rechargez la page.');
+  deps.jobs.wake();
+  return { ok: true };
+}
+
+// ---------------------------------------------------------------------------------------------
+// The subscriber
+
+/** Whether the subscriber may still renounce (14 days from signing, CGV art. 10). */
+export const canRenounce = (b: ShareBulletin, now: Date): boolean =>
+  (b.status === 'awaiting_payment' || b.status === 'paid' || b.status === 'admitted') && now.getTime() - b.acceptedAt.getTime() <= RENUNCIATION_DAYS * 86_400_000;
+
+/** The subscriber renounces within 14 days: refunded in full; admitted shares leave the register by a new entry. */
+export async function renounceBulletin(deps: SharesDeps, userId: string, bulletinId: string): Promise<Result> {
+  const bulletin = await findUserBulletin(deps.db, userId, bulletinId);
+  if (!bulletin) return fail(404, 'Ce bulletin est introuvable.');
+  const now = deps.clock.now();
+  if (!canRenounce(bulletin, now)) {
+    return fail(409, bulletin.status === 'renounced' ? 'Vous avez déjà renoncé à cette souscription.' : `Le délai de renonciation de ${RENUNCIATION_DAYS} jours est passé, ou ce bulletin est clos\u00a0: pour quitter la coopérative, demandez le retrait de vos parts.`);
+  }
+  const refunded = await refundBulletin(deps, bulletin, 'renonciation dans les 14 jours (CGV, art. 10)');
+  if (!refunded.ok) return refunded;
+  const moved = await writeTransaction(deps.db, async (trx) => {
+    if (!(await moveBulletin(trx, bulletin.id, bulletin.status, 'renounced', { note: 'Renonciation dans les 14 jours' }, now))) return false;
+    if (bulletin.status === 'admitted') {
+      const admission = await trx.selectFrom('share_register').select(['member_id']).where('bulletin_id', '=', bulletin.id).executeTakeFirst();
+      if (admission) {
+        await addRegisterEntry(trx, { memberId: admission.member_id, kind: 'correction', collegeId: bulletin.collegeId, sharesDelta: -bulletin.shares, nominalCents: bulletin.nominalCents, repaidCents: refunded.refund === 'none' ? 0 : bulletin.amountCents, effectiveOn: parisDay(now), recordedBy: null, note: `Renonciation dans les ${RENUNCIATION_DAYS} jours au bulletin signé le ${parisDay(bulletin.acceptedAt)}` }, now);
+      }
+    }
+    await mailTo(deps, trx, userId, renouncedMail({ siteUrl: deps.siteUrl, bulletin, refunded: refunded.refund !== 'none' }), `shares.renounced:${bulletin.id}`);
+    return true;
+  });
+  if (!moved) return fail(409, 'Ce bulletin vient de changer\u00a0: rechargez la page.');
+  deps.jobs.wake();
+  return { ok: true };
+}
+
+export interface Certificate {
+  number: number;
+  shares: number;
+  nominalCents: number;
+  collegeId: string;
+  admittedOn: string;
+  /** Undone by a renunciation. */
+  undone: boolean;
+}
+
+export interface MemberView {
+  holding: Holding | undefined;
+  memberNumber: number | null;
+  certificates: Certificate[];
+  bulletins: (ShareBulletin & { renounceable: boolean })[];
+  entries: RegisterEntry[];
+}
+
+/** The account's place in the cooperative. */
+export async function memberView(deps: Pick<ServerDeps, 'db' | 'clock'>, userId: string): Promise<MemberView> {
+  const now = deps.clock.now();
+  const member = await deps.db.selectFrom('share_members').select(['id', 'member_number']).where('user_id', '=', userId).executeTakeFirst();
+  const entries = member ? await registerEntries(deps.db, member.id) : [];
+  const bulletins = await listUserBulletins(deps.db, userId);
+  const renounced = new Set(bulletins.filter((b) => b.status === 'renounced').map((b) => b.id));
+  return {
+    holding: await holdingOfUser(deps.db, userId, parisDay(now)),
+    memberNumber: member ? Number(member.member_number) : null,
+    certificates: entries
+      .filter((e) => e.kind === 'admission' && e.certificateNumber !== null)
+      .map((e) => ({ number: e.certificateNumber!, shares: e.sharesDelta, nominalCents: e.nominalCents, collegeId: e.collegeId, admittedOn: e.effectiveOn, undone: e.bulletinId !== null && renounced.has(e.bulletinId) }))
+      .reverse(),
+    bulletins: bulletins.map((b) => ({ ...b, renounceable: canRenounce(b, now) })),
+    entries,
+  };
+}
+
+async function countersignatureOf(db: Kysely<Database>, bulletin: ShareBulletin): Promise<Countersignature | null> {
+  if (bulletin.status !== 'admitted' && !(bulletin.status === 'renounced' && bulletin.decidedAt)) return null;
+  const entry = await db
+    .selectFrom('share_register as r')
+    .innerJoin('share_members as m', 'm.id', 'r.member_id')
+    .select(['r.certificate_number', 'r.recorded_at', 'm.member_number'])
+    .where('r.bulletin_id', '=', bulletin.id)
+    .executeTakeFirst();
+  return entry?.certificate_number ? { at: new Date(entry.recorded_at), certificateNumber: Number(entry.certificate_number), memberNumber: Number(entry.member_number) } : null;
+}
+
+/** The subscriber's own bulletin as a PDF (countersigned once admitted); undefined for any other id. */
+export async function bulletinPdf(deps: Pick<ServerDeps, 'db'>, userId: string, bulletinId: string): Promise<Uint8Array | undefined> {
+  const bulletin = await findUserBulletin(deps.db, userId, bulletinId);
+  if (!bulletin) return undefined;
+  return renderBulletinPdf(bulletin, await countersignatureOf(deps.db, bulletin));
+}
+
+/** The member's own certificate as a PDF; undefined for another member's number. */
+export async function certificatePdf(deps: Pick<ServerDeps, 'db'>, userId: string, certificateNumber: number): Promise<Uint8Array | undefined> {
+  if (!Number.isSafeInteger(certificateNumber) || certificateNumber < 1) return undefined;
+  const row = await deps.db
+    .selectFrom('share_register as r')
+    .innerJoin('share_members as m', 'm.id', 'r.member_id')
+    .select(['r.certificate_number', 'r.shares_delta', 'r.nominal_cents', 'r.college_id', 'r.recorded_at', 'm.member_number', 'm.name'])
+    .where('r.certificate_number', '=', certificateNumber)
+    .where('m.user_id', '=', userId)
+    .executeTakeFirst();
+  if (!row) return undefined;
+  return renderCertificatePdf({ certificateNumber: Number(row.certificate_number), memberNumber: Number(row.member_number), name: row.name, collegeId: row.college_id, shares: Number(row.shares_delta), nominalCents: Number(row.nominal_cents), admittedOn: new Date(row.recorded_at) });
+}
+
+/** The live figures of the pitch page: members and shares today. */
+export async function cooperativeFigures(deps: Pick<ServerDeps, 'db' | 'clock'>): Promise<{ members: number; shares: number; capitalCents: number }> {
+  const today = parisDay(deps.clock.now());
+  const entries = await registerEntries(deps.db);
+  const perMember = new Map<string, number>();
+  for (const e of entries) if (e.effectiveOn <= today) perMember.set(e.memberId, (perMember.get(e.memberId) ?? 0) + e.sharesDelta);
+  const held = [...perMember.values()].filter((n) => n > 0);
+  return { members: held.length, shares: held.reduce((a, b) => a + b, 0), capitalCents: capitalOf(entries, today) };
+}

@@ -1,0 +1,172 @@
+/**
+ * Becoming a sociétaire, through the real payment path (simulated provider, signed webhooks,
+ * jobs) on both databases: a bulletin paid by card waits for the cooperative, which admits it
+ * (certificate, register) or refuses it (refunded); a transfer is confirmed by the back-office;
+ * the subscriber may renounce within 14 days; the PDFs reach their owner only.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, beforeEach, expect, it, vi } from 'vitest';
+import { createTestDatabase, describeEachDialect, type TestDatabase } from '../../../tests/helpers/db';
+import { TEST_WEBHOOK_KEY, withJobs } from '../../../tests/helpers/jobs';
+import { createUser } from '../auth/service';
+import { subscribeShares } from '../checkout/service';
+import { fakeClock } from '../core/clock';
+import type { Mailer, OutgoingMail } from '../mail/transport';
+import { findOrder } from '../orders/repository';
+import { createSimulatedProvider, PROMPT_DELIVERY, submitSimulatedSession, type SimulatedProvider } from '../payments/simulated';
+import { bulletinForm, findBulletin } from './bulletins';
+import { holdingOfUser } from './register';
+import { admitBulletin, bulletinPdf, certificatePdf, confirmTransfer, cooperativeFigures, memberView, refuseBulletin, renounceBulletin } from './service';
+
+vi.setConfig({ testTimeout: 120_000 });
+const DAY = 24 * 3600_000;
+const SITE = new URL('https://contrechamp.example');
+const form = (over: Record<string, unknown> = {}) => ({
+  ...bulletinForm.parse({
+    parts: '3', college: 'lecteurs', personne: 'physique', given_name: 'Inès', family_name: 'Durand', address_line1: '3 rue du Port', postal_code: '44000', city: 'Nantes', country: 'FR',
+    paiement: 'card', statuts: true, risque: true, ...over,
+  }),
+  tentative: randomUUID(),
+});
+const pdfText = (bytes: Uint8Array): string => {
+  const file = join(mkdtempSync(join(tmpdir(), 'parts-')), 'f.pdf');
+  writeFileSync(file, bytes);
+  return execFileSync('pdftotext', ['-layout', file, '-'], { encoding: 'utf8' });
+};
+
+describeEachDialect('becoming a sociétaire', (kind) => {
+  let test: TestDatabase;
+  let sent: OutgoingMail[];
+  let clock: ReturnType<typeof fakeClock>;
+  let deps: ReturnType<typeof withJobs>;
+  let provider: SimulatedProvider;
+  let reader: string;
+  let admin: string;
+  let n = 0;
+
+  beforeAll(async () => { test = await createTestDatabase(kind); });
+  afterAll(async () => { await test.close(); });
+  beforeEach(async () => {
+    await test.db.deleteFrom('jobs').execute();
+    sent = [];
+    clock = fakeClock(new Date('2026-11-23T10:00:00Z'));
+    const mailer: Mailer = { send: async (mail) => { sent.push(mail); return { messageId: 'x' }; } };
+    deps = withJobs({ db: test.db, mailer, clock, siteUrl: SITE });
+    provider = createSimulatedProvider(deps, { sepaDelayMs: 60_000, signingKey: TEST_WEBHOOK_KEY });
+    deps.payments = provider;
+    reader = await newUser('lectrice');
+    admin = await createUser(test.db, { email: `admin${++n}@exemple.fr`, password: 'un mot de passe solide', role: 'admin', now: clock.now() });
+  });
+  const newUser = (prefix: string) => createUser(test.db, { email: `${prefix}${++n}@exemple.fr`, password: 'un mot de passe solide', now: clock.now() });
+  const subjects = () => sent.map((m) => m.subject.replace(/\s/g, ' '));
+
+  async function subscribeAndPay(who: string, over: Record<string, unknown> = {}) {
+    const placed = await subscribeShares(deps, who, form(over), '203.0.113.7');
+    if (!placed.ok) throw new Error(placed.message);
+    await submitSimulatedSession(provider, new URL(placed.url, SITE).pathname.split('/').pop()!, { action: 'pay', number: '4242424242424242', delivery: PROMPT_DELIVERY });
+    await deps.flush();
+    return placed.bulletinId;
+  }
+
+  it('3 shares by card: the bulletin waits, is admitted with a certificate, and the member holds 3 shares in the readers’ college', async () => {
+    const before = await cooperativeFigures(deps);
+    const id = await subscribeAndPay(reader);
+    const bulletin = await findBulletin(test.db, id);
+    expect(bulletin).toMatchObject({ status: 'paid', shares: 3, amountCents: 15000, collegeId: 'lecteurs', statutesVersion: '2026-06', acceptedFrom: expect.stringContaining('203.0.113.7') });
+    const order = await findOrder(test.db, bulletin!.orderId!);
+    expect(order).toMatchObject({ purpose: 'shares', amountCents: 15000, vatCents: 0, status: 'paid' });
+    expect(subjects()).toContain('Votre souscription de parts sociales est enregistrée');
+    // No invoice for a contribution to capital.
+    expect(await test.db.selectFrom('billing_documents').select('id').where('order_id', '=', order!.id).execute()).toEqual([]);
+    // The bulletin, two copies, waiting for the countersignature.
+    const waiting = pdfText((await bulletinPdf(deps, reader, id))!);
+    expect(waiting).toMatch(/exemplaire du sociétaire/i);
+    expect(waiting).toMatch(/exemplaire de la coopérative/i);
+    expect(waiting.replace(/\s/g, '')).toContain(bulletin!.fingerprint);
+    expect(waiting).toMatch(/En attente/);
+
+    const admitted = await admitBulletin(deps, id, admin);
+    expect(admitted).toMatchObject({ ok: true });
+    if (!admitted.ok) return;
+    await deps.flush();
+    expect(subjects()).toContain('Bienvenue parmi les sociétaires de Contrechamp');
+    expect(await holdingOfUser(test.db, reader, '2026-11-23')).toMatchObject({ shares: 3, collegeId: 'lecteurs' });
+    expect(await cooperativeFigures(deps)).toEqual({ members: before.members + 1, shares: before.shares + 3, capitalCents: before.capitalCents + 15000 });
+    const countersigned = pdfText((await bulletinPdf(deps, reader, id))!);
+    expect(countersigned).toContain(`Certificat de parts n°`);
+    expect(countersigned).toContain(String(admitted.certificateNumber));
+    const certificate = pdfText((await certificatePdf(deps, reader, admitted.certificateNumber))!);
+    expect(certificate).toContain('Certificat de parts sociales');
+    expect(certificate.replace(/\s+/g, ' ')).toContain('3 parts sociales');
+    const view = await memberView(deps, reader);
+    expect(view.certificates).toEqual([expect.objectContaining({ number: admitted.certificateNumber, shares: 3, undone: false })]);
+
+    // A second decision on the same bulletin changes nothing.
+    expect(await admitBulletin(deps, id, admin)).toMatchObject({ ok: false, status: 409 });
+    expect(await refuseBulletin(deps, id, admin, 'Déjà décidé, pourtant')).toMatchObject({ ok: false, status: 409 });
+
+    // Anybody else: nothing.
+    const other = await newUser('curieux');
+    expect(await bulletinPdf(deps, other, id)).toBeUndefined();
+    expect(await certificatePdf(deps, other, admitted.certificateNumber)).toBeUndefined();
+    expect(await renounceBulletin(deps, other, id)).toMatchObject({ ok: false, status: 404 });
+  });
+
+  it('a refusal refunds the card payment and says why; a transfer is admitted once confirmed', async () => {
+    const id = await subscribeAndPay(reader);
+    expect(await refuseBulletin(deps, id, admin, 'trop')).toMatchObject({ ok: false, status: 422 });
+    expect(await refuseBulletin(deps, id, admin, 'Collège des salariés réservé à l’équipe')).toEqual({ ok: true });
+    await deps.flush();
+    const bulletin = await findBulletin(test.db, id);
+    expect(bulletin).toMatchObject({ status: 'refused', decisionNote: 'Collège des salariés réservé à l’équipe' });
+    expect((await findOrder(test.db, bulletin!.orderId!))!.status).toBe('refunded');
+    expect(subjects()).toEqual(expect.arrayContaining(['Votre souscription de parts sociales n’a pas été acceptée', 'Remboursement de 150 € effectué']));
+    expect(await holdingOfUser(test.db, reader, '2026-11-23')).toBeUndefined();
+
+    const transfer = await subscribeShares(deps, reader, form({ paiement: 'transfer', parts: '2' }), 'c');
+    if (!transfer.ok) throw new Error(transfer.message);
+    expect(transfer.url).toBe(`/devenir-societaire/confirmation/${transfer.bulletinId}`);
+    // The same form sent again: the same bulletin.
+    expect(await subscribeShares(deps, reader, form({ paiement: 'transfer', parts: '2' }), 'c')).toMatchObject({ ok: true, bulletinId: transfer.bulletinId });
+    await deps.flush();
+    const waiting = await findBulletin(test.db, transfer.bulletinId);
+    expect(waiting).toMatchObject({ status: 'awaiting_payment', transferReference: expect.stringMatching(/^PS-[2-9A-Z]{4}-[2-9A-Z]{4}$/) });
+    expect(sent.at(-1)!.text).toContain(waiting!.transferReference!);
+    expect(await admitBulletin(deps, transfer.bulletinId, admin)).toMatchObject({ ok: false, status: 409, message: expect.stringContaining('pas encore payé') });
+    expect(await confirmTransfer(deps, transfer.bulletinId, admin)).toEqual({ ok: true });
+    expect(await confirmTransfer(deps, transfer.bulletinId, admin)).toMatchObject({ ok: false, status: 409 });
+    expect(await admitBulletin(deps, transfer.bulletinId, admin)).toMatchObject({ ok: true });
+    expect(await holdingOfUser(test.db, reader, '2026-11-23')).toMatchObject({ shares: 2 });
+  });
+
+  it('renouncing within 14 days refunds and takes admitted shares out of the register by a new entry; after 14 days it is a withdrawal', async () => {
+    const id = await subscribeAndPay(reader);
+    const admitted = await admitBulletin(deps, id, admin);
+    if (!admitted.ok) throw new Error(admitted.message);
+    clock.advance(13 * DAY);
+    expect(await renounceBulletin(deps, reader, id)).toEqual({ ok: true });
+    await deps.flush();
+    expect(await holdingOfUser(test.db, reader, '2026-12-06')).toBeUndefined();
+    const entries = await test.db.selectFrom('share_register').select(['kind', 'shares_delta']).where('bulletin_id', 'is', null).execute();
+    expect(entries).toEqual(expect.arrayContaining([{ kind: 'correction', shares_delta: -3 }]));
+    expect((await findOrder(test.db, (await findBulletin(test.db, id))!.orderId!))!.status).toBe('refunded');
+    expect((await memberView(deps, reader)).certificates[0]).toMatchObject({ undone: true });
+    expect(await renounceBulletin(deps, reader, id)).toMatchObject({ ok: false, status: 409, message: 'Vous avez déjà renoncé à cette souscription.' });
+
+    const late = await subscribeAndPay(reader);
+    clock.advance(15 * DAY);
+    expect(await renounceBulletin(deps, reader, late)).toMatchObject({ ok: false, status: 409, message: expect.stringContaining('demandez le retrait') });
+  });
+
+  it('bad bulletins are refused in French and nothing is written', async () => {
+    const count = async () => (await test.db.selectFrom('share_bulletins').select('id').where('user_id', '=', reader).execute()).length;
+    expect(await subscribeShares(deps, reader, form({ college: 'partenaires' }), 'c')).toMatchObject({ ok: false, status: 422 });
+    expect(await subscribeShares(deps, reader, form({ college: 'nulle-part' }), 'c')).toMatchObject({ ok: false, status: 422, message: expect.stringContaining('Ce collège n’existe pas') });
+    expect(await count()).toBe(0);
+    expect(await test.db.selectFrom('orders').select('id').where('user_id', '=', reader).execute()).toEqual([]);
+  });
+});
