@@ -46,3 +46,11 @@ export const formatSiren = (siren: string) => siren.replace(/^(\d{3})(\d{3})(\d{
 export const formatVatNumber = (vat: string) => vat.replace(/^([A-Z]{2}\d{2})(\d{3})(\d{3})(\d{3})$/, '$1 $2 $3 $4');
 /** « 12 rue des Coopérateurs, 93100 Montreuil » */
 export const postalAddressLine = (p: PublisherIdentity = PUBLISHER) => `${p.address.street}, ${p.address.postalCode} ${p.address.city}`;
+
+/** Where subscribers send a bank transfer for their shares (the cooperative's capital account). */
+export const CAPITAL_ACCOUNT = {
+  holder: 'Contrechamp SCIC SAS',
+  iban: 'FR76 3000 4000 0312 3456 7890 143',
+  bic: 'BNPAFRPPXXX',
+  bank: 'BNP Paribas, agence Montreuil Croix-de-Chavaux',
+} as const;

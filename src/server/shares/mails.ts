@@ -1,5 +1,6 @@
 /** The mails of the cooperative's subscription path: bulletin received, admission, refusal, renunciation. */
 import { formatEuros } from '../../config/catalog';
+import { CAPITAL_ACCOUNT } from '../../config/publisher';
 import { findCollege } from '../../config/statutes';
 import { renderMail, siteLink, type MailContent } from '../mail/layout';
 import type { ShareBulletin } from './bulletins';
@@ -23,6 +24,9 @@ export function bulletinReceivedMail({ siteUrl, bulletin }: { siteUrl: URL; bull
           ? ['Nous avons bien reçu votre bulletin de souscription de ', { strong: sharesOf(bulletin.shares) }, ` (${formatEuros(bulletin.amountCents)}). Il attend votre virement\u00a0: indiquez la référence `, { strong: bulletin.transferReference ?? '' }, ' en libellé, pour que nous le rapprochions de votre bulletin.']
           : ['Nous avons bien reçu votre souscription de ', { strong: sharesOf(bulletin.shares) }, ` et son paiement (${formatEuros(bulletin.amountCents)}). Merci\u00a0!`],
       },
+      ...(transfer
+        ? ([{ kind: 'fields', rows: [['Montant', formatEuros(bulletin.amountCents)], ['Référence', bulletin.transferReference ?? ''], ['Titulaire', CAPITAL_ACCOUNT.holder], ['IBAN', CAPITAL_ACCOUNT.iban], ['BIC', CAPITAL_ACCOUNT.bic]] }] as const)
+        : []),
       { kind: 'paragraph', text: 'La gérance se prononce sur votre admission dans les semaines qui viennent. Vous recevrez alors votre certificat de parts, et votre bulletin contresigné.' },
       { kind: 'action', label: 'Télécharger mon bulletin (PDF)', url: siteLink(siteUrl, `/devenir-societaire/bulletin/${encodeURIComponent(bulletin.id)}`) },
       { kind: 'note', text: `Vous pouvez renoncer à votre souscription dans les 14 jours, sans motif, depuis l’espace Sociétariat de votre compte\u00a0: elle vous sera intégralement remboursée. Une question\u00a0? ${MEMBERS_EMAIL}` },
