@@ -19,7 +19,7 @@ import { getMailer } from './mail/transport';
 import { authJobs } from './auth/jobs';
 import { contactJobs } from './contact/service';
 import { newsletterJobs } from './newsletter/jobs';
-import { seedDemoAccounts, seedDemoRevenue } from './demo/seed';
+import { seedDemoAccounts, seedDemoCooperative, seedDemoRevenue } from './demo/seed';
 import { orderJobs } from './orders/service';
 import { subscriptionJobs } from './subscriptions/service';
 import { giftJobs } from './subscriptions/gifts';
@@ -48,7 +48,10 @@ export function services(): Promise<ServerDeps> {
     if (config().mode === 'demo') await seedDemoAccounts(db, systemClock.now());
     const base = { db, mailer: getMailer(), clock: systemClock, siteUrl: config().siteUrl, jobs: { wake: () => worker?.poke() } };
     const deps: ServerDeps = { ...base, payments: createPaymentProvider(base, config().payments) };
-    if (config().mode === 'demo') await seedDemoRevenue(deps);
+    if (config().mode === 'demo') {
+      await seedDemoRevenue(deps);
+      await seedDemoCooperative(deps);
+    }
     await reportInFlight(db);
     worker = createJobWorker({ db, handlers: jobHandlers(deps), clock: systemClock });
     // Paid orders left without their invoice by a crash (or paid before billing) get it now; the January statements are due.

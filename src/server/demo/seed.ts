@@ -18,6 +18,7 @@ import { insertSubscription } from '../subscriptions/repository';
 import { schedulePeriod } from '../subscriptions/service';
 import { findUserRowByEmail } from '../auth/repository';
 import { log } from '../core/log';
+import { admitInTransaction, bulletinForm, checkBulletin, insertBulletin, moveBulletin } from '../shares/bulletins';
 
 export const DEMO_PASSWORD = 'motdepasse-demo';
 
@@ -29,6 +30,8 @@ export const DEMO_ACCOUNTS: { email: string; role: UserRole; givenName: string; 
   { email: 'lecteur@exemple.fr', role: 'reader', givenName: 'Louis', familyName: 'Lecteur' },
   { email: 'abonne@exemple.fr', role: 'reader', givenName: 'Agnès', familyName: 'Abonnée' },
   { email: 'societaire@exemple.fr', role: 'reader', givenName: 'Samir', familyName: 'Sociétaire' },
+  { email: 'salariee@exemple.fr', role: 'reader', givenName: 'Salomé', familyName: 'Salariée' },
+  { email: 'partenaire@exemple.fr', role: 'reader', givenName: 'Paul', familyName: 'Partenaire' },
   { email: 'redaction@exemple.fr', role: 'editor', givenName: 'Rose', familyName: 'Rédaction' },
   { email: 'administration@exemple.fr', role: 'admin', givenName: 'Alix', familyName: 'Administration' },
 ];
@@ -134,4 +137,49 @@ export async function seedDemoRevenue(deps: ServerDeps): Promise<void> {
     await issueForPayment(trx, deps.siteUrl, (await findOrder(trx, orderId))!, { methodLabel, now: paidAt });
   });
   log.info('demo revenue seeded');
+}
+
+/**
+ * The cooperative's demo register: `societaire@exemple.fr` (4 shares, readers' college, since
+ * June), `salariee@exemple.fr` (employees), `partenaire@exemple.fr` for an association
+ * (partners, 8 shares), and eleven members without an account in every college, so that the
+ * figures, the back-office and an assembly's tally have something to show. Each one went through
+ * a bulletin paid by transfer and an admission, at its own past date, so the register, the
+ * certificates and the bulletins are the ones the real path makes. Seeded once: a register with
+ * any entry is left as it is.
+ */
+export async function seedDemoCooperative(deps: ServerDeps): Promise<void> {
+  if (await deps.db.selectFrom('share_register').select('id').limit(1).executeTakeFirst()) return;
+  const now = deps.clock.now();
+  const withAccount = async (email: string) => (await findUserRowByEmail(deps.db, email))?.id ?? null;
+  const address = (line1: string, postal: string, city: string) => ({ address_line1: line1, postal_code: postal, city, country: 'FR' });
+  const members: { userId: string | null; daysAgo: number; fields: Record<string, unknown> }[] = [
+    { userId: await withAccount('salariee@exemple.fr'), daysAgo: 400, fields: { parts: '2', college: 'salaries', given_name: 'Salomé', family_name: 'Salariée', ...address('5 rue Marcel-Cachin', '93100', 'Montreuil') } },
+    { userId: null, daysAgo: 398, fields: { parts: '2', college: 'salaries', given_name: 'Karim', family_name: 'Benali', ...address('18 avenue de la Résistance', '93100', 'Montreuil') } },
+    { userId: null, daysAgo: 390, fields: { parts: '1', college: 'salaries', given_name: 'Léa', family_name: 'Moreau', ...address('3 rue de Paris', '93230', 'Romainville') } },
+    { userId: await withAccount('partenaire@exemple.fr'), daysAgo: 360, fields: { parts: '8', college: 'partenaires', personne: 'morale', given_name: 'Paul', family_name: 'Partenaire', structure: 'Association Les Amis du Port', siren: '732829320', qualite: 'président', ...address('1 quai de la Fosse', '44000', 'Nantes') } },
+    { userId: null, daysAgo: 300, fields: { parts: '10', college: 'partenaires', personne: 'morale', given_name: 'Claire', family_name: 'Dumas', structure: 'Coopérative Terres Communes', siren: '552100554', qualite: 'co-gérante', ...address('40 rue Nationale', '59000', 'Lille') } },
+    { userId: null, daysAgo: 250, fields: { parts: '4', college: 'partenaires', personne: 'morale', given_name: 'Yves', family_name: 'Le Gall', structure: 'Radio Libre du Trégor', siren: '356000000', qualite: 'trésorier', ...address('2 place du Centre', '22300', 'Lannion') } },
+    { userId: await withAccount('societaire@exemple.fr'), daysAgo: 170, fields: { parts: '4', college: 'lecteurs', given_name: 'Samir', family_name: 'Sociétaire', ...address('27 rue Oberkampf', '75011', 'Paris') } },
+    { userId: null, daysAgo: 160, fields: { parts: '1', college: 'lecteurs', given_name: 'Jeanne', family_name: 'Roux', ...address('9 rue Victor-Hugo', '69002', 'Lyon') } },
+    { userId: null, daysAgo: 120, fields: { parts: '3', college: 'lecteurs', given_name: 'Marc', family_name: 'Petit', ...address('14 rue des Tanneurs', '67000', 'Strasbourg') } },
+    { userId: null, daysAgo: 90, fields: { parts: '2', college: 'lecteurs', given_name: 'Aïcha', family_name: 'Traoré', ...address('6 boulevard Longchamp', '13001', 'Marseille') } },
+    { userId: null, daysAgo: 60, fields: { parts: '1', college: 'lecteurs', given_name: 'Hugo', family_name: 'Fabre', ...address('31 rue Nationale', '37000', 'Tours') } },
+    { userId: null, daysAgo: 30, fields: { parts: '6', college: 'lecteurs', given_name: 'Nadia', family_name: 'Cohen', ...address('2 rue Sainte-Catherine', '33000', 'Bordeaux') } },
+    { userId: null, daysAgo: 12, fields: { parts: '1', college: 'lecteurs', given_name: 'Théo', family_name: 'Garnier', ...address('7 rue de la Monnaie', '59800', 'Lille') } },
+    { userId: null, daysAgo: 8, fields: { parts: '2', college: 'lecteurs', given_name: 'Zoé', family_name: 'Lambert', ...address('11 place Plumereau', '37000', 'Tours') } },
+  ];
+  await writeTransaction(deps.db, async (trx) => {
+    for (const m of members) {
+      const checked = checkBulletin(bulletinForm.parse({ personne: 'physique', paiement: 'transfer', statuts: true, risque: true, ...m.fields }));
+      if (!checked.ok) throw new Error(`Demo bulletin refused: ${checked.message}`);
+      const signedAt = addDays(now, -m.daysAgo);
+      const bulletin = await insertBulletin(trx, checked.bulletin, { userId: m.userId, client: m.userId ? 'démonstration' : 'bulletin papier saisi par la coopérative (démonstration)', orderId: null }, signedAt);
+      const paidAt = addDays(signedAt, Math.min(3, m.daysAgo - 1));
+      await moveBulletin(trx, bulletin.id, 'awaiting_payment', 'paid', { paidAt }, paidAt);
+      const admittedAt = addDays(signedAt, Math.min(10, m.daysAgo - 1));
+      await admitInTransaction(trx, { ...bulletin, status: 'paid', paidAt }, null, admittedAt);
+    }
+  });
+  log.info('demo cooperative seeded');
 }

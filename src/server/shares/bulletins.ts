@@ -192,7 +192,8 @@ export async function bulletinOfOrder(db: Kysely<Database>, orderId: string): Pr
 export async function insertBulletin(
   trx: Kysely<Database>,
   b: CheckedBulletin,
-  signer: { userId: string; client: string; orderId: string | null },
+  /** userId null: a bulletin signed on paper, entered by the cooperative (the demo's members without an account). */
+  signer: { userId: string | null; client: string; orderId: string | null },
   now: Date,
 ): Promise<ShareBulletin> {
   const text = bulletinText(b, statutes.statutes.version);
@@ -210,7 +211,7 @@ export async function insertBulletin(
       identity: JSON.stringify(b.identity),
       statutes_version: statutes.statutes.version,
       accepted_at: toTimestamp(now),
-      accepted_from: `compte ${signer.userId}, ${signer.client}`,
+      accepted_from: signer.userId ? `compte ${signer.userId}, ${signer.client}` : signer.client,
       fingerprint: bulletinFingerprint(text, statutes.statutes.version),
       payment_method: b.paymentMethod,
       transfer_reference: b.paymentMethod === 'transfer' ? transferReference() : null,

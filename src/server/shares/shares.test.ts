@@ -21,6 +21,8 @@ import { createSimulatedProvider, PROMPT_DELIVERY, submitSimulatedSession, type 
 import { bulletinForm, findBulletin } from './bulletins';
 import { holdingOfUser } from './register';
 import { admitBulletin, bulletinPdf, certificatePdf, confirmTransfer, cooperativeFigures, memberView, refuseBulletin, renounceBulletin } from './service';
+import { decideBulletin, pendingBulletins, REGISTER_HEADER, registerCsv, registerForAdmin } from '../admin/shares';
+import { seedDemoAccounts, seedDemoCooperative } from '../demo/seed';
 
 vi.setConfig({ testTimeout: 120_000 });
 const DAY = 24 * 3600_000;
@@ -168,5 +170,48 @@ describeEachDialect('becoming a sociétaire', (kind) => {
     expect(await subscribeShares(deps, reader, form({ college: 'nulle-part' }), 'c')).toMatchObject({ ok: false, status: 422, message: expect.stringContaining('Ce collège n’existe pas') });
     expect(await count()).toBe(0);
     expect(await test.db.selectFrom('orders').select('id').where('user_id', '=', reader).execute()).toEqual([]);
+  });
+
+  it('the back-office: only administrators; the waiting bulletins, a decision, the register and its CSV', async () => {
+    const id = await subscribeAndPay(reader);
+    expect(await pendingBulletins(deps, reader)).toMatchObject({ ok: false, status: 403 });
+    expect(await decideBulletin(deps, reader, id, { kind: 'admit' })).toMatchObject({ ok: false, status: 403 });
+    expect(await registerCsv(deps, reader)).toMatchObject({ ok: false, status: 403 });
+    const pending = await pendingBulletins(deps, admin);
+    if (!pending.ok) throw new Error(pending.message);
+    expect(pending.decisions.map((p) => p.bulletin.id)).toContain(id);
+    expect(await decideBulletin(deps, admin, id, { kind: 'admit' })).toMatchObject({ ok: true, message: expect.stringContaining('Admission prononcée') });
+    const register = await registerForAdmin(deps, admin);
+    if (!register.ok) throw new Error(register.message);
+    expect(register.rows.at(-1)).toMatchObject({ kind: 'admission', sharesDelta: 3, name: 'Inès Durand' });
+    expect(register.byCollege.find((c) => c.id === 'lecteurs')!.shares).toBeGreaterThanOrEqual(3);
+    const file = await registerCsv(deps, admin);
+    if (!file.ok) throw new Error(file.message);
+    const lines = file.csv.replace(/^\uFEFF/, '').trim().split('\r\n');
+    expect(lines[0]).toBe(REGISTER_HEADER.join(';'));
+    expect(lines.at(-1)).toContain(';Admission;');
+    expect(lines.at(-1)).toContain(';150,00;');
+  });
+
+  it('the demo register: the sociétaire with 4 shares and every college, seeded once', async () => {
+    const fresh = await createTestDatabase(kind);
+    try {
+      const demo = { ...deps, db: fresh.db };
+      await seedDemoAccounts(fresh.db, clock.now());
+      await seedDemoCooperative(demo);
+      await seedDemoCooperative(demo);
+      const societaire = (await fresh.db.selectFrom('users').select('id').where('email', '=', 'societaire@exemple.fr').executeTakeFirstOrThrow()).id;
+      expect(await holdingOfUser(fresh.db, societaire, '2026-11-23')).toMatchObject({ shares: 4, collegeId: 'lecteurs' });
+      const view = await memberView(demo, societaire);
+      expect(view.certificates).toHaveLength(1);
+      expect(pdfText((await bulletinPdf(demo, societaire, view.bulletins[0]!.id))!)).toContain('Certificat de parts n°');
+      const figures = await cooperativeFigures(demo);
+      expect(figures.members).toBe(14);
+      const register = await registerForAdmin(demo, (await fresh.db.selectFrom('users').select('id').where('email', '=', 'administration@exemple.fr').executeTakeFirstOrThrow()).id);
+      if (!register.ok) throw new Error(register.message);
+      expect(register.byCollege.every((c) => c.members >= 3)).toBe(true);
+    } finally {
+      await fresh.close();
+    }
   });
 });

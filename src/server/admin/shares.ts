@@ -1,0 +1,130 @@
+/**
+ * The back-office of the cooperative: the bulletins waiting for a decision (a transfer to
+ * confirm, an admission to pronounce or refuse), the register as entered, the capital month by
+ * month, and the register as a CSV for the accountant and the annual filing. Every function
+ * checks the administrator's role first; the decisions themselves belong to shares/service.ts.
+ */
+import { colleges, findCollege } from '../../config/statutes';
+import type { ServerDeps } from '../core/deps';
+import { fail, type Result } from '../core/result';
+import { type MemberIdentity, registerEntries, type RegisterEntry } from '../shares/register';
+import { admitBulletin, confirmTransfer, cooperativeFigures, refuseBulletin, type SharesDeps } from '../shares/service';
+import type { ShareBulletin } from '../shares/bulletins';
+import { findBulletin, parisDay } from '../shares/bulletins';
+import { csvAmount, csvDocument, csvText } from './csv';
+import { adminOf } from './service';
+
+const NOT_ADMIN = 'Cette page est réservée à l’administration.';
+
+export interface PendingBulletin {
+  bulletin: ShareBulletin;
+  email: string | null;
+}
+
+/** Bulletins waiting on the cooperative: transfers to confirm, then paid bulletins to decide; oldest first. */
+export async function pendingBulletins(deps: Pick<ServerDeps, 'db'>, adminId: string): Promise<Result<{ transfers: PendingBulletin[]; decisions: PendingBulletin[] }>> {
+  if (!(await adminOf(deps, adminId))) return fail(403, NOT_ADMIN);
+  const rows = await deps.db
+    .selectFrom('share_bulletins as b')
+    .leftJoin('users as u', 'u.id', 'b.user_id')
+    .select(['b.id', 'b.status', 'b.payment_method', 'u.email'])
+    .where((eb) => eb.or([eb('b.status', '=', 'paid'), eb.and([eb('b.status', '=', 'awaiting_payment'), eb('b.payment_method', '=', 'transfer')])]))
+    .orderBy('b.created_at')
+    .limit(500)
+    .execute();
+  const found = await Promise.all(rows.map(async (r) => ({ bulletin: (await findBulletin(deps.db, r.id))!, email: r.email })));
+  return { ok: true, transfers: found.filter((f) => f.bulletin.status === 'awaiting_payment'), decisions: found.filter((f) => f.bulletin.status === 'paid') };
+}
+
+export type BulletinDecision = { kind: 'transfer' } | { kind: 'admit' } | { kind: 'refuse'; reason: string };
+
+export async function decideBulletin(deps: SharesDeps, adminId: string, bulletinId: string, decision: BulletinDecision): Promise<Result<{ message: string }>> {
+  if (!(await adminOf(deps, adminId))) return fail(403, NOT_ADMIN);
+  if (decision.kind === 'transfer') {
+    const done = await confirmTransfer(deps, bulletinId, adminId);
+    return done.ok ? { ok: true, message: 'Virement reçu : le bulletin attend maintenant la décision d’admission.' } : done;
+  }
+  if (decision.kind === 'admit') {
+    const done = await admitBulletin(deps, bulletinId, adminId);
+    return done.ok ? { ok: true, message: `Admission prononcée : sociétaire n° ${done.memberNumber}, certificat n° ${done.certificateNumber}.` } : done;
+  }
+  const done = await refuseBulletin(deps, bulletinId, adminId, decision.reason);
+  return done.ok ? { ok: true, message: 'Souscription refusée : la personne est prévenue et remboursée.' } : done;
+}
+
+export interface RegisterRow extends RegisterEntry {
+  memberNumber: number;
+  name: string;
+  identity: MemberIdentity;
+}
+
+export const ENTRY_LABELS: Record<RegisterEntry['kind'], string> = {
+  admission: 'Admission',
+  withdrawal: 'Retrait',
+  repayment: 'Remboursement',
+  college: 'Changement de collège',
+  identity: 'Changement d’identité',
+  correction: 'Correction',
+};
+
+/** The register as entered, oldest entry first, with the members' identities. */
+export async function registerForAdmin(deps: Pick<ServerDeps, 'db' | 'clock'>, adminId: string): Promise<Result<{ rows: RegisterRow[]; figures: Awaited<ReturnType<typeof cooperativeFigures>>; byCollege: { id: string; label: string; members: number; shares: number }[]; capitalByMonth: { month: string; capitalCents: number }[] }>> {
+  if (!(await adminOf(deps, adminId))) return fail(403, NOT_ADMIN);
+  const members = await deps.db.selectFrom('share_members').select(['id', 'member_number', 'name', 'identity']).execute();
+  const byId = new Map(members.map((m) => [m.id, m]));
+  const entries = await registerEntries(deps.db);
+  const rows = entries.map((e) => {
+    const m = byId.get(e.memberId)!;
+    return { ...e, memberNumber: Number(m.member_number), name: m.name, identity: JSON.parse(m.identity) as MemberIdentity };
+  });
+  const today = parisDay(deps.clock.now());
+  const holdings = new Map<string, { shares: number; college: string }>();
+  for (const e of entries) {
+    if (e.effectiveOn > today) continue;
+    const h = holdings.get(e.memberId) ?? { shares: 0, college: e.collegeId };
+    holdings.set(e.memberId, { shares: h.shares + e.sharesDelta, college: e.collegeId });
+  }
+  const byCollege = colleges.map((c) => {
+    const held = [...holdings.values()].filter((h) => h.college === c.id && h.shares > 0);
+    return { id: c.id, label: c.label, members: held.length, shares: held.reduce((a, h) => a + h.shares, 0) };
+  });
+  // The capital at the end of each month with an entry, in order.
+  const months = new Map<string, number>();
+  let capital = 0;
+  for (const e of [...entries].sort((a, b) => (a.effectiveOn === b.effectiveOn ? a.entryNumber - b.entryNumber : a.effectiveOn < b.effectiveOn ? -1 : 1))) {
+    capital += e.sharesDelta * e.nominalCents;
+    months.set(e.effectiveOn.slice(0, 7), capital);
+  }
+  return { ok: true, rows, figures: await cooperativeFigures(deps), byCollege, capitalByMonth: [...months].map(([month, capitalCents]) => ({ month, capitalCents })) };
+}
+
+export const REGISTER_HEADER = ['N° d’inscription', 'Date d’effet', 'Inscrite le', 'Nature', 'N° de sociétaire', 'Nom ou dénomination', 'SIREN', 'Représentant', 'Adresse', 'Collège', 'Parts', 'Valeur nominale', 'Montant', 'Remboursé', 'Certificat', 'Mention'];
+
+/** The register as a CSV (semicolons, French decimals, BOM), one line per entry. */
+export async function registerCsv(deps: Pick<ServerDeps, 'db' | 'clock'>, adminId: string): Promise<Result<{ csv: string; filename: string }>> {
+  const register = await registerForAdmin(deps, adminId);
+  if (!register.ok) return register;
+  const lines = register.rows.map((r) => {
+    const a = r.identity.address;
+    return [
+      csvText(String(r.entryNumber)),
+      csvText(r.effectiveOn),
+      csvText(r.recordedAt.toISOString()),
+      csvText(ENTRY_LABELS[r.kind]),
+      csvText(String(r.memberNumber)),
+      csvText(r.name),
+      csvText(r.identity.company?.siren ?? ''),
+      csvText(r.identity.company ? `${r.identity.company.representative} (${r.identity.company.role})` : ''),
+      csvText([a.line1, a.line2, `${a.postalCode} ${a.city}`, a.country].filter(Boolean).join(', ')),
+      csvText(findCollege(r.collegeId)?.label ?? r.collegeId),
+      csvText(String(r.sharesDelta)),
+      csvAmount(r.nominalCents),
+      csvAmount(r.sharesDelta * r.nominalCents),
+      csvAmount(r.repaidCents),
+      csvText(r.certificateNumber === null ? '' : String(r.certificateNumber)),
+      csvText(r.note),
+    ];
+  });
+  return { ok: true, csv: csvDocument(REGISTER_HEADER, lines), filename: `contrechamp-registre-des-societaires-${parisDay(deps.clock.now())}.csv` };
+}
+
