@@ -450,6 +450,123 @@ export interface ShareWithdrawalsTable {
   updated_at: Timestamp;
 }
 
+// ---------------------------------------------------------------------------------------------
+// General assemblies (migration 2026-11-25-002-assemblies)
+
+export type AssemblyStatus = 'draft' | 'notice_scheduled' | 'convened' | 'closed';
+export type AssemblyCall = 'first' | 'second';
+export type AttendanceMode = 'present' | 'remote' | 'absent';
+export type BallotChoice = 'pour' | 'contre' | 'abstention';
+export type ParticipationVia = 'direct' | 'proxy' | 'chair';
+
+export interface AssembliesTable {
+  id: Immutable<string>;
+  kind: Immutable<'ordinary' | 'extraordinary'>;
+  call: Immutable<AssemblyCall>;
+  title: string;
+  starts_at: Timestamp;
+  place: string;
+  online_url: string;
+  /** JSON array of strings. */
+  agenda: string;
+  vote_opens_at: Timestamp;
+  vote_closes_at: Timestamp;
+  /** JSON (shares/assemblies.ts `AssemblyRules`), frozen at creation. */
+  rules: Immutable<string>;
+  status: AssemblyStatus;
+  notice_at: Timestamp | null;
+  notice_sent_at: Timestamp | null;
+  roll_day: string | null;
+  ballots_cast: Generated<number>;
+  closed_at: Timestamp | null;
+  /** JSON (shares/tally.ts `AssemblyResults`), once closed. */
+  results: string | null;
+  created_by: Immutable<string | null>;
+  created_at: Immutable<Timestamp>;
+  updated_at: Timestamp;
+}
+
+export interface AssemblyResolutionsTable {
+  id: Immutable<string>;
+  assembly_id: Immutable<string>;
+  position: Immutable<number>;
+  title: string;
+  text: string;
+  board_proposal: Generated<Flag>;
+  created_at: Immutable<Timestamp>;
+}
+
+export interface AssemblyDocumentsTable {
+  id: Immutable<string>;
+  assembly_id: Immutable<string>;
+  position: Immutable<number>;
+  title: string;
+  filename: string;
+  content_type: string;
+  bytes: Uint8Array | null;
+  path: string | null;
+  sha256: string | null;
+  created_at: Immutable<Timestamp>;
+}
+
+/** Append-only. */
+export interface AssemblyRollTable {
+  assembly_id: Immutable<string>;
+  member_id: Immutable<string>;
+  member_number: Immutable<number>;
+  name: Immutable<string>;
+  college_id: Immutable<string>;
+  shares: Immutable<number>;
+}
+
+export interface AssemblyAttendanceTable {
+  assembly_id: Immutable<string>;
+  member_id: Immutable<string>;
+  mode: AttendanceMode;
+  updated_at: Timestamp;
+}
+
+export interface AssemblyProxiesTable {
+  id: Immutable<string>;
+  assembly_id: Immutable<string>;
+  grantor_id: Immutable<string>;
+  /** Null: the chair. */
+  holder_id: Immutable<string | null>;
+  slot: Immutable<number | null>;
+  given_at: Immutable<Timestamp>;
+  revoked_at: Timestamp | null;
+}
+
+/** Append-only: who took part (liste d'émargement), never what they voted. */
+export interface AssemblyParticipationTable {
+  id: Immutable<string>;
+  assembly_id: Immutable<string>;
+  resolution_id: Immutable<string>;
+  member_id: Immutable<string>;
+  voted_at: Immutable<Timestamp>;
+  via: Immutable<ParticipationVia>;
+  proxy_holder_id: Immutable<string | null>;
+}
+
+/** Append-only: what was voted (l'urne), never by whom, never when. */
+export interface AssemblyBallotsTable {
+  id: Immutable<string>;
+  assembly_id: Immutable<string>;
+  resolution_id: Immutable<string>;
+  college_id: Immutable<string>;
+  choice: Immutable<BallotChoice>;
+  receipt_hash: Immutable<string>;
+}
+
+/** Append-only. */
+export interface AssemblyMinutesTable {
+  assembly_id: Immutable<string>;
+  bytes: Immutable<Uint8Array>;
+  sha256: Immutable<string>;
+  ballots_digest: Immutable<string>;
+  created_at: Immutable<Timestamp>;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -475,6 +592,15 @@ export interface Database {
   share_members: ShareMembersTable;
   share_register: ShareRegisterTable;
   share_withdrawals: ShareWithdrawalsTable;
+  assemblies: AssembliesTable;
+  assembly_resolutions: AssemblyResolutionsTable;
+  assembly_documents: AssemblyDocumentsTable;
+  assembly_roll: AssemblyRollTable;
+  assembly_attendance: AssemblyAttendanceTable;
+  assembly_proxies: AssemblyProxiesTable;
+  assembly_participation: AssemblyParticipationTable;
+  assembly_ballots: AssemblyBallotsTable;
+  assembly_minutes: AssemblyMinutesTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

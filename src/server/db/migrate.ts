@@ -12,6 +12,7 @@ import * as staffRoles002 from './migrations/2026-11-23-002-staff-roles';
 import * as revenue003 from './migrations/2026-11-23-003-revenue';
 import * as billing001 from './migrations/2026-11-24-001-billing-gifts';
 import * as shares001 from './migrations/2026-11-25-001-shares';
+import * as assemblies002 from './migrations/2026-11-25-002-assemblies';
 
 export const migrations: Readonly<Record<string, Migration>> = {
   '2026-11-21-001-members': members001,
@@ -20,6 +21,7 @@ export const migrations: Readonly<Record<string, Migration>> = {
   '2026-11-23-003-revenue': revenue003,
   '2026-11-24-001-billing-gifts': billing001,
   '2026-11-25-001-shares': shares001,
+  '2026-11-25-002-assemblies': assemblies002,
 };
 
 /** A migrator over the app's migrations (tests also use it to migrate down). */
