@@ -19,7 +19,7 @@ import { getMailer } from './mail/transport';
 import { authJobs } from './auth/jobs';
 import { contactJobs } from './contact/service';
 import { newsletterJobs } from './newsletter/jobs';
-import { seedDemoAccounts, seedDemoCooperative, seedDemoRevenue } from './demo/seed';
+import { seedDemoAccounts, seedDemoAssemblies, seedDemoCooperative, seedDemoRevenue } from './demo/seed';
 import { orderJobs } from './orders/service';
 import { subscriptionJobs } from './subscriptions/service';
 import { giftJobs } from './subscriptions/gifts';
@@ -52,6 +52,7 @@ export function services(): Promise<ServerDeps> {
     if (config().mode === 'demo') {
       await seedDemoRevenue(deps);
       await seedDemoCooperative(deps);
+      await seedDemoAssemblies(deps);
     }
     await reportInFlight(db);
     worker = createJobWorker({ db, handlers: jobHandlers(deps), clock: systemClock });

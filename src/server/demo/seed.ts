@@ -19,6 +19,9 @@ import { schedulePeriod } from '../subscriptions/service';
 import { findUserRowByEmail } from '../auth/repository';
 import { log } from '../core/log';
 import { admitInTransaction, bulletinForm, checkBulletin, insertBulletin, moveBulletin } from '../shares/bulletins';
+import { addDocument, addResolution, closeAssembly, createAssembly, scheduleNotice, sendNotice } from '../shares/assemblies';
+import { castVotes, giveProxy, setAttendance } from '../shares/ballots';
+import { statutes } from '../../config/statutes';
 
 export const DEMO_PASSWORD = 'motdepasse-demo';
 
@@ -160,7 +163,7 @@ export async function seedDemoCooperative(deps: ServerDeps): Promise<void> {
     { userId: await withAccount('partenaire@exemple.fr'), daysAgo: 360, fields: { parts: '8', college: 'partenaires', personne: 'morale', given_name: 'Paul', family_name: 'Partenaire', structure: 'Association Les Amis du Port', siren: '732829320', qualite: 'président', ...address('1 quai de la Fosse', '44000', 'Nantes') } },
     { userId: null, daysAgo: 300, fields: { parts: '10', college: 'partenaires', personne: 'morale', given_name: 'Claire', family_name: 'Dumas', structure: 'Coopérative Terres Communes', siren: '552100554', qualite: 'co-gérante', ...address('40 rue Nationale', '59000', 'Lille') } },
     { userId: null, daysAgo: 250, fields: { parts: '4', college: 'partenaires', personne: 'morale', given_name: 'Yves', family_name: 'Le Gall', structure: 'Radio Libre du Trégor', siren: '356000000', qualite: 'trésorier', ...address('2 place du Centre', '22300', 'Lannion') } },
-    { userId: await withAccount('societaire@exemple.fr'), daysAgo: 170, fields: { parts: '4', college: 'lecteurs', given_name: 'Samir', family_name: 'Sociétaire', ...address('27 rue Oberkampf', '75011', 'Paris') } },
+    { userId: await withAccount('societaire@exemple.fr'), daysAgo: 230, fields: { parts: '4', college: 'lecteurs', given_name: 'Samir', family_name: 'Sociétaire', ...address('27 rue Oberkampf', '75011', 'Paris') } },
     { userId: null, daysAgo: 160, fields: { parts: '1', college: 'lecteurs', given_name: 'Jeanne', family_name: 'Roux', ...address('9 rue Victor-Hugo', '69002', 'Lyon') } },
     { userId: null, daysAgo: 120, fields: { parts: '3', college: 'lecteurs', given_name: 'Marc', family_name: 'Petit', ...address('14 rue des Tanneurs', '67000', 'Strasbourg') } },
     { userId: null, daysAgo: 90, fields: { parts: '2', college: 'lecteurs', given_name: 'Aïcha', family_name: 'Traoré', ...address('6 boulevard Longchamp', '13001', 'Marseille') } },
@@ -182,4 +185,77 @@ export async function seedDemoCooperative(deps: ServerDeps): Promise<void> {
     }
   });
   log.info('demo cooperative seeded');
+}
+
+/**
+ * The demo's general assemblies, made through the real services with the clock set at each
+ * step: last summer's ordinary assembly, closed, with its results and minutes (three members of
+ * different colleges voted, one by proxy); this year's extraordinary assembly whose online vote
+ * is open now, for which the partner association gave its proxy to `societaire@exemple.fr`
+ * before the vote opened (so the sociétaire votes twice: for themselves and for the partner);
+ * and the next ordinary assembly, convened, whose vote opens later, where a proxy can be given.
+ * Seeded once, after the register.
+ */
+export async function seedDemoAssemblies(deps: ServerDeps): Promise<void> {
+  if (await deps.db.selectFrom('assemblies').select('id').limit(1).executeTakeFirst()) return;
+  const admin = await findUserRowByEmail(deps.db, 'administration@exemple.fr');
+  const [societaire, salariee, partenaire] = await Promise.all(['societaire@exemple.fr', 'salariee@exemple.fr', 'partenaire@exemple.fr'].map((e) => findUserRowByEmail(deps.db, e)));
+  if (!admin || !societaire || !salariee || !partenaire) return;
+  const now = deps.clock.now();
+  const at = (date: Date) => ({ ...deps, clock: { now: () => date } });
+  const must = <T>(result: { ok: true } & T | { ok: false; message: string }): T => {
+    if (!result.ok) throw new Error(`Demo assembly: ${result.message}`);
+    return result;
+  };
+  const days = (n: number) => addDays(now, n);
+  const member = async (userId: string) => Number((await deps.db.selectFrom('share_members').select('member_number').where('user_id', '=', userId).executeTakeFirstOrThrow()).member_number);
+
+  async function convene(created: Date, input: Parameters<typeof createAssembly>[2], resolutions: { title: string; text: string; boardProposal?: boolean }[], noticeAt: Date) {
+    const { assemblyId } = must(await createAssembly(at(created), admin!.id, input));
+    for (const r of resolutions) must(await addResolution(at(created), admin!.id, assemblyId, r));
+    must(await addDocument(at(created), admin!.id, assemblyId, { title: `Statuts en vigueur (version ${statutes.statutes.version})`, path: statutes.statutes.pdf }));
+    const { noticeAt: scheduled } = must(await scheduleNotice(at(created), admin!.id, assemblyId, { sendAt: noticeAt }));
+    await sendNotice(at(noticeAt), assemblyId, toTimestamp(scheduled));
+    return assemblyId;
+  }
+
+  // Last summer: closed, with results and minutes.
+  const past = await convene(days(-200), {
+    kind: 'ordinary', call: 'first', title: 'Assemblée générale ordinaire 2026', startsAt: days(-150), place: 'Maison des coopératives, 12 rue des Coopérateurs, Montreuil', onlineUrl: 'https://visio.contrechamp.media/ag-2026',
+    agenda: ['Rapport de gestion de la gérance', 'Approbation des comptes de l’exercice 2025', 'Affectation du résultat', 'Ratification des admissions de l’exercice'], voteOpensAt: days(-160), voteClosesAt: days(-150),
+  }, [
+    { title: 'Approbation des comptes 2025', text: 'L’assemblée générale, après avoir entendu le rapport de gestion, approuve les comptes de l’exercice clos le 31 décembre 2025.', boardProposal: true },
+    { title: 'Affectation du résultat', text: 'L’assemblée affecte l’excédent de l’exercice, soit 12 430 €, à hauteur de 100 % aux réserves impartageables.', boardProposal: true },
+    { title: 'Ratification des admissions', text: 'L’assemblée ratifie l’admission des sociétaires admis par la gérance au cours de l’exercice.', boardProposal: true },
+  ], days(-190));
+  must(await giveProxy(at(days(-170)), partenaire.id, past, { memberNumber: await member(salariee.id) }));
+  const pastView = await deps.db.selectFrom('assembly_resolutions').select(['id', 'position']).where('assembly_id', '=', past).orderBy('position').execute();
+  const choices = (...picked: ('pour' | 'contre' | 'abstention')[]) => Object.fromEntries(pastView.map((r, i) => [r.id, picked[i] ?? 'pour']));
+  must(await setAttendance(at(days(-165)), salariee.id, past, 'present'));
+  must(await castVotes(at(days(-155)), salariee.id, past, { choices: choices('pour', 'pour', 'pour') }));
+  const partnerMember = await deps.db.selectFrom('share_members').select('id').where('user_id', '=', partenaire.id).executeTakeFirstOrThrow();
+  must(await castVotes(at(days(-155)), salariee.id, past, { choices: choices('pour', 'contre', 'pour'), onBehalfOf: partnerMember.id }));
+  must(await castVotes(at(days(-154)), societaire.id, past, { choices: choices('pour', 'abstention', 'pour') }));
+  await closeAssembly(at(days(-150)), past);
+
+  // Now: an extraordinary assembly whose online vote is open.
+  const open = await convene(days(-20), {
+    kind: 'extraordinary', call: 'first', title: 'Assemblée générale extraordinaire : modification des statuts', startsAt: days(14), place: 'Maison des coopératives, 12 rue des Coopérateurs, Montreuil', onlineUrl: 'https://visio.contrechamp.media/age-2026',
+    agenda: ['Création d’un quatrième collège, celui des contributeurs', 'Modification de l’article 9 des statuts'], voteOpensAt: days(-1), voteClosesAt: days(14),
+  }, [
+    { title: 'Création du collège des contributeurs', text: 'L’assemblée décide de créer un collège des contributeurs (pigistes et auteurs réguliers), pesant 10 % des voix, et de ramener le poids du collège des lecteurs-sociétaires à 35 %.', boardProposal: true },
+    { title: 'Pouvoirs pour les formalités', text: 'L’assemblée donne tous pouvoirs à la gérance pour accomplir les formalités liées à ces décisions.', boardProposal: true },
+  ], days(-3));
+  must(await giveProxy(at(days(-2)), partenaire.id, open, { memberNumber: await member(societaire.id) }));
+  must(await setAttendance(at(days(-2)), salariee.id, open, 'remote'));
+
+  // Next: the ordinary assembly of 2027, convened; its vote opens later, so a proxy can still be given.
+  await convene(days(-1), {
+    kind: 'ordinary', call: 'first', title: 'Assemblée générale ordinaire 2027', startsAt: days(60), place: 'Maison des coopératives, 12 rue des Coopérateurs, Montreuil', onlineUrl: '',
+    agenda: ['Rapport de gestion', 'Approbation des comptes de l’exercice 2026', 'Élection de la co-gérance'], voteOpensAt: days(45), voteClosesAt: days(60),
+  }, [
+    { title: 'Approbation des comptes 2026', text: 'L’assemblée générale approuve les comptes de l’exercice clos le 31 décembre 2026.', boardProposal: true },
+    { title: 'Élection de la co-gérance', text: 'L’assemblée élit pour trois ans la co-gérance proposée par le conseil des sociétaires.', boardProposal: true },
+  ], now);
+  log.info('demo assemblies seeded');
 }

@@ -22,7 +22,9 @@ import { bulletinForm, findBulletin } from './bulletins';
 import { holdingOfUser } from './register';
 import { admitBulletin, bulletinPdf, certificatePdf, confirmTransfer, cooperativeFigures, memberView, refuseBulletin, renounceBulletin } from './service';
 import { decideBulletin, pendingBulletins, REGISTER_HEADER, registerCsv, registerForAdmin } from '../admin/shares';
-import { seedDemoAccounts, seedDemoCooperative } from '../demo/seed';
+import { seedDemoAccounts, seedDemoAssemblies, seedDemoCooperative } from '../demo/seed';
+import { listMemberAssemblies, memberAssembly } from './ballots';
+import { memberMinutesPdf } from './assemblies';
 
 vi.setConfig({ testTimeout: 120_000 });
 const DAY = 24 * 3600_000;
@@ -210,6 +212,27 @@ describeEachDialect('becoming a sociétaire', (kind) => {
       const register = await registerForAdmin(demo, (await fresh.db.selectFrom('users').select('id').where('email', '=', 'administration@exemple.fr').executeTakeFirstOrThrow()).id);
       if (!register.ok) throw new Error(register.message);
       expect(register.byCollege.every((c) => c.members >= 3)).toBe(true);
+
+      await seedDemoAssemblies(demo);
+      await seedDemoAssemblies(demo);
+      const assemblies = await listMemberAssemblies(demo, societaire);
+      expect(assemblies.map((a) => [a.title, a.voteState, a.resultsPublished])).toEqual([
+        ['Assemblée générale ordinaire 2027', 'before', false],
+        ['Assemblée générale extraordinaire : modification des statuts', 'open', false],
+        ['Assemblée générale ordinaire 2026', 'closed', true],
+      ]);
+      const open = await memberAssembly(demo, societaire, assemblies[1]!.id);
+      if (!open.ok) throw new Error(open.message);
+      expect(open.view.proxiesHeld.map((p) => p.name)).toEqual(['Association Les Amis du Port']);
+      const closed = await memberAssembly(demo, societaire, assemblies[2]!.id);
+      if (!closed.ok) throw new Error(closed.message);
+      // Seven members were called; three took part (the partner by proxy): quorum met. The allocation: employees 1 pour
+      // (35 %), partners 1 contre (20 %), readers abstaining (not counted): 35/55 of the weighted votes, adopted.
+      expect(closed.view.results!.quorum).toMatchObject({ met: true, overall: { members: 7, participating: 3 } });
+      expect(closed.view.results!.resolutions.map((r) => r.adopted)).toEqual([true, true, true]);
+      expect(closed.view.results!.resolutions[1]!.share).toBe('7/11');
+      expect(closed.view.results!.quorum.overall.participating).toBe(3);
+      expect(pdfText((await memberMinutesPdf(demo, societaire, assemblies[2]!.id))!.bytes)).toMatch(/procès-verbal/i);
     } finally {
       await fresh.close();
     }

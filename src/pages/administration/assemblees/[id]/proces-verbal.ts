@@ -1,0 +1,20 @@
+/** The minutes of an assembly, for administrators (anyone else: 404). */
+import type { APIRoute } from 'astro';
+import { services } from '../../../../server/runtime';
+import { sessionUser } from '../../../../server/auth/service';
+import { SESSION_COOKIE } from '../../../../server/auth/cookies';
+import { minutesPdf } from '../../../../server/shares/assemblies';
+
+export const prerender = false;
+
+export const GET: APIRoute = async ({ params, cookies, url, redirect, rewrite }) => {
+  const deps = await services();
+  const current = await sessionUser(deps, cookies.get(SESSION_COOKIE)?.value);
+  if (!current) return redirect(`/login?redirect=${encodeURIComponent(url.pathname)}`, 302);
+  if (current.user.role !== 'admin') return rewrite('/404');
+  const pdf = await minutesPdf(deps, params.id ?? '');
+  if (!pdf) return rewrite('/404');
+  return new Response(Buffer.from(pdf.bytes), {
+    headers: { 'Content-Type': 'application/pdf', 'Content-Disposition': `attachment; filename="${pdf.filename}"`, 'Cache-Control': 'private, no-store', 'X-Content-Type-Options': 'nosniff' },
+  });
+};
