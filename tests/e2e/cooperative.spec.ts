@@ -1,0 +1,211 @@
+/**
+ * The cooperative, as its people use it, in Chromium:
+ *
+ * - a visitor chooses 3 shares in the readers' college, creates an account at the account step,
+ *   signs the bulletin, pays by card, downloads the bulletin; an administrator admits them in the
+ *   back-office, and the certificate appears in Sociétariat;
+ * - an administrator creates an assembly and schedules its notice, which lands in the outbox;
+ *   the partner association gives its proxy to the demo sociétaire; the vote opens (the test moves
+ *   the assembly's dates in the database, as time would); three sociétaires of three colleges
+ *   vote, one of them by proxy; at the close, the results and the minutes match the hand tally.
+ *
+ * axe on every page; screenshots at 1280 and 390 px in /work/shots/cooperative/ (SHOTS_DIR).
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Page } from '@playwright/test';
+import { expect, test } from '../helpers/guard';
+import { forgetClientRateLimits } from '../helpers/members';
+import { arrived, look, reloadUntil, signIn, trackRouter, waitForMail, withE2eDatabase } from '../helpers/browse';
+
+test.describe.configure({ timeout: 120_000 });
+
+const SHOTS = process.env.SHOTS_DIR ?? '/work/shots/cooperative';
+const DEMO_PASSWORD = 'motdepasse-demo';
+const main = (page: Page) => page.locator('main');
+const heading = (page: Page, name: string | RegExp) => page.getByRole('heading', { level: 1, name });
+
+test.beforeEach(async ({ page }) => {
+  await forgetClientRateLimits();
+  await trackRouter(page);
+});
+
+/** The text of a PDF the page links to, read by poppler. */
+async function pdfAt(page: Page, href: string): Promise<string> {
+  const response = await page.request.get(href);
+  expect(response.status()).toBe(200);
+  expect(response.headers()['content-type']).toBe('application/pdf');
+  const file = join(mkdtempSync(join(tmpdir(), 'coop-')), 'f.pdf');
+  writeFileSync(file, await response.body());
+  return execFileSync('pdftotext', ['-layout', file, '-'], { encoding: 'utf8' });
+}
+
+test('3 shares in the readers’ college: the bulletin signed and paid by card, then admitted in the back-office, with its certificate', async ({ page, browser }) => {
+  await page.goto('/devenir-societaire');
+  await expect(main(page)).toContainText(/sociétaires détiennent \d+ parts/);
+  await look(page, SHOTS, 'pitch');
+  await page.getByRole('link', { name: 'Je souscris des parts' }).click();
+  await arrived(page, /\/devenir-societaire\/souscrire$/);
+  await page.getByLabel('Nombre de parts').fill('3');
+  await page.getByRole('radio', { name: /Lecteurs-sociétaires/ }).check();
+  await look(page, SHOTS, 'souscrire-choix');
+  await page.getByRole('button', { name: 'Continuer' }).click();
+  await arrived(page, /\/devenir-societaire\/mon-compte\?parts=3&college=lecteurs$/);
+  await look(page, SHOTS, 'mon-compte');
+  const email = `societaire-${Date.now()}@exemple.fr`;
+  await page.getByLabel('Adresse e-mail', { exact: true }).fill(email);
+  await page.getByLabel('Prénom', { exact: true }).fill('Inès');
+  await page.getByLabel('Nom', { exact: true }).fill('Durand');
+  await page.getByLabel('Mot de passe', { exact: true }).fill('un mot de passe de test');
+  await page.getByRole('button', { name: 'Créer mon compte et continuer' }).click();
+  await arrived(page, /\/devenir-societaire\/souscrire\?parts=3&college=lecteurs$/);
+
+  // The bulletin: refused without the statutes accepted, then signed.
+  await expect(page.getByLabel('Nombre de parts')).toHaveValue('3');
+  await page.getByLabel('Adresse postale').fill('3 rue du Port');
+  await page.getByLabel('Code postal').fill('44000');
+  await page.getByLabel('Ville').fill('Nantes');
+  await page.getByRole('checkbox', { name: /J’ai lu et j’accepte les statuts/ }).check();
+  await page.getByRole('checkbox', { name: /n’est pas un placement/ }).check();
+  await look(page, SHOTS, 'bulletin');
+  await page.getByRole('button', { name: 'Signer mon bulletin et payer' }).click();
+  await arrived(page, /\/paiement-simule\/[\w-]+$/);
+  await expect(main(page)).toContainText('150');
+  await page.locator('#numero').fill('4242 4242 4242 4242');
+  await page.getByRole('button', { name: /^Payer \d/ }).click();
+  await arrived(page, /\/devenir-societaire\/confirmation\/[\w-]+$/);
+  await reloadUntil(page, heading(page, 'Merci, votre souscription est enregistrée'));
+  await look(page, SHOTS, 'confirmation');
+  const bulletin = await pdfAt(page, (await page.getByRole('link', { name: 'Télécharger mon bulletin (PDF)' }).getAttribute('href'))!);
+  expect(bulletin).toMatch(/EXEMPLAIRE DU SOCIÉTAIRE/);
+  expect(bulletin).toMatch(/Inès Durand/);
+  expect(bulletin.replace(/\s+/g, ' ')).toContain('déclare souscrire 3 parts sociales');
+  const received = await waitForMail(email, /souscription de parts sociales est enregistrée/);
+  expect(received.text).toContain('/devenir-societaire/bulletin/');
+
+  // The back-office admits the bulletin.
+  const admin = await (await browser.newContext()).newPage();
+  await trackRouter(admin);
+  await signIn(admin, 'administration@exemple.fr', DEMO_PASSWORD);
+  await admin.goto('/administration/societariat');
+  const waiting = admin.getByRole('article').filter({ hasText: 'Inès Durand' }).filter({ hasText: '3\u00a0parts' }).last();
+  await expect(waiting).toBeVisible();
+  await look(admin, SHOTS, 'admin-societariat');
+  await waiting.getByRole('button', { name: 'Prononcer l’admission' }).click();
+  await expect(main(admin)).toContainText(/Admission prononcée : sociétaire n° \d+, certificat n° \d+/);
+  await admin.close();
+
+  // The certificate, in Sociétariat.
+  await waitForMail(email, /Bienvenue parmi les sociétaires/);
+  await page.goto('/mon-compte/societariat');
+  await expect(main(page)).toContainText('3 parts · 150 €');
+  const certificate = page.getByRole('link', { name: /certificat n° \d+/ });
+  await expect(certificate).toBeVisible();
+  await look(page, SHOTS, 'societariat');
+  const text = await pdfAt(page, (await certificate.getAttribute('href'))!);
+  expect(text).toContain('Certificat de parts sociales');
+  expect(text.replace(/\s+/g, ' ')).toContain('pour 3 parts sociales de 50 €');
+  // Nobody else reaches it.
+  const other = await (await browser.newContext()).newPage();
+  await signIn(other, 'lecteur@exemple.fr', DEMO_PASSWORD);
+  expect((await other.request.get((await certificate.getAttribute('href'))!)).status()).toBe(404);
+  await other.close();
+});
+
+test('an assembly: notice by mail, a proxy, three colleges voting (one by proxy), results and minutes as tallied by hand', async ({ page, browser }) => {
+  const title = `Assemblée de test ${Date.now()}`;
+  const local = (days: number) => new Date(Date.now() + days * 86_400_000 + 3_600_000).toISOString().slice(0, 16);
+  await signIn(page, 'administration@exemple.fr', DEMO_PASSWORD);
+  await page.goto('/administration/assemblees');
+  await page.getByLabel('Titre', { exact: true }).fill(title);
+  await page.getByLabel('Date et heure (heure de Paris)').fill(local(20));
+  await page.getByLabel('Lieu').fill('Maison des coopératives, Montreuil');
+  await page.getByLabel('Ordre du jour (un point par ligne)').fill('Rapport de la gérance\nVote sur la charte de déontologie');
+  await page.getByLabel('Ouverture du vote en ligne').fill(local(10));
+  await page.getByLabel('Clôture du vote en ligne').fill(local(20));
+  await look(page, SHOTS, 'admin-assemblees');
+  await page.getByRole('button', { name: 'Créer l’assemblée' }).click();
+  await arrived(page, /\/administration\/assemblees\/[\w-]+$/);
+  const assemblyId = page.url().split('/').pop()!;
+  await page.getByLabel('Titre de la résolution').fill('Adoption de la charte de déontologie');
+  await page.getByLabel('Texte', { exact: true }).fill('L’assemblée adopte la charte de déontologie de la rédaction.');
+  await page.getByRole('button', { name: 'Ajouter la résolution' }).click();
+  await expect(main(page)).toContainText('Résolution ajoutée.');
+  await page.getByRole('button', { name: 'Programmer la convocation' }).click();
+  await expect(main(page)).toContainText('Convocation programmée');
+  await look(page, SHOTS, 'admin-assemblee');
+  const notice = await waitForMail('societaire@exemple.fr', new RegExp(title));
+  expect(notice.text).toContain(`/mon-compte/societariat/assemblee-${assemblyId}`);
+
+  // The partner association gives its proxy to the demo sociétaire, before the vote opens.
+  const societaireNumber = await withE2eDatabase(async (db) => {
+    const user = await db.selectFrom('users').select('id').where('email', '=', 'societaire@exemple.fr').executeTakeFirstOrThrow();
+    return (await db.selectFrom('share_members').select('member_number').where('user_id', '=', user.id).executeTakeFirstOrThrow()).member_number;
+  });
+  const partner = await (await browser.newContext()).newPage();
+  await trackRouter(partner);
+  await signIn(partner, 'partenaire@exemple.fr', DEMO_PASSWORD);
+  await partner.goto(`/mon-compte/societariat/assemblee-${assemblyId}`);
+  await look(partner, SHOTS, 'assemblee-convocation');
+  await partner.getByLabel('Numéro de sociétaire').fill(String(societaireNumber));
+  await partner.getByRole('button', { name: 'Donner mon pouvoir' }).click();
+  await expect(main(partner)).toContainText('Votre pouvoir est donné.');
+  await partner.close();
+
+  // Ten days pass: the vote opens.
+  await withE2eDatabase((db) => db.updateTable('assemblies').set({ vote_opens_at: new Date(Date.now() - 60_000).toISOString() }).where('id', '=', assemblyId).execute());
+
+  const vote = async (who: Page, choice: 'Pour' | 'Contre') => {
+    const ballot = main(who).locator('form.ballot').first();
+    await ballot.getByRole('radio', { name: choice }).check();
+    await ballot.getByRole('button', { name: /^Voter/ }).click();
+    await expect(main(who)).toContainText('Votre vote est enregistré');
+    return (await main(who).locator('.receipt code').textContent())!.trim();
+  };
+  // The employee: pour.
+  const employee = await (await browser.newContext()).newPage();
+  await trackRouter(employee);
+  await signIn(employee, 'salariee@exemple.fr', DEMO_PASSWORD);
+  await employee.goto(`/mon-compte/societariat/assemblee-${assemblyId}`);
+  const employeeReceipt = await vote(employee, 'Pour');
+  await employee.close();
+  // The sociétaire (readers): contre for themselves, then pour for the partner (partners).
+  await signIn(page, 'societaire@exemple.fr', DEMO_PASSWORD);
+  await page.goto(`/mon-compte/societariat/assemblee-${assemblyId}`);
+  await expect(main(page)).toContainText('Pour le compte de Association Les Amis du Port');
+  await look(page, SHOTS, 'assemblee-vote');
+  await vote(page, 'Contre');
+  await look(page, SHOTS, 'assemblee-recu');
+  await page.goto(`/mon-compte/societariat/assemblee-${assemblyId}`);
+  const forPartner = main(page).locator('form.proxy-ballot');
+  await forPartner.getByRole('radio', { name: 'Pour' }).check();
+  await forPartner.getByRole('button', { name: /Voter pour/ }).click();
+  await expect(main(page)).toContainText('Votre vote est enregistré');
+  // A second ballot is not possible: no form is left.
+  await page.goto(`/mon-compte/societariat/assemblee-${assemblyId}`);
+  await expect(main(page).locator('form.ballot')).toHaveCount(0);
+  await expect(main(page)).toContainText('Vous avez voté sur toutes les résolutions.');
+  // The employee's receipt finds their ballot in the box, as cast, with no name.
+  await page.getByLabel('Votre reçu de vote').fill(employeeReceipt);
+  await page.getByRole('button', { name: 'Vérifier' }).click();
+  await expect(main(page).locator('.verified')).toContainText('Pour (collège Salariés)');
+
+  // The vote closes: the close job runs now.
+  await withE2eDatabase(async (db) => {
+    const now = new Date(Date.now() - 1_000).toISOString();
+    await db.updateTable('assemblies').set({ vote_closes_at: now }).where('id', '=', assemblyId).execute();
+    await db.updateTable('jobs').set({ run_at: now }).where('unique_key', '=', `assemblies.close:${assemblyId}`).execute();
+  });
+  await reloadUntil(page, page.getByRole('heading', { name: 'Résultats' }), 40_000);
+  // By hand: employees 1 pour of 1 (35 %), readers 0 of 1 (45 %), partners 1 of 1 (20 %): 55 %, adopted.
+  const results = main(page).locator('section', { has: page.getByRole('heading', { name: 'Résultats' }) });
+  await expect(results).toContainText('adoptée');
+  await expect(results).toContainText('55,0\u00a0% pour, pondéré');
+  await look(page, SHOTS, 'assemblee-resultats');
+  const minutes = await pdfAt(page, `/mon-compte/societariat/assemblee-${assemblyId}/proces-verbal`);
+  expect(minutes).toMatch(/procès-verbal/i);
+  expect(minutes).toContain('Adoption de la charte de déontologie');
+  expect(minutes.replace(/\s+/g, ' ')).toMatch(/55,0 ?%/);
+});

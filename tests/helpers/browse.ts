@@ -1,0 +1,96 @@
+/**
+ * What the end-to-end specs of the paid paths share: waiting for the client router, signing in,
+ * looking at a page (axe, then screenshots at 1280 and 390 px), reloading until the provider's
+ * notification has landed, and reading the outbox with mailparser. (The gifts and support specs
+ * keep their own copies; new specs use these.)
+ */
+import { mkdirSync } from 'node:fs';
+import { readdir, readFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
+import type { Locator, Page } from '@playwright/test';
+import { simpleParser, type ParsedMail } from 'mailparser';
+import { openDatabase } from '../../src/server/db/client';
+import { expect } from './guard';
+import { outboxDir } from './members';
+
+/** Marks the router busy between a navigation's start and its page-load (see `arrived`). */
+export async function trackRouter(page: Page): Promise<void> {
+  await page.addInitScript(() => {
+    const w = window as unknown as { __routerBusy?: boolean };
+    document.addEventListener('astro:before-preparation', () => { w.__routerBusy = true; });
+    document.addEventListener('astro:page-load', () => { w.__routerBusy = false; });
+  });
+}
+
+/** The page at `url` is in place, and the router's swap (if any) has ended. */
+export async function arrived(page: Page, url: RegExp): Promise<void> {
+  await expect(page).toHaveURL(url);
+  await page.waitForTimeout(200);
+  await expect.poll(() => page.evaluate(() => (window as unknown as { __routerBusy?: boolean }).__routerBusy === true)).toBe(false);
+  await expect(page.locator('html')).not.toHaveAttribute('data-astro-transition', /./);
+}
+
+export async function signIn(page: Page, email: string, password: string): Promise<void> {
+  await page.goto('/login');
+  await page.locator('#login-email').fill(email);
+  await page.locator('#login-password').fill(password);
+  await page.getByRole('button', { name: 'Se connecter' }).click();
+  await arrived(page, /\/mon-compte$/);
+}
+
+const settled = (page: Page) =>
+  page.waitForFunction(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(() => done(document.getAnimations().every((a) => a.playState !== 'running'))))));
+
+/** axe finds nothing serious, then the page is captured at 1280 and 390 px in `dir`. */
+export async function look(page: Page, dir: string, name: string): Promise<void> {
+  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
+  const blocking = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(' | ')})`);
+  expect(blocking).toEqual([]);
+  mkdirSync(dir, { recursive: true });
+  for (const width of [1280, 390]) {
+    await page.setViewportSize({ width, height: width === 390 ? 844 : 900 });
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await settled(page);
+    await page.screenshot({ path: join(dir, `${name}-${width}.png`), fullPage: true });
+  }
+  await page.setViewportSize({ width: 1280, height: 900 });
+}
+
+/** Reloads until `locator` shows: the provider's notifications reach the site a moment later. */
+export async function reloadUntil(page: Page, locator: Locator, timeout = 20_000): Promise<void> {
+  await expect(async () => {
+    if (!(await locator.isVisible())) {
+      await page.reload();
+      await expect(locator).toBeVisible({ timeout: 1_500 });
+    }
+  }).toPass({ timeout, intervals: [500, 1_000] });
+}
+
+/** The newest mail to `to` whose subject matches, parsed (MIME, attachments included). */
+export async function waitForMail(to: string, subject: RegExp, timeout = 20_000): Promise<ParsedMail> {
+  let found: ParsedMail | undefined;
+  await expect.poll(async () => {
+    const files = (await readdir(outboxDir())).filter((f) => f.endsWith('.eml')).sort().reverse();
+    for (const file of files.slice(0, 120)) {
+      const mail = await simpleParser(await readFile(resolve(outboxDir(), file)));
+      const address = Array.isArray(mail.to) ? mail.to[0]?.text : mail.to?.text;
+      if (address?.includes(to) && subject.test(mail.subject ?? '')) {
+        found = mail;
+        return true;
+      }
+    }
+    return false;
+  }, { timeout }).toBe(true);
+  return found!;
+}
+
+/** The e2e server's database, for what a test cannot do through the site (time passing). */
+export async function withE2eDatabase<T>(work: (db: ReturnType<typeof openDatabase>['db']) => Promise<T>): Promise<T> {
+  const handle = openDatabase({ kind: 'sqlite', path: resolve(process.env.E2E_DATA_DIR ?? 'test-results/e2e-data', 'contrechamp.db') });
+  try {
+    return await work(handle.db);
+  } finally {
+    await handle.close();
+  }
+}
