@@ -28,12 +28,13 @@ import { isSimulated } from './payments/simulated';
 import { handlePaymentWebhook } from './checkout/service';
 import { billingJobs, scheduleBillingWork } from './billing/service';
 import { assemblyJobs } from './shares/assemblies';
+import { shareJobs } from './shares/service';
 
 /** Every domain's job handlers: a domain with deferred work adds its list here. */
 export function jobHandlers(deps: ServerDeps): JobDefinition[] {
   const payments = isSimulated(deps.payments) ? deps.payments.jobs((raw, headers) => handlePaymentWebhook(deps, 'simulated', raw, headers)) : [];
   return [
-    ...mailJobs(deps.mailer), ...authJobs(deps), ...newsletterJobs(deps), ...contactJobs(deps), ...orderJobs(deps), ...subscriptionJobs(deps), ...giftJobs(deps), ...billingJobs(deps), ...assemblyJobs(deps), ...payments,
+    ...mailJobs(deps.mailer), ...authJobs(deps), ...newsletterJobs(deps), ...contactJobs(deps), ...orderJobs(deps), ...subscriptionJobs(deps), ...giftJobs(deps), ...billingJobs(deps), ...assemblyJobs(deps), ...shareJobs(deps), ...payments,
   ] as JobDefinition[];
 }
 

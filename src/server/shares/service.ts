@@ -17,7 +17,8 @@ import { log } from '../core/log';
 import { fail, type Result } from '../core/result';
 import type { Database } from '../db/database';
 import { writeTransaction } from '../db/transaction';
-import { schedule } from '../jobs/schedule';
+import { handle, jobType, schedule } from '../jobs/schedule';
+import { z } from 'zod';
 import { SEND_MAIL } from '../mail/jobs';
 import type { MailContent } from '../mail/layout';
 import { findOrder, insertOrderNote, REFUND_REQUESTED } from '../orders/repository';
@@ -30,6 +31,35 @@ import { admittedMail, bulletinReceivedMail, refusedMail, renouncedMail } from '
 import { type Countersignature, renderBulletinPdf, renderCertificatePdf } from './pdf';
 
 export type SharesDeps = Pick<ServerDeps, 'db' | 'clock' | 'siteUrl' | 'jobs' | 'payments'>;
+
+/**
+ * The subscriber's copy of the bulletin, by mail with its PDF attached (CGV art. 10): when it is
+ * received (paid, or signed for a transfer) and once countersigned at the admission. Rendered
+ * when the job runs, from the bulletin and the register, which never change.
+ */
+export const BULLETIN_MAIL = jobType({ kind: 'shares.bulletin-mail', schema: z.object({ bulletinId: z.string(), event: z.enum(['received', 'admitted']) }), maxAttempts: 8 });
+
+async function sendBulletinMail(deps: Pick<ServerDeps, 'db' | 'mailer' | 'siteUrl'>, bulletinId: string, event: 'received' | 'admitted'): Promise<void> {
+  const bulletin = await findBulletin(deps.db, bulletinId);
+  if (!bulletin?.userId) return;
+  const user = await findUser(deps.db, bulletin.userId);
+  if (!user) return;
+  const countersigned = await countersignatureOf(deps.db, bulletin);
+  let mail: MailContent;
+  if (event === 'admitted') {
+    if (!countersigned) return log.warn('shares.admitted_mail_without_admission', { bulletinId });
+    mail = admittedMail({ siteUrl: deps.siteUrl, bulletin, certificateNumber: countersigned.certificateNumber, memberNumber: countersigned.memberNumber });
+  } else {
+    mail = bulletinReceivedMail({ siteUrl: deps.siteUrl, bulletin });
+  }
+  const pdf = await renderBulletinPdf(bulletin, event === 'admitted' ? countersigned : null);
+  await deps.mailer.send({ to: user.email, ...mail, attachments: [{ filename: event === 'admitted' ? 'bulletin-contresigne-contrechamp.pdf' : 'bulletin-de-souscription-contrechamp.pdf', contentType: 'application/pdf', content: pdf }] });
+}
+
+const bulletinMail = (deps: Pick<ServerDeps, 'clock'>, trx: Kysely<Database>, bulletin: ShareBulletin, event: 'received' | 'admitted') =>
+  schedule(deps, trx, BULLETIN_MAIL, { bulletinId: bulletin.id, event }, { uniqueKey: `shares.bulletin-mail:${bulletin.id}:${event}` });
+
+export const shareJobs = (deps: Pick<ServerDeps, 'db' | 'mailer' | 'siteUrl'>) => [handle(BULLETIN_MAIL, ({ payload }) => sendBulletinMail(deps, payload.bulletinId, payload.event))];
 
 async function mailTo(deps: Pick<ServerDeps, 'clock'>, trx: Kysely<Database>, userId: string | null, mail: MailContent, uniqueKey: string): Promise<void> {
   if (!userId) return;
@@ -48,7 +78,7 @@ export function shareFulfilment(deps: SharesDeps): Fulfilment {
         if (bulletin.status === 'renounced' || bulletin.status === 'canceled') log.warn('shares.paid_after_renunciation', { bulletinId: bulletin.id, orderId: order.id });
         return;
       }
-      await mailTo(deps, trx, bulletin.userId, bulletinReceivedMail({ siteUrl: deps.siteUrl, bulletin: { ...bulletin, status: 'paid' } }), `shares.received:${bulletin.id}`);
+      await bulletinMail(deps, trx, bulletin, 'received');
     },
     async failed(trx, order, { now }) {
       const bulletin = await bulletinOfOrder(trx, order.id);
@@ -58,9 +88,9 @@ export function shareFulfilment(deps: SharesDeps): Fulfilment {
 }
 
 /** A bulletin paid by transfer, written at signing: its mail with the reference. Run in the signing transaction. */
-export async function bulletinSigned(deps: Pick<ServerDeps, 'clock' | 'siteUrl'>, trx: Kysely<Database>, bulletin: ShareBulletin): Promise<void> {
+export async function bulletinSigned(deps: Pick<ServerDeps, 'clock'>, trx: Kysely<Database>, bulletin: ShareBulletin): Promise<void> {
   if (bulletin.paymentMethod !== 'transfer') return;
-  await mailTo(deps, trx, bulletin.userId, bulletinReceivedMail({ siteUrl: deps.siteUrl, bulletin }), `shares.signed:${bulletin.id}`);
+  await bulletinMail(deps, trx, bulletin, 'received');
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -72,9 +102,8 @@ export async function confirmTransfer(deps: SharesDeps, bulletinId: string, admi
   if (bulletin.paymentMethod !== 'transfer') return fail(409, 'Ce bulletin n’est pas payé par virement.');
   const now = deps.clock.now();
   const moved = await writeTransaction(deps.db, async (trx) => {
-    if (!(await moveBulletin(trx, bulletin.id, 'awaiting_payment', 'paid', { paidAt: now, decidedBy: adminId }, now))) return false;
-    await mailTo(deps, trx, bulletin.userId, bulletinReceivedMail({ siteUrl: deps.siteUrl, bulletin: { ...bulletin, status: 'paid' } }), `shares.received:${bulletin.id}`);
-    return true;
+    // The transfer's mail went at signing (with the reference): the payment is told at the admission.
+    return moveBulletin(trx, bulletin.id, 'awaiting_payment', 'paid', { paidAt: now, decidedBy: adminId }, now);
   });
   if (!moved) return fail(409, 'Ce bulletin n’attend plus de virement\u00a0: rechargez la page.');
   deps.jobs.wake();
@@ -88,7 +117,7 @@ export async function admitBulletin(deps: SharesDeps, bulletinId: string, adminI
   const now = deps.clock.now();
   const admitted = await writeTransaction(deps.db, async (trx) => {
     const done = await admitInTransaction(trx, bulletin, adminId, now);
-    if (done) await mailTo(deps, trx, bulletin.userId, admittedMail({ siteUrl: deps.siteUrl, bulletin, ...done }), `shares.admitted:${bulletin.id}`);
+    if (done) await bulletinMail(deps, trx, bulletin, 'admitted');
     return done;
   });
   if (!admitted) return fail(409, 'Ce bulletin vient de faire l’objet d’une décision\u00a0: rechargez la page.');

@@ -98,6 +98,11 @@ describeEachDialect('becoming a sociétaire', (kind) => {
     if (!admitted.ok) return;
     await deps.flush();
     expect(subjects()).toContain('Bienvenue parmi les sociétaires de Contrechamp');
+    // Both mails carry the bulletin: as signed, then countersigned (CGV art. 10).
+    const received = sent.find((m) => m.subject.startsWith('Votre souscription de parts sociales'))!;
+    expect(received.attachments?.map((a) => a.filename)).toEqual(['bulletin-de-souscription-contrechamp.pdf']);
+    const welcome = sent.find((m) => m.subject.startsWith('Bienvenue'))!;
+    expect(pdfText(welcome.attachments![0]!.content)).toContain(`${admitted.certificateNumber}`);
     expect(await holdingOfUser(test.db, reader, '2026-11-23')).toMatchObject({ shares: 3, collegeId: 'lecteurs' });
     expect(await cooperativeFigures(deps)).toEqual({ members: before.members + 1, shares: before.shares + 3, capitalCents: before.capitalCents + 15000 });
     const countersigned = pdfText((await bulletinPdf(deps, reader, id))!);
