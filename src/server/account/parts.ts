@@ -18,6 +18,7 @@ import { detachUserOrders, exportUserOrders } from '../orders/service';
 import { eraseUserSubscriptions, exportUserSubscriptions } from '../subscriptions/service';
 import { detachUserGifts, exportUserGifts } from '../subscriptions/gifts';
 import { exportUserDocuments } from '../billing/service';
+import { detachUserShares, exportUserShares } from '../shares/service';
 
 export interface AccountPart {
   /** Key of this part in the exported JSON. */
@@ -66,5 +67,12 @@ export const ACCOUNT_PARTS: readonly AccountPart[] = [
     name: 'documents',
     export: (db, user) => exportUserDocuments(db, user.id),
     erase: async () => {},
+  },
+  {
+    // The register and the bulletins: documents of the cooperative, kept; the account's link goes.
+    // (An account that holds shares, or has a subscription or withdrawal under way, is not deleted: account/service.ts.)
+    name: 'shares',
+    export: (db, user) => exportUserShares(db, user.id),
+    erase: (db, user, now) => detachUserShares(db, user.id, now),
   },
 ];

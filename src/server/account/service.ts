@@ -16,6 +16,7 @@ import { checkCurrentPassword, confirmEmailChange as confirmAddress, eraseUser, 
 import { followAddress, isSubscribed, setSubscription } from '../newsletter/service';
 import { accountDeletedMail } from './mails';
 import { ACCOUNT_PARTS } from './parts';
+import { sharesBlockDeletion } from '../shares/service';
 
 /** The profile page's data: the user and whether their address gets the newsletter. */
 export async function profileOf(deps: Pick<ServerDeps, 'db'>, user: User) {
@@ -60,6 +61,8 @@ export async function deleteAccount(deps: ServerDeps, input: { userId: string; p
   const checked = await checkCurrentPassword(deps, input);
   if (!checked.ok) return checked;
   const user = checked.user;
+  const blocked = await sharesBlockDeletion(deps, user.id);
+  if (blocked) return fail(409, blocked);
   const now = deps.clock.now();
   await writeTransaction(deps.db, async (trx) => {
     for (const part of ACCOUNT_PARTS) await part.erase(trx, user, now);

@@ -11,6 +11,7 @@ import { type MemberIdentity, registerEntries, type RegisterEntry } from '../sha
 import { admitBulletin, confirmTransfer, cooperativeFigures, refuseBulletin, type SharesDeps } from '../shares/service';
 import type { ShareBulletin } from '../shares/bulletins';
 import { findBulletin, parisDay } from '../shares/bulletins';
+import { decideWithdrawal, openWithdrawals, recordRepayment } from '../shares/withdrawals';
 import { csvAmount, csvDocument, csvText } from './csv';
 import { adminOf } from './service';
 
@@ -128,3 +129,19 @@ export async function registerCsv(deps: Pick<ServerDeps, 'db' | 'clock'>, adminI
   return { ok: true, csv: csvDocument(REGISTER_HEADER, lines), filename: `contrechamp-registre-des-societaires-${parisDay(deps.clock.now())}.csv` };
 }
 
+export async function withdrawalsForAdmin(deps: Pick<ServerDeps, 'db'>, adminId: string): Promise<Result<{ withdrawals: Awaited<ReturnType<typeof openWithdrawals>> }>> {
+  if (!(await adminOf(deps, adminId))) return fail(403, NOT_ADMIN);
+  return { ok: true, withdrawals: await openWithdrawals(deps.db) };
+}
+
+export type WithdrawalDecision = { kind: 'accept' } | { kind: 'refuse'; note: string } | { kind: 'repay'; amountCents: number };
+
+export async function decideWithdrawalAsAdmin(deps: SharesDeps, adminId: string, withdrawalId: string, decision: WithdrawalDecision): Promise<Result<{ message: string }>> {
+  if (!(await adminOf(deps, adminId))) return fail(403, NOT_ADMIN);
+  if (decision.kind === 'repay') {
+    const done = await recordRepayment(deps, adminId, withdrawalId, decision.amountCents);
+    return done.ok ? { ok: true, message: 'Remboursement inscrit au registre.' } : done;
+  }
+  const done = await decideWithdrawal(deps, adminId, withdrawalId, decision.kind === 'accept' ? { accept: true } : { accept: false, note: decision.note });
+  return done.ok ? { ok: true, message: decision.kind === 'accept' ? 'Retrait accepté et inscrit au registre.' : 'Retrait refusé : la personne est prévenue.' } : done;
+}

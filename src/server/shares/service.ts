@@ -15,7 +15,7 @@ import type { Kysely } from 'kysely';
 import type { ServerDeps } from '../core/deps';
 import { log } from '../core/log';
 import { fail, type Result } from '../core/result';
-import type { Database } from '../db/database';
+import { type Database, toTimestamp } from '../db/database';
 import { writeTransaction } from '../db/transaction';
 import { handle, jobType, schedule } from '../jobs/schedule';
 import { z } from 'zod';
@@ -270,4 +270,46 @@ export async function cooperativeFigures(deps: Pick<ServerDeps, 'db' | 'clock'>)
   for (const e of entries) if (e.effectiveOn <= today) perMember.set(e.memberId, (perMember.get(e.memberId) ?? 0) + e.sharesDelta);
   const held = [...perMember.values()].filter((n) => n > 0);
   return { members: held.length, shares: held.reduce((a, b) => a + b, 0), capitalCents: capitalOf(entries, today) };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Personal data (RGPD): the account's export and deletion (src/server/account/parts.ts)
+
+/**
+ * Why the account cannot be deleted now, if it cannot: a sociétaire holds shares (the register
+ * and the convocations need them reachable), or a subscription or a withdrawal is under way.
+ */
+export async function sharesBlockDeletion(deps: Pick<ServerDeps, 'db' | 'clock'>, userId: string): Promise<string | null> {
+  const today = parisDay(deps.clock.now());
+  if (await holdingOfUser(deps.db, userId, today)) return 'Vous êtes sociétaire de Contrechamp : demandez d’abord le retrait de vos parts (espace Sociétariat). Une fois le retrait effectif et remboursé, vous pourrez supprimer votre compte.';
+  const open = await deps.db.selectFrom('share_bulletins').select('id').where('user_id', '=', userId).where('status', 'in', ['awaiting_payment', 'paid']).executeTakeFirst();
+  if (open) return 'Une souscription de parts est en cours : renoncez-y ou attendez la décision de la gérance avant de supprimer votre compte.';
+  const withdrawal = await deps.db.selectFrom('share_withdrawals').select('id').where('user_id', '=', userId).where('status', 'in', ['requested', 'accepted']).executeTakeFirst();
+  if (withdrawal) return 'Un retrait de parts est en cours : vous pourrez supprimer votre compte une fois vos parts remboursées.';
+  return null;
+}
+
+/** What the cooperative holds about the account: bulletins, the register's entries, withdrawals, assemblies taken part in. */
+export async function exportUserShares(db: Kysely<Database>, userId: string) {
+  const member = await db.selectFrom('share_members').selectAll().where('user_id', '=', userId).executeTakeFirst();
+  const bulletins = await listUserBulletins(db, userId);
+  const withdrawals = await db.selectFrom('share_withdrawals').select(['shares', 'reason', 'requested_at', 'status', 'effective_on', 'decided_at', 'decision_note', 'repaid_at']).where('user_id', '=', userId).execute();
+  const entries = member ? await registerEntries(db, member.id) : [];
+  const assemblies = member
+    ? await db.selectFrom('assembly_participation as p').innerJoin('assemblies as a', 'a.id', 'p.assembly_id').select(['a.title', 'p.voted_at']).where('p.member_id', '=', member.id).execute()
+    : [];
+  return {
+    note: 'Le registre des sociétaires et les bulletins de souscription sont des documents sociaux que la coopérative conserve tant que vous êtes sociétaire, puis dix ans ; la suppression du compte ne les efface pas. Vos votes sont secrets : seule votre participation est enregistrée, jamais votre choix.',
+    member: member ? { memberNumber: Number(member.member_number), identity: JSON.parse(member.identity) as unknown, since: member.created_at } : null,
+    bulletins: bulletins.map((b) => ({ id: b.id, college: b.collegeId, shares: b.shares, amountCents: b.amountCents, identity: b.identity, statutesVersion: b.statutesVersion, acceptedAt: b.acceptedAt, fingerprint: b.fingerprint, paymentMethod: b.paymentMethod, status: b.status })),
+    register: entries.map((e) => ({ entry: e.entryNumber, kind: e.kind, college: e.collegeId, shares: e.sharesDelta, repaidCents: e.repaidCents, certificate: e.certificateNumber, effectiveOn: e.effectiveOn, note: e.note })),
+    withdrawals,
+    assembliesTakenPart: assemblies.map((a) => ({ assembly: a.title, at: a.voted_at })),
+  };
+}
+
+/** At the account's deletion (allowed only once nothing is held or under way): bulletins and withdrawals detached, kept. */
+export async function detachUserShares(db: Kysely<Database>, userId: string, now: Date): Promise<void> {
+  await db.updateTable('share_bulletins').set({ user_id: null, updated_at: toTimestamp(now) }).where('user_id', '=', userId).execute();
+  await db.updateTable('share_withdrawals').set({ user_id: null, updated_at: toTimestamp(now) }).where('user_id', '=', userId).execute();
 }

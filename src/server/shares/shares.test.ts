@@ -23,6 +23,8 @@ import { holdingOfUser } from './register';
 import { admitBulletin, bulletinPdf, certificatePdf, confirmTransfer, cooperativeFigures, memberView, refuseBulletin, renounceBulletin } from './service';
 import { decideBulletin, pendingBulletins, REGISTER_HEADER, registerCsv, registerForAdmin } from '../admin/shares';
 import { seedDemoAccounts, seedDemoAssemblies, seedDemoCooperative } from '../demo/seed';
+import { deleteAccount } from '../account/service';
+import { exportUserShares } from './service';
 import { listMemberAssemblies, memberAssembly } from './ballots';
 import { memberMinutesPdf } from './assemblies';
 
@@ -169,6 +171,18 @@ describeEachDialect('becoming a sociétaire', (kind) => {
     const late = await subscribeAndPay(reader);
     clock.advance(15 * DAY);
     expect(await renounceBulletin(deps, reader, late)).toMatchObject({ ok: false, status: 409, message: expect.stringContaining('demandez le retrait') });
+  });
+
+  it('personal data: a sociétaire’s account is not deleted while they hold shares; the export lists bulletins and register entries', async () => {
+    const id = await subscribeAndPay(reader);
+    expect(await deleteAccount(deps, { userId: reader, password: 'un mot de passe solide' })).toMatchObject({ ok: false, status: 409, message: expect.stringContaining('souscription de parts est en cours') });
+    await admitBulletin(deps, id, admin);
+    expect(await deleteAccount(deps, { userId: reader, password: 'un mot de passe solide' })).toMatchObject({ ok: false, status: 409, message: expect.stringContaining('demandez d’abord le retrait de vos parts') });
+    expect(await test.db.selectFrom('users').select('id').where('id', '=', reader).executeTakeFirst()).toBeDefined();
+    const data = await exportUserShares(test.db, reader);
+    expect(data.bulletins).toEqual([expect.objectContaining({ id, shares: 3, status: 'admitted' })]);
+    expect(data.register).toEqual([expect.objectContaining({ kind: 'admission', shares: 3 })]);
+    expect(data.member?.memberNumber).toBeGreaterThan(0);
   });
 
   it('bad bulletins are refused in French and nothing is written', async () => {
