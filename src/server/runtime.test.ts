@@ -30,7 +30,9 @@ describe('server wiring', () => {
       { email: 'abonne@exemple.fr', role: 'reader' },
       { email: 'administration@exemple.fr', role: 'admin' },
       { email: 'lecteur@exemple.fr', role: 'reader' },
+      { email: 'partenaire@exemple.fr', role: 'reader' },
       { email: 'redaction@exemple.fr', role: 'editor' },
+      { email: 'salariee@exemple.fr', role: 'reader' },
       { email: 'societaire@exemple.fr', role: 'reader' },
     ]);
   }, 30_000);
