@@ -15,7 +15,7 @@ import { writeTransaction } from '../db/transaction';
 import { handle, jobType, schedule } from '../jobs/schedule';
 import type { PaymentEvent } from '../payments/provider';
 import { ProviderError } from '../payments/provider';
-import { customerRef, findOrder, findOrderByPaymentRef, insertOrderEvent, type Order, saveCustomerRef, setCheckoutRef, toOrder } from './repository';
+import { customerRef, findOrder, findOrderByPaymentRef, insertOrderEvent, insertOrderNote, type Order, REFUND_REQUESTED, saveCustomerRef, setCheckoutRef, toOrder } from './repository';
 import { canMove } from './state';
 import type { Updateable } from 'kysely';
 
@@ -291,9 +291,32 @@ export async function detachUserOrders(db: Kysely<Database>, userId: string, now
   await db.deleteFrom('payment_customers').where('user_id', '=', userId).execute();
 }
 
+/**
+ * A payment that nothing wants any more (a renewal of a subscription already ended, shares
+ * renounced while their SEPA debit was on its way) is given back, by this job: the provider is
+ * not called inside the transaction that finds it. The key is a back-office refund's, so that
+ * whichever comes first, one refund is made.
+ */
+export const REFUND_UNWANTED = jobType({ kind: 'orders.refund-unwanted', schema: z.object({ orderId: z.string(), cause: z.string().max(300) }), maxAttempts: 20 });
+
+export function scheduleUnwantedRefund(deps: Pick<ServerDeps, 'clock'>, trx: Kysely<Database>, orderId: string, cause: string) {
+  return schedule(deps, trx, REFUND_UNWANTED, { orderId, cause }, { uniqueKey: `orders.refund-unwanted:${orderId}` });
+}
+
+async function refundUnwanted(deps: OrderDeps, orderId: string, cause: string): Promise<void> {
+  const order = await findOrder(deps.db, orderId);
+  if (!order || order.status !== 'paid' || !order.paymentRef) return;
+  if (order.provider !== deps.payments.name) return log.warn('orders.refund_at_other_provider', { orderId, provider: order.provider });
+  // A ProviderError throws: the job is tried again later.
+  await deps.payments.refund({ paymentRef: order.paymentRef, amountCents: order.amountCents, idempotencyKey: `refund:${order.id}` });
+  await writeTransaction(deps.db, (trx) => insertOrderNote(trx, { orderId: order.id, cause: `${REFUND_REQUESTED} automatiquement : ${cause}`, oncePer: REFUND_REQUESTED }, deps.clock.now()));
+  deps.jobs.wake();
+}
+
 export const orderJobs = (deps: OrderDeps) => [
   handle(RECONCILE_ORDER, async ({ payload }) => {
     await reconcileOrder(deps, payload.orderId, payload.round);
   }),
+  handle(REFUND_UNWANTED, ({ payload }) => refundUnwanted(deps, payload.orderId, payload.cause)),
 ];
 

@@ -22,7 +22,7 @@ import { z } from 'zod';
 import { SEND_MAIL } from '../mail/jobs';
 import type { MailContent } from '../mail/layout';
 import { findOrder, insertOrderNote, REFUND_REQUESTED } from '../orders/repository';
-import type { Fulfilment } from '../orders/service';
+import { type Fulfilment, scheduleUnwantedRefund } from '../orders/service';
 import { ProviderError } from '../payments/provider';
 import { findUser } from '../auth/service';
 import { addRegisterEntry, capitalOf, type Holding, holdingOfUser, registerEntries, type RegisterEntry } from './register';
@@ -74,8 +74,11 @@ export function shareFulfilment(deps: SharesDeps): Fulfilment {
       const bulletin = await bulletinOfOrder(trx, order.id);
       if (!bulletin) return log.warn('shares.paid_without_bulletin', { orderId: order.id });
       if (!(await moveBulletin(trx, bulletin.id, 'awaiting_payment', 'paid', { paidAt: now }, now))) {
-        // Renounced (or cancelled) before the payment landed: the money goes back.
-        if (bulletin.status === 'renounced' || bulletin.status === 'canceled') log.warn('shares.paid_after_renunciation', { bulletinId: bulletin.id, orderId: order.id });
+        // Renounced, refused or cancelled before the payment landed (a SEPA debit takes days): the money goes back.
+        if (bulletin.status === 'renounced' || bulletin.status === 'canceled' || bulletin.status === 'refused') {
+          log.warn('shares.paid_after_close', { bulletinId: bulletin.id, orderId: order.id, status: bulletin.status });
+          await scheduleUnwantedRefund(deps, trx, order.id, 'paiement reçu pour une souscription de parts close (renonciation, refus ou abandon)');
+        }
         return;
       }
       await bulletinMail(deps, trx, bulletin, 'received');

@@ -185,6 +185,23 @@ describeEachDialect('becoming a sociétaire', (kind) => {
     expect(data.member?.memberNumber).toBeGreaterThan(0);
   });
 
+  it('renounced while the SEPA debit is on its way: the debit that lands is given back, without anyone asking', async () => {
+    const placed = await subscribeShares(deps, reader, form({ paiement: 'sepa' }), 'c');
+    if (!placed.ok) throw new Error(placed.message);
+    await submitSimulatedSession(provider, new URL(placed.url, SITE).pathname.split('/').pop()!, { action: 'pay', number: 'FR1420041010050500013M02606', delivery: PROMPT_DELIVERY });
+    await deps.flush();
+    expect(await findBulletin(test.db, placed.bulletinId)).toMatchObject({ status: 'awaiting_payment' });
+    expect(await renounceBulletin(deps, reader, placed.bulletinId)).toEqual({ ok: true });
+    clock.advance(60_000);
+    await deps.flush();
+    const bulletin = await findBulletin(test.db, placed.bulletinId);
+    expect(bulletin).toMatchObject({ status: 'renounced' });
+    const order = await findOrder(test.db, bulletin!.orderId!);
+    expect(order!.status).toBe('refunded');
+    const causes = (await test.db.selectFrom('order_events').select('cause').where('order_id', '=', order!.id).execute()).map((e) => e.cause);
+    expect(causes).toContain('Remboursement demandé automatiquement : paiement reçu pour une souscription de parts close (renonciation, refus ou abandon)');
+  });
+
   it('bad bulletins are refused in French and nothing is written', async () => {
     const count = async () => (await test.db.selectFrom('share_bulletins').select('id').where('user_id', '=', reader).execute()).length;
     expect(await subscribeShares(deps, reader, form({ college: 'partenaires' }), 'c')).toMatchObject({ ok: false, status: 422 });

@@ -24,8 +24,8 @@ import { writeTransaction } from '../db/transaction';
 import { handle, jobType, schedule } from '../jobs/schedule';
 import type { MailContent } from '../mail/layout';
 import { SEND_MAIL } from '../mail/jobs';
-import { type Fulfilment, type Fulfilments, transitionOrder } from '../orders/service';
-import { findOrder, insertOrder, insertOrderNote, listSubscriptionOrders, type Order, customerRef, REFUND_REQUESTED } from '../orders/repository';
+import { type Fulfilment, type Fulfilments, scheduleUnwantedRefund, transitionOrder } from '../orders/service';
+import { findOrder, insertOrder, listSubscriptionOrders, type Order, customerRef } from '../orders/repository';
 import { type PaymentEvent, ProviderError } from '../payments/provider';
 import {
   cancellationMail,
@@ -170,7 +170,6 @@ export const subscriptionJobs = (deps: SubscriptionDeps) => [
   handle(RETRY_RENEWAL, ({ payload }) => retryRenewal(deps, payload)),
   handle(RENEWAL_NOTICE, ({ payload }) => sendRenewalNotice(deps, payload.subscriptionId, payload.periodEnd)),
   handle(END_AT_PROVIDER, ({ payload }) => endAtProvider(deps, payload.subscriptionId)),
-  handle(REFUND_AFTER_END, ({ payload }) => refundAfterEnd(deps, payload.orderId)),
 ];
 
 // ---------------------------------------------------------------------------------------------
@@ -208,7 +207,7 @@ export function subscriptionFulfilment(deps: SubscriptionDeps): Fulfilment {
         // Money taken for a subscription that has ended (the provider charged before it learnt of
         // the end): it is given back, by a job, since the provider is not called in a transaction.
         log.warn('subscriptions.payment_after_end', { subscriptionId: sub.id, orderId: order.id });
-        await schedule(deps, trx, REFUND_AFTER_END, { orderId: order.id }, { uniqueKey: `subscriptions.refund-after-end:${order.id}` });
+        await scheduleUnwantedRefund(deps, trx, order.id, 'paiement reçu pour un abonnement déjà terminé');
         return;
       }
       if (!order.periodStart || !order.periodEnd) {
@@ -550,20 +549,6 @@ async function endAtProvider(deps: SubscriptionDeps, subscriptionId: string): Pr
   if (!deps.payments.runsRenewals) return;
   // A ProviderError throws: the job is tried again later.
   await deps.payments.cancelSubscriptionNow(sub.providerRef, `cancel-now:${sub.id}`);
-}
-
-/** A renewal paid after its subscription ended, given back (see `paid` above). */
-export const REFUND_AFTER_END = jobType({ kind: 'subscriptions.refund-after-end', schema: z.object({ orderId: z.string() }), maxAttempts: 20 });
-
-async function refundAfterEnd(deps: SubscriptionDeps, orderId: string): Promise<void> {
-  const order = await findOrder(deps.db, orderId);
-  if (!order || order.status !== 'paid' || !order.paymentRef) return;
-  if (order.provider !== deps.payments.name) return log.warn('subscriptions.refund_at_other_provider', { orderId, provider: order.provider });
-  // The same key as a refund asked from the back-office: whichever comes first, one refund is made.
-  await deps.payments.refund({ paymentRef: order.paymentRef, amountCents: order.amountCents, idempotencyKey: `refund:${order.id}` });
-  const cause = `${REFUND_REQUESTED} automatiquement : paiement reçu pour un abonnement déjà terminé`;
-  await writeTransaction(deps.db, (trx) => insertOrderNote(trx, { orderId: order.id, cause, oncePer: REFUND_REQUESTED }, deps.clock.now()));
-  deps.jobs.wake();
 }
 
 /** The user's subscriptions and monthly donations, every one (even never paid), with their history. */
