@@ -26,6 +26,10 @@ import { findSubscription, insertSubscription, type Subscription } from '../subs
 import { statutes } from '../../config/statutes';
 import { type BulletinInput, bulletinFingerprint, bulletinText, checkBulletin, insertBulletin } from '../shares/bulletins';
 import { bulletinSigned, shareFulfilment } from '../shares/service';
+import { limit, MINUTE, type RateLimitRule } from '../rate-limit/rate-limit';
+
+/** Bulletins one account may sign in an hour: room for second thoughts, not for a flood that would bury the real ones. */
+export const BULLETINS_BY_ACCOUNT: RateLimitRule = { name: 'shares:bulletin', limit: 10, windowMs: 60 * MINUTE };
 
 /** Every purpose's fulfilment, each with its legal document issued first (billing). */
 export function fulfilments(deps: ServerDeps): Fulfilments {
@@ -158,6 +162,8 @@ export async function subscribeShares(deps: ServerDeps, userId: string, input: B
   const b = checked.bulletin;
   const user = await findUser(deps.db, userId);
   if (!user) return fail(404, 'Compte introuvable.');
+  const limited = await limit(deps, [[BULLETINS_BY_ACCOUNT, user.id]], 'Trop de bulletins signés.');
+  if (limited) return limited;
   const now = deps.clock.now();
   const attemptKey = `shares:${user.id}:${input.tentative}`;
   const address = { line1: input.address_line1, line2: input.address_line2, postalCode: input.postal_code, city: input.city, country: input.country };

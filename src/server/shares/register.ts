@@ -54,6 +54,20 @@ export interface Holding {
   memberSince: string;
 }
 
+/**
+ * Holds the register until the transaction ends: every writer of the register takes the entry
+ * counter's row first (billing/numbering.ts creates it if needed), so a check made after this
+ * (the capital floor, what a member still holds) sees every entry committed before it, and no
+ * other entry can slip in until this transaction ends. SQLite's single writer does the same.
+ */
+export async function lockRegister(trx: Kysely<Database>): Promise<void> {
+  for (let attempt = 0; attempt < 2; attempt++) {
+    const held = await trx.updateTable('document_counters').set((eb) => ({ last_number: eb.ref('last_number') })).where('series', '=', REGISTER_SERIES.entry).executeTakeFirst();
+    if (held.numUpdatedRows > 0n) return;
+    await trx.insertInto('document_counters').values({ series: REGISTER_SERIES.entry, last_number: 0 }).onConflict((oc) => oc.column('series').doNothing()).execute();
+  }
+}
+
 /** The member of an account, created with its number at the first admission. */
 export async function ensureMember(trx: Kysely<Database>, userId: string | null, identity: MemberIdentity, now: Date): Promise<{ id: string; memberNumber: number; created: boolean }> {
   if (userId) {

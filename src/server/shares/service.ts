@@ -21,11 +21,9 @@ import { handle, jobType, schedule } from '../jobs/schedule';
 import { z } from 'zod';
 import { SEND_MAIL } from '../mail/jobs';
 import type { MailContent } from '../mail/layout';
-import { findOrder, insertOrderNote, REFUND_REQUESTED } from '../orders/repository';
 import { type Fulfilment, scheduleUnwantedRefund } from '../orders/service';
-import { ProviderError } from '../payments/provider';
 import { findUser } from '../auth/service';
-import { addRegisterEntry, capitalOf, type Holding, holdingOfUser, registerEntries, type RegisterEntry } from './register';
+import { addRegisterEntry, capitalOf, type Holding, holdingOfUser, lockRegister, registerEntries, type RegisterEntry } from './register';
 import { admitInTransaction, bulletinOfOrder, findBulletin, findUserBulletin, listUserBulletins, moveBulletin, parisDay, RENUNCIATION_DAYS, type ShareBulletin } from './bulletins';
 import { admittedMail, bulletinReceivedMail, refusedMail, renouncedMail } from './mails';
 import { type Countersignature, renderBulletinPdf, renderCertificatePdf } from './pdf';
@@ -75,8 +73,10 @@ export function shareFulfilment(deps: SharesDeps): Fulfilment {
       if (!bulletin) return log.warn('shares.paid_without_bulletin', { orderId: order.id });
       if (!(await moveBulletin(trx, bulletin.id, 'awaiting_payment', 'paid', { paidAt: now }, now))) {
         // Renounced, refused or cancelled before the payment landed (a SEPA debit takes days): the money goes back.
-        if (bulletin.status === 'renounced' || bulletin.status === 'canceled' || bulletin.status === 'refused') {
-          log.warn('shares.paid_after_close', { bulletinId: bulletin.id, orderId: order.id, status: bulletin.status });
+        // Read again: the first read may predate a renunciation that committed while this waited on the row.
+        const status = (await bulletinOfOrder(trx, order.id))?.status;
+        if (status === 'renounced' || status === 'canceled' || status === 'refused') {
+          log.warn('shares.paid_after_close', { bulletinId: bulletin.id, orderId: order.id, status });
           await scheduleUnwantedRefund(deps, trx, order.id, 'paiement reçu pour une souscription de parts close (renonciation, refus ou abandon)');
         }
         return;
@@ -86,6 +86,17 @@ export function shareFulfilment(deps: SharesDeps): Fulfilment {
     async failed(trx, order, { now }) {
       const bulletin = await bulletinOfOrder(trx, order.id);
       if (bulletin) await moveBulletin(trx, bulletin.id, 'awaiting_payment', 'canceled', {}, now);
+    },
+    /**
+     * A refund the shares path did not ask for (the back-office's « Rembourser », the provider's
+     * dashboard): a bulletin still waiting for its decision is closed as refused, so that it can
+     * no longer be admitted; an admitted one is the team's to correct in the register.
+     */
+    async refunded(trx, order, { now }) {
+      const bulletin = await bulletinOfOrder(trx, order.id);
+      if (!bulletin) return;
+      if (await moveBulletin(trx, bulletin.id, 'paid', 'refused', { decidedBy: null, note: 'Souscription remboursée' }, now)) return;
+      if ((await bulletinOfOrder(trx, order.id))?.status === 'admitted') log.warn('shares.refund_of_admitted_bulletin', { bulletinId: bulletin.id, orderId: order.id });
     },
   };
 }
@@ -128,20 +139,16 @@ export async function admitBulletin(deps: SharesDeps, bulletinId: string, adminI
   return { ok: true, ...admitted };
 }
 
-/** Gives a paid bulletin's money back: the provider for an online payment; a transfer is the treasurer's. */
-async function refundBulletin(deps: SharesDeps, bulletin: ShareBulletin, cause: string): Promise<Result<{ refund: 'provider' | 'transfer' | 'none' }>> {
-  if (!bulletin.paidAt) return { ok: true, refund: 'none' };
-  if (bulletin.paymentMethod === 'transfer' || !bulletin.orderId) return { ok: true, refund: 'transfer' };
-  const order = await findOrder(deps.db, bulletin.orderId);
-  if (!order?.paymentRef) return { ok: true, refund: 'transfer' };
-  try {
-    await deps.payments.refund({ paymentRef: order.paymentRef, amountCents: order.amountCents, idempotencyKey: `refund:${order.id}` });
-  } catch (error) {
-    if (!(error instanceof ProviderError)) throw error;
-    return fail(503, 'Le prestataire de paiement n’a pas accepté le remboursement\u00a0: rien n’a changé. Réessayez dans un instant.', 30);
-  }
-  await writeTransaction(deps.db, (trx) => insertOrderNote(trx, { orderId: order.id, cause: `${REFUND_REQUESTED}\u00a0: ${cause}`, oncePer: REFUND_REQUESTED }, deps.clock.now()));
-  return { ok: true, refund: 'provider' };
+/**
+ * How a closed bulletin's money goes back, in the transaction that closes it: an online payment
+ * by the durable `orders.refund-unwanted` job (the provider is never called inside the
+ * transaction, and the job retries until it has answered); a transfer by the treasurer.
+ */
+async function refundInTransaction(deps: Pick<ServerDeps, 'clock'>, trx: Kysely<Database>, bulletin: ShareBulletin, cause: string): Promise<'provider' | 'transfer' | 'none'> {
+  if (!bulletin.paidAt) return 'none';
+  if (bulletin.paymentMethod === 'transfer' || !bulletin.orderId) return 'transfer';
+  await scheduleUnwantedRefund(deps, trx, bulletin.orderId, cause);
+  return 'provider';
 }
 
 export async function refuseBulletin(deps: SharesDeps, bulletinId: string, adminId: string, reason: string): Promise<Result> {
@@ -150,15 +157,15 @@ export async function refuseBulletin(deps: SharesDeps, bulletinId: string, admin
   const bulletin = await findBulletin(deps.db, bulletinId);
   if (!bulletin) return fail(404, 'Ce bulletin n’existe pas.');
   if (bulletin.status !== 'paid' && bulletin.status !== 'awaiting_payment') return fail(409, 'Ce bulletin a déjà fait l’objet d’une décision.');
-  const refunded = await refundBulletin(deps, bulletin, `souscription refusée par la gérance (${why})`);
-  if (!refunded.ok) return refunded;
   const now = deps.clock.now();
+  // The bulletin moves first, and its refund is scheduled with the move: an admission at the same moment makes one of the two.
   const moved = await writeTransaction(deps.db, async (trx) => {
     if (!(await moveBulletin(trx, bulletin.id, bulletin.status, 'refused', { decidedBy: adminId, note: why }, now))) return false;
-    await mailTo(deps, trx, bulletin.userId, refusedMail({ siteUrl: deps.siteUrl, bulletin, reason: why, refund: refunded.refund }), `shares.refused:${bulletin.id}`);
+    const refund = await refundInTransaction(deps, trx, bulletin, `souscription refusée par la gérance (${why})`);
+    await mailTo(deps, trx, bulletin.userId, refusedMail({ siteUrl: deps.siteUrl, bulletin, reason: why, refund }), `shares.refused:${bulletin.id}`);
     return true;
   });
-  if (!moved) return fail(409, 'Ce bulletin vient de faire l’objet d’une décision\u00a0: rechargez la page.');
+  if (!moved) return fail(409, 'Ce bulletin vient de faire l’objet d’une décision\u00a0: rechargez la page. Rien n’a été remboursé.');
   deps.jobs.wake();
   return { ok: true };
 }
@@ -166,11 +173,17 @@ export async function refuseBulletin(deps: SharesDeps, bulletinId: string, admin
 // ---------------------------------------------------------------------------------------------
 // The subscriber
 
-/** Whether the subscriber may still renounce (14 days from signing, CGV art. 10). */
+/**
+ * Whether the subscriber may renounce: a bulletin not paid yet, at any time (nothing was taken;
+ * a payment that lands later is given back); a paid or admitted one within 14 days of signing
+ * (CGV art. 10).
+ */
 export const canRenounce = (b: ShareBulletin, now: Date): boolean =>
-  (b.status === 'awaiting_payment' || b.status === 'paid' || b.status === 'admitted') && now.getTime() - b.acceptedAt.getTime() <= RENUNCIATION_DAYS * 86_400_000;
+  b.status === 'awaiting_payment' || ((b.status === 'paid' || b.status === 'admitted') && now.getTime() - b.acceptedAt.getTime() <= RENUNCIATION_DAYS * 86_400_000);
 
-/** The subscriber renounces within 14 days: refunded in full; admitted shares leave the register by a new entry. */
+class SharesLeaving extends Error {}
+
+/** The subscriber renounces: refunded in full; admitted shares leave the register by a new entry. */
 export async function renounceBulletin(deps: SharesDeps, userId: string, bulletinId: string): Promise<Result> {
   const bulletin = await findUserBulletin(deps.db, userId, bulletinId);
   if (!bulletin) return fail(404, 'Ce bulletin est introuvable.');
@@ -178,20 +191,32 @@ export async function renounceBulletin(deps: SharesDeps, userId: string, bulleti
   if (!canRenounce(bulletin, now)) {
     return fail(409, bulletin.status === 'renounced' ? 'Vous avez déjà renoncé à cette souscription.' : `Le délai de renonciation de ${RENUNCIATION_DAYS} jours est passé, ou ce bulletin est clos\u00a0: pour quitter la coopérative, demandez le retrait de vos parts.`);
   }
-  const refunded = await refundBulletin(deps, bulletin, 'renonciation dans les 14 jours (CGV, art. 10)');
-  if (!refunded.ok) return refunded;
-  const moved = await writeTransaction(deps.db, async (trx) => {
-    if (!(await moveBulletin(trx, bulletin.id, bulletin.status, 'renounced', { note: 'Renonciation dans les 14 jours' }, now))) return false;
+  const outcome = await writeTransaction(deps.db, async (trx) => {
+    let memberId: string | null = null;
     if (bulletin.status === 'admitted') {
+      // The register held: shares of this bulletin already promised to a withdrawal cannot also be renounced.
+      await lockRegister(trx);
       const admission = await trx.selectFrom('share_register').select(['member_id']).where('bulletin_id', '=', bulletin.id).executeTakeFirst();
-      if (admission) {
-        await addRegisterEntry(trx, { memberId: admission.member_id, kind: 'correction', collegeId: bulletin.collegeId, sharesDelta: -bulletin.shares, nominalCents: bulletin.nominalCents, repaidCents: refunded.refund === 'none' ? 0 : bulletin.amountCents, effectiveOn: parisDay(now), recordedBy: null, note: `Renonciation dans les ${RENUNCIATION_DAYS} jours au bulletin signé le ${parisDay(bulletin.acceptedAt)}` }, now);
+      memberId = admission?.member_id ?? null;
+      if (memberId) {
+        const open = await trx.selectFrom('share_withdrawals').select('id').where('member_id', '=', memberId).where('status', 'in', ['requested', 'accepted']).executeTakeFirst();
+        const left = (await registerEntries(trx, memberId)).reduce((sum, e) => sum + e.sharesDelta, 0);
+        if (open || left < bulletin.shares) throw new SharesLeaving();
       }
     }
-    await mailTo(deps, trx, userId, renouncedMail({ siteUrl: deps.siteUrl, bulletin, refunded: refunded.refund !== 'none' }), `shares.renounced:${bulletin.id}`);
-    return true;
+    if (!(await moveBulletin(trx, bulletin.id, bulletin.status, 'renounced', { note: 'Renonciation' }, now))) return 'moved' as const;
+    const refund = await refundInTransaction(deps, trx, bulletin, `renonciation à la souscription (CGV, art. 10)`);
+    if (memberId) {
+      await addRegisterEntry(trx, { memberId, kind: 'correction', collegeId: bulletin.collegeId, sharesDelta: -bulletin.shares, nominalCents: bulletin.nominalCents, repaidCents: refund === 'provider' ? bulletin.amountCents : 0, effectiveOn: parisDay(now), recordedBy: null, note: `Renonciation dans les ${RENUNCIATION_DAYS} jours au bulletin signé le ${parisDay(bulletin.acceptedAt)}${refund === 'transfer' ? ' ; remboursement par virement à faire' : ''}` }, now);
+    }
+    await mailTo(deps, trx, userId, renouncedMail({ siteUrl: deps.siteUrl, bulletin, refunded: refund !== 'none' }), `shares.renounced:${bulletin.id}`);
+    return 'renounced' as const;
+  }).catch((error: unknown) => {
+    if (error instanceof SharesLeaving) return 'leaving' as const;
+    throw error;
   });
-  if (!moved) return fail(409, 'Ce bulletin vient de changer\u00a0: rechargez la page.');
+  if (outcome === 'leaving') return fail(409, 'Un retrait de parts est en cours pour votre compte\u00a0: la renonciation à cette souscription n’est plus possible. Écrivez-nous à societaires@contrechamp.media.');
+  if (outcome === 'moved') return fail(409, 'Ce bulletin vient de changer\u00a0: rechargez la page.');
   deps.jobs.wake();
   return { ok: true };
 }
@@ -285,8 +310,9 @@ export async function cooperativeFigures(deps: Pick<ServerDeps, 'db' | 'clock'>)
 export async function sharesBlockDeletion(deps: Pick<ServerDeps, 'db' | 'clock'>, userId: string): Promise<string | null> {
   const today = parisDay(deps.clock.now());
   if (await holdingOfUser(deps.db, userId, today)) return 'Vous êtes sociétaire de Contrechamp : demandez d’abord le retrait de vos parts (espace Sociétariat). Une fois le retrait effectif et remboursé, vous pourrez supprimer votre compte.';
-  const open = await deps.db.selectFrom('share_bulletins').select('id').where('user_id', '=', userId).where('status', 'in', ['awaiting_payment', 'paid']).executeTakeFirst();
-  if (open) return 'Une souscription de parts est en cours : renoncez-y ou attendez la décision de la gérance avant de supprimer votre compte.';
+  // A bulletin paid and waiting for its decision; one not paid yet is closed by the deletion (detachUserShares).
+  const open = await deps.db.selectFrom('share_bulletins').select('id').where('user_id', '=', userId).where('status', '=', 'paid').executeTakeFirst();
+  if (open) return 'Une souscription de parts payée attend la décision de la gérance : renoncez-y ou attendez cette décision avant de supprimer votre compte.';
   const withdrawal = await deps.db.selectFrom('share_withdrawals').select('id').where('user_id', '=', userId).where('status', 'in', ['requested', 'accepted']).executeTakeFirst();
   if (withdrawal) return 'Un retrait de parts est en cours : vous pourrez supprimer votre compte une fois vos parts remboursées.';
   return null;
@@ -311,8 +337,10 @@ export async function exportUserShares(db: Kysely<Database>, userId: string) {
   };
 }
 
-/** At the account's deletion (allowed only once nothing is held or under way): bulletins and withdrawals detached, kept. */
+/** At the account's deletion (allowed only once nothing is held or decided): bulletins and withdrawals detached, kept. */
 export async function detachUserShares(db: Kysely<Database>, userId: string, now: Date): Promise<void> {
+  // Not paid yet: closed (a payment that lands later is given back by the fulfilment).
+  await db.updateTable('share_bulletins').set({ status: 'canceled', updated_at: toTimestamp(now) }).where('user_id', '=', userId).where('status', '=', 'awaiting_payment').execute();
   await db.updateTable('share_bulletins').set({ user_id: null, updated_at: toTimestamp(now) }).where('user_id', '=', userId).execute();
   await db.updateTable('share_withdrawals').set({ user_id: null, updated_at: toTimestamp(now) }).where('user_id', '=', userId).execute();
 }

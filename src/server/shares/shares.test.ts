@@ -175,7 +175,7 @@ describeEachDialect('becoming a sociétaire', (kind) => {
 
   it('personal data: a sociétaire’s account is not deleted while they hold shares; the export lists bulletins and register entries', async () => {
     const id = await subscribeAndPay(reader);
-    expect(await deleteAccount(deps, { userId: reader, password: 'un mot de passe solide' })).toMatchObject({ ok: false, status: 409, message: expect.stringContaining('souscription de parts est en cours') });
+    expect(await deleteAccount(deps, { userId: reader, password: 'un mot de passe solide' })).toMatchObject({ ok: false, status: 409, message: expect.stringContaining('attend la décision de la gérance') });
     await admitBulletin(deps, id, admin);
     expect(await deleteAccount(deps, { userId: reader, password: 'un mot de passe solide' })).toMatchObject({ ok: false, status: 409, message: expect.stringContaining('demandez d’abord le retrait de vos parts') });
     expect(await test.db.selectFrom('users').select('id').where('id', '=', reader).executeTakeFirst()).toBeDefined();

@@ -13,6 +13,8 @@ import type { Mailer, OutgoingMail } from '../mail/transport';
 import { admitInTransaction, bulletinForm, checkBulletin, insertBulletin, moveBulletin } from './bulletins';
 import { holdingOfUser, registerEntries } from './register';
 import { decideWithdrawal, listUserWithdrawals, recordRepayment, requestWithdrawal, yearCloseOf } from './withdrawals';
+import { findUserBulletin } from './bulletins';
+import { renounceBulletin } from './service';
 
 vi.setConfig({ testTimeout: 120_000 });
 
@@ -101,5 +103,36 @@ describeEachDialect('withdrawals', (kind) => {
     expect(await decideWithdrawal(deps, admin, asked.withdrawalId, { accept: true })).toMatchObject({ ok: false, status: 409, message: expect.stringContaining('il est différé') });
     expect((await listUserWithdrawals(test.db, big))[0]).toMatchObject({ status: 'requested' });
     expect((await registerEntries(test.db)).filter((e) => e.kind === 'withdrawal')).toEqual([]);
+  });
+
+  it('two withdrawals accepted at the same moment: the floor holds, the second is deferred', async () => {
+    const admin = await createUser(test.db, { email: `admin${++n}@exemple.fr`, password: 'un mot de passe solide', role: 'admin', now: clock.now() });
+    const a = await member(50);
+    const b = await member(40);
+    await member(10);
+    // Highest 100 shares, floor 25: either withdrawal alone leaves at least 50; both together leave 10.
+    const asked = await Promise.all([requestWithdrawal(deps, a, { parts: 50, motif: '' }), requestWithdrawal(deps, b, { parts: 40, motif: '' })]);
+    const ids = asked.map((r) => (r.ok ? r.withdrawalId : ''));
+    const decided = await Promise.all(ids.map((id) => decideWithdrawal(deps, admin, id, { accept: true })));
+    expect(decided.filter((d) => d.ok)).toHaveLength(1);
+    expect(decided.find((d) => !d.ok)).toMatchObject({ status: 409, message: expect.stringContaining('il est différé') });
+    expect((await registerEntries(test.db)).filter((e) => e.kind === 'withdrawal')).toHaveLength(1);
+  });
+
+  it('shares under withdrawal cannot also be renounced; shares renounced cannot also be withdrawn', async () => {
+    const admin = await createUser(test.db, { email: `admin${++n}@exemple.fr`, password: 'un mot de passe solide', role: 'admin', now: clock.now() });
+    await member(40);
+    // Admitted today, so within its 14 days of renunciation.
+    clock.set(new Date('2026-01-21T10:00:00Z'));
+    const userId = await member(3);
+    const bulletin = (await test.db.selectFrom('share_bulletins').select('id').where('user_id', '=', userId).executeTakeFirstOrThrow()).id;
+    const asked = await requestWithdrawal(deps, userId, { parts: 3, motif: '' });
+    expect(asked).toMatchObject({ ok: true });
+    expect(await renounceBulletin(deps, userId, bulletin)).toMatchObject({ ok: false, status: 409, message: expect.stringContaining('retrait de parts est en cours') });
+    expect(await findUserBulletin(test.db, userId, bulletin)).toMatchObject({ status: 'admitted' });
+    if (!asked.ok) return;
+    expect(await decideWithdrawal(deps, admin, asked.withdrawalId, { accept: true })).toMatchObject({ ok: true });
+    expect(await renounceBulletin(deps, userId, bulletin)).toMatchObject({ ok: false, status: 409 });
+    expect((await registerEntries(test.db)).filter((e) => e.kind === 'correction')).toEqual([]);
   });
 });

@@ -25,7 +25,7 @@ import { schedule } from '../jobs/schedule';
 import { SEND_MAIL } from '../mail/jobs';
 import { renderMail, siteLink } from '../mail/layout';
 import { parisDay } from './bulletins';
-import { addRegisterEntry, capitalOf, highestCapital, holdingOfUser, registerEntries } from './register';
+import { addRegisterEntry, capitalOf, highestCapital, holdingOfUser, lockRegister, registerEntries } from './register';
 import { MEMBERS_EMAIL } from './mails';
 
 export type WithdrawalDeps = Pick<ServerDeps, 'db' | 'clock' | 'siteUrl' | 'jobs'>;
@@ -174,8 +174,12 @@ export async function decideWithdrawal(deps: WithdrawalDeps, adminId: string, wi
   const outcome = await writeTransaction(deps.db, async (trx) => {
     const moved = await trx.updateTable('share_withdrawals').set({ status: 'accepted', effective_on: effectiveOn, decided_at: toTimestamp(now), decided_by: adminId, updated_at: toTimestamp(now) }).where('id', '=', w.id).where('status', '=', 'requested').executeTakeFirst();
     if (moved.numUpdatedRows === 0n) return 'moved' as const;
-    // The floor, with the entries as they stand in this transaction (the register's counter row serialises writers).
+    // Every check below reads the register held: two acceptances at once are decided one after the other.
+    await lockRegister(trx);
     const entries = await registerEntries(trx);
+    // What the member holds at the effective day, other withdrawals and corrections included.
+    const held = entries.filter((e) => e.memberId === w.memberId && e.effectiveOn <= effectiveOn).reduce((sum, e) => sum + e.sharesDelta, 0);
+    if (held < w.shares) throw new NotHeld(held);
     const floor = Math.ceil((highestCapital(entries) * statutes.withdrawal.capitalFloor.n) / statutes.withdrawal.capitalFloor.d);
     const after = capitalOf(entries, effectiveOn) - w.shares * Number(member.nominal_cents);
     if (after < floor) throw new BelowFloor(after, floor);
@@ -183,15 +187,22 @@ export async function decideWithdrawal(deps: WithdrawalDeps, adminId: string, wi
     await mailMember(deps, trx, w.userId, 'Votre retrait de parts sociales est accepté', `La gérance a accepté votre retrait de ${sharesText(w.shares)}. Il prend effet le ${formatDate(new Date(`${effectiveOn}T12:00:00Z`))} ; vos parts vous seront remboursées à leur valeur nominale au plus, après l’approbation des comptes de l’exercice.`, `shares.withdrawal-accepted:${w.id}`);
     return 'accepted' as const;
   }).catch((error: unknown) => {
-    if (error instanceof BelowFloor) return error;
+    if (error instanceof BelowFloor || error instanceof NotHeld) return error;
     throw error;
   });
   if (outcome === 'moved') return fail(409, 'Cette demande vient de faire l’objet d’une décision : rechargez la page.');
+  if (outcome instanceof NotHeld) return fail(409, `Ce sociétaire ne détiendra plus que ${sharesText(Math.max(0, outcome.held))} à la date d’effet : ce retrait ne peut pas être accepté tel quel. La demande reste en attente.`);
   if (outcome instanceof BelowFloor) {
     return fail(409, `Ce retrait ferait descendre le capital à ${formatEuros(outcome.after)}, sous le plancher des statuts (${formatEuros(outcome.floor)}, le quart du capital le plus élevé atteint) : il est différé. La demande reste en attente.`);
   }
   deps.jobs.wake();
   return { ok: true, effectiveOn };
+}
+
+class NotHeld extends Error {
+  constructor(readonly held: number) {
+    super('shares not held');
+  }
 }
 
 class BelowFloor extends Error {
