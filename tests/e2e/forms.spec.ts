@@ -456,7 +456,7 @@ test('the server refuses a form from another site, an unknown type, a file, and 
 });
 
 test('every form of the site posts to a page, or is a search', async ({ page }) => {
-  for (const path of ['/', '/login', '/modifier-mon-mot-de-passe', '/contact', '/mailinglist', '/soutenir/dons', '/activer-cadeau', '/rechercher']) {
+  for (const path of ['/', '/login', '/modifier-mon-mot-de-passe', '/contact', '/mailinglist', '/soutenir/dons', '/activer-cadeau', '/devenir-societaire/souscrire', '/rechercher']) {
     await page.goto(path);
     const forms = await page.locator('form').evaluateAll((all) => all.map((f) => ({ method: f.getAttribute('method'), action: f.getAttribute('action'), role: f.getAttribute('role') })));
     for (const form of forms) {
@@ -493,7 +493,8 @@ test('a signed-in crawl by clicks through the router never puts a password or a 
     await settled(page);
     seen.add(target);
     seen.add(new URL(page.url()).pathname);
-    const hrefs = await page.locator('a[href^="/"]').evaluateAll((as) => as.map((a) => a.getAttribute('href')!));
+    // Download links (bulletins, certificates, minutes) are files, not pages to crawl.
+    const hrefs = await page.locator('a[href^="/"]:not([download])').evaluateAll((as) => as.map((a) => a.getAttribute('href')!));
     for (const href of hrefs) {
       const path = href.split('#')[0]!;
       if (!path || seen.has(path) || queue.includes(path) || /\.(xml|json|mp3|png|svg|pdf)$|^\/api\/|^\/logout|^\/_/.test(path)) continue;
