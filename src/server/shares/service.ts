@@ -8,8 +8,10 @@
  * - the subscriber's renunciation within 14 days (CGV art. 10), refunded;
  * - the member's view: holding, certificates, bulletins; their PDFs, owner only.
  *
- * A refund is asked of the provider first, under the key `refund:{order}` (the same key as a
- * back-office refund of the order), and the bulletin moves only once the provider has accepted.
+ * A bulletin moves first (one conditional update), and its refund is scheduled in the same
+ * transaction as the durable `orders.refund-unwanted` job, under the key `refund:{order}` (the
+ * same key as a back-office refund of the order): a decision racing it makes one outcome, and the
+ * provider is never called inside a transaction.
  */
 import type { Kysely } from 'kysely';
 import type { ServerDeps } from '../core/deps';
