@@ -112,6 +112,27 @@ test('3 shares in the readers’ college: the bulletin signed and paid by card, 
   await signIn(other, 'lecteur@exemple.fr', DEMO_PASSWORD);
   expect((await other.request.get((await certificate.getAttribute('href'))!)).status()).toBe(404);
   await other.close();
+
+  // A withdrawal asked, then accepted by the back-office: effective at the year's close.
+  await page.getByText('Demander le retrait de parts').click();
+  await page.getByLabel('Nombre de parts à retirer').fill('3');
+  await page.getByRole('checkbox', { name: 'Je demande le retrait de ces parts.' }).check();
+  await page.getByRole('button', { name: 'Envoyer ma demande de retrait' }).click();
+  await expect(main(page)).toContainText('Votre demande de retrait est enregistrée');
+  await expect(main(page)).toContainText('Demande en cours d’examen');
+  await look(page, SHOTS, 'societariat-retrait');
+  const office = await (await browser.newContext()).newPage();
+  await trackRouter(office);
+  await signIn(office, 'administration@exemple.fr', DEMO_PASSWORD);
+  await office.goto('/administration/societariat');
+  const request = office.getByRole('article').filter({ hasText: 'Inès Durand' }).filter({ hasText: 'Demandé le' });
+  await request.getByRole('button', { name: 'Accepter le retrait' }).click();
+  await expect(main(office)).toContainText('Retrait accepté et inscrit au registre.');
+  await office.close();
+  await page.reload();
+  await expect(main(page)).toContainText(/Accepté, effet au 31 décembre \d{4}/);
+  // Shares on their way out are no longer offered for renunciation (the service refuses it too).
+  await expect(page.getByText('Renoncer à cette souscription')).toHaveCount(0);
 });
 
 test('an assembly: notice by mail, a proxy, three colleges voting (one by proxy), results and minutes as tallied by hand', async ({ page, browser }) => {
