@@ -11,7 +11,13 @@
  * step has to tell the reader to sign in instead. Attempts are rate-limited per client so that
  * the page cannot be used to test many addresses.
  */
+import type { AstroGlobal } from 'astro';
 import { z } from 'zod';
+import { setSessionCookies } from '../../server/auth/cookies';
+import { sessionToken } from '../../server/auth/request';
+import { failWith, FIELD_LABELS, readForm, type FormValues } from '../../server/http/forms';
+import { redirectWithFlash } from '../../server/http/flash';
+import { pageRequest } from '../../server/http/page-context';
 import { createUser, findUserByEmail, login, type NewSession } from '../../server/auth/service';
 import { PasswordHashingBusy, validateNewPassword } from '../../server/auth/passwords';
 import type { ServerDeps } from '../../server/core/deps';
@@ -55,4 +61,23 @@ export async function createAccountAndSignIn(
   }
   const signedIn = await login(deps, { email: input.email, password: input.password, rememberMe: false, userAgent: request.userAgent, client: request.client, previousToken: request.previousToken });
   return signedIn.ok ? { ok: true, session: signedIn.session } : signedIn;
+}
+
+/**
+ * An account step's « Je crée mon compte » (the support path's, the shares path's): reads the
+ * form, creates the account, signs it in, and answers the redirect to `next` with `message`; or
+ * the refusal to show on the page again (its status set), with what was typed.
+ */
+export async function signUpAtAccountStep(
+  astro: AstroGlobal,
+  next: string,
+  message: string,
+): Promise<{ redirect: Response } | { error: string; values: FormValues }> {
+  const form = await readForm(astro.request, newAccountForm, { labels: FIELD_LABELS });
+  if (!form.ok) return { error: failWith(astro.response, form).message, values: form.values };
+  const { deps, client, userAgent } = await pageRequest(astro);
+  const created = await createAccountAndSignIn(deps, form.data, { client, userAgent, previousToken: sessionToken(astro) });
+  if (!created.ok) return { error: failWith(astro.response, created).message, values: form.values };
+  setSessionCookies(astro.cookies, created.session, deps.siteUrl);
+  return { redirect: redirectWithFlash(astro.cookies, next, { kind: 'success', message }) };
 }
