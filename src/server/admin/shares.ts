@@ -7,10 +7,10 @@
 import { colleges, findCollege } from '../../config/statutes';
 import type { ServerDeps } from '../core/deps';
 import { fail, type Result } from '../core/result';
-import { type MemberIdentity, registerEntries, type RegisterEntry } from '../shares/register';
-import { admitBulletin, confirmTransfer, cooperativeFigures, refuseBulletin, type SharesDeps } from '../shares/service';
+import { capitalOf, deriveHoldings, type MemberIdentity, registerEntries, type RegisterEntry } from '../shares/register';
+import { admitBulletin, confirmTransfer, type cooperativeFigures, refuseBulletin, type SharesDeps } from '../shares/service';
 import type { ShareBulletin } from '../shares/bulletins';
-import { findBulletin, parisDay } from '../shares/bulletins';
+import { bulletinsAwaitingDecision, parisDay } from '../shares/bulletins';
 import { decideWithdrawal, openWithdrawals, recordRepayment } from '../shares/withdrawals';
 import { csvAmount, csvDocument, csvText } from './csv';
 import { adminOf } from './service';
@@ -25,15 +25,7 @@ export interface PendingBulletin {
 /** Bulletins waiting on the cooperative: transfers to confirm, then paid bulletins to decide; oldest first. */
 export async function pendingBulletins(deps: Pick<ServerDeps, 'db'>, adminId: string): Promise<Result<{ transfers: PendingBulletin[]; decisions: PendingBulletin[] }>> {
   if (!(await adminOf(deps, adminId))) return fail(403, NOT_ADMIN);
-  const rows = await deps.db
-    .selectFrom('share_bulletins as b')
-    .leftJoin('users as u', 'u.id', 'b.user_id')
-    .select(['b.id', 'b.status', 'b.payment_method', 'u.email'])
-    .where((eb) => eb.or([eb('b.status', '=', 'paid'), eb.and([eb('b.status', '=', 'awaiting_payment'), eb('b.payment_method', '=', 'transfer')])]))
-    .orderBy('b.created_at')
-    .limit(500)
-    .execute();
-  const found = await Promise.all(rows.map(async (r) => ({ bulletin: (await findBulletin(deps.db, r.id))!, email: r.email })));
+  const found = await bulletinsAwaitingDecision(deps.db, 500);
   return { ok: true, transfers: found.filter((f) => f.bulletin.status === 'awaiting_payment'), decisions: found.filter((f) => f.bulletin.status === 'paid') };
 }
 
@@ -71,7 +63,7 @@ export const ENTRY_LABELS: Record<RegisterEntry['kind'], string> = {
 /** The register as entered, oldest entry first, with the members' identities. */
 export async function registerForAdmin(deps: Pick<ServerDeps, 'db' | 'clock'>, adminId: string): Promise<Result<{ rows: RegisterRow[]; figures: Awaited<ReturnType<typeof cooperativeFigures>>; byCollege: { id: string; label: string; members: number; shares: number }[]; capitalByMonth: { month: string; capitalCents: number }[] }>> {
   if (!(await adminOf(deps, adminId))) return fail(403, NOT_ADMIN);
-  const members = await deps.db.selectFrom('share_members').select(['id', 'member_number', 'name', 'identity']).execute();
+  const members = await deps.db.selectFrom('share_members').select(['id', 'member_number', 'user_id', 'name', 'person', 'identity']).execute();
   const byId = new Map(members.map((m) => [m.id, m]));
   const entries = await registerEntries(deps.db);
   const rows = entries.map((e) => {
@@ -79,14 +71,9 @@ export async function registerForAdmin(deps: Pick<ServerDeps, 'db' | 'clock'>, a
     return { ...e, memberNumber: Number(m.member_number), name: m.name, identity: JSON.parse(m.identity) as MemberIdentity };
   });
   const today = parisDay(deps.clock.now());
-  const holdings = new Map<string, { shares: number; college: string }>();
-  for (const e of entries) {
-    if (e.effectiveOn > today) continue;
-    const h = holdings.get(e.memberId) ?? { shares: 0, college: e.collegeId };
-    holdings.set(e.memberId, { shares: h.shares + e.sharesDelta, college: e.collegeId });
-  }
+  const holdings = deriveHoldings(entries, new Map(members.map((m) => [m.id, { memberNumber: Number(m.member_number), userId: m.user_id, name: m.name, person: m.person }])), today);
   const byCollege = colleges.map((c) => {
-    const held = [...holdings.values()].filter((h) => h.college === c.id && h.shares > 0);
+    const held = holdings.filter((h) => h.collegeId === c.id);
     return { id: c.id, label: c.label, members: held.length, shares: held.reduce((a, h) => a + h.shares, 0) };
   });
   // The capital at the end of each month with an entry, in order.
@@ -96,7 +83,9 @@ export async function registerForAdmin(deps: Pick<ServerDeps, 'db' | 'clock'>, a
     capital += e.sharesDelta * e.nominalCents;
     months.set(e.effectiveOn.slice(0, 7), capital);
   }
-  return { ok: true, rows, figures: await cooperativeFigures(deps), byCollege, capitalByMonth: [...months].map(([month, capitalCents]) => ({ month, capitalCents })) };
+  // The same figures as the pitch's (cooperativeFigures), from the entries already read.
+  const figures = { members: holdings.length, shares: holdings.reduce((a, h) => a + h.shares, 0), capitalCents: capitalOf(entries, today) };
+  return { ok: true, rows, figures, byCollege, capitalByMonth: [...months].map(([month, capitalCents]) => ({ month, capitalCents })) };
 }
 
 export const REGISTER_HEADER = ['N° d’inscription', 'Date d’effet', 'Inscrite le', 'Nature', 'N° de sociétaire', 'Nom ou dénomination', 'SIREN', 'Représentant', 'Adresse', 'Collège', 'Parts', 'Valeur nominale', 'Montant', 'Remboursé', 'Certificat', 'Mention'];

@@ -182,6 +182,20 @@ export async function listUserBulletins(db: Kysely<Database>, userId: string): P
   return rows.map(toBulletin);
 }
 
+/** Bulletins waiting on the cooperative (paid, or awaiting a transfer), oldest first, with their account's address. */
+export async function bulletinsAwaitingDecision(db: Kysely<Database>, max: number): Promise<{ bulletin: ShareBulletin; email: string | null }[]> {
+  const rows = await db
+    .selectFrom('share_bulletins as b')
+    .leftJoin('users as u', 'u.id', 'b.user_id')
+    .selectAll('b')
+    .select('u.email')
+    .where((eb) => eb.or([eb('b.status', '=', 'paid'), eb.and([eb('b.status', '=', 'awaiting_payment'), eb('b.payment_method', '=', 'transfer')])]))
+    .orderBy('b.created_at')
+    .limit(max)
+    .execute();
+  return rows.map(({ email, ...row }) => ({ bulletin: toBulletin(row), email }));
+}
+
 /** The bulletin of a shares order. */
 export async function bulletinOfOrder(db: Kysely<Database>, orderId: string): Promise<ShareBulletin | undefined> {
   const row = await db.selectFrom('share_bulletins').selectAll().where('order_id', '=', orderId).executeTakeFirst();

@@ -192,7 +192,8 @@ export function deriveHoldings(entries: readonly RegisterEntry[], members: Reado
   return holdings.sort((a, b) => a.memberNumber - b.memberNumber);
 }
 
-async function memberMap(db: Kysely<Database>) {
+/** Every member of the register, by id, as `deriveHoldings` takes them. */
+export async function memberMap(db: Kysely<Database>) {
   const rows = await db.selectFrom('share_members').select(['id', 'member_number', 'user_id', 'name', 'person']).execute();
   return new Map(rows.map((r) => [r.id, { memberNumber: Number(r.member_number), userId: r.user_id, name: r.name, person: r.person }]));
 }

@@ -25,7 +25,7 @@ import { SEND_MAIL } from '../mail/jobs';
 import type { MailContent } from '../mail/layout';
 import { type Fulfilment, scheduleUnwantedRefund } from '../orders/service';
 import { findUser } from '../auth/service';
-import { addRegisterEntry, capitalOf, type Holding, holdingOfUser, lockRegister, registerEntries, type RegisterEntry } from './register';
+import { addRegisterEntry, capitalOf, deriveHoldings, type Holding, holdingOfUser, lockRegister, memberMap, registerEntries, type RegisterEntry } from './register';
 import { admitInTransaction, bulletinOfOrder, findBulletin, findUserBulletin, listUserBulletins, moveBulletin, parisDay, RENUNCIATION_DAYS, type ShareBulletin } from './bulletins';
 import { admittedMail, bulletinReceivedMail, refusedMail, renouncedMail } from './mails';
 import { type Countersignature, renderBulletinPdf, renderCertificatePdf } from './pdf';
@@ -296,10 +296,8 @@ export async function certificatePdf(deps: Pick<ServerDeps, 'db'>, userId: strin
 export async function cooperativeFigures(deps: Pick<ServerDeps, 'db' | 'clock'>): Promise<{ members: number; shares: number; capitalCents: number }> {
   const today = parisDay(deps.clock.now());
   const entries = await registerEntries(deps.db);
-  const perMember = new Map<string, number>();
-  for (const e of entries) if (e.effectiveOn <= today) perMember.set(e.memberId, (perMember.get(e.memberId) ?? 0) + e.sharesDelta);
-  const held = [...perMember.values()].filter((n) => n > 0);
-  return { members: held.length, shares: held.reduce((a, b) => a + b, 0), capitalCents: capitalOf(entries, today) };
+  const holdings = deriveHoldings(entries, await memberMap(deps.db), today);
+  return { members: holdings.length, shares: holdings.reduce((sum, h) => sum + h.shares, 0), capitalCents: capitalOf(entries, today) };
 }
 
 // ---------------------------------------------------------------------------------------------
