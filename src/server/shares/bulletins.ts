@@ -22,7 +22,7 @@ import { formatDate } from '../../lib/dates';
 import { isSiren } from '../catalog/basket';
 import { fail, type Result } from '../core/result';
 import { type Database, newId, type ShareBulletinStatus, type SharePaymentMethod, toTimestamp } from '../db/database';
-import { addRegisterEntry, ensureMember, type MemberIdentity } from './register';
+import { addRegisterEntry, ensureMember, lockRegister, type MemberIdentity } from './register';
 
 /** Days after signing during which a subscriber may renounce and be refunded (CGV art. 10). */
 export const RENUNCIATION_DAYS = 14;
@@ -275,6 +275,9 @@ export const parisDay = (date: Date): string => new Intl.DateTimeFormat('en-CA',
  */
 export async function admitInTransaction(trx: Kysely<Database>, bulletin: ShareBulletin, adminId: string | null, now: Date): Promise<{ certificateNumber: number; memberNumber: number } | undefined> {
   if (!(await moveBulletin(trx, bulletin.id, 'paid', 'admitted', { decidedBy: adminId }, now))) return undefined;
+  // Admissions take turns on the register, so two first bulletins of one account admitted at
+  // once find or create one member (on PostgreSQL the second sees the first's member row).
+  await lockRegister(trx);
   const member = await ensureMember(trx, bulletin.userId, bulletin.identity, now);
   const entry = await addRegisterEntry(
     trx,

@@ -129,6 +129,16 @@ describeEachDialect('the register', (kind) => {
     expect(await findUserBulletin(test.db, userId, 'pas-un-id')).toBeUndefined();
   });
 
+  it('two first bulletins of one account admitted at once make one member with both admissions', async () => {
+    const userId = await newUser();
+    const first = await paidBulletin(userId);
+    const second = await paidBulletin(userId, { parts: '2' });
+    const [a, b] = await Promise.all([first, second].map((x) => writeTransaction(test.db, (trx) => admitInTransaction(trx, x, null, now))));
+    expect(a!.memberNumber).toBe(b!.memberNumber);
+    expect(Math.abs(a!.certificateNumber - b!.certificateNumber)).toBe(1);
+    expect(await holdingOfUser(test.db, userId, '2026-11-23')).toMatchObject({ shares: 5 });
+  });
+
   it('the register and its members refuse UPDATE and DELETE', async () => {
     const [entry] = await registerEntries(test.db);
     await expect(test.db.updateTable('share_register').set({ note: 'modifié' } as never).where('id', '=', entry!.id).execute()).rejects.toThrow(/append-only/);
