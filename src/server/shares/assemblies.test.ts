@@ -113,6 +113,38 @@ describeEachDialect('general assemblies', (kind) => {
     expect((await listMemberAssemblies(deps, a.userId!)).map((s) => s.id)).toContain(assemblyId);
   });
 
+  it('a college the assembly\'s frozen rules do not know stops the notice instead of breaking the count', async () => {
+    await member('partenaires');
+    const startsAt = new Date(clock.now().getTime() + 40 * DAY);
+    const make = async () => {
+      const { assemblyId } = ok(await createAssembly(deps, 'admin', { kind: 'ordinary', call: 'first', title: 'Statuts changés', startsAt, place: 'Nantes', agenda: ['Point'], voteOpensAt: new Date(startsAt.getTime() - DAY), voteClosesAt: startsAt }));
+      ok(await addResolution(deps, 'admin', assemblyId, { title: 'R', text: 'T' }));
+      return assemblyId;
+    };
+    // The statutes dropped the partners' college after this assembly was created.
+    const dropPartners = async (assemblyId: string) => {
+      const row = await test.db.selectFrom('assemblies').select('rules').where('id', '=', assemblyId).executeTakeFirstOrThrow();
+      const rules = JSON.parse(row.rules) as { colleges: { id: string }[] };
+      rules.colleges = rules.colleges.filter((c) => c.id !== 'partenaires');
+      await test.db.updateTable('assemblies').set({ rules: JSON.stringify(rules) }).where('id', '=', assemblyId).execute();
+    };
+    const refused = await make();
+    await dropPartners(refused);
+    const answer = await scheduleNotice(deps, 'admin', refused);
+    expect(answer).toMatchObject({ ok: false, status: 409 });
+    expect((answer as { message: string }).message).toContain('partenaires');
+    // Programmed while the rules still matched, changed before it left: nothing is sent, back to the draft.
+    const later = await make();
+    const before = sent.length;
+    ok(await scheduleNotice(deps, 'admin', later, { sendAt: new Date(clock.now().getTime() + DAY) }));
+    await dropPartners(later);
+    clock.advance(2 * DAY);
+    await deps.flush();
+    expect(sent.length).toBe(before);
+    expect((await assemblyForStaff(test.db, later))!.assembly.status).toBe('draft');
+    expect(await listRoll(test.db, later)).toEqual([]);
+  });
+
   it('votes only while the vote is open', async () => {
     const voter = await member('lecteurs');
     const { assemblyId, opensAt, closesAt, resolutions } = await convene();

@@ -151,9 +151,16 @@ export async function addResolution(deps: Pick<ServerDeps, 'db' | 'clock'>, acto
   const now = deps.clock.now();
   const id = newId();
   const result = await writeTransaction(deps.db, async (trx): Promise<Result<{ resolutionId: string; position: number }>> => {
-    // The status is read in the transaction that writes: no resolution slips in after the notice.
-    const current = await trx.selectFrom('assemblies').select('status').where('id', '=', assemblyId).executeTakeFirst();
-    if (current?.status !== 'draft' && current?.status !== 'notice_scheduled') return fail(409, 'La convocation est partie : les résolutions ne peuvent plus changer.');
+    // A conditional write on the assembly's row, not a read: on PostgreSQL it holds the row until
+    // the commit, so the notice (which moves the status on that row) either waits for this
+    // resolution and sends it, or has gone and this one is refused. No resolution slips in after.
+    const open = await trx
+      .updateTable('assemblies')
+      .set({ updated_at: toTimestamp(now) })
+      .where('id', '=', assemblyId)
+      .where('status', 'in', ['draft', 'notice_scheduled'])
+      .executeTakeFirst();
+    if (open.numUpdatedRows === 0n) return fail(409, 'La convocation est partie : les résolutions ne peuvent plus changer.');
     for (let attempt = 0; attempt < 5; attempt++) {
       const last = await trx.selectFrom('assembly_resolutions').select((eb) => eb.fn.max('position').as('p')).where('assembly_id', '=', assemblyId).executeTakeFirst();
       const position = Number(last?.p ?? 0) + 1;
@@ -240,6 +247,8 @@ export async function scheduleNotice(deps: AssemblyDeps, actorId: string, assemb
   if (sendAt > deadline) return fail(422, `La convocation doit partir au moins ${assembly.rules.noticeDays} jours avant l’assemblée, soit au plus tard le ${formatDate(deadline)} : choisissez une date d’assemblée plus lointaine.`);
   if (sendAt > assembly.voteOpensAt) return fail(422, 'La convocation doit partir avant l’ouverture du vote.');
   if ((await listResolutions(deps.db, assembly.id)).length === 0) return fail(422, 'Ajoutez au moins une résolution avant de convoquer l’assemblée.');
+  const strays = collegesOutsideRules(assembly, await currentHoldings(deps.db, parisDay(now)));
+  if (strays.length > 0) return fail(409, `Des sociétaires sont inscrits dans un collège que les règles de cette assemblée ne connaissent pas (${strays.join(', ')}) : les statuts ont changé depuis sa création, créez une nouvelle assemblée.`);
   const at = toTimestamp(sendAt);
   const done = await writeTransaction(deps.db, async (trx) => {
     const updated = await trx
@@ -256,6 +265,12 @@ export async function scheduleNotice(deps: AssemblyDeps, actorId: string, assemb
   deps.jobs.wake();
   log.info('assemblies.notice_scheduled', { assemblyId: assembly.id, actorId });
   return { ok: true, noticeAt: sendAt };
+}
+
+/** The colleges of members on the register that the assembly's frozen rules do not have. */
+function collegesOutsideRules(assembly: Pick<Assembly, 'rules'>, holdings: readonly { collegeId: string }[]): string[] {
+  const known = new Set(assembly.rules.colleges.map((c) => c.id));
+  return [...new Set(holdings.map((h) => h.collegeId).filter((id) => !known.has(id)))];
 }
 
 /**
@@ -286,6 +301,12 @@ export async function sendNotice(deps: AssemblyDeps, assemblyId: string, noticeA
       .executeTakeFirst();
     if (convened.numUpdatedRows === 0n) return 0;
     const holdings = await currentHoldings(trx, day);
+    // A college the frozen rules do not know could never be counted: the assembly goes back to
+    // the draft (checked when the notice was programmed, checked again on the day's register).
+    if (collegesOutsideRules(assembly, holdings).length > 0) {
+      await trx.updateTable('assemblies').set({ status: 'draft', notice_at: null, notice_sent_at: null, roll_day: null, updated_at: toTimestamp(now) }).where('id', '=', assembly.id).execute();
+      return -1;
+    }
     for (const h of holdings) {
       await trx.insertInto('assembly_roll').values({ assembly_id: assembly.id, member_id: h.memberId, member_number: h.memberNumber, name: h.name, college_id: h.collegeId, shares: h.shares }).execute();
       const user = h.userId ? await findUser(trx, h.userId) : undefined;
@@ -303,6 +324,10 @@ export async function sendNotice(deps: AssemblyDeps, assemblyId: string, noticeA
     await schedule(deps, trx, ASSEMBLY_CLOSE, { assemblyId: assembly.id }, { runAt: assembly.voteClosesAt, uniqueKey: `assemblies.close:${assembly.id}` });
     return holdings.length;
   });
+  if (called < 0) {
+    log.error('assemblies.notice_unknown_college', { assemblyId: assembly.id });
+    return;
+  }
   deps.jobs.wake();
   // Members without an account are convened by post: the back-office lists them (assemblyForStaff).
   log.info('assemblies.convened', { assemblyId: assembly.id, members: called, byPost: unreachable });
