@@ -324,16 +324,38 @@ export async function exportUserShares(db: Kysely<Database>, userId: string) {
   const bulletins = await listUserBulletins(db, userId);
   const withdrawals = await db.selectFrom('share_withdrawals').select(['shares', 'reason', 'requested_at', 'status', 'effective_on', 'decided_at', 'decision_note', 'repaid_at']).where('user_id', '=', userId).execute();
   const entries = member ? await registerEntries(db, member.id) : [];
-  const assemblies = member
-    ? await db.selectFrom('assembly_participation as p').innerJoin('assemblies as a', 'a.id', 'p.assembly_id').select(['a.title', 'p.voted_at']).where('p.member_id', '=', member.id).execute()
-    : [];
+  const memberId = member?.id ?? '';
+  const participation = await db
+    .selectFrom('assembly_participation as p')
+    .innerJoin('assemblies as a', 'a.id', 'p.assembly_id')
+    .innerJoin('assembly_resolutions as r', 'r.id', 'p.resolution_id')
+    .select(['a.title as assembly', 'r.position', 'r.title as resolution', 'p.via', 'p.voted_at'])
+    .where('p.member_id', '=', memberId)
+    .orderBy('p.voted_at')
+    .execute();
+  const attendance = await db.selectFrom('assembly_attendance as t').innerJoin('assemblies as a', 'a.id', 't.assembly_id').select(['a.title as assembly', 't.mode', 't.updated_at']).where('t.member_id', '=', memberId).execute();
+  // Proxies given and held: the other member appears by member number only, as on the notice.
+  const proxies = await db
+    .selectFrom('assembly_proxies as x')
+    .innerJoin('assemblies as a', 'a.id', 'x.assembly_id')
+    .leftJoin('share_members as g', 'g.id', 'x.grantor_id')
+    .leftJoin('share_members as h', 'h.id', 'x.holder_id')
+    .select(['a.title as assembly', 'x.grantor_id', 'g.member_number as grantor_number', 'h.member_number as holder_number', 'x.given_at', 'x.revoked_at'])
+    .where((eb) => eb.or([eb('x.grantor_id', '=', memberId), eb('x.holder_id', '=', memberId)]))
+    .orderBy('x.given_at')
+    .execute();
   return {
     note: 'Le registre des sociétaires et les bulletins de souscription sont des documents sociaux que la coopérative conserve tant que vous êtes sociétaire, puis dix ans ; la suppression du compte ne les efface pas. Vos votes sont secrets : seule votre participation est enregistrée, jamais votre choix.',
     member: member ? { memberNumber: Number(member.member_number), identity: JSON.parse(member.identity) as unknown, since: member.created_at } : null,
     bulletins: bulletins.map((b) => ({ id: b.id, college: b.collegeId, shares: b.shares, amountCents: b.amountCents, identity: b.identity, statutesVersion: b.statutesVersion, acceptedAt: b.acceptedAt, fingerprint: b.fingerprint, paymentMethod: b.paymentMethod, status: b.status })),
     register: entries.map((e) => ({ entry: e.entryNumber, kind: e.kind, college: e.collegeId, shares: e.sharesDelta, repaidCents: e.repaidCents, certificate: e.certificateNumber, effectiveOn: e.effectiveOn, note: e.note })),
     withdrawals,
-    assembliesTakenPart: assemblies.map((a) => ({ assembly: a.title, at: a.voted_at })),
+    assemblies: {
+      attendance: attendance.map((a) => ({ assembly: a.assembly, said: a.mode, at: a.updated_at })),
+      proxiesGiven: proxies.filter((x) => x.grantor_id === memberId).map((x) => ({ assembly: x.assembly, to: x.holder_number === null ? 'la présidence' : `sociétaire n° ${Number(x.holder_number)}`, givenAt: x.given_at, revokedAt: x.revoked_at })),
+      proxiesHeld: proxies.filter((x) => x.grantor_id !== memberId).map((x) => ({ assembly: x.assembly, from: `sociétaire n° ${Number(x.grantor_number)}`, givenAt: x.given_at, revokedAt: x.revoked_at })),
+      votesTakenPart: participation.map((p) => ({ assembly: p.assembly, resolution: `${p.position}. ${p.resolution}`, via: p.via, at: p.voted_at })),
+    },
   };
 }
 

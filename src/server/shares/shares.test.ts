@@ -269,6 +269,12 @@ describeEachDialect('becoming a sociétaire', (kind) => {
       expect(closed.view.results!.resolutions[1]!.share).toBe('7/11');
       expect(closed.view.results!.quorum.overall.participating).toBe(3);
       expect(pdfText((await memberMinutesPdf(demo, societaire, assemblies[2]!.id))!.bytes)).toMatch(/procès-verbal/i);
+      // The personal-data export says what the member did in the assemblies, never what they voted.
+      const exported = await exportUserShares(fresh.db, societaire);
+      expect(exported.assemblies.proxiesHeld).toEqual([expect.objectContaining({ assembly: 'Assemblée générale extraordinaire : modification des statuts', revokedAt: null })]);
+      expect(exported.assemblies.proxiesHeld[0]!.from).toMatch(/^sociétaire n° \d+$/);
+      expect(exported.assemblies.votesTakenPart.length).toBeGreaterThan(0);
+      expect(JSON.stringify(exported)).not.toMatch(/"(pour|contre|abstention)"/);
     } finally {
       await fresh.close();
     }
