@@ -21,6 +21,7 @@ import { log } from '../core/log';
 import { admitInTransaction, bulletinForm, checkBulletin, insertBulletin, moveBulletin } from '../shares/bulletins';
 import { addDocument, addResolution, closeAssembly, createAssembly, scheduleNotice, sendNotice } from '../shares/assemblies';
 import { castVotes, giveProxy, setAttendance } from '../shares/ballots';
+import { latestAccounts } from '../../config/cooperative-documents';
 import { statutes } from '../../config/statutes';
 
 export const DEMO_PASSWORD = 'motdepasse-demo';
@@ -210,10 +211,11 @@ export async function seedDemoAssemblies(deps: ServerDeps): Promise<void> {
   const days = (n: number) => addDays(now, n);
   const member = async (userId: string) => Number((await deps.db.selectFrom('share_members').select('member_number').where('user_id', '=', userId).executeTakeFirstOrThrow()).member_number);
 
-  async function convene(created: Date, input: Parameters<typeof createAssembly>[2], resolutions: { title: string; text: string; boardProposal?: boolean }[], noticeAt: Date) {
+  async function convene(created: Date, input: Parameters<typeof createAssembly>[2], resolutions: { title: string; text: string; boardProposal?: boolean }[], noticeAt: Date, documents: { title: string; path: string }[] = []) {
     const { assemblyId } = must(await createAssembly(at(created), admin!.id, input));
     for (const r of resolutions) must(await addResolution(at(created), admin!.id, assemblyId, r));
     must(await addDocument(at(created), admin!.id, assemblyId, { title: `Statuts en vigueur (version ${statutes.statutes.version})`, path: statutes.statutes.pdf }));
+    for (const d of documents) must(await addDocument(at(created), admin!.id, assemblyId, d));
     const { noticeAt: scheduled } = must(await scheduleNotice(at(created), admin!.id, assemblyId, { sendAt: noticeAt }));
     await sendNotice(at(noticeAt), assemblyId, toTimestamp(scheduled));
     return assemblyId;
@@ -227,7 +229,7 @@ export async function seedDemoAssemblies(deps: ServerDeps): Promise<void> {
     { title: 'Approbation des comptes 2025', text: 'L’assemblée générale, après avoir entendu le rapport de gestion, approuve les comptes de l’exercice clos le 31 décembre 2025.', boardProposal: true },
     { title: 'Affectation du résultat', text: 'L’assemblée affecte l’excédent de l’exercice, soit 12 430 €, à hauteur de 100 % aux réserves impartageables.', boardProposal: true },
     { title: 'Ratification des admissions', text: 'L’assemblée ratifie l’admission des sociétaires admis par la gérance au cours de l’exercice.', boardProposal: true },
-  ], days(-190));
+  ], days(-190), latestAccounts ? [{ title: latestAccounts.title, path: latestAccounts.pdf }] : []);
   must(await giveProxy(at(days(-170)), partenaire.id, past, { memberNumber: await member(salariee.id) }));
   const pastView = await deps.db.selectFrom('assembly_resolutions').select(['id', 'position']).where('assembly_id', '=', past).orderBy('position').execute();
   const choices = (...picked: ('pour' | 'contre' | 'abstention')[]) => Object.fromEntries(pastView.map((r, i) => [r.id, picked[i] ?? 'pour']));

@@ -126,7 +126,7 @@ describeEachDialect('general assemblies', (kind) => {
       const row = await test.db.selectFrom('assemblies').select('rules').where('id', '=', assemblyId).executeTakeFirstOrThrow();
       const rules = JSON.parse(row.rules) as { colleges: { id: string }[] };
       rules.colleges = rules.colleges.filter((c) => c.id !== 'partenaires');
-      await test.db.updateTable('assemblies').set({ rules: JSON.stringify(rules) }).where('id', '=', assemblyId).execute();
+      await test.db.updateTable('assemblies').set({ rules: JSON.stringify(rules) } as never).where('id', '=', assemblyId).execute();
     };
     const refused = await make();
     await dropPartners(refused);
