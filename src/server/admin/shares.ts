@@ -8,7 +8,8 @@ import { colleges, findCollege } from '../../config/statutes';
 import type { ServerDeps } from '../core/deps';
 import { fail, type Result } from '../core/result';
 import { capitalOf, deriveHoldings, type MemberIdentity, registerEntries, type RegisterEntry } from '../shares/register';
-import { admitBulletin, confirmTransfer, type cooperativeFigures, refuseBulletin, type SharesDeps } from '../shares/service';
+import { admitBulletin, changeCollege, type collegeChangeForm, confirmTransfer, type cooperativeFigures, refuseBulletin, type SharesDeps } from '../shares/service';
+import type { z } from 'zod';
 import type { ShareBulletin } from '../shares/bulletins';
 import { bulletinsAwaitingDecision, parisDay } from '../shares/bulletins';
 import { decideWithdrawal, openWithdrawals, recordRepayment } from '../shares/withdrawals';
@@ -133,4 +134,10 @@ export async function decideWithdrawalAsAdmin(deps: SharesDeps, adminId: string,
   }
   const done = await decideWithdrawal(deps, adminId, withdrawalId, decision.kind === 'accept' ? { accept: true } : { accept: false, note: decision.note });
   return done.ok ? { ok: true, message: decision.kind === 'accept' ? 'Retrait accepté et inscrit au registre.' : 'Retrait refusé : la personne est prévenue.' } : done;
+}
+
+/** A member's change of college, recorded in the register (administrators only). */
+export async function changeCollegeAsAdmin(deps: SharesDeps, adminId: string, input: z.input<typeof collegeChangeForm>): Promise<Result<{ message: string }>> {
+  if (!(await adminOf(deps, adminId))) return fail(403, NOT_ADMIN);
+  return changeCollege(deps, adminId, input);
 }

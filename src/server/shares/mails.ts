@@ -90,3 +90,19 @@ export function renouncedMail({ siteUrl, bulletin, refunded }: { siteUrl: URL; b
     reason: 'Vous recevez ce message parce que vous avez renoncé à une souscription de parts sociales de Contrechamp.',
   });
 }
+
+export function collegeChangedMail({ siteUrl, from, to, effectiveOn }: { siteUrl: URL; from: string; to: string; effectiveOn: string }): MailContent {
+  return renderMail('shares-college', {
+    siteUrl,
+    subject: 'Votre collège de sociétaire a changé',
+    heading: 'Votre nouveau collège',
+    preheader: `Vous êtes désormais inscrit au collège ${to}.`,
+    blocks: [
+      { kind: 'paragraph', text: 'Bonjour,' },
+      { kind: 'paragraph', text: ['La gérance a inscrit au registre des sociétaires votre changement de collège\u00a0: vous passez du collège ', { strong: from }, ' au collège ', { strong: to }, `, à compter du ${effectiveOn}. Vos parts ne changent pas\u00a0; votre voix aux assemblées générales compte désormais dans votre nouveau collège.`] },
+      { kind: 'action', label: 'Voir mon sociétariat', url: siteLink(siteUrl, '/mon-compte/societariat') },
+      { kind: 'note', text: `Une erreur\u00a0? Écrivez-nous\u00a0: ${MEMBERS_EMAIL}` },
+    ],
+    reason: 'Vous recevez ce message parce que vous êtes sociétaire de Contrechamp.',
+  });
+}

@@ -14,6 +14,8 @@
  * provider is never called inside a transaction.
  */
 import type { Kysely } from 'kysely';
+import { findCollege, statutes } from '../../config/statutes';
+import { formatDate } from '../../lib/dates';
 import type { ServerDeps } from '../core/deps';
 import { log } from '../core/log';
 import { fail, type Result } from '../core/result';
@@ -27,7 +29,7 @@ import { type Fulfilment, scheduleUnwantedRefund } from '../orders/service';
 import { findUser } from '../auth/service';
 import { addRegisterEntry, capitalOf, deriveHoldings, type Holding, holdingOfUser, lockRegister, memberMap, registerEntries, type RegisterEntry } from './register';
 import { admitInTransaction, bulletinOfOrder, findBulletin, findUserBulletin, listUserBulletins, moveBulletin, parisDay, RENUNCIATION_DAYS, type ShareBulletin } from './bulletins';
-import { admittedMail, bulletinReceivedMail, refusedMail, renouncedMail } from './mails';
+import { admittedMail, bulletinReceivedMail, collegeChangedMail, refusedMail, renouncedMail } from './mails';
 import { type Countersignature, renderBulletinPdf, renderCertificatePdf } from './pdf';
 
 export type SharesDeps = Pick<ServerDeps, 'db' | 'clock' | 'siteUrl' | 'jobs' | 'payments'>;
@@ -365,4 +367,41 @@ export async function detachUserShares(db: Kysely<Database>, userId: string, now
   await db.updateTable('share_bulletins').set({ status: 'canceled', updated_at: toTimestamp(now) }).where('user_id', '=', userId).where('status', '=', 'awaiting_payment').execute();
   await db.updateTable('share_bulletins').set({ user_id: null, updated_at: toTimestamp(now) }).where('user_id', '=', userId).execute();
   await db.updateTable('share_withdrawals').set({ user_id: null, updated_at: toTimestamp(now) }).where('user_id', '=', userId).execute();
+}
+
+export const collegeChangeForm = z.object({
+  numero: z.coerce.number({ error: 'Indiquez le numéro du sociétaire.' }).int('Indiquez le numéro du sociétaire.').positive('Indiquez le numéro du sociétaire.').max(10_000_000, 'Indiquez le numéro du sociétaire.'),
+  college: z.string().max(40),
+  motif: z.string().trim().min(3, 'Indiquez le motif du changement (par exemple « a quitté l’équipe salariée »).').max(300, 'Le motif : 300 caractères au plus.'),
+});
+
+/**
+ * A member moves to another college (their situation changed: an employee who left the team, a
+ * reader hired): a `college` entry in the register, effective today, with no change of shares.
+ * The new college must take this kind of person and the shares held must reach its minimum.
+ */
+export async function changeCollege(deps: Pick<ServerDeps, 'db' | 'clock' | 'siteUrl'>, adminId: string, input: z.input<typeof collegeChangeForm>): Promise<Result<{ message: string }>> {
+  const parsed = collegeChangeForm.safeParse(input);
+  if (!parsed.success) return fail(422, parsed.error.issues[0]?.message ?? 'Formulaire incomplet.');
+  const { numero, motif } = parsed.data;
+  const to = findCollege(parsed.data.college);
+  if (!to) return fail(422, 'Ce collège n’existe pas dans les statuts.');
+  const now = deps.clock.now();
+  const day = parisDay(now);
+  return writeTransaction(deps.db, async (trx): Promise<Result<{ message: string }>> => {
+    await lockRegister(trx);
+    const member = await trx.selectFrom('share_members').select(['id', 'member_number', 'user_id', 'name', 'person']).where('member_number', '=', numero).executeTakeFirst();
+    if (!member) return fail(404, `Aucun sociétaire ne porte le n° ${numero}.`);
+    const map = new Map([[member.id, { memberNumber: Number(member.member_number), userId: member.user_id, name: member.name, person: member.person }]]);
+    const holding = deriveHoldings(await registerEntries(trx, member.id), map, day)[0];
+    if (!holding) return fail(409, `Le sociétaire n° ${numero} ne détient plus de parts.`);
+    const from = findCollege(holding.collegeId);
+    if (holding.collegeId === to.id) return fail(409, `Le sociétaire n° ${numero} est déjà dans le collège ${to.label}.`);
+    if (to.person !== member.person) return fail(422, `Le collège ${to.label} est réservé aux ${to.person === 'legal' ? 'personnes morales' : 'personnes physiques'}.`);
+    if (holding.shares < to.minimumShares) return fail(422, `Le collège ${to.label} demande au moins ${to.minimumShares} parts ; le sociétaire n° ${numero} en détient ${holding.shares}.`);
+    await addRegisterEntry(trx, { memberId: member.id, kind: 'college', collegeId: to.id, sharesDelta: 0, nominalCents: statutes.shares.nominalCents, effectiveOn: day, recordedBy: adminId, note: `Changement de collège : ${from?.label ?? holding.collegeId} → ${to.label} (${motif})` }, now);
+    await mailTo(deps, trx, member.user_id, collegeChangedMail({ siteUrl: deps.siteUrl, from: from?.label ?? holding.collegeId, to: to.label, effectiveOn: formatDate(now) }), `shares.college:${member.id}:${day}:${to.id}`);
+    log.info('shares.college_changed', { memberNumber: numero, from: holding.collegeId, to: to.id, adminId });
+    return { ok: true, message: `Le sociétaire n° ${numero} est inscrit au collège ${to.label} à compter d’aujourd’hui.` };
+  });
 }

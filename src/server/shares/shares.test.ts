@@ -21,7 +21,7 @@ import { createSimulatedProvider, PROMPT_DELIVERY, submitSimulatedSession, type 
 import { bulletinForm, findBulletin } from './bulletins';
 import { holdingOfUser } from './register';
 import { admitBulletin, bulletinPdf, certificatePdf, confirmTransfer, cooperativeFigures, memberView, refuseBulletin, renounceBulletin } from './service';
-import { decideBulletin, pendingBulletins, REGISTER_HEADER, registerCsv, registerForAdmin } from '../admin/shares';
+import { changeCollegeAsAdmin, decideBulletin, pendingBulletins, REGISTER_HEADER, registerCsv, registerForAdmin } from '../admin/shares';
 import { seedDemoAccounts, seedDemoAssemblies, seedDemoCooperative } from '../demo/seed';
 import { deleteAccount } from '../account/service';
 import { exportUserShares } from './service';
@@ -229,6 +229,34 @@ describeEachDialect('becoming a sociétaire', (kind) => {
     expect(lines[0]).toBe(REGISTER_HEADER.join(';'));
     expect(lines.at(-1)).toContain(';Admission;');
     expect(lines.at(-1)).toContain(';150,00;');
+  });
+
+  it('a change of college: a new dated entry, the same shares, the member told; refused in French when it breaks the statutes', async () => {
+    const id = await subscribeAndPay(reader, { parts: '2' });
+    const admitted = await decideBulletin(deps, admin, id, { kind: 'admit' });
+    if (!admitted.ok) throw new Error(admitted.message);
+    const numero = Number(/sociétaire n° (\d+)/.exec(admitted.message)![1]);
+    await deps.flush();
+    const entriesBefore = (await registerForAdmin(deps, admin) as { rows: unknown[] }).rows.length;
+    const change = (over: Record<string, unknown>) => changeCollegeAsAdmin(deps, admin, { numero: String(numero), college: 'salaries', motif: 'Embauchée comme monteuse', ...over });
+    expect(await changeCollegeAsAdmin(deps, reader, { numero: String(numero), college: 'salaries', motif: 'Embauchée' })).toMatchObject({ ok: false, status: 403 });
+    expect(await change({ college: 'inconnu' })).toMatchObject({ ok: false, status: 422, message: 'Ce collège n’existe pas dans les statuts.' });
+    expect(await change({ college: 'lecteurs' })).toMatchObject({ ok: false, status: 409, message: expect.stringContaining('déjà dans le collège') });
+    expect(await change({ college: 'partenaires' })).toMatchObject({ ok: false, status: 422, message: expect.stringContaining('personnes morales') });
+    expect(await change({ numero: '999999' })).toMatchObject({ ok: false, status: 404 });
+    expect(await change({ numero: 'douze' })).toMatchObject({ ok: false, status: 422 });
+    expect(await change({ motif: '' })).toMatchObject({ ok: false, status: 422, message: expect.stringContaining('motif') });
+    expect((await registerForAdmin(deps, admin) as { rows: unknown[] }).rows).toHaveLength(entriesBefore);
+
+    expect(await change({})).toMatchObject({ ok: true, message: expect.stringContaining('collège Salariés') });
+    expect(await holdingOfUser(test.db, reader, '2026-11-23')).toMatchObject({ shares: 2, collegeId: 'salaries' });
+    const register = await registerForAdmin(deps, admin);
+    if (!register.ok) throw new Error(register.message);
+    expect(register.rows.at(-1)).toMatchObject({ kind: 'college', sharesDelta: 0, collegeId: 'salaries', note: expect.stringContaining('Embauchée comme monteuse') });
+    await deps.flush();
+    expect(subjects()).toContain('Votre collège de sociétaire a changé');
+    // Twice the same day: already there, nothing more written.
+    expect(await change({})).toMatchObject({ ok: false, status: 409 });
   });
 
   it('the demo register: the sociétaire with 4 shares and every college, seeded once', async () => {
