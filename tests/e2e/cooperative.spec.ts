@@ -3,7 +3,8 @@
  *
  * - a visitor chooses 3 shares in the readers' college, creates an account at the account step,
  *   signs the bulletin, pays by card, downloads the bulletin; an administrator admits them in the
- *   back-office, and the certificate appears in Sociétariat;
+ *   back-office, moves her to the employees' college, and the certificate appears in Sociétariat;
+ * - another new sociétaire renounces within 14 days from Sociétariat and is refunded;
  * - an administrator creates an assembly and schedules its notice, which lands in the outbox;
  *   the partner association gives its proxy to the demo sociétaire; the vote opens (the test moves
  *   the assembly's dates in the database, as time would); three sociétaires of three colleges
@@ -42,41 +43,53 @@ async function pdfAt(page: Page, href: string): Promise<string> {
   return execFileSync('pdftotext', ['-layout', file, '-'], { encoding: 'utf8' });
 }
 
-test('3 shares in the readers’ college: the bulletin signed and paid by card, then admitted in the back-office, with its certificate', async ({ page, browser }) => {
+/**
+ * A visitor chooses `shares` shares in the readers' college from the pitch, creates an account at
+ * the account step, signs the bulletin and pays by card; returns the new account's address.
+ * With `shots`, each page is looked at.
+ */
+async function subscribeAsNewReader(page: Page, { shares, familyName, shots = false }: { shares: number; familyName: string; shots?: boolean }): Promise<string> {
+  const see = (name: string) => (shots ? look(page, SHOTS, name) : Promise.resolve());
   await page.goto('/devenir-societaire');
   await expect(main(page)).toContainText(/sociétaires détiennent \d+ parts/);
-  await look(page, SHOTS, 'pitch');
+  await see('pitch');
   await page.getByRole('link', { name: 'Je souscris des parts' }).click();
   await arrived(page, /\/devenir-societaire\/souscrire$/);
-  await page.getByLabel('Nombre de parts').fill('3');
+  await page.getByLabel('Nombre de parts').fill(String(shares));
   await page.getByRole('radio', { name: /Lecteurs-sociétaires/ }).check();
-  await look(page, SHOTS, 'souscrire-choix');
+  await see('souscrire-choix');
   await page.getByRole('button', { name: 'Continuer' }).click();
-  await arrived(page, /\/devenir-societaire\/mon-compte\?parts=3&college=lecteurs$/);
-  await look(page, SHOTS, 'mon-compte');
-  const email = `societaire-${Date.now()}@exemple.fr`;
+  await arrived(page, new RegExp(`/devenir-societaire/mon-compte\\?parts=${shares}&college=lecteurs$`));
+  await see('mon-compte');
+  const email = `societaire-${Date.now()}-${familyName.toLowerCase()}@exemple.fr`;
   await page.getByLabel('Adresse e-mail', { exact: true }).fill(email);
   await page.getByLabel('Prénom', { exact: true }).fill('Inès');
-  await page.getByLabel('Nom', { exact: true }).fill('Durand');
+  await page.getByLabel('Nom', { exact: true }).fill(familyName);
   await page.getByLabel('Mot de passe', { exact: true }).fill('un mot de passe de test');
   await page.getByRole('button', { name: 'Créer mon compte et continuer' }).click();
-  await arrived(page, /\/devenir-societaire\/souscrire\?parts=3&college=lecteurs$/);
+  await arrived(page, new RegExp(`/devenir-societaire/souscrire\\?parts=${shares}&college=lecteurs$`));
 
-  // The bulletin: refused without the statutes accepted, then signed.
-  await expect(page.getByLabel('Nombre de parts')).toHaveValue('3');
+  // The bulletin, kept from the choice, then signed.
+  await expect(main(page)).toContainText('Votre compte est créé');
+  await expect(page.getByLabel('Nombre de parts')).toHaveValue(String(shares));
   await page.getByLabel('Adresse postale').fill('3 rue du Port');
   await page.getByLabel('Code postal').fill('44000');
   await page.getByLabel('Ville').fill('Nantes');
   await page.getByRole('checkbox', { name: /J’ai lu et j’accepte les statuts/ }).check();
   await page.getByRole('checkbox', { name: /n’est pas un placement/ }).check();
-  await look(page, SHOTS, 'bulletin');
+  await see('bulletin');
   await page.getByRole('button', { name: 'Signer mon bulletin et payer' }).click();
   await arrived(page, /\/paiement-simule\/[\w-]+$/);
-  await expect(main(page)).toContainText('150');
+  await expect(main(page)).toContainText(String(shares * 50));
   await page.locator('#numero').fill('4242 4242 4242 4242');
   await page.getByRole('button', { name: /^Payer \d/ }).click();
   await arrived(page, /\/devenir-societaire\/confirmation\/[\w-]+$/);
   await reloadUntil(page, heading(page, 'Merci, votre souscription est enregistrée'));
+  return email;
+}
+
+test('3 shares in the readers’ college: the bulletin signed and paid by card, then admitted in the back-office, with its certificate', async ({ page, browser }) => {
+  const email = await subscribeAsNewReader(page, { shares: 3, familyName: 'Durand', shots: true });
   await look(page, SHOTS, 'confirmation');
   const bulletin = await pdfAt(page, (await page.getByRole('link', { name: 'Télécharger mon bulletin (PDF)' }).getAttribute('href'))!);
   expect(bulletin).toMatch(/EXEMPLAIRE DU SOCIÉTAIRE/);
@@ -95,12 +108,28 @@ test('3 shares in the readers’ college: the bulletin signed and paid by card, 
   await look(admin, SHOTS, 'admin-societariat');
   await waiting.getByRole('button', { name: 'Prononcer l’admission' }).click();
   await expect(main(admin)).toContainText(/Admission prononcée : sociétaire n° \d+, certificat n° \d+/);
+  const memberNumber = /sociétaire n° (\d+)/.exec((await main(admin).textContent())!)![1]!;
+  // She was hired since: the back-office moves her to the employees' college (a wrong number first).
+  const collegeForm = admin.locator('form').filter({ has: admin.getByLabel('Nouveau collège') });
+  await admin.getByLabel('N° de sociétaire').fill('999999');
+  await admin.getByLabel('Nouveau collège').selectOption({ label: 'Salariés' });
+  await admin.getByLabel('Motif').fill('Embauchée comme monteuse');
+  await collegeForm.getByRole('button', { name: 'Inscrire le changement' }).click();
+  await expect(main(admin)).toContainText('Aucun sociétaire ne porte le n° 999999.');
+  await admin.getByLabel('N° de sociétaire').fill(memberNumber);
+  await admin.getByLabel('Nouveau collège').selectOption({ label: 'Salariés' });
+  await admin.getByLabel('Motif').fill('Embauchée comme monteuse');
+  await collegeForm.getByRole('button', { name: 'Inscrire le changement' }).click();
+  await expect(main(admin)).toContainText(`Le sociétaire n° ${memberNumber} est inscrit au collège Salariés à compter d’aujourd’hui.`);
+  await expect(admin.getByRole('row').filter({ hasText: `n° ${memberNumber}` }).filter({ hasText: 'Changement de collège' })).toBeVisible();
   await admin.close();
 
   // The certificate, in Sociétariat.
   await waitForMail(email, /Bienvenue parmi les sociétaires/);
+  await waitForMail(email, /Votre collège de sociétaire a changé/);
   await page.goto('/mon-compte/societariat');
   await expect(main(page)).toContainText('3 parts · 150 €');
+  await expect(main(page)).toContainText('Salariés');
   const certificate = page.getByRole('link', { name: /certificat n° \d+/ });
   await expect(certificate).toBeVisible();
   await look(page, SHOTS, 'societariat');
@@ -133,6 +162,31 @@ test('3 shares in the readers’ college: the bulletin signed and paid by card, 
   await expect(main(page)).toContainText(/Accepté, effet au 31 décembre \d{4}/);
   // Shares on their way out are no longer offered for renunciation (the service refuses it too).
   await expect(page.getByText('Renoncer à cette souscription')).toHaveCount(0);
+});
+
+test('renouncing a subscription within 14 days, from Sociétariat: refunded, and the cooperative’s documents are there', async ({ page }) => {
+  const email = await subscribeAsNewReader(page, { shares: 2, familyName: 'Renard' });
+  await page.goto('/mon-compte/societariat');
+  const bulletin = main(page).getByRole('listitem').filter({ hasText: 'Renoncer à cette souscription' });
+  await bulletin.getByText('Renoncer à cette souscription').click();
+  await expect(bulletin).toContainText('100 € vous sont remboursés');
+  // Without the box ticked, the browser asks for it; nothing is sent.
+  await bulletin.getByRole('button', { name: 'Confirmer ma renonciation' }).click();
+  await expect(page).toHaveURL(/\/mon-compte\/societariat$/);
+  await bulletin.getByRole('checkbox', { name: /Je renonce à ma souscription de 2 parts/ }).check();
+  await look(page, SHOTS, 'renonciation');
+  await bulletin.getByRole('button', { name: 'Confirmer ma renonciation' }).click();
+  await expect(main(page)).toContainText('Votre renonciation est enregistrée.');
+  await expect(main(page)).not.toContainText('Votre compte est créé');
+  await expect(main(page)).toContainText('Renonciation');
+  await expect(page.getByText('Renoncer à cette souscription')).toHaveCount(0);
+  const mail = await waitForMail(email, /renonciation/i);
+  expect(mail.text).toMatch(/100(,00)?\s€/);
+
+  // The statutes and the last approved accounts, as PDFs.
+  const documents = main(page).locator('section').filter({ has: page.getByRole('heading', { name: 'Les documents de la coopérative' }) });
+  const accounts = documents.getByRole('listitem').filter({ hasText: 'Comptes annuels de l’exercice 2025' }).getByRole('link', { name: 'PDF' });
+  expect((await pdfAt(page, (await accounts.getAttribute('href'))!)).replace(/\s+/g, ' ')).toContain('Résultat net (excédent) 12 430 €');
 });
 
 test('an assembly: notice by mail, a proxy, three colleges voting (one by proxy), results and minutes as tallied by hand', async ({ page, browser }) => {
