@@ -3,6 +3,7 @@
  * the feeds and the metadata read. Labels are what readers see, so they are French.
  */
 import { PUBLISHER } from './publisher';
+import { accessibility } from './accessibility';
 export interface NavLink {
   /** Target path (or absolute URL for external links). */
   to: string;
@@ -67,6 +68,8 @@ export const siteConfig = {
       { to: '/vie-privee', label: 'Vie privée' },
       { to: '/cgu', label: 'CGU' },
       { to: '/cgv', label: 'CGV' },
+      // The mention the RGAA asks for in every page's footer.
+      { to: '/accessibilite', label: `Accessibilité\u00a0: ${accessibility.status}` },
     ],
     support: { to: '/soutenir', label: 'Je soutiens' },
   },

@@ -1,0 +1,85 @@
+/**
+ * The accessibility statement's facts (/accessibilite, RGAA 4.1 model), kept beside the audit
+ * that backs them: tests/e2e/accessibility.spec.ts runs axe on every page of `sample` and walks
+ * the site with the keyboard. A page added to the sample is audited; a non-conformity found and
+ * not fixed is declared here, and the statement shows it.
+ */
+export type ConformanceStatus = 'totalement conforme' | 'partiellement conforme' | 'non conforme';
+
+export interface AuditedPage {
+  name: string;
+  path: string;
+  /** Only with a signed-in account (the statement says so; the audit signs in). */
+  member?: boolean;
+}
+
+export interface NonConformity {
+  /** RGAA 4.1 criteria, e.g. "4.1". */
+  criteria: string[];
+  text: string;
+  /** What we do about it, and by when. */
+  plan: string;
+}
+
+export const accessibility = {
+  status: 'partiellement conforme' as ConformanceStatus,
+  statementDate: '2026-11-23',
+  auditDate: '2026-11-23',
+  auditor: 'l’équipe technique de Contrechamp (audit interne)',
+  /** What the audit checked, and with what. */
+  method: [
+    'un test automatique de chaque page de l’échantillon avec axe-core 4 (règles WCAG 2.0, 2.1 et 2.2 de niveaux A et AA, et bonnes pratiques), dans Chromium, à 1 280 et 390 pixels de large ;',
+    'un parcours au clavier seul : lien d’évitement, ordre et visibilité du focus, menu, recherche (Ctrl+K), lecteur audio, formulaires de connexion et de contact, sans piège au clavier ;',
+    'une vérification manuelle des contrastes des textes posés sur des images, que les outils automatiques ne savent pas mesurer, et de l’affichage à 200 % de zoom et à 320 pixels de large.',
+  ],
+  technologies: ['HTML5', 'CSS', 'JavaScript (WAI-ARIA)', 'SVG'],
+  environment: ['Chromium 156 sous Linux, au clavier', 'Chromium en émulation de téléphone (390 pixels)'],
+  tools: ['axe-core 4 (via Playwright)', 'validateur HTML du W3C (Nu Html Checker)', 'Lighthouse'],
+  sample: [
+    { name: 'Accueil', path: '/' },
+    { name: 'Article', path: '/articles/2026/meubles-de-tourisme-marseille-les-societes-ecrans' },
+    { name: 'Émission', path: '/emissions/2026/livreurs-de-nuit-quand-l-algorithme-fixe-la-paie' },
+    { name: 'Liste des articles', path: '/articles' },
+    { name: 'Liste d’une rubrique', path: '/emissions/contre-enquete' },
+    { name: 'Brèves', path: '/breves' },
+    { name: 'Dossier', path: '/dossiers/eau-bien-commun' },
+    { name: 'Page d’auteur', path: '/auteurs/karim-benali' },
+    { name: 'Page de thème', path: '/tags/logement' },
+    { name: 'Podcasts', path: '/podcasts/' },
+    { name: 'Podcast', path: '/podcasts/les-voix-du-terrain' },
+    { name: 'Épisode', path: '/podcasts/les-voix-du-terrain/la-derniere-poste-du-canton' },
+    { name: 'Recherche', path: '/rechercher?q=logement' },
+    { name: 'Contact', path: '/contact' },
+    { name: 'Connexion', path: '/login' },
+    { name: 'Je soutiens Contrechamp', path: '/soutenir' },
+    { name: 'Abonnement', path: '/soutenir/abonnement' },
+    { name: 'Don', path: '/soutenir/dons' },
+    { name: 'Devenir sociétaire', path: '/devenir-societaire' },
+    { name: 'Guide du sociétaire', path: '/devenir-societaire/guide' },
+    { name: 'Mentions légales', path: '/legal' },
+    { name: 'Déclaration d’accessibilité', path: '/accessibilite' },
+    { name: 'Page introuvable', path: '/page-inconnue' },
+    { name: 'Tableau de bord du compte', path: '/mon-compte', member: true },
+    { name: 'Mes informations', path: '/mon-compte/mes-informations', member: true },
+    { name: 'Mes abonnements', path: '/mon-compte/abonnements', member: true },
+    { name: 'Sociétariat', path: '/mon-compte/societariat', member: true },
+  ] satisfies AuditedPage[],
+  nonConformities: [
+    {
+      criteria: ['4.1', '4.3'],
+      text: 'Les épisodes de podcast n’ont pas de transcription écrite, et les émissions vidéo n’ont pas toutes des sous-titres ni de transcription.',
+      plan: 'Nous publierons la transcription de chaque nouvel épisode et les sous-titres de chaque nouvelle émission, puis ceux des archives, en commençant par les plus écoutés.',
+    },
+    {
+      criteria: ['13.3'],
+      text: 'Les documents PDF produits par le site (factures, reçus fiscaux, bulletins et certificats de parts, procès-verbaux, comptes annuels, statuts) ne sont pas balisés pour les lecteurs d’écran.',
+      plan: 'Leurs informations sont aussi affichées en HTML dans votre compte (montants, dates, numéros) ; sur demande, nous vous envoyons leur contenu dans un format accessible.',
+    },
+  ] satisfies NonConformity[],
+  /** Content outside the cooperative's control. */
+  exemptions: [
+    'Les lecteurs vidéo des plateformes d’hébergement (chargés seulement quand vous cliquez sur « Lire la vidéo ») : leur accessibilité dépend de ces plateformes.',
+    'La page de paiement de notre prestataire de paiement, hors du site.',
+  ],
+  contact: { email: 'accessibilite@contrechamp.media', form: '/contact' },
+};
