@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 
 /**
@@ -190,4 +191,16 @@ test('the lock screen gets the episode and a « next track » that plays the sho
   await expect.poll(() => titleInBar(page)).toBe(order[1]);
   await expect.poll(() => page.evaluate(() => navigator.mediaSession.metadata?.title ?? '').then(norm)).toBe(order[1]);
   await expect.poll(() => audioState(page).then((s) => s.playing), { timeout: 10_000 }).toBe(true);
+});
+
+test('axe finds no serious violation in the bar offering the next episode, nor in the show’s subscribe block', async ({ page }) => {
+  await page.goto(EPISODE_PAGE);
+  await playToTheEnd(page);
+  await expect(page.locator('[data-player-next]')).toBeVisible();
+  const serious = async (selector: string) =>
+    (await new AxeBuilder({ page }).include(selector).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze())
+      .violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id);
+  expect(await serious('[data-player-bar]')).toEqual([]);
+  await page.goto(SHOW_PAGE);
+  expect(await serious('.subscribe')).toEqual([]);
 });
