@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'astro/zod';
-import { dossierSchema, episodeSchema, storySchema, tagSchema, type SchemaHelpers } from './content-schemas';
+import { dossierSchema, episodeSchema, podcastSchema, storySchema, tagSchema, type SchemaHelpers } from './content-schemas';
 
 // Stand-ins for Astro's helpers: an image is its path, a reference is its id.
 const helpers: SchemaHelpers<z.ZodString> = {
@@ -93,5 +93,33 @@ describe('tags and dossiers', () => {
     const dossier = { slug: 'eau', title: 'L’eau', description: 'Un dossier sur l’eau.', published: '2026-01-01', cover, stories: ['articles/la-foret-brule'] };
     expect(dossierSchema(helpers).safeParse(dossier).success).toBe(true);
     expect(dossierSchema(helpers).safeParse({ ...dossier, stories: ['la-foret-brule'] }).success).toBe(false);
+  });
+});
+
+describe('podcast schema', () => {
+  const podcasts = podcastSchema(helpers);
+  const show = {
+    slug: 'a-contre-courant', label: 'À contre-courant', description: 'De longs entretiens à rebours des évidences.',
+    cover, category: 'entretien', itunesCategory: 'News', authors: ['aminata-diallo'],
+  };
+
+  it('needs no podcast app', () => {
+    expect(podcasts.parse(show).apps).toBeUndefined();
+  });
+
+  it('takes the show’s pages on Apple Podcasts, Spotify and any other app by name and address', () => {
+    const apps = {
+      applePodcasts: 'https://podcasts.apple.com/fr/podcast/a-contre-courant/id1',
+      spotify: 'https://open.spotify.com/show/abc',
+      others: [{ name: 'Deezer', url: 'https://www.deezer.com/fr/show/1' }],
+    };
+    expect(podcasts.parse({ ...show, apps }).apps).toEqual(apps);
+    expect(podcasts.parse({ ...show, apps: { spotify: apps.spotify } }).apps).toEqual({ spotify: apps.spotify, others: [] });
+  });
+
+  it('refuses an address of another site for a known app, a plain http address, or a typo', () => {
+    expect(podcasts.safeParse({ ...show, apps: { spotify: 'https://podcasts.apple.com/fr/podcast/x' } }).success).toBe(false);
+    expect(podcasts.safeParse({ ...show, apps: { others: [{ name: 'Deezer', url: 'http://www.deezer.com/fr/show/1' }] } }).success).toBe(false);
+    expect(podcasts.safeParse({ ...show, apps: { deezer: 'https://www.deezer.com/fr/show/1' } }).success).toBe(false);
   });
 });

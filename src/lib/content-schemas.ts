@@ -134,6 +134,31 @@ export const dossierSchema = <Image extends z.ZodType>(h: SchemaHelpers<Image>) 
     })
     .strict();
 
+/** An app's page of a show: an https address, of the app's own site when it is a known app. */
+const appPage = (host?: string) =>
+  z
+    .url({ protocol: /^https$/ })
+    .refine((value) => !host || new URL(value).hostname === host, `Une adresse de la forme https://${host ?? ''}/…`);
+
+/** The podcast apps a show can be found in, each by the address of the show's page there. */
+export const podcastApps = z
+  .object({
+    applePodcasts: appPage('podcasts.apple.com').optional().describe('Page du podcast sur Apple Podcasts (https://podcasts.apple.com/…).'),
+    spotify: appPage('open.spotify.com').optional().describe('Page du podcast sur Spotify (https://open.spotify.com/show/…).'),
+    others: z
+      .array(
+        z
+          .object({
+            name: z.string().min(2).max(40).describe('Nom de l’application, tel que les auditeurs le connaissent (« Deezer », « Pocket Casts »…).'),
+            url: appPage().describe('Page du podcast dans cette application (https://…).'),
+          })
+          .strict(),
+      )
+      .default([])
+      .describe('Toute autre application, par son nom et l’adresse de la page du podcast.'),
+  })
+  .strict();
+
 export const podcastSchema = <Image extends z.ZodType>(h: SchemaHelpers<Image>) =>
   z
     .object({
@@ -146,6 +171,7 @@ export const podcastSchema = <Image extends z.ZodType>(h: SchemaHelpers<Image>) 
       itunesSubcategory: z.string().optional().describe('Sous-catégorie Apple Podcasts, par exemple « Politics ».'),
       explicit: z.boolean().default(false).describe('Contenu explicite au sens d’Apple Podcasts.'),
       authors: z.array(h.reference('authors')).min(1).describe('Voix et producteurs du podcast.'),
+      apps: podcastApps.optional().describe('Où écouter le podcast en dehors du site : ses pages dans les applications de podcasts.'),
     })
     .strict();
 

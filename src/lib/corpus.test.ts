@@ -103,7 +103,7 @@ describe('cross-references fail the build with the file to fix', () => {
     // The player's shape (SPEC §3), with the PODCAST tag that names the show.
     expect(toPlayerEpisode(corpus, corpus.episodes[0]!)).toMatchObject({
       slug: 'ep', duration: 95, category: { label: 'Entretien' }, tags: [{ scheme: 'PODCAST', label: 'Le Podcast' }],
-      content_folder_url: '/media/show/', attributes: { podcast: { filename: 'ep.mp3' } }, url: '/podcasts/show/ep',
+      content_folder_url: '/media/show/', attributes: { podcast: { filename: 'ep.mp3' } }, url: '/podcasts/show/ep', podcast: 'show',
     });
   });
 });

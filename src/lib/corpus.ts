@@ -27,6 +27,8 @@ export interface PlayerEpisode {
   attributes: { podcast: { filename: string } };
   /** Where the episode's page is, for the player's title link. */
   url: string;
+  /** The show's slug: its episode list (episodes.json) gives the next episode to offer. */
+  podcast: string;
   /** The show's cover, for lock-screen metadata. */
   artwork?: string;
 }
@@ -221,6 +223,7 @@ export function toPlayerEpisode(corpus: Corpus, episode: Episode, artwork?: stri
     content_folder_url: data.content_folder_url,
     attributes: { podcast: { filename: data.attributes.podcast.filename } },
     url: episodeUrl(data.podcast, data.slug),
+    podcast: data.podcast,
     ...(artwork ? { artwork } : {}),
   };
 }

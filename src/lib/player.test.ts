@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import type { PlayerEpisode } from './corpus';
 import {
-  MAX_REMEMBERED_POSITIONS, clampSeek, episodeAudioUrl, formatClock, formatRate, rememberPosition, rememberRate,
-  rememberedPosition, rememberedRate, shouldOfferResume, showLabel, spokenDuration,
+  MAX_HEARD_EPISODES, MAX_REMEMBERED_POSITIONS, clampSeek, episodeAudioUrl, formatClock, formatRate, heardEpisodes, listenButton,
+  markHeard, nextEpisode, parsePlayerEpisode, parseShowEpisodes, rememberAutoplay, rememberPosition, rememberRate,
+  rememberedAutoplay, rememberedPosition, rememberedRate, resumePosition, shouldOfferResume, showLabel, spokenDuration,
 } from './player';
 
 function memoryStorage() {
@@ -76,5 +78,97 @@ describe('player rules', () => {
     expect(rememberedRate(storage)).toBe(1.5);
     storage.setItem('contrechamp:player:rate', '9');
     expect(rememberedRate(storage)).toBe(1);
+  });
+});
+
+const episode = (slug: string, extra: Partial<PlayerEpisode> = {}): PlayerEpisode => ({
+  slug, title: `Épisode ${slug}`, duration: 600, category: { label: 'Société' }, tags: [{ scheme: 'PODCAST', label: 'Les Voix' }],
+  content_folder_url: '/media/podcasts/voix/', attributes: { podcast: { filename: `${slug}.mp3` } }, url: `/podcasts/voix/${slug}`,
+  podcast: 'voix', ...extra,
+});
+
+describe('resuming', () => {
+  it('starts an episode where the listener stopped, when worth it', () => {
+    const storage = memoryStorage();
+    expect(resumePosition(episode('a'), storage)).toBeUndefined();
+    rememberPosition('a', 354.4, storage);
+    expect(resumePosition(episode('a'), storage)).toBe(354);
+    // Too close to the start or to the end: from the start.
+    rememberPosition('b', 4, storage);
+    rememberPosition('c', 595, storage);
+    expect(resumePosition(episode('b'), storage)).toBeUndefined();
+    expect(resumePosition(episode('c'), storage)).toBeUndefined();
+  });
+
+  it('labels the listen button: playing or paused in the bar, else « Reprendre à m:ss », else Écouter', () => {
+    expect(listenButton(true, false, 754)).toEqual({ state: 'playing', label: 'En écoute' });
+    expect(listenButton(true, true, undefined)).toEqual({ state: 'paused', label: 'En pause' });
+    expect(listenButton(false, false, 754)).toEqual({ state: 'resume', label: 'Reprendre à 12:34' });
+    expect(listenButton(false, true, 3725)).toEqual({ state: 'resume', label: 'Reprendre à 1:02:05' });
+    expect(listenButton(false, false, undefined)).toEqual({ state: '', label: 'Écouter' });
+  });
+});
+
+describe('episodes heard and the next one', () => {
+  // A show's episodes as its page lists them, newest first.
+  const show = ['e5', 'e4', 'e3', 'e2', 'e1'].map((slug) => episode(slug));
+  const slugOf = (found: PlayerEpisode | undefined) => found?.slug;
+
+  it('offers the one after the current in the show’s order, going round to the newest', () => {
+    expect(slugOf(nextEpisode(show, 'e5', new Set()))).toBe('e4');
+    expect(slugOf(nextEpisode(show, 'e2', new Set()))).toBe('e1');
+    expect(slugOf(nextEpisode(show, 'e1', new Set()))).toBe('e5');
+  });
+
+  it('skips the episodes already heard to the end', () => {
+    expect(slugOf(nextEpisode(show, 'e5', new Set(['e4', 'e3'])))).toBe('e2');
+    expect(slugOf(nextEpisode(show, 'e2', new Set(['e1', 'e5'])))).toBe('e4');
+  });
+
+  it('when every other one has been heard, offers the one after all the same', () => {
+    expect(slugOf(nextEpisode(show, 'e3', new Set(['e5', 'e4', 'e2', 'e1'])))).toBe('e2');
+  });
+
+  it('offers nothing in a show of one episode, and the first unheard one if the current is not listed', () => {
+    expect(nextEpisode([episode('solo')], 'solo', new Set())).toBeUndefined();
+    expect(nextEpisode([], 'solo', new Set())).toBeUndefined();
+    expect(slugOf(nextEpisode(show, 'ailleurs', new Set(['e5'])))).toBe('e4');
+  });
+
+  it('remembers the episodes heard, forgetting where the listener was in them, the newest kept', () => {
+    const storage = memoryStorage();
+    rememberPosition('a', 120, storage);
+    markHeard('a', storage);
+    markHeard('b', storage);
+    markHeard('a', storage);
+    expect([...heardEpisodes(storage)]).toEqual(['b', 'a']);
+    expect(rememberedPosition('a', storage)).toBeUndefined();
+    for (let i = 0; i < MAX_HEARD_EPISODES + 3; i++) markHeard(`h${i}`, storage);
+    const heard = heardEpisodes(storage);
+    expect(heard.size).toBe(MAX_HEARD_EPISODES);
+    expect(heard.has('b')).toBe(false);
+    expect(heard.has(`h${MAX_HEARD_EPISODES + 2}`)).toBe(true);
+    storage.setItem('contrechamp:player:heard', '{"not":"a list"}');
+    expect(heardEpisodes(storage).size).toBe(0);
+  });
+
+  it('remembers « Enchaîner les épisodes », off by default', () => {
+    const storage = memoryStorage();
+    expect(rememberedAutoplay(storage)).toBe(false);
+    rememberAutoplay(true, storage);
+    expect(rememberedAutoplay(storage)).toBe(true);
+    rememberAutoplay(false, storage);
+    expect(rememberedAutoplay(storage)).toBe(false);
+    expect(rememberedAutoplay(null)).toBe(false);
+  });
+
+  it('trusts only well-formed episodes from a page or a show’s list', () => {
+    expect(parsePlayerEpisode(episode('a'))?.slug).toBe('a');
+    expect(parsePlayerEpisode({ ...episode('a'), podcast: undefined })).toBeNull();
+    expect(parsePlayerEpisode({ ...episode('a'), url: 'https://ailleurs.example/x' })).toBeNull();
+    expect(parsePlayerEpisode({ ...episode('a'), attributes: {} })).toBeNull();
+    expect(parsePlayerEpisode('a')).toBeNull();
+    expect(parseShowEpisodes({ episodes: [episode('a'), { slug: 'b' }, episode('c')] }).map((e) => e.slug)).toEqual(['a', 'c']);
+    expect(parseShowEpisodes([episode('a')])).toEqual([]);
   });
 });

@@ -39,6 +39,8 @@ export const tagUrl = (slug?: string, page = 1) => (slug ? withPage(`/tags/${slu
 export const dossierUrl = (slug?: string) => (slug ? `/dossiers/${slug}` : '/dossiers');
 export const podcastUrl = (slug?: string) => (slug ? `/podcasts/${slug}` : '/podcasts');
 export const podcastFeedUrl = (slug: string) => `/podcasts/${slug}/rss.xml`;
+/** A show's episodes as the player reads them, newest first (prerendered JSON). */
+export const podcastEpisodesUrl = (slug: string) => `/podcasts/${slug}/episodes.json`;
 export const episodeUrl = (podcast: string, episode: string) => `/podcasts/${podcast}/${episode}`;
 export const latestEpisodesUrl = (page = 1) => withPage('/podcasts/publications', page);
 

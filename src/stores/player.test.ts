@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { PlayerEpisode } from '../lib/corpus';
-import { $episode, $paused, closePlayer, createProgressTicker, selectEpisode, setPaused, togglePause } from './player';
+import { $episode, $fromStart, $paused, closePlayer, createProgressTicker, selectEpisode, setPaused, togglePause } from './player';
 
 const episode = (slug: string): PlayerEpisode => ({
   slug,
@@ -11,6 +11,7 @@ const episode = (slug: string): PlayerEpisode => ({
   content_folder_url: '/media/podcasts/voix',
   attributes: { podcast: { filename: `${slug}.mp3` } },
   url: `/podcasts/voix/${slug}`,
+  podcast: 'voix',
 });
 
 describe('player store', () => {
@@ -78,6 +79,15 @@ describe('player store', () => {
     closePlayer();
     vi.advanceTimersByTime(100);
     expect($episode.get()).toBeNull();
+  });
+
+  it('asks for an episode from its start only when told, and forgets it on close', () => {
+    selectEpisode(episode('a'));
+    expect($fromStart.get()).toBeNull();
+    selectEpisode(episode('a'), { fromStart: true });
+    expect($fromStart.get()).toBe('a');
+    closePlayer();
+    expect($fromStart.get()).toBeNull();
   });
 
   it('toggles the pause flag', () => {

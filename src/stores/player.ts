@@ -2,7 +2,8 @@
  * The podcast player's state (SPEC §4): the loaded episode (none: the bar is hidden) and the
  * pause flag. Selecting an episode with another slug clears the current one and sets the new
  * one 50 ms later, so the bar's audio element starts afresh; selecting any episode un-pauses;
- * closing clears the episode.
+ * closing clears the episode. An episode starts where the listener stopped, unless it is
+ * selected « from the start » (`$fromStart`, which the bar reads and clears).
  */
 import { atom } from 'nanostores';
 import type { PlayerEpisode } from '../lib/corpus';
@@ -10,6 +11,8 @@ import { PLAYER_SWITCH_DELAY_MS, PROGRESS_INTERVAL_MS } from '../lib/player';
 
 export const $episode = atom<PlayerEpisode | null>(null);
 export const $paused = atom(false);
+/** The slug of an episode asked for from its beginning rather than where the listener stopped. */
+export const $fromStart = atom<string | null>(null);
 
 let pendingSwitch: ReturnType<typeof setTimeout> | undefined;
 let pendingEpisode: PlayerEpisode | null = null;
@@ -20,8 +23,9 @@ function cancelSwitch(): void {
   pendingEpisode = null;
 }
 
-export function selectEpisode(episode: PlayerEpisode): void {
+export function selectEpisode(episode: PlayerEpisode, options: { fromStart?: boolean } = {}): void {
   $paused.set(false);
+  if (options.fromStart) $fromStart.set(episode.slug);
   const current = $episode.get() ?? pendingEpisode;
   if (current?.slug === episode.slug) return;
   cancelSwitch();
@@ -36,6 +40,7 @@ export function selectEpisode(episode: PlayerEpisode): void {
 
 export function closePlayer(): void {
   cancelSwitch();
+  $fromStart.set(null);
   $episode.set(null);
   $paused.set(false);
 }

@@ -3,7 +3,8 @@
  * element with play/pause, 'Reculer de 15 secondes', 'Avancer de 30 secondes', a progress bar
  * and the times. Progress refreshes every 250 ms while playing and stops on pause; at the end
  * the player pauses. Seeking lands only between 0 and the duration; a click on the progress
- * bar seeks only while playing (the keyboard may seek at any time).
+ * bar seeks only while playing (the keyboard may seek at any time). `startFrom` places the
+ * episode where the listener stopped before a sound is heard, as soon as the file's length is known.
  */
 import { useEffect, useImperativeHandle, useMemo, useRef, useState, type KeyboardEvent, type MouseEvent, type Ref } from 'react';
 import { SKIP_BACK_SECONDS, SKIP_FORWARD_SECONDS, clampSeek, formatClock, spokenDuration } from '../../lib/player';
@@ -14,6 +15,8 @@ import { BackIcon, ForwardIcon, PauseIcon, PlayIcon } from '../ui/icons';
 export interface AudioPlayerHandle {
   /** Moves to `seconds`, clamped to the episode; false when the duration is unknown. */
   seek(seconds: number): boolean;
+  /** Moves to `seconds` now if the file's length is known, else as soon as it is. */
+  startFrom(seconds: number): void;
   skip(delta: number): void;
   readonly element: HTMLAudioElement | null;
 }
@@ -43,6 +46,7 @@ export default function AudioPlayer({
   const [current, setCurrent] = useState(0);
   const [duration, setDuration] = useState(expectedDuration);
   const [playing, setPlaying] = useState(false);
+  const pendingStart = useRef<number | null>(null);
   const callbacks = useRef({ onPausedChange, onProgress, onEnded, onError });
   callbacks.current = { onPausedChange, onProgress, onEnded, onError };
 
@@ -72,6 +76,11 @@ export default function AudioPlayer({
 
   useImperativeHandle(ref, () => ({
     seek,
+    startFrom(seconds: number) {
+      const audio = audioRef.current;
+      if (audio && audio.readyState >= HTMLMediaElement.HAVE_METADATA && seek(seconds)) pendingStart.current = null;
+      else pendingStart.current = seconds;
+    },
     skip: (delta: number) => void seek((audioRef.current?.currentTime ?? 0) + delta),
     get element() {
       return audioRef.current;
@@ -132,6 +141,7 @@ export default function AudioPlayer({
     if (!audio) return;
     audio.playbackRate = playbackRate;
     setDuration(knownDuration());
+    if (pendingStart.current !== null && seek(pendingStart.current)) pendingStart.current = null;
     setCurrent(audio.currentTime);
   };
 

@@ -1,23 +1,36 @@
 /**
  * The bottom bar (SPEC §2, §3): show label, episode title, the audio player (autoplay on),
- * a speed control, an offer to resume where the listener stopped, and 'Fermer le lecteur'.
- * Lock-screen controls come from the Media Session API. Loaded only once an episode is chosen.
+ * « Reprendre au début » when the episode resumed where the listener stopped, « Enchaîner »,
+ * a speed control and 'Fermer le lecteur'. When the episode ends it offers the show's next one
+ * (UpNext). Lock-screen controls come from the Media Session API, 'nexttrack' included.
+ * Loaded only once an episode is chosen.
  */
 import { useStore } from '@nanostores/react';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import type { PlayerEpisode } from '../../lib/corpus';
 import {
-  PLAYBACK_RATES, POSITION_SAVE_INTERVAL_MS, SKIP_BACK_SECONDS, SKIP_FORWARD_SECONDS, episodeAudioUrl, formatClock,
-  formatRate, rememberPosition, rememberRate, rememberedPosition, rememberedRate, shouldOfferResume, showLabel, spokenDuration,
+  NEXT_EPISODE_DELAY_SECONDS, PLAYBACK_RATES, POSITION_SAVE_INTERVAL_MS, SKIP_BACK_SECONDS, SKIP_FORWARD_SECONDS, episodeAudioUrl,
+  formatRate, heardEpisodes, markHeard, nextEpisode, rememberAutoplay, rememberPosition, rememberRate, rememberedAutoplay, rememberedRate,
+  resumePosition, showLabel, spokenDuration,
 } from '../../lib/player';
-import { $paused, closePlayer, setPaused } from '../../stores/player';
+import { $fromStart, $paused, closePlayer, selectEpisode, setPaused } from '../../stores/player';
 import { toast } from '../../stores/toasts';
 import { Tooltip, TooltipProvider } from '../ui/Tooltip';
 import AudioPlayer, { type AudioPlayerHandle } from './AudioPlayer';
-import { CloseIcon } from '../ui/icons';
+import UpNext from './UpNext';
+import { loadShowEpisodes } from './show-episodes';
+import { CloseIcon, ListPlayIcon, SkipBackIcon } from '../ui/icons';
 import './player.css';
 
-function useMediaSession(episode: PlayerEpisode, player: React.RefObject<AudioPlayerHandle | null>) {
+function setAction(action: MediaSessionAction, handler: MediaSessionActionHandler | null): void {
+  try {
+    navigator.mediaSession.setActionHandler(action, handler);
+  } catch {
+    // The browser does not know this action.
+  }
+}
+
+function useMediaSession(episode: PlayerEpisode, player: React.RefObject<AudioPlayerHandle | null>, next: PlayerEpisode | undefined) {
   useEffect(() => {
     if (typeof navigator === 'undefined' || !('mediaSession' in navigator)) return;
     const session = navigator.mediaSession;
@@ -35,38 +48,71 @@ function useMediaSession(episode: PlayerEpisode, player: React.RefObject<AudioPl
       ['seekforward', (details) => player.current?.skip(details.seekOffset ?? SKIP_FORWARD_SECONDS)],
       ['seekto', (details) => void (details.seekTime !== undefined && player.current?.seek(details.seekTime))],
     ];
-    for (const [action, handler] of handlers) {
-      try {
-        session.setActionHandler(action, handler);
-      } catch {
-        // The browser does not know this action.
-      }
-    }
+    for (const [action, handler] of handlers) setAction(action, handler);
     return () => {
       session.metadata = null;
-      for (const [action] of handlers) {
-        try {
-          session.setActionHandler(action, null);
-        } catch {
-          // Idem.
-        }
-      }
+      for (const [action] of handlers) setAction(action, null);
     };
   }, [episode, player]);
+
+  // The lock screen's 'next track' plays the episode the bar would offer at the end.
+  useEffect(() => {
+    if (typeof navigator === 'undefined' || !('mediaSession' in navigator) || !next) return;
+    setAction('nexttrack', () => selectEpisode(next));
+    return () => setAction('nexttrack', null);
+  }, [next]);
 }
 
 export default function PlayerBar({ episode }: { episode: PlayerEpisode }) {
   const paused = useStore($paused);
   const player = useRef<AudioPlayerHandle>(null);
   const [rate, setRate] = useState(rememberedRate);
-  const [resumeAt, setResumeAt] = useState(() => {
-    const position = rememberedPosition(episode.slug);
-    return shouldOfferResume(position, episode.duration) ? position : undefined;
-  });
+  // Where the episode starts: where the listener stopped, unless asked from the start.
+  const [startAt] = useState(() => ($fromStart.get() === episode.slug ? undefined : resumePosition(episode)));
+  const [resumedFrom, setResumedFrom] = useState(startAt);
+  const [autoplay, setAutoplay] = useState(rememberedAutoplay);
+  const [showEpisodes, setShowEpisodes] = useState<PlayerEpisode[]>([]);
+  const [ended, setEnded] = useState(false);
+  const [countdown, setCountdown] = useState<number | null>(null);
+  const [upNextDismissed, setUpNextDismissed] = useState(false);
+  const [announcement, setAnnouncement] = useState('');
   const lastSaved = useRef(0);
   const position = useRef(0);
 
-  useMediaSession(episode, player);
+  // Recomputed at the end, when the episode has just been noted as heard.
+  const next = useMemo(() => nextEpisode(showEpisodes, episode.slug, heardEpisodes()), [showEpisodes, episode.slug, ended]);
+
+  useMediaSession(episode, player, next);
+
+  useEffect(() => {
+    if (startAt === undefined) return;
+    player.current?.startFrom(startAt);
+    setAnnouncement(`Reprise à ${spokenDuration(startAt)}, là où vous vous étiez arrêté·e.`);
+    // Once, on mount: `startAt` never changes.
+  }, []);
+
+  useEffect(() => {
+    let current = true;
+    void loadShowEpisodes(episode.podcast).then((list) => current && setShowEpisodes(list));
+    return () => {
+      current = false;
+    };
+  }, [episode.podcast]);
+
+  const restart = () => {
+    rememberPosition(episode.slug, null);
+    position.current = 0;
+    player.current?.startFrom(0);
+    setResumedFrom(undefined);
+    setPaused(false);
+  };
+
+  // « Reprendre au début » on a page, for the episode already in the bar (or just loaded).
+  useEffect(() => $fromStart.subscribe((slug) => {
+    if (slug !== episode.slug) return;
+    $fromStart.set(null);
+    restart();
+  }), [episode.slug]);
 
   // Where the listener is, written down every few seconds, on pause and when the bar goes.
   const save = () => {
@@ -88,9 +134,19 @@ export default function PlayerBar({ episode }: { episode: PlayerEpisode }) {
     // Once per episode: `save` reads refs only.
   }, [episode.slug]);
 
+  // « Enchaîner »: the next episode after a countdown, second by second.
+  useEffect(() => {
+    if (countdown === null || !next) return;
+    if (countdown <= 0) {
+      selectEpisode(next);
+      return;
+    }
+    const timer = setTimeout(() => setCountdown(countdown - 1), 1000);
+    return () => clearTimeout(timer);
+  }, [countdown, next]);
+
   const onProgress = (current: number, duration: number) => {
     position.current = current;
-    if (resumeAt !== undefined && current > resumeAt) setResumeAt(undefined);
     if (Date.now() - lastSaved.current >= POSITION_SAVE_INTERVAL_MS) {
       lastSaved.current = Date.now();
       save();
@@ -106,12 +162,34 @@ export default function PlayerBar({ episode }: { episode: PlayerEpisode }) {
 
   const onPausedChange = (value: boolean) => {
     setPaused(value);
-    if (value) save();
+    if (value) {
+      save();
+    } else if (ended) {
+      // Heard again from the start: the offer goes.
+      setEnded(false);
+      setCountdown(null);
+    }
   };
 
   const onEnded = () => {
     position.current = 0;
-    rememberPosition(episode.slug, null);
+    markHeard(episode.slug);
+    setResumedFrom(undefined);
+    setEnded(true);
+    setUpNextDismissed(false);
+    const after = nextEpisode(showEpisodes, episode.slug, heardEpisodes());
+    if (after && autoplay) setCountdown(NEXT_EPISODE_DELAY_SECONDS);
+    setAnnouncement(
+      !after ? 'Épisode terminé.'
+        : autoplay ? `Épisode terminé. L’épisode suivant, « ${after.title} », commence dans ${NEXT_EPISODE_DELAY_SECONDS} secondes.`
+          : `Épisode terminé. À suivre : « ${after.title} ».`,
+    );
+  };
+
+  const changeAutoplay = (on: boolean) => {
+    setAutoplay(on);
+    rememberAutoplay(on);
+    if (!on) setCountdown(null);
   };
 
   const onError = () => {
@@ -123,6 +201,21 @@ export default function PlayerBar({ episode }: { episode: PlayerEpisode }) {
   return (
     <TooltipProvider>
       <section className="player-bar" aria-label="Lecteur de podcast" data-player-bar>
+        {ended && next && !upNextDismissed && (
+          <UpNext
+            next={next}
+            countdown={countdown}
+            autoplay={autoplay}
+            onPlay={() => selectEpisode(next)}
+            onCancel={() => setCountdown(null)}
+            onAutoplayChange={changeAutoplay}
+            onDismiss={() => {
+              setCountdown(null);
+              setUpNextDismissed(true);
+            }}
+          />
+        )}
+        <p className="sr-only" role="status">{announcement}</p>
         <div className="player-info">
           <p className="player-show">{label}</p>
           <p className="player-title"><a href={episode.url}>{episode.title}</a></p>
@@ -140,27 +233,37 @@ export default function PlayerBar({ episode }: { episode: PlayerEpisode }) {
           onError={onError}
         />
         <div className="player-extra">
-          {resumeAt !== undefined && (
+          {resumedFrom !== undefined && (
+            <Tooltip label="Reprendre au début">
+              <button
+                type="button"
+                className="player-pill player-restart"
+                onClick={restart}
+                aria-label="Reprendre au début"
+              >
+                <SkipBackIcon size={16} /><span className="player-pill-text">Reprendre au début</span>
+              </button>
+            </Tooltip>
+          )}
+          <Tooltip label={autoplay ? 'Enchaîner les épisodes : activé' : 'Enchaîner les épisodes : désactivé'}>
             <button
               type="button"
-              className="player-resume"
-              onClick={() => {
-                if (player.current?.seek(resumeAt)) setResumeAt(undefined);
-                setPaused(false);
-              }}
-              aria-label={`Reprendre là où vous vous étiez arrêté·e, à ${spokenDuration(resumeAt)}`}
+              className="player-pill player-autoplay"
+              aria-pressed={autoplay}
+              onClick={() => changeAutoplay(!autoplay)}
+              aria-label="Enchaîner les épisodes"
             >
-              Reprendre à {formatClock(resumeAt)}
+              <ListPlayIcon size={16} /><span className="player-pill-text">Enchaîner</span>
             </button>
-          )}
+          </Tooltip>
           <label className="player-rate">
             <span className="sr-only">Vitesse de lecture</span>
             <select
               value={rate}
               onChange={(event) => {
-                const next = Number(event.target.value);
-                setRate(next);
-                rememberRate(next);
+                const chosen = Number(event.target.value);
+                setRate(chosen);
+                rememberRate(chosen);
               }}
               title="Vitesse de lecture"
             >

@@ -21,3 +21,5 @@ export const ForwardIcon = ({ size }: IconProps) => <Svg size={size}><path d="M2
 export const CloseIcon = ({ size }: IconProps) => <Svg size={size}><path d="M18 6 6 18" /><path d="m6 6 12 12" /></Svg>;
 export const UserIcon = ({ size }: IconProps) => <Svg size={size}><circle cx="12" cy="8" r="5" /><path d="M20 21a8 8 0 0 0-16 0" /></Svg>;
 export const SearchIcon = ({ size }: IconProps) => <Svg size={size}><circle cx="11" cy="11" r="8" /><path d="m21 21-4.3-4.3" /></Svg>;
+export const SkipBackIcon = ({ size }: IconProps) => <Svg size={size}><path d="M17.971 4.285A2 2 0 0 1 21 6v12a2 2 0 0 1-3.029 1.715l-9.997-5.998a2 2 0 0 1-.003-3.432zM3 20V4" /></Svg>;
+export const ListPlayIcon = ({ size }: IconProps) => <Svg size={size}><path d="M21 5H3m7 7H3m7 7H3m12-6.997a1 1 0 0 1 1.517-.859l4.997 2.997a1 1 0 0 1 0 1.718l-4.997 2.997a1 1 0 0 1-1.517-.86z" /></Svg>;
