@@ -167,6 +167,13 @@ test.describe('reading time and chapters', () => {
     await expect.poll(async () => new URL((await frame.getAttribute('src'))!).searchParams.get('start')).toBe(String(31 * 60 + 30));
   });
 
+  test('feed readers get an émission’s chapters too, each a link to the video at its time', async ({ request }) => {
+    const feed = await (await request.get('/rss_emissions.xml')).text();
+    const item = feed.split('<item>').find((i) => i.includes(EMISSION))!;
+    expect(item).toContain('Au sommaire');
+    expect(item).toMatch(/<a href="https:\/\/www\.youtube\.com\/watch\?v=[\w-]+&amp;t=340s">5:40<\/a> — Le tableur de Moussa Traoré/);
+  });
+
   test('a PeerTube émission’s chapter starts its player at the time, in the form PeerTube reads', async ({ page }) => {
     await page.route(VIDEO_HOSTS, (route) => route.fulfill({ contentType: 'text/html', body: '<!doctype html><title>lecteur</title>' }));
     await page.goto(PEERTUBE_EMISSION);
