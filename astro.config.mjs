@@ -71,6 +71,8 @@ export default defineConfig({
           'menu', 'search', 'user', 'mail', 'x', 'heart', 'rss', 'play', 'pause', 'chevron-left',
           'chevron-right', 'clock', 'calendar', 'headphones', 'video', 'arrow-right', 'external-link',
           'folder-open', 'tag', 'newspaper', 'zap', 'mic', 'users', 'gift', 'hand-coins', 'landmark',
+          // Sharing (src/components/content/ShareBlock.astro).
+          'share-2', 'link',
         ],
         'simple-icons': ['youtube', 'peertube', 'x', 'mastodon', 'instagram', 'facebook', 'bluesky', 'applepodcasts', 'spotify'],
       },

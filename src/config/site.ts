@@ -15,6 +15,12 @@ export interface SocialLink {
   icon: string;
   label: string;
   href: string;
+  /**
+   * How to share a page on this network, for the share links of every content page: an
+   * address where `{url}` and `{text}` stand for the page's address and title (each encoded).
+   * Networks without one (video hosts, Instagram) are not offered for sharing.
+   */
+  share?: string;
 }
 
 export interface SiteConfig {
@@ -76,11 +82,12 @@ export const siteConfig = {
   socials: [
     { icon: 'youtube', label: 'YouTube', href: 'https://www.youtube.com/@contrechamp' },
     { icon: 'peertube', label: 'PeerTube', href: 'https://videos.contrechamp.media/' },
-    { icon: 'x', label: 'X (Twitter)', href: 'https://x.com/contrechamp' },
-    { icon: 'mastodon', label: 'Mastodon', href: 'https://piaille.fr/@contrechamp' },
+    { icon: 'x', label: 'X (Twitter)', href: 'https://x.com/contrechamp', share: 'https://x.com/intent/post?text={text}&url={url}' },
+    // Mastodon has no central address to share from: the share page of our own instance.
+    { icon: 'mastodon', label: 'Mastodon', href: 'https://piaille.fr/@contrechamp', share: 'https://piaille.fr/share?text={text}%20{url}' },
     { icon: 'instagram', label: 'Instagram', href: 'https://www.instagram.com/contrechamp' },
-    { icon: 'facebook', label: 'Facebook', href: 'https://www.facebook.com/contrechamp' },
-    { icon: 'bluesky', label: 'Bluesky', href: 'https://bsky.app/profile/contrechamp.media' },
+    { icon: 'facebook', label: 'Facebook', href: 'https://www.facebook.com/contrechamp', share: 'https://www.facebook.com/sharer/sharer.php?u={url}' },
+    { icon: 'bluesky', label: 'Bluesky', href: 'https://bsky.app/profile/contrechamp.media', share: 'https://bsky.app/intent/compose?text={text}%20{url}' },
   ],
   feeds: [
     { to: '/rss.xml', label: 'Tous les contenus' },

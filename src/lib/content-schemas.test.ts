@@ -54,6 +54,41 @@ describe('story schema', () => {
     expect(stories.safeParse({ ...article, video: { provider: 'youtube', id: 'aB3dE5fG7hJ' } }).success).toBe(false);
   });
 
+  describe('chapters of an émission (« Au sommaire »)', () => {
+    const emission = {
+      ...article, scheme: 'emissions', category: 'contre-enquete', duration: 3900,
+      video: { provider: 'youtube', id: 'aB3dE5fG7hJ' },
+    };
+    const chapters = [
+      { start: '00:00', title: 'Introduction' },
+      { start: '05:40', title: 'Le tableur de Moussa Traoré' },
+      { start: '1:02:10', title: 'Le mot de la fin' },
+    ];
+
+    it('are optional, and read as seconds from mm:ss or h:mm:ss', () => {
+      expect(stories.safeParse(emission).success).toBe(true);
+      const parsed = stories.parse({ ...emission, chapters });
+      expect(parsed.scheme === 'emissions' && parsed.chapters).toEqual([
+        { start: 0, title: 'Introduction' },
+        { start: 340, title: 'Le tableur de Moussa Traoré' },
+        { start: 3730, title: 'Le mot de la fin' },
+      ]);
+    });
+
+    it('refuse a malformed time, chapters out of order, or one that starts after the video ends', () => {
+      const bad = (list: unknown) => stories.safeParse({ ...emission, chapters: list });
+      expect(bad([chapters[0], { start: '5.40', title: 'Virgule' }]).success).toBe(false);
+      expect(bad([chapters[0], { start: '05:75', title: 'Soixante-quinze secondes' }]).success).toBe(false);
+      expect(bad([chapters[1], chapters[0]]).success).toBe(false);
+      expect(bad([chapters[0], { start: '1:06:00', title: 'Après la fin' }]).success).toBe(false);
+      expect(bad([chapters[0]]).success).toBe(false);
+    });
+
+    it('belong to émissions only', () => {
+      expect(stories.safeParse({ ...article, chapters }).success).toBe(false);
+    });
+  });
+
   it('refuses slugs that would make odd URLs', () => {
     for (const slug of ['Avec-Majuscule', 'avec espace', 'accentué', '-tiret', 'double--tiret'])
       expect(stories.safeParse({ ...article, slug }).success, slug).toBe(false);

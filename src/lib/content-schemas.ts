@@ -7,6 +7,7 @@
  */
 import { z } from 'astro/zod';
 import { SLUG_PATTERN, TAG_SCHEMES, CATEGORY_SCHEMES } from './content-constants';
+import { TIMECODE_PATTERN, parseTimecode } from './video';
 
 /** What `reference()` yields: the referenced entry's collection and id. */
 export type Reference = z.ZodType<{ collection: string; id: string }>;
@@ -67,6 +68,27 @@ const video = z
   ])
   .describe('Vidéo hébergée sur YouTube ou PeerTube.');
 
+/** « Au sommaire » of an émission: each chapter's start (as editors write it) and title. */
+const chapters = z
+  .array(
+    z
+      .object({
+        start: z
+          .string()
+          .regex(TIMECODE_PATTERN, 'Un début de chapitre s’écrit mm:ss ou h:mm:ss, par exemple « 05:40 » ou « 1:02:10 ».')
+          .transform((timecode) => parseTimecode(timecode)!)
+          .describe('Début du chapitre dans la vidéo, en mm:ss ou h:mm:ss.'),
+        title: z.string().min(2).max(160).describe('Titre du chapitre.'),
+      })
+      .strict(),
+  )
+  .min(2, 'Un sommaire compte au moins deux chapitres.')
+  .refine(
+    (list) => list.every((chapter, i) => i === 0 || chapter.start > list[i - 1]!.start),
+    'Les chapitres se suivent : chacun commence après le précédent.',
+  )
+  .describe('Au sommaire : les chapitres de la vidéo, dans l’ordre ; chacun est un lien qui lance la vidéo à ce moment.');
+
 export const storySchema = <Image extends z.ZodType>(h: SchemaHelpers<Image>) =>
   z.discriminatedUnion('scheme', [
     storyBase(h)
@@ -81,8 +103,13 @@ export const storySchema = <Image extends z.ZodType>(h: SchemaHelpers<Image>) =>
         cover: illustration(h).describe('Vignette de la vidéo.'),
         video,
         duration: z.number().int().positive().describe('Durée de la vidéo, en secondes.'),
+        chapters: chapters.optional(),
       })
-      .strict(),
+      .strict()
+      .refine((data) => !data.chapters?.some((chapter) => chapter.start >= data.duration), {
+        message: 'Un chapitre commence après la fin de la vidéo : vérifiez sa durée et ses chapitres.',
+        path: ['chapters'],
+      }),
     storyBase(h)
       .extend({
         scheme: z.literal('breves').describe('Schéma : brève, lue en entier dans sa liste.'),

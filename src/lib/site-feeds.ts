@@ -1,12 +1,22 @@
 /** The three site-wide feeds (SPEC §7): everything, articles, émissions. */
 import { getCorpus, urlOf, type Story } from './content';
-import { absolutizeLinks, renderRss, type FeedItem } from './feeds';
+import { absolutizeLinks, escapeXml, renderRss, type FeedItem } from './feeds';
 import { siteConfig } from '../config/site';
 import type { StoryScheme } from './content-constants';
 import { sharingImage } from './sharing';
+import { watchUrl } from './video';
+import { formatClock } from './dates';
 
 /** How many items a feed carries: readers' apps only show the latest. */
 export const FEED_SIZE = 50;
+
+/** An émission's « Au sommaire », for feed readers: each chapter links to the video on its host at its time. */
+function chaptersHtml(story: Story): string {
+  const { data } = story;
+  if (data.scheme !== 'emissions' || !data.chapters) return '';
+  const items = data.chapters.map((c) => `<li><a href="${escapeXml(watchUrl(data.video, c.start))}">${formatClock(c.start)}</a> — ${escapeXml(c.title)}</li>`);
+  return `<h2>Au sommaire</h2><ul>${items.join('')}</ul>`;
+}
 
 async function item(story: Story, site: URL): Promise<FeedItem> {
   const corpus = await getCorpus();
@@ -19,7 +29,7 @@ async function item(story: Story, site: URL): Promise<FeedItem> {
     guid: story.data.scheme === 'breves' ? `${site.origin}/breves/${story.data.slug}` : link,
     published: story.data.published,
     description: story.data.lead,
-    html: story.rendered?.html && absolutizeLinks(story.rendered.html, site),
+    html: story.rendered?.html && absolutizeLinks(story.rendered.html, site) + chaptersHtml(story),
     authors: story.data.authors.map(({ id }) => corpus.authors.get(id)!.data.name),
     categories: [corpus.categories.get(story.data.category)!.data.label, ...story.data.tags.map(({ id }) => corpus.tags.get(id)!.data.label)],
     image: cover ? { url: new URL(cover, site).href, type: 'image/jpeg' } : undefined,
