@@ -34,7 +34,7 @@ export const accessibility = {
   ],
   technologies: ['HTML5', 'CSS', 'JavaScript (WAI-ARIA)', 'SVG'],
   environment: ['Chromium 156 sous Linux, au clavier', 'Chromium en émulation de téléphone (390 pixels)'],
-  tools: ['axe-core 4 (via Playwright)', 'validateur HTML du W3C (Nu Html Checker)', 'Lighthouse'],
+  tools: ['axe-core 4 (via Playwright)', 'validateur HTML du W3C (Nu Html Checker)'],
   sample: [
     { name: 'Accueil', path: '/' },
     { name: 'Article', path: '/articles/2026/meubles-de-tourisme-marseille-les-societes-ecrans' },
@@ -74,6 +74,11 @@ export const accessibility = {
       criteria: ['13.3'],
       text: 'Les documents PDF produits par le site (factures, reçus fiscaux, bulletins et certificats de parts, procès-verbaux, comptes annuels, statuts) ne sont pas balisés pour les lecteurs d’écran.',
       plan: 'Leurs informations sont aussi affichées en HTML dans votre compte (montants, dates, numéros) ; sur demande, nous vous envoyons leur contenu dans un format accessible.',
+    },
+    {
+      criteria: ['8.2'],
+      text: 'Le validateur HTML du W3C relève une seule erreur, sur les pages qui ont des éléments interactifs : une feuille de style que notre outil de fabrication du site place dans le corps de la page, ce que la spécification HTML n’autorise pas à cet endroit.',
+      plan: 'Elle n’a aucun effet sur l’affichage ni sur les aides techniques ; nous la corrigerons dès que cet outil le permettra.',
     },
   ] satisfies NonConformity[],
   /** Content outside the cooperative's control. */
