@@ -6,7 +6,7 @@ import { CONTACTS, PUBLISHER } from './publisher';
 
 const root = join(import.meta.dirname, '..', '..');
 const ADDRESS = /[A-Za-z0-9._%+-]+@contrechamp\.media\b/g;
-const known = new Set(Object.values(CONTACTS).map((c) => c.email));
+const known = new Set<string>(Object.values(CONTACTS).map((c) => c.email));
 /** The sender of every mail, which nobody writes to. */
 const NO_REPLY = 'ne-pas-repondre@contrechamp.media';
 

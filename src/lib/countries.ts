@@ -55,9 +55,9 @@ export const COUNTRY_OPTIONS: readonly { code: CountryCode; name: string }[] = [
 
 export const COUNTRY_REFUSED = 'Choisissez un pays dans la liste.';
 
-/** A form's or a request's country: a code of the list (any case, spaces around ignored). */
+/** A form's or a request's country: a code of the list (any case, spaces around ignored), kept as a plain string. */
 export const countryField = z
   .string({ error: COUNTRY_REFUSED })
   .trim()
   .toUpperCase()
-  .refine(isCountryCode, COUNTRY_REFUSED);
+  .refine((value): boolean => isCountryCode(value), COUNTRY_REFUSED);
