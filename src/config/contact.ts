@@ -26,7 +26,7 @@ export const CONTACT_ROUTES: Record<ContactFormSubject, ContactSubject> = {
 
 /** What the sender is told once the message is sent: the answer times of the contact page. */
 export const CONTACT_ACKNOWLEDGEMENTS: Record<ContactFormSubject, string> = {
-  redaction: 'Merci, votre message est bien parti à la rédaction. Elle lit tous les messages, mais ne peut pas répondre à chacun : si votre information l’intéresse, elle vous recontactera.',
+  redaction: 'Merci, votre message est bien parti. La rédaction lit tous les messages, mais ne peut pas répondre à chacun : si votre information l’intéresse, elle vous recontactera.',
   abonnement: 'Merci, votre message est bien parti. Nous répondons aux questions sur les abonnements et les dons sous cinq jours ouvrés.',
   societariat: 'Merci, votre message est bien parti. Nous répondons aux questions sur le sociétariat sous cinq jours ouvrés.',
   partenariat: 'Merci, votre message est bien parti. Nous vous répondons dès que possible.',

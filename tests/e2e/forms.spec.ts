@@ -239,10 +239,6 @@ test.describe('with JavaScript, through the router', () => {
     await expect(profile.getByRole('status')).toHaveText('Vos informations sont enregistrées.');
     await expect(page.getByLabel('Ville')).toHaveValue('Marseille');
     await expect(page.getByLabel('Pays')).toHaveValue('BE');
-    // The newsletter: its own form.
-    await page.locator('#lettre').getByRole('button', { name: 'Recevoir la lettre' }).click();
-    await expect(page.locator('#lettre').getByRole('status')).toContainText('Vous recevrez la lettre d’information du vendredi');
-    await expect(page.locator('#lettre').getByRole('button', { name: 'Ne plus la recevoir' })).toBeVisible();
 
     // E-mail change, confirmed from the new address.
     const sent = new Date();
