@@ -2,13 +2,13 @@
 import { defineConfig, envField } from 'astro/config';
 import node from '@astrojs/node';
 import react from '@astrojs/react';
-import sitemap from '@astrojs/sitemap';
 import icon from 'astro-icon';
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { IMAGE_DENSITIES, IMAGE_WIDTHS } from './src/lib/ui-constants.ts';
 import { FINGERPRINT_FILE, buildFingerprint } from './scripts/build-fingerprint.mjs';
 import pagefindIndex from './src/integrations/pagefind.ts';
+import publicSitemap from './src/integrations/sitemap.ts';
 
 /**
  * Records what the build was made from, so that `npm start` knows when to rebuild.
@@ -77,12 +77,8 @@ export default defineConfig({
         'simple-icons': ['youtube', 'peertube', 'x', 'mastodon', 'instagram', 'facebook', 'bluesky', 'applepodcasts', 'spotify'],
       },
     }),
-    sitemap({
-      // Error pages and pages marked noindex (sign-in, thank-you) are not for search engines.
-      filter: (page) => !/\/(404|500|login|modifier-mon-mot-de-passe|soutenir\/dons\/merci)\/?$/.test(page),
-      // Canonical URLs have no trailing slash (the home page aside), like every internal link.
-      serialize: (item) => ({ ...item, url: item.url.replace(/(?<=[^/])\/$/, '') }),
-    }),
+    // Public, indexable pages only: no private area, nothing rendered on demand or marked noindex.
+    publicSitemap(),
   ],
   image: {
     // Every width of SPEC §9 at every density.

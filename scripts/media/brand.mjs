@@ -1,6 +1,6 @@
-// Renders the brand images served from public/: the touch icon and the default sharing image.
+// Renders the brand images served from public/: favicon.ico, the touch icon and the default sharing image.
 // Run from the project root: node scripts/media/brand.mjs
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
@@ -17,6 +17,33 @@ const icon = `<svg xmlns="http://www.w3.org/2000/svg" width="180" height="180" v
 </svg>`;
 await sharp(Buffer.from(icon)).png().toFile(join(publicDir, 'apple-touch-icon.png'));
 
+// favicon.ico, for what asks for /favicon.ico whatever the page says (feed readers, old
+// browsers, bookmarks): the mark at 16, 32 and 48 px, each a PNG inside the ICO container
+// (a 6-byte header, a 16-byte entry per image, then the images).
+const sizes = [16, 32, 48];
+const pngs = await Promise.all(
+  sizes.map((size) => sharp(Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="${size}" height="${size}" viewBox="0 0 48 48">${mark}</svg>`)).png().toBuffer()),
+);
+const header = Buffer.alloc(6);
+header.writeUInt16LE(0, 0); // reserved
+header.writeUInt16LE(1, 2); // 1: icon
+header.writeUInt16LE(sizes.length, 4);
+let offset = 6 + 16 * sizes.length;
+const entries = sizes.map((size, i) => {
+  const entry = Buffer.alloc(16);
+  entry.writeUInt8(size % 256, 0); // width (0 would mean 256)
+  entry.writeUInt8(size % 256, 1); // height
+  entry.writeUInt8(0, 2); // no palette
+  entry.writeUInt8(0, 3); // reserved
+  entry.writeUInt16LE(1, 4); // colour planes
+  entry.writeUInt16LE(32, 6); // bits per pixel
+  entry.writeUInt32LE(pngs[i].length, 8);
+  entry.writeUInt32LE(offset, 12);
+  offset += pngs[i].length;
+  return entry;
+});
+writeFileSync(join(publicDir, 'favicon.ico'), Buffer.concat([header, ...entries, ...pngs]));
+
 // 1200×630 sharing image: mark, wordmark and tagline on the yellow of the baseline strip.
 const og = `<svg xmlns="http://www.w3.org/2000/svg" width="1200" height="630" viewBox="0 0 1200 630">
   <rect width="1200" height="630" fill="#ffd23f"/>
@@ -27,4 +54,4 @@ const og = `<svg xmlns="http://www.w3.org/2000/svg" width="1200" height="630" vi
   <text x="600" y="605" text-anchor="middle" font-family="DejaVu Sans" font-size="26" fill="#ffffff">Enquêtes · Émissions · Podcasts · Brèves · Dossiers</text>
 </svg>`;
 await sharp(Buffer.from(og)).png({ compressionLevel: 9 }).toFile(join(publicDir, 'og-default.png'));
-console.log('apple-touch-icon.png, og-default.png');
+console.log('favicon.ico, apple-touch-icon.png, og-default.png');

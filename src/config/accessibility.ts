@@ -4,6 +4,8 @@
  * the site with the keyboard. A page added to the sample is audited; a non-conformity found and
  * not fixed is declared here, and the statement shows it.
  */
+import { CONTACTS } from './publisher';
+
 export type ConformanceStatus = 'totalement conforme' | 'partiellement conforme' | 'non conforme';
 
 export interface AuditedPage {
@@ -86,5 +88,5 @@ export const accessibility = {
     'Les lecteurs vidéo des plateformes d’hébergement (chargés seulement quand vous cliquez sur « Lire la vidéo ») : leur accessibilité dépend de ces plateformes.',
     'La page de paiement de notre prestataire de paiement, hors du site.',
   ],
-  contact: { email: 'accessibilite@contrechamp.media', form: '/contact' },
+  contact: { email: CONTACTS.accessibilite.email, form: '/contact' },
 };

@@ -26,6 +26,50 @@ export interface PublisherIdentity {
   phone: string;
 }
 
+/**
+ * Who readers write to, one address per subject. The contact page, the notices of the pages,
+ * the mails and the contact form's routing read them here; the legal pages (markdown) name the
+ * same addresses, which a test holds to this list (src/config/publisher.test.ts).
+ */
+export const CONTACTS = {
+  redaction: {
+    email: 'redaction@contrechamp.media',
+    label: 'Rédaction',
+    about: 'réaction à un contenu, correction, proposition de sujet, droit de réponse',
+  },
+  abonnements: {
+    email: 'abonnements@contrechamp.media',
+    label: 'Abonnements et dons',
+    about: 'paiement, facture, résiliation, remboursement, code cadeau, confirmation de don',
+  },
+  societaires: {
+    email: 'societaires@contrechamp.media',
+    label: 'Sociétariat',
+    about: 'souscription de parts, assemblées générales, retrait',
+  },
+  partenariats: {
+    email: 'partenariats@contrechamp.media',
+    label: 'Partenariats',
+    about: 'reprise de contenus, projections, coproductions, ateliers d’éducation aux médias',
+  },
+  donnees: {
+    email: 'donnees@contrechamp.media',
+    label: 'Données personnelles',
+    about: 'accès, rectification, effacement, portabilité, opposition',
+  },
+  accessibilite: {
+    email: 'accessibilite@contrechamp.media',
+    label: 'Accessibilité',
+    about: 'un contenu ou un service du site que vous n’arrivez pas à lire ou à utiliser',
+  },
+  general: {
+    email: 'contact@contrechamp.media',
+    label: 'Pour tout le reste',
+    about: 'dont la direction de la publication et le signalement d’un contenu',
+  },
+} as const satisfies Record<string, { email: string; label: string; about: string }>;
+export type ContactSubject = keyof typeof CONTACTS;
+
 export const PUBLISHER: PublisherIdentity = {
   name: 'Contrechamp',
   legalName: 'Contrechamp SCIC SAS à capital variable',
@@ -36,7 +80,7 @@ export const PUBLISHER: PublisherIdentity = {
   vatNumber: 'FR74912345678',
   cppap: '0529 W 94321',
   publicationDirector: 'Léa Moreau',
-  email: 'contact@contrechamp.media',
+  email: CONTACTS.general.email,
   phone: '01 99 00 12 34 (du lundi au vendredi, de 10 h à 17 h)',
 };
 

@@ -1,23 +1,17 @@
 import type { APIRoute } from 'astro';
+import { PRIVATE_PATH_PREFIXES } from '../config/indexing';
 
-/** Crawlers may read everything public; private and transactional areas are not for them. */
+/**
+ * Crawlers may read everything public; private and transactional areas are not for them. The
+ * list is the sitemap's too (src/config/indexing.ts).
+ */
 export const GET: APIRoute = ({ site }) =>
   new Response(
     [
       'User-agent: *',
       'Allow: /',
-      'Disallow: /api/',
-      'Disallow: /mon-compte',
-      'Disallow: /soutenir/mon-compte',
-      'Disallow: /soutenir/paiement',
-      'Disallow: /paiement-simule/',
-      'Disallow: /soutenir/confirmation/',
-      'Disallow: /welcome/',
-      'Disallow: /modifier-mon-mot-de-passe/',
-      'Disallow: /modifier-mon-email/',
-      'Disallow: /activer-cadeau/',
-      'Disallow: /creer-mon-compte/',
-      'Disallow: /devenir-societaire/bulletin/',
+      ...PRIVATE_PATH_PREFIXES.map((prefix) => `Disallow: ${prefix}`),
+      // Result pages of the search: endless, and each one is the search page again.
       'Disallow: /rechercher?',
       '',
       `Sitemap: ${new URL('/sitemap-index.xml', site).href}`,

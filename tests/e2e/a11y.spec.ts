@@ -29,7 +29,7 @@ const TEMPLATES = {
   donation: '/soutenir/dons',
   'gift offer': '/soutenir/abonnement/offrir',
   'support account step': '/soutenir/mon-compte?formule=annuel',
-  'donation thanks': '/soutenir/dons/merci',
+  'donation thanks': '/soutenir/dons/merci?commande=00000000-0000-4000-8000-000000000000',
   shareholders: '/devenir-societaire',
   'token page': '/welcome/abcdef123456',
   error: '/page-inconnue',

@@ -4,7 +4,7 @@ test('an unknown route answers 404 with the French error page and a way home', a
   const response = await page.goto('/cette-page-n-existe-pas');
   expect(response?.status()).toBe(404);
   await expect(page.getByRole('heading', { name: 'Une erreur est survenue' })).toBeVisible();
-  await expect(page.getByText('404', { exact: true }).first()).toBeVisible();
+  await expect(page.locator('main .code')).toHaveText('Erreur 404');
   await expect(page.getByText('Nous sommes désolé, mais la page n’est pas disponible pour le moment.')).toBeVisible();
   const home = page.getByRole('link', { name: "Retour à la page d'accueil" });
   await expect(home).toHaveAttribute('href', '/');

@@ -100,7 +100,7 @@ test('the sharing image, icons and logos a page points to all exist', async ({ p
   await page.goto('/');
   const assets = [
     await page.locator('meta[property="og:image"]').getAttribute('content'),
-    await page.locator('link[rel="icon"]').getAttribute('href'),
+    ...(await page.locator('link[rel="icon"]').evaluateAll((links) => links.map((l) => l.getAttribute('href')))),
     await page.locator('link[rel="apple-touch-icon"]').getAttribute('href'),
     await page.locator('footer img').first().getAttribute('src'),
   ];

@@ -177,13 +177,18 @@ test.describe('with JavaScript, through the router', () => {
     await arrived(page, /\/mon-compte$/);
     await expect(status(page)).toHaveText('Vous êtes connecté·e. Bienvenue !');
     await expect(header(page).getByRole('button', { name: /Mon compte/ })).toBeVisible();
-    // The same link again, signed out: refused, with a way to ask for a new one.
+    // The same link again, signed out: it says so at once (no dead button), and sends a new one.
     await context.clearCookies();
     await page.goto(link);
+    await arrived(page, /\/welcome$/);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Ce lien de connexion ne fonctionne plus');
+    await expect(page.getByRole('button', { name: 'Me connecter' })).toHaveCount(0);
+    const again = new Date();
+    await page.getByRole('button', { name: 'Recevoir un nouveau lien' }).click();
+    await expect(status(page)).toContainText('Un nouveau lien de connexion vient d’être envoyé');
+    await page.goto(await linkFromMail(member.email, '/welcome/', again));
     await page.getByRole('button', { name: 'Me connecter' }).click();
-    await expect(alert(page)).toContainText('n’est plus valable');
-    await page.getByRole('link', { name: 'Demander un nouveau lien de connexion' }).click();
-    await arrived(page, /\/login$/);
+    await arrived(page, /\/mon-compte$/);
   });
 
   test('a forgotten password: the request, then the new password from the mailed link', async ({ page }) => {
@@ -224,16 +229,16 @@ test.describe('with JavaScript, through the router', () => {
     // Profile: a refusal keeps what was typed; then saved.
     const profile = page.locator('#profil');
     await page.getByLabel('Ville').fill('Marseille');
-    await page.getByLabel('Pays (code à deux lettres)').fill('f1');
+    // A country that is not in the list (a forged option) is refused.
+    await page.getByLabel('Pays').evaluate((select: HTMLSelectElement) => { select.add(new Option('Nulle part', 'ZZ')); select.value = 'ZZ'; });
     await profile.getByRole('button', { name: 'Enregistrer' }).click();
-    await expect(profile.getByRole('alert')).toHaveText('Pays : code à deux lettres, par exemple FR.');
+    await expect(profile.getByRole('alert')).toHaveText('Choisissez un pays dans la liste.');
     await expect(page.getByLabel('Ville')).toHaveValue('Marseille');
-    await page.getByLabel('Pays (code à deux lettres)').fill('FR');
-    await page.getByLabel('Recevoir la lettre d’information du vendredi').check();
+    await page.getByLabel('Pays').selectOption({ label: 'Belgique' });
     await profile.getByRole('button', { name: 'Enregistrer' }).click();
     await expect(profile.getByRole('status')).toHaveText('Vos informations sont enregistrées.');
     await expect(page.getByLabel('Ville')).toHaveValue('Marseille');
-    await expect(page.getByLabel('Recevoir la lettre d’information du vendredi')).toBeChecked();
+    await expect(page.getByLabel('Pays')).toHaveValue('BE');
 
     // E-mail change, confirmed from the new address.
     const sent = new Date();
@@ -293,7 +298,6 @@ test.describe('with JavaScript, through the router', () => {
 
   test('clean token pages without their token say so, and link to a new one', async ({ page }) => {
     for (const [path, message, again] of [
-      ['/welcome', 'Ce lien de connexion n’est plus valable', 'Demander un nouveau lien de connexion'],
       ['/modifier-mon-mot-de-passe/nouveau', 'Ce lien n’est plus valable', 'Demander un nouveau lien'],
       ['/modifier-mon-email/confirmer', 'Ce lien de confirmation n’est plus valable', 'Demander un nouveau lien depuis mon compte'],
       ['/mailinglist/confirm', 'Ce lien de confirmation n’est plus valable', 'M’inscrire à nouveau'],
@@ -305,6 +309,12 @@ test.describe('with JavaScript, through the router', () => {
       await expect(page.getByRole('link', { name: again }), path).toBeVisible();
       await expect(page.locator('main form'), path).toHaveCount(0);
     }
+    // The sign-in link's page asks for the address to send a new one to.
+    const response = await page.goto('/welcome');
+    expect(response?.headers()['cache-control']).toBe('no-store');
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Ce lien de connexion ne fonctionne plus');
+    await expect(page.locator('main form')).toHaveCount(1);
+    await expect(page.locator('main').getByLabel('Adresse e-mail', { exact: true })).toBeVisible();
   });
 });
 

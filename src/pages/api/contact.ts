@@ -1,8 +1,9 @@
-/** POST /api/contact: a message to the newsroom (stored, mailed, rate-limited, honeypot). */
+/** POST /api/contact: a message to the address of its subject (stored, mailed, rate-limited, honeypot). */
 import type { APIRoute } from 'astro';
 import { apiError, json } from '../../server/http/json';
 import { jsonRequest } from '../../server/http/json-request';
 import { contactInput, sendContactMessage } from '../../server/contact/service';
+import { CONTACT_ACKNOWLEDGEMENTS } from '../../config/contact';
 
 export const prerender = false;
 
@@ -12,5 +13,5 @@ export const POST: APIRoute = async (context) => {
   const { deps, client } = req;
   const result = await sendContactMessage(deps, { ...req.body, client });
   if (!result.ok) return apiError(result.status, result.message, result.retryAfterSeconds);
-  return json({ ok: true, message: 'Merci, votre message est bien parti. La rédaction vous répond en général sous trois jours ouvrés.' });
+  return json({ ok: true, message: CONTACT_ACKNOWLEDGEMENTS[req.body.subject] });
 };

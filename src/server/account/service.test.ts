@@ -7,7 +7,7 @@ import { fakeClock } from '../core/clock';
 import type { Mailer, OutgoingMail } from '../mail/transport';
 import { isSubscribed } from '../newsletter/service';
 import { ACCOUNT_PARTS } from './parts';
-import { deleteAccount, exportData, profileOf, updateProfile } from './service';
+import { deleteAccount, exportData, profileOf, setNewsletter, updateProfile } from './service';
 
 vi.setConfig({ testTimeout: 20_000 });
 const PASSWORD = 'un mot de passe solide';
@@ -38,6 +38,17 @@ describeEachDialect('account', (kind) => {
     expect(await isSubscribed(test.db, email)).toBe(true);
     await updateProfile(deps, { userId, givenName: 'Inès', familyName: 'Durand', address, newsletter: false });
     expect(await isSubscribed(test.db, email)).toBe(false);
+  });
+
+  it('leaves the newsletter as it is when a profile change does not mention it; its own form sets it', async () => {
+    await setNewsletter(deps, { userId, subscribed: true });
+    expect(await isSubscribed(test.db, email)).toBe(true);
+    expect(await updateProfile(deps, { userId, givenName: 'Inès', familyName: 'Durand', address: { ...address, country: 'BE' } })).toEqual({ ok: true });
+    expect(await isSubscribed(test.db, email)).toBe(true);
+    expect(((await exportData(deps, userId))!.account as { address: unknown }).address).toEqual({ ...address, country: 'BE' });
+    expect(await setNewsletter(deps, { userId, subscribed: false })).toEqual({ ok: true });
+    expect(await isSubscribed(test.db, email)).toBe(false);
+    expect(await setNewsletter(deps, { userId: 'inconnu', subscribed: true })).toMatchObject({ ok: false, status: 401 });
   });
 
   it('refuses a profile change for a user who no longer exists, and changes nothing', async () => {

@@ -23,17 +23,29 @@ export async function profileOf(deps: Pick<ServerDeps, 'db'>, user: User) {
   return { user, newsletter: await isSubscribed(deps.db, user.email) };
 }
 
-/** Name, postal address and the newsletter box, saved together. */
+/** Name and postal address, and the newsletter when it is given (the API sends them together). */
 export async function updateProfile(
   deps: Pick<ServerDeps, 'db' | 'clock'>,
-  input: { userId: string; givenName: string; familyName: string; address: User['address']; newsletter: boolean },
+  input: { userId: string; givenName: string; familyName: string; address: User['address']; newsletter?: boolean | undefined },
 ): Promise<Result> {
   const now = deps.clock.now();
   const done = await writeTransaction(deps.db, async (trx) => {
     const user = await findUser(trx, input.userId);
     if (!user) return false;
     await updateIdentity(trx, { ...input, now });
-    await setSubscription(trx, { email: user.email, subscribed: input.newsletter, now });
+    if (input.newsletter !== undefined) await setSubscription(trx, { email: user.email, subscribed: input.newsletter, now });
+    return true;
+  });
+  return done ? { ok: true } : fail(401, 'Vous n’êtes plus connecté.');
+}
+
+/** The newsletter, on its own: subscribes the account's (proven) address at once, or unsubscribes it. */
+export async function setNewsletter(deps: Pick<ServerDeps, 'db' | 'clock'>, input: { userId: string; subscribed: boolean }): Promise<Result> {
+  const now = deps.clock.now();
+  const done = await writeTransaction(deps.db, async (trx) => {
+    const user = await findUser(trx, input.userId);
+    if (!user) return false;
+    await setSubscription(trx, { email: user.email, subscribed: input.subscribed, now });
     return true;
   });
   return done ? { ok: true } : fail(401, 'Vous n’êtes plus connecté.');

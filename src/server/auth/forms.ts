@@ -12,3 +12,17 @@ export const loginForms = z.discriminatedUnion('form', [
 export const emailForm = emailInput;
 
 export const newPasswordForm = resetPasswordInput.pick({ new_password: true });
+
+/**
+ * The sign-in link's page: the click that signs in; or, the link spent, a fresh link to its
+ * account (`renew`) or to a typed address (`email`). A page from before the forms had names
+ * posts no `form`: that is the sign-in click.
+ */
+export const welcomeForms = z.preprocess(
+  (value) => (value && typeof value === 'object' && !('form' in value) ? { ...value, form: 'signin' } : value),
+  z.discriminatedUnion('form', [
+    z.object({ form: z.literal('signin') }),
+    z.object({ form: z.literal('renew') }),
+    emailInput.extend({ form: z.literal('email') }),
+  ]),
+);

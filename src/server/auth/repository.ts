@@ -101,6 +101,10 @@ export const retireAllTokens = (db: Kysely<Database>, userId: string, now: Date)
 export const findUsableToken = (db: Kysely<Database>, idHash: string, purpose: TokenPurpose, now: Date) =>
   db.selectFrom('tokens').select('user_id').where('id_hash', '=', idHash).where('purpose', '=', purpose).where('used_at', 'is', null).where('expires_at', '>', toTimestamp(now)).executeTakeFirst();
 
+/** A token's owner whatever its state (used, expired): to offer a fresh link in place of a spent one. */
+export const findTokenOwner = (db: Kysely<Database>, idHash: string, purpose: TokenPurpose, issuedAfter: Date) =>
+  db.selectFrom('tokens').select('user_id').where('id_hash', '=', idHash).where('purpose', '=', purpose).where('created_at', '>', toTimestamp(issuedAfter)).executeTakeFirst();
+
 /** Retires a user's unused tokens of one purpose (a new link replaces the older ones). */
 export const retireTokens = (db: Kysely<Database>, userId: string, purpose: TokenPurpose, now: Date) =>
   db.updateTable('tokens').set({ used_at: toTimestamp(now) }).where('user_id', '=', userId).where('purpose', '=', purpose).where('used_at', 'is', null).execute();

@@ -1,5 +1,6 @@
 /** Input schemas of the auth and account endpoints (zod), with French messages. */
 import { z } from 'zod';
+import { countryField } from '../../lib/countries';
 
 const email = z.string().trim().max(254, 'Adresse e-mail trop longue.').pipe(z.email('Adresse e-mail invalide.'));
 const password = z.string().max(256, 'Mot de passe trop long.');
@@ -37,6 +38,7 @@ export const profileInput = z.object({
   address_line2: field(200),
   postal_code: field(20),
   city: field(100),
-  country: z.string().trim().regex(/^[A-Z]{2}$/, 'Pays : code à deux lettres, par exemple FR.'),
-  newsletter: z.boolean(),
+  country: countryField,
+  /** The API may set the newsletter with the profile; the account page has a form of its own. */
+  newsletter: z.boolean().optional(),
 });

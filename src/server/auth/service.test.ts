@@ -142,6 +142,41 @@ describeEachDialect('auth service', (kind) => {
       expect(await auth.redeemMagicLink(deps, { token: newer!, client: client() })).toMatchObject({ ok: true });
     });
 
+    it('once spent or expired, offer a fresh link to their account, which works', async () => {
+      await auth.requestMagicLink(deps, { email, client: client() });
+      await flush();
+      const used = tokenIn(box.sent[0]!, '/welcome')!;
+      expect(await auth.redeemMagicLink(deps, { token: used, client: client() })).toMatchObject({ ok: true });
+      // The used link names its account (masked) for a fresh one, and sends it there.
+      expect(await auth.maskedSpentLinkTarget(test.db, used, clock.now())).toBe('m•••@exemple.fr');
+      expect(await auth.renewMagicLink(deps, { token: used, client: client() })).toEqual({ ok: true, to: 'm•••@exemple.fr' });
+      await flush();
+      expect(box.sent).toHaveLength(2);
+      expect(box.sent[1]!.to).toBe(email);
+      const fresh = tokenIn(box.sent[1]!, '/welcome')!;
+      expect(fresh).not.toBe(used);
+      // An expired one too; the fresh link signs in.
+      clock.advance(15 * 60_000 + 1);
+      expect(await auth.maskedSpentLinkTarget(test.db, fresh, clock.now())).toBe('m•••@exemple.fr');
+      await auth.renewMagicLink(deps, { token: fresh, client: client() });
+      await flush();
+      expect(await auth.redeemMagicLink(deps, { token: tokenIn(box.sent[2]!, '/welcome')!, client: client() })).toMatchObject({ ok: true, user: { email } });
+    });
+
+    it('unknown or a week old, offer nothing and send nothing', async () => {
+      await auth.requestMagicLink(deps, { email, client: client() });
+      await flush();
+      const token = tokenIn(box.sent[0]!, '/welcome')!;
+      const unknown = 'A'.repeat(43);
+      expect(await auth.maskedSpentLinkTarget(test.db, unknown, clock.now())).toBeNull();
+      expect(await auth.renewMagicLink(deps, { token: unknown, client: client() })).toMatchObject({ ok: false, status: 400 });
+      clock.advance(7 * 24 * 3600_000 + 1);
+      expect(await auth.maskedSpentLinkTarget(test.db, token, clock.now())).toBeNull();
+      expect(await auth.renewMagicLink(deps, { token, client: client() })).toMatchObject({ ok: false, status: 400 });
+      await flush();
+      expect(box.sent).toHaveLength(1);
+    });
+
     it('cannot be used for another purpose', async () => {
       await auth.requestMagicLink(deps, { email, client: client() });
       await flush();

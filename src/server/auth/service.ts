@@ -9,7 +9,7 @@
 import type { Kysely } from 'kysely';
 import type { ServerDeps } from '../core/deps';
 import { fail, type Failure, type Result } from '../core/result';
-import type { Database } from '../db/database';
+import type { Database, UserRow } from '../db/database';
 import { newId, toFlag, toTimestamp } from '../db/database';
 import { writeTransaction } from '../db/transaction';
 import { schedule } from '../jobs/schedule';
@@ -204,6 +204,38 @@ export async function maskedLinkTarget(db: Kysely<Database>, secret: string, pur
   if (!token?.user_id) return null;
   const row = await repo.findUserRowById(db, token.user_id);
   return row ? maskEmail(row.email) : null;
+}
+
+/** How long after it was sent a spent sign-in link still offers a fresh one to its account. */
+const SPENT_LINK_RENEWABLE_MS = 7 * 24 * 3600 * 1000;
+
+/** The account a sign-in link was sent to, whatever became of the link (used, expired), if recent. */
+async function spentLinkOwner(db: Kysely<Database>, secret: string, now: Date): Promise<UserRow | null> {
+  if (!isWellFormedSecret(secret)) return null;
+  const token = await repo.findTokenOwner(db, hashSecret(secret), 'magic_link', new Date(now.getTime() - SPENT_LINK_RENEWABLE_MS));
+  if (!token?.user_id) return null;
+  return (await repo.findUserRowById(db, token.user_id)) ?? null;
+}
+
+/**
+ * Where a sign-in link that no longer works can send a fresh one: the masked address of its
+ * account (« l•••@exemple.fr », as the working link's page shows it), or null when the link is
+ * unknown, too old, or its account is gone; then the reader types the address.
+ */
+export async function maskedSpentLinkTarget(db: Kysely<Database>, secret: string, now: Date): Promise<string | null> {
+  const row = await spentLinkOwner(db, secret, now);
+  return row ? maskEmail(row.email) : null;
+}
+
+/**
+ * Sends a fresh sign-in link to the account a spent one was for, without the reader typing (or
+ * seeing) the address. Limited like any request for a link.
+ */
+export async function renewMagicLink(deps: ServerDeps, input: { token: string; client: string }): Promise<Result<{ to: string }>> {
+  const row = await spentLinkOwner(deps.db, input.token, deps.clock.now());
+  if (!row) return fail(400, 'Nous ne retrouvons pas le compte de ce lien. Indiquez votre adresse e-mail pour en recevoir un nouveau.');
+  const sent = await mailLinkToAccount(deps, { email: row.email, client: input.client }, 'magic_link');
+  return sent.ok ? { ok: true, to: maskEmail(row.email) } : sent;
 }
 
 /** Sends a sign-in link (15 minutes) if the address has an account. */

@@ -13,6 +13,7 @@ import { findUser } from '../auth/service';
 import { catalog, formatRate } from '../../config/catalog';
 import { formatSiren, formatVatNumber, PUBLISHER } from '../../config/publisher';
 import { formatDate, parisYear } from '../../lib/dates';
+import { countryName } from '../../lib/countries';
 import type { Database, DocumentKind } from '../db/database';
 import { newId, toTimestamp } from '../db/database';
 import type { BillingAddress, Order } from '../orders/repository';
@@ -46,15 +47,6 @@ export function documentKindFor(order: Pick<Order, 'purpose'>): 'invoice' | 'rec
 }
 
 const isoDay = (date: Date): string => formatInTimeZone(date, 'Europe/Paris', 'yyyy-MM-dd');
-const countryName = (code: string): string => {
-  if (!code || code === 'FR') return 'France';
-  try {
-    return new Intl.DisplayNames(['fr'], { type: 'region' }).of(code) ?? code;
-  } catch {
-    return code;
-  }
-};
-
 export function seller(siteUrl: URL): DocumentSeller {
   const a = PUBLISHER.address;
   return {
@@ -72,7 +64,7 @@ export function seller(siteUrl: URL): DocumentSeller {
 
 export function addressLines(address: BillingAddress | null): string[] {
   if (!address) return [];
-  return [address.line1, address.line2, `${address.postalCode} ${address.city}`.trim(), countryName(address.country)].filter((line) => line.trim() !== '');
+  return [address.line1, address.line2, `${address.postalCode} ${address.city}`.trim(), countryName(address.country || 'FR')].filter((line) => line.trim() !== '');
 }
 
 /**

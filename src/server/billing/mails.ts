@@ -2,6 +2,7 @@
 import { formatEuros } from '../../config/catalog';
 import { formatDate } from '../../lib/dates';
 import { renderMail, siteLink, type MailContent } from '../mail/layout';
+import { CONTACTS } from '../../config/publisher';
 
 export function statementMail({ siteUrl, year, documentId, label, totalCents }: { siteUrl: URL; year: number; documentId: string; label: string; totalCents: number }): MailContent {
   return renderMail('donation-statement', {
@@ -57,7 +58,7 @@ export function refundMail({
       ...(canceledReceipt
         ? ([{ kind: 'paragraph', text: `Le reçu fiscal n° ${canceledReceipt.label} délivré pour ce don est annulé : ne le joignez pas à votre déclaration de revenus. Ce don ne figurera pas non plus sur votre récapitulatif annuel.` }] as const)
         : []),
-      { kind: 'note', text: 'Une question sur ce remboursement ? Écrivez-nous à abonnements@contrechamp.media.' },
+      { kind: 'note', text: `Une question sur ce remboursement ? Écrivez-nous à ${CONTACTS.abonnements.email}.` },
     ],
     reason: 'Vous recevez ce message parce qu’un paiement fait sur Contrechamp vous a été remboursé.',
   });

@@ -6,6 +6,7 @@
  * from the catalogue.
  */
 import { z } from 'zod';
+import { countryField } from '../../lib/countries';
 import { donationMaximumCents, donationMinimumCents, findGiftOffer, findPlan, formatEuros, SUBSCRIPTION_VAT_BP, vatIncluded, type Interval } from '../../config/catalog';
 import { SOURCE_PATTERN } from '../../lib/campaign';
 import { fail, type Result } from '../core/result';
@@ -120,7 +121,7 @@ export const billingSchema = z.object({
   address_line2: z.string().trim().max(200, 'Complément d’adresse : 200 caractères au plus.').default(''),
   postal_code: z.string().trim().regex(/^[A-Za-z0-9 -]{3,10}$/, 'Indiquez un code postal valide.'),
   city: z.string().trim().min(1, 'Indiquez votre ville.').max(100, 'Ville : 100 caractères au plus.'),
-  country: z.string().trim().toUpperCase().regex(/^[A-Z]{2}$/, 'Pays : code à deux lettres, par exemple FR.').default('FR'),
+  country: countryField.default('FR'),
   // An invoice in a business's name (Code de commerce L441-9): both, or neither.
   // (checked together by `businessOf`).
   company: z.string().trim().max(200, 'Raison sociale : 200 caractères au plus.').optional(),

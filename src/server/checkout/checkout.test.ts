@@ -13,7 +13,7 @@ import { fakeClock } from '../core/clock';
 import type { Mailer, OutgoingMail } from '../mail/transport';
 import { createSimulatedProvider, PROMPT_DELIVERY, SIMULATED_SIGNATURE_HEADER, signSimulated, submitSimulatedSession, type Delivery, type SimulatedProvider } from '../payments/simulated';
 import { cancelSubscription, changeDonationAmount, changePlan, resumeSubscription, subscriptionDetail } from '../subscriptions/service';
-import { confirmation, type CheckoutInput, handlePaymentWebhook, placeOrder } from './service';
+import { confirmation, donationThanks, type CheckoutInput, handlePaymentWebhook, placeOrder } from './service';
 
 vi.setConfig({ testTimeout: 30_000 });
 const DAY = 24 * 3600_000;
@@ -124,6 +124,34 @@ describeEachDialect('reader revenue', (kind) => {
     clock.advance(60_000);
     await deps.flush();
     expect(await orderRow(ko.orderId)).toMatchObject({ status: 'failed', failure_reason: 'Votre banque a rejeté le prélèvement SEPA.' });
+  });
+
+  it('thanks for a donation only once paid or with the bank (SEPA); otherwise points to its confirmation, or knows nothing', async () => {
+    const paid = await pay({ don: '2000', frequence: 'unique' }, '4242 4242 4242 4242');
+    expect(await donationThanks(deps, userId, paid.orderId)).toMatchObject({ kind: 'paid', order: { id: paid.orderId, amountCents: 2000 } });
+    // Someone else's donation, a subscription, no id or a malformed one: nothing to say.
+    expect(await donationThanks(deps, otherId, paid.orderId)).toEqual({ kind: 'unknown' });
+    expect(await donationThanks(deps, userId, null)).toEqual({ kind: 'unknown' });
+    expect(await donationThanks(deps, userId, 'pas-un-uuid')).toEqual({ kind: 'unknown' });
+    expect(await donationThanks(deps, userId, randomUUID())).toEqual({ kind: 'unknown' });
+    const subscription = await pay({ formule: 'mensuel' }, '4242 4242 4242 4242');
+    expect(await donationThanks(deps, userId, subscription.orderId)).toEqual({ kind: 'unknown' });
+
+    const sepa = await pay({ don: '3000', frequence: 'unique' }, 'FR1420041010050500013M02606');
+    expect(await donationThanks(deps, userId, sepa.orderId)).toMatchObject({ kind: 'pending', order: { id: sepa.orderId } });
+
+    const declined = await pay({ don: '1500', frequence: 'unique' }, '4000 0000 0000 0002');
+    expect(await donationThanks(deps, userId, declined.orderId)).toEqual({ kind: 'elsewhere', orderId: declined.orderId });
+
+    // Left at the provider's page without paying: not thanked either.
+    const placed = await placeOrder(deps, userId, basketOf({ don: '1000', frequence: 'mensuel' }), undefined, form());
+    if (!placed.ok) throw new Error(placed.message);
+    expect(await donationThanks(deps, userId, placed.orderId)).toEqual({ kind: 'elsewhere', orderId: placed.orderId });
+
+    // The bank accepts the debit: paid.
+    clock.advance(60_000);
+    await deps.flush();
+    expect(await donationThanks(deps, userId, sepa.orderId)).toMatchObject({ kind: 'paid' });
   });
 
   it('notifications sent twice, late and reversed end in the same state, each effect once', async () => {

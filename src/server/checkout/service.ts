@@ -142,12 +142,21 @@ export async function confirmation(deps: Pick<ServerDeps, 'db'>, userId: string,
   return { order, state, subscription };
 }
 
-/** The donation a thank-you page may name: the reader's own, paid or on its way. */
-export async function donationToThank(deps: Pick<ServerDeps, 'db'>, userId: string, orderId: string | null): Promise<Order | undefined> {
-  if (!orderId || !z.uuid().safeParse(orderId).success) return undefined;
+/**
+ * What the donation thank-you page may say of an order: thanks only for the reader's own
+ * donation once paid, or once its SEPA debit is with the bank (`pending`, the page says so);
+ * the reader's donation in any other state (payment unfinished, refused, cancelled, refunded)
+ * belongs on its confirmation page, which says where it stands; anything else is unknown.
+ */
+export type DonationThanks = { kind: 'paid' | 'pending'; order: Order } | { kind: 'elsewhere'; orderId: string } | { kind: 'unknown' };
+
+export async function donationThanks(deps: Pick<ServerDeps, 'db'>, userId: string, orderId: string | null): Promise<DonationThanks> {
+  if (!orderId || !z.uuid().safeParse(orderId).success) return { kind: 'unknown' };
   const order = await findUserOrder(deps.db, userId, orderId);
-  if (!order || order.purpose !== 'donation' || order.reason !== 'initial') return undefined;
-  return order.status === 'paid' || (order.status === 'pending' && order.submittedAt) ? order : undefined;
+  if (!order || order.purpose !== 'donation' || order.reason !== 'initial') return { kind: 'unknown' };
+  if (order.status === 'paid') return { kind: 'paid', order };
+  if (order.status === 'pending' && order.submittedAt) return { kind: 'pending', order };
+  return { kind: 'elsewhere', orderId: order.id };
 }
 
 /**

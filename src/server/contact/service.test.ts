@@ -24,6 +24,16 @@ describeEachDialect('contact form', (kind) => {
     expect(sent.at(-1)).toMatchObject({ to: 'redaction@contrechamp.media', replyTo: 'jeanne@exemple.fr' });
   });
 
+  it('sends each subject to the address the contact page gives for it', async () => {
+    const deps = withJobs({ db: test.db, mailer, clock: fakeClock(), siteUrl: new URL('https://contrechamp.example') });
+    const routes = { abonnement: 'abonnements@contrechamp.media', societariat: 'societaires@contrechamp.media', partenariat: 'partenariats@contrechamp.media', donnees: 'donnees@contrechamp.media', autre: 'contact@contrechamp.media' } as const;
+    for (const [subject, to] of Object.entries(routes)) {
+      expect(await sendContactMessage(deps, { ...message, subject: subject as keyof typeof routes, client: `route-${subject}` })).toEqual({ ok: true });
+      await deps.flush();
+      expect(sent.at(-1), subject).toMatchObject({ to, replyTo: 'jeanne@exemple.fr' });
+    }
+  });
+
   it('drops a robot’s message (honeypot) while answering as usual', async () => {
     const deps = withJobs({ db: test.db, mailer, clock: fakeClock(), siteUrl: new URL('https://contrechamp.example') });
     const before = sent.length;

@@ -1,6 +1,7 @@
 /**
- * The contact form: each message is stored, then mailed to the newsroom (reply-to the
- * sender). Rate-limited per client; a filled honeypot field is accepted silently and dropped.
+ * The contact form: each message is stored, then mailed to the address of its subject
+ * (src/config/contact.ts; the newsroom's is NEWSROOM_EMAIL), reply-to the sender.
+ * Rate-limited per client; a filled honeypot field is accepted silently and dropped.
  */
 import { z } from 'zod';
 import type { ServerDeps } from '../core/deps';
@@ -16,7 +17,8 @@ import { handle, jobType, schedule } from '../jobs/schedule';
 import { log } from '../core/log';
 import { contactNewsroomMail } from './mails';
 
-import { CONTACT_SUBJECTS } from '../../config/contact';
+import { CONTACT_ROUTES, CONTACT_SUBJECTS, type ContactFormSubject } from '../../config/contact';
+import { CONTACTS } from '../../config/publisher';
 
 export const contactInput = z.object({
   name: z.string().trim().min(2, 'Indiquez votre nom.').max(120, 'Nom trop long.'),
@@ -49,7 +51,13 @@ export async function sendContactMessage(deps: ServerDeps, input: z.infer<typeof
   return { ok: true };
 }
 
-/** Mail a stored message to the newsroom, Reply-To its sender. */
+/** Where a message of this subject goes: the newsroom's configured address, or the subject's own. */
+export function contactRecipient(subject: string): string {
+  const route = CONTACT_ROUTES[subject as ContactFormSubject] ?? 'general';
+  return route === 'redaction' ? config().mail.newsroom : CONTACTS[route].email;
+}
+
+/** Mail a stored message to the address of its subject, Reply-To its sender. */
 export const FORWARD_TO_NEWSROOM = jobType({ kind: 'contact.forward', schema: z.object({ messageId: z.string().min(1) }), maxAttempts: 8 });
 
 export const contactJobs = (deps: ServerDeps) => [
@@ -57,7 +65,7 @@ export const contactJobs = (deps: ServerDeps) => [
     const row = await deps.db.selectFrom('contact_messages').selectAll().where('id', '=', payload.messageId).executeTakeFirst();
     if (!row) return;
     const subject = CONTACT_SUBJECTS[row.subject as keyof typeof CONTACT_SUBJECTS] ?? row.subject;
-    await deps.mailer.send({ to: config().mail.newsroom, ...contactNewsroomMail({ name: row.name, email: row.email, subject, message: row.message, siteUrl: deps.siteUrl }) });
+    await deps.mailer.send({ to: contactRecipient(row.subject), ...contactNewsroomMail({ name: row.name, email: row.email, subject, message: row.message, siteUrl: deps.siteUrl }) });
   }),
 ];
 

@@ -13,6 +13,7 @@
  */
 import { resolve } from 'node:path';
 import { z } from 'zod';
+import { CONTACTS } from '../../config/publisher';
 
 /**
  * The keys derived from the master secret (src/server/core/keys.ts), one per use. A closed list:
@@ -62,7 +63,7 @@ const schema = z.object({
   SMTP_URL: z.string().regex(/^smtps?:\/\//, 'SMTP_URL doit être une adresse smtp:// ou smtps://').optional(),
   MAIL_OUTBOX_DIR: z.string().min(1).optional(),
   MAIL_FROM: z.string().min(3).default('Contrechamp <ne-pas-repondre@contrechamp.media>'),
-  NEWSROOM_EMAIL: z.email().default('redaction@contrechamp.media'),
+  NEWSROOM_EMAIL: z.email().default(CONTACTS.redaction.email),
   APP_SECRET: z.string().refine((v) => secretStrengthBits(v) >= 256, APP_SECRET_TOO_WEAK).optional(),
   // Legacy: the secret of the rate limits before APP_SECRET; the master secret when APP_SECRET is unset.
   RATE_LIMIT_SECRET: z.string().refine((v) => secretStrengthBits(v) >= 256, APP_SECRET_TOO_WEAK.replace('APP_SECRET', 'RATE_LIMIT_SECRET (qui sert de secret maître)')).optional(),

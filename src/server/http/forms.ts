@@ -182,6 +182,7 @@ export const FIELD_LABELS: Record<string, string> = {
   address_line2: 'Complément d’adresse',
   postal_code: 'Code postal',
   city: 'Ville',
+  country: 'Pays',
   name: 'Votre nom',
   subject: 'Sujet',
   message: 'Votre message',

@@ -16,6 +16,7 @@
 import { createHash, randomInt } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
+import { countryField } from '../../lib/countries';
 import { formatEuros } from '../../config/catalog';
 import { type College, colleges, findCollege, statutes } from '../../config/statutes';
 import { formatDate } from '../../lib/dates';
@@ -23,6 +24,7 @@ import { isSiren } from '../catalog/basket';
 import { fail, type Result } from '../core/result';
 import { type Database, newId, type ShareBulletinStatus, type SharePaymentMethod, toTimestamp } from '../db/database';
 import { addRegisterEntry, ensureMember, lockRegister, type MemberIdentity } from './register';
+import { CONTACTS } from '../../config/publisher';
 
 /** Days after signing during which a subscriber may renounce and be refunded (CGV art. 10). */
 export const RENUNCIATION_DAYS = 14;
@@ -40,7 +42,7 @@ export const bulletinForm = z.object({
   address_line2: trimmed(200, 'Complément d’adresse').default(''),
   postal_code: trimmed(20, 'Code postal').min(1, 'Indiquez votre code postal.'),
   city: trimmed(100, 'Ville').min(1, 'Indiquez votre ville.'),
-  country: z.string().trim().regex(/^[A-Z]{2}$/, 'Choisissez un pays.'),
+  country: countryField,
   structure: trimmed(200, 'Nom de la structure').default(''),
   siren: z.string().trim().default(''),
   qualite: trimmed(100, 'Qualité du représentant').default(''),
@@ -66,7 +68,7 @@ export function checkBulletin(input: BulletinInput): Result<{ bulletin: CheckedB
     return fail(422, `Le collège ${college.label} demande au moins ${college.minimumShares} part${college.minimumShares > 1 ? 's' : ''} (${formatEuros(college.minimumShares * statutes.shares.nominalCents)}).`);
   }
   if (input.parts > statutes.shares.maximumPerBulletin) {
-    return fail(422, `Un bulletin en ligne compte au plus ${statutes.shares.maximumPerBulletin} parts\u00a0: pour davantage, écrivez-nous à societaires@contrechamp.media.`);
+    return fail(422, `Un bulletin en ligne compte au plus ${statutes.shares.maximumPerBulletin} parts\u00a0: pour davantage, écrivez-nous à ${CONTACTS.societaires.email}.`);
   }
   const legal = input.personne === 'morale';
   if (college.person === 'natural' && legal) return fail(422, `Le collège ${college.label} réunit des personnes physiques\u00a0: une structure souscrit dans le collège des partenaires.`);

@@ -1,11 +1,11 @@
 /** The mails of the cooperative's subscription path: bulletin received, admission, refusal, renunciation. */
 import { formatEuros } from '../../config/catalog';
-import { CAPITAL_ACCOUNT } from '../../config/publisher';
+import { CAPITAL_ACCOUNT, CONTACTS } from '../../config/publisher';
 import { findCollege } from '../../config/statutes';
 import { renderMail, siteLink, type MailContent } from '../mail/layout';
 import type { ShareBulletin } from './bulletins';
 
-export const MEMBERS_EMAIL = 'societaires@contrechamp.media';
+export const MEMBERS_EMAIL = CONTACTS.societaires.email;
 
 const sharesOf = (n: number) => `${n} part${n > 1 ? 's' : ''} sociale${n > 1 ? 's' : ''}`;
 

@@ -31,6 +31,7 @@ import { addRegisterEntry, capitalOf, deriveHoldings, type Holding, holdingOfUse
 import { admitInTransaction, bulletinOfOrder, findBulletin, findUserBulletin, listUserBulletins, moveBulletin, parisDay, RENUNCIATION_DAYS, type ShareBulletin } from './bulletins';
 import { admittedMail, bulletinReceivedMail, collegeChangedMail, refusedMail, renouncedMail } from './mails';
 import { type Countersignature, renderBulletinPdf, renderCertificatePdf } from './pdf';
+import { CONTACTS } from '../../config/publisher';
 
 export type SharesDeps = Pick<ServerDeps, 'db' | 'clock' | 'siteUrl' | 'jobs' | 'payments'>;
 
@@ -219,7 +220,7 @@ export async function renounceBulletin(deps: SharesDeps, userId: string, bulleti
     if (error instanceof SharesLeaving) return 'leaving' as const;
     throw error;
   });
-  if (outcome === 'leaving') return fail(409, 'Un retrait de parts est en cours pour votre compte\u00a0: la renonciation à cette souscription n’est plus possible. Écrivez-nous à societaires@contrechamp.media.');
+  if (outcome === 'leaving') return fail(409, `Un retrait de parts est en cours pour votre compte\u00a0: la renonciation à cette souscription n’est plus possible. Écrivez-nous à ${CONTACTS.societaires.email}.`);
   if (outcome === 'moved') return fail(409, 'Ce bulletin vient de changer\u00a0: rechargez la page.');
   deps.jobs.wake();
   return { ok: true };

@@ -18,9 +18,10 @@ import { formatEuros, formatRate, intervalLabel, type Interval } from '../../con
 import { formatDate } from '../../lib/dates';
 import type { SubscriptionKind } from '../db/database';
 import { frenchSpacing, renderMail, siteLink, type Block, type MailContent } from '../mail/layout';
+import { CONTACTS } from '../../config/publisher';
 
 /** Where readers write about subscriptions, donations, withdrawals and refunds (CGV, art. 8 and 12). */
-const SUBSCRIPTIONS_EMAIL = 'abonnements@contrechamp.media';
+const SUBSCRIPTIONS_EMAIL = CONTACTS.abonnements.email;
 
 const SUBSCRIPTIONS_PATH = '/mon-compte/mes-abonnements';
 const subscriptionUrl = (siteUrl: URL, subscriptionId: string) => siteLink(siteUrl, `${SUBSCRIPTIONS_PATH}/${encodeURIComponent(subscriptionId)}`);
