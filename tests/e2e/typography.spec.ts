@@ -55,6 +55,9 @@ for (const width of [390, 1280]) {
     await page.goto(ARTICLE);
     // Exactly, no-break spaces included (Playwright's text matchers would take them for spaces).
     expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe(ARTICLE_TITLE);
+    // Meta tags too: what a search engine or a social network shows.
+    expect(await page.locator('meta[property="og:title"]').getAttribute('content')).toBe(ARTICLE_TITLE);
+    expect(await page.locator('meta[name="description"]').getAttribute('content')).toContain('«\u202fdurables\u202f»');
     await page.evaluate(() => document.fonts.ready);
 
     const lines = await renderedLines(page);
