@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { NBSP, NNBSP, RULES, frenchHtml, frenchText, frenchTypographyPlugin } from './typography';
+import { NBSP, NNBSP, RULES, frenchHtml, frenchText, frenchTypographyPlugin, typesetResponse } from './typography';
 
 /** Expected strings, readable: `_` is a narrow no-break space, `~` a no-break space. */
 const t = (s: string) => s.replace(/_/g, NNBSP).replace(/~/g, NBSP);
@@ -172,5 +172,26 @@ describe('the Markdown plugin', () => {
 
   it('sets raw HTML between its tags only', () => {
     expect(frenchTypographyPlugin.raw({ type: 'raw', value: '<span title="a : b">c : d</span>' })).toEqual({ type: 'raw', value: t('<span title="a : b">c~: d</span>') });
+  });
+});
+
+describe('pages on their way out', () => {
+  it('are typeset when they are HTML, with their status and headers', async () => {
+    const page = new Response('<p>Durée : 3 min</p>', { status: 422, headers: { 'Content-Type': 'text/html; charset=utf-8', 'Set-Cookie': 'a=1', 'Content-Length': '24' } });
+    const out = await typesetResponse(page);
+    expect(await out.text()).toBe(t('<p>Durée~: 3_min</p>'));
+    expect(out.status).toBe(422);
+    expect(out.headers.get('set-cookie')).toBe('a=1');
+    expect(out.headers.get('content-length')).toBeNull();
+  });
+
+  it('leave feeds, JSON and redirects as they are', async () => {
+    for (const response of [
+      new Response('<title>Durée : 3 min</title>', { headers: { 'Content-Type': 'application/rss+xml' } }),
+      new Response('{"a":"b : c"}', { headers: { 'Content-Type': 'application/json' } }),
+      Response.redirect('http://localhost/x', 303),
+    ]) {
+      expect(await typesetResponse(response)).toBe(response);
+    }
   });
 });
