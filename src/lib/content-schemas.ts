@@ -85,7 +85,7 @@ const chapters = z
           .regex(TIMECODE_PATTERN, 'Un début de chapitre s’écrit mm:ss ou h:mm:ss, par exemple « 05:40 » ou « 1:02:10 ».')
           .transform((timecode) => parseTimecode(timecode)!)
           .describe('Début du chapitre dans la vidéo, en mm:ss ou h:mm:ss.'),
-        title: z.string().min(2).max(160).describe('Titre du chapitre.'),
+        title: prose().min(2).max(160).describe('Titre du chapitre.'),
       })
       .strict(),
   )
