@@ -9,6 +9,8 @@ import { IMAGE_DENSITIES, IMAGE_WIDTHS } from './src/lib/ui-constants.ts';
 import { FINGERPRINT_FILE, buildFingerprint } from './scripts/build-fingerprint.mjs';
 import pagefindIndex from './src/integrations/pagefind.ts';
 import publicSitemap from './src/integrations/sitemap.ts';
+import { satteri } from '@astrojs/markdown-satteri';
+import { frenchTypographyPlugin } from './src/lib/typography.ts';
 
 /**
  * Records what the build was made from, so that `npm start` knows when to rebuild.
@@ -91,7 +93,8 @@ export default defineConfig({
   },
   prefetch: false,
   // No code in the corpus; Shiki's inline styles would need an unsafe CSP.
-  markdown: { syntaxHighlight: false },
+  // Astro's own Markdown processor, with French no-break spaces in every body (src/lib/typography.ts).
+  markdown: { syntaxHighlight: false, processor: satteri({ hastPlugins: [frenchTypographyPlugin] }) },
   security: {
     // Astro's check covers form content types only. Every state-changing endpoint runs a
     // stricter one (src/server/api.ts: origin for every content type, JSON-only bodies), and

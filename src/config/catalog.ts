@@ -97,18 +97,8 @@ export function vatIncluded(amountCents: number, rateBp: number): number {
   return Math.round((amountCents * rateBp) / (10_000 + rateBp));
 }
 
-/** "2,1 %", "20 %". */
-export function formatRate(rateBp: number): string {
-  return `${new Intl.NumberFormat('fr-FR', { maximumFractionDigits: 2 }).format(rateBp / 100)} %`;
-}
-
-const euros = new Intl.NumberFormat('fr-FR', { style: 'currency', currency: 'EUR', minimumFractionDigits: 0, maximumFractionDigits: 2 });
-const eurosExact = new Intl.NumberFormat('fr-FR', { style: 'currency', currency: 'EUR', minimumFractionDigits: 2, maximumFractionDigits: 2 });
-
-/** "7 €", "3,50 €" — amounts as French readers write them. */
-export function formatEuros(cents: number): string {
-  return cents % 100 === 0 ? euros.format(cents / 100) : eurosExact.format(cents / 100);
-}
+/** "7 €", "3,50 €", "2,1 %": the site's one way to write amounts and rates (src/lib/money.ts). */
+export { formatEuros, formatRate } from '../lib/money';
 
 export const intervalLabel = (interval: Interval) => (interval === 'month' ? 'par mois' : 'par an');
 

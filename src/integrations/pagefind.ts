@@ -42,7 +42,7 @@ export default function pagefindIndex(): AstroIntegration {
           .sort();
 
         // Figure captions hold image credits ("Illustration : Contrechamp"), not content.
-        const { index, errors } = await pagefind.createIndex({ excludeSelectors: ['figcaption'] });
+        const { index, errors } = await pagefind.createIndex({ excludeSelectors: ['figcaption', 'video-facade'] });
         if (!index) throw new Error(`Pagefind: ${errors.join('; ')}`);
         const seen = new Set<string>();
         const problems: string[] = [];

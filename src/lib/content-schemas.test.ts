@@ -29,6 +29,15 @@ describe('story schema', () => {
     expect(parsed.draft).toBe(false);
   });
 
+  it('typesets what readers see, and nothing that is an address or an identifier', () => {
+    const parsed = stories.parse({ ...article, title: 'Cantines : le « durable » ?', lead: 'Près de 54 % des 7 400 repas servis.' });
+    expect(parsed.title).toBe('Cantines\u00a0: le «\u202fdurable\u202f»\u202f?');
+    expect(parsed.lead).toBe('Près de 54\u202f% des 7\u202f400 repas servis.');
+    expect(parsed.cover?.credit).toBe('Illustration\u00a0: Contrechamp');
+    expect(parsed.cover?.alt).toBe(cover.alt);
+    expect(parsed.slug).toBe(article.slug);
+  });
+
   it('rejects an unknown field, so that a typo fails the build', () => {
     const result = stories.safeParse({ ...article, chapo: 'typo' });
     expect(result.success).toBe(false);

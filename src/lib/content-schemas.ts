@@ -8,6 +8,7 @@
 import { z } from 'astro/zod';
 import { SLUG_PATTERN, TAG_SCHEMES, CATEGORY_SCHEMES } from './content-constants';
 import { TIMECODE_PATTERN, parseTimecode } from './video';
+import { frenchText } from './typography';
 
 /** What `reference()` yields: the referenced entry's collection and id. */
 export type Reference = z.ZodType<{ collection: string; id: string }>;
@@ -17,6 +18,12 @@ export interface SchemaHelpers<Image extends z.ZodType = z.ZodType> {
   image: () => Image;
   reference: (collection: 'authors' | 'tags' | 'dossiers') => Reference;
 }
+
+/**
+ * Text that readers see, typeset the French way as it is read (src/lib/typography.ts): every
+ * page, feed, search result, meta description and JSON-LD block gets the no-break spaces.
+ */
+const prose = () => z.string().overwrite(frenchText);
 
 export const slug = z
   .string()
@@ -31,15 +38,15 @@ const illustration = <Image extends z.ZodType>({ image }: SchemaHelpers<Image>) 
         .string()
         .min(3)
         .describe('Texte alternatif : ce que montre l’image, pour les lecteurs qui ne la voient pas.'),
-      credit: z.string().min(2).optional().describe('Crédit photo, affiché sous l’image.'),
+      credit: prose().min(2).optional().describe('Crédit photo, affiché sous l’image.'),
     })
     .strict();
 
 const storyBase = <Image extends z.ZodType>(h: SchemaHelpers<Image>) =>
   z.object({
     slug: slug.describe('Identifiant dans l’adresse de la page ; unique dans son schéma.'),
-    title: z.string().min(3).max(160).describe('Titre du contenu.'),
-    lead: z.string().min(10).max(600).describe('Chapô : le texte d’accroche sous le titre.'),
+    title: prose().min(3).max(160).describe('Titre du contenu.'),
+    lead: prose().min(10).max(600).describe('Chapô : le texte d’accroche sous le titre.'),
     published: z.coerce.date().describe('Date et heure de publication (ISO 8601, avec fuseau).'),
     updated: z.coerce.date().optional().describe('Date et heure de la dernière mise à jour, si elle diffère.'),
     authors: z.array(h.reference('authors')).min(1).describe('Auteurs et autrices, par leur slug.'),
@@ -78,7 +85,7 @@ const chapters = z
           .regex(TIMECODE_PATTERN, 'Un début de chapitre s’écrit mm:ss ou h:mm:ss, par exemple « 05:40 » ou « 1:02:10 ».')
           .transform((timecode) => parseTimecode(timecode)!)
           .describe('Début du chapitre dans la vidéo, en mm:ss ou h:mm:ss.'),
-        title: z.string().min(2).max(160).describe('Titre du chapitre.'),
+        title: prose().min(2).max(160).describe('Titre du chapitre.'),
       })
       .strict(),
   )
@@ -122,8 +129,8 @@ export const authorSchema = <Image extends z.ZodType>(h: SchemaHelpers<Image>) =
     .object({
       slug: slug.describe('Identifiant dans l’adresse de la page auteur.'),
       name: z.string().min(2).describe('Nom affiché.'),
-      role: z.string().optional().describe('Fonction dans la rédaction, par exemple « Journaliste ».'),
-      bio: z.string().min(10).describe('Courte biographie.'),
+      role: prose().optional().describe('Fonction dans la rédaction, par exemple « Journaliste ».'),
+      bio: prose().min(10).describe('Courte biographie.'),
       photo: illustration(h).optional().describe('Portrait.'),
     })
     .strict();
@@ -131,7 +138,7 @@ export const authorSchema = <Image extends z.ZodType>(h: SchemaHelpers<Image>) =
 export const tagSchema = z
   .object({
     slug: slug.describe('Identifiant dans l’adresse de la page du mot-clé.'),
-    label: z.string().min(2).describe('Libellé affiché.'),
+    label: prose().min(2).describe('Libellé affiché.'),
     scheme: z.enum(TAG_SCHEMES).describe('Famille du mot-clé : thème, lieu, personne, ou podcast (PODCAST).'),
   })
   .strict();
@@ -140,8 +147,8 @@ export const categorySchema = z
   .object({
     slug: slug.describe('Identifiant dans l’adresse de la liste ; unique tous schémas confondus.'),
     scheme: z.enum(CATEGORY_SCHEMES).describe('Schéma auquel la rubrique ou le programme appartient.'),
-    label: z.string().min(2).describe('Libellé affiché.'),
-    description: z.string().min(10).describe('Présentation, en tête de la liste.'),
+    label: prose().min(2).describe('Libellé affiché.'),
+    description: prose().min(10).describe('Présentation, en tête de la liste.'),
   })
   .strict();
 
@@ -149,8 +156,8 @@ export const dossierSchema = <Image extends z.ZodType>(h: SchemaHelpers<Image>) 
   z
     .object({
       slug: slug.describe('Identifiant dans l’adresse du dossier.'),
-      title: z.string().min(3).describe('Titre du dossier.'),
-      description: z.string().min(10).max(600).describe('Présentation courte, reprise dans les listes.'),
+      title: prose().min(3).describe('Titre du dossier.'),
+      description: prose().min(10).max(600).describe('Présentation courte, reprise dans les listes.'),
       published: z.coerce.date().describe('Date d’ouverture du dossier.'),
       cover: illustration(h).describe('Image de couverture.'),
       featured: z.boolean().default(false).describe('Mis en avant sur la page d’accueil.'),
@@ -190,8 +197,8 @@ export const podcastSchema = <Image extends z.ZodType>(h: SchemaHelpers<Image>) 
   z
     .object({
       slug: slug.describe('Identifiant dans l’adresse du podcast.'),
-      label: z.string().min(2).describe('Nom du podcast.'),
-      description: z.string().min(10).describe('Présentation du podcast, reprise dans son flux.'),
+      label: prose().min(2).describe('Nom du podcast.'),
+      description: prose().min(10).describe('Présentation du podcast, reprise dans son flux.'),
       cover: illustration(h).describe('Pochette carrée (au moins 1400 px pour les annuaires de podcasts).'),
       category: slug.describe('Catégorie du podcast, par son slug dans le schéma podcasts.'),
       itunesCategory: z.string().min(2).describe('Catégorie Apple Podcasts, par exemple « News ».'),
@@ -206,11 +213,11 @@ export const episodeSchema = <Image extends z.ZodType>(h: SchemaHelpers<Image>) 
   z
     .object({
       slug: slug.describe('Identifiant de l’épisode dans l’adresse, unique dans son podcast.'),
-      title: z.string().min(3).describe('Titre de l’épisode.'),
+      title: prose().min(3).describe('Titre de l’épisode.'),
       podcast: slug.describe('Podcast auquel l’épisode appartient, par son slug.'),
       published: z.coerce.date().describe('Date et heure de publication.'),
       duration: z.number().int().positive().describe('Durée de l’audio, en secondes.'),
-      summary: z.string().min(10).max(600).describe('Résumé d’une ou deux phrases, repris dans les listes et le flux.'),
+      summary: prose().min(10).max(600).describe('Résumé d’une ou deux phrases, repris dans les listes et le flux.'),
       category: slug.describe('Catégorie de l’épisode, par son slug dans le schéma podcasts.'),
       tags: z.array(h.reference('tags')).default([]).describe('Mots-clés ; celui de famille PODCAST désigne le podcast.'),
       content_folder_url: z
@@ -234,8 +241,8 @@ export const episodeSchema = <Image extends z.ZodType>(h: SchemaHelpers<Image>) 
 export const pageSchema = z
   .object({
     slug,
-    title: z.string().min(2).describe('Titre de la page.'),
-    description: z.string().min(10).describe('Description pour les moteurs de recherche et le partage.'),
+    title: prose().min(2).describe('Titre de la page.'),
+    description: prose().min(10).describe('Description pour les moteurs de recherche et le partage.'),
     updated: z.coerce.date().optional().describe('Dernière mise à jour (textes légaux).'),
   })
   .strict();

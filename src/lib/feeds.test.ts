@@ -27,17 +27,18 @@ describe('site feed', () => {
         guid: 'https://contrechamp.example/articles/2026/eau',
         published: new Date('2026-09-14T05:30:00Z'),
         description: 'Chapô',
-        html: '<p>Corps</p>',
+        html: '<p>Corps : « <a href="/x?a=1">lien</a> »</p>',
         authors: ['Claire Fontaine'],
         categories: ['Environnement'],
       }],
     });
     const rss = parser.parse(xml).rss;
     expect(rss['@version']).toBe('2.0');
-    expect(rss.channel.item.title).toBe('Eau & pouvoir : <enquête>');
+    // Typeset the French way, as on the site: a no-break space before the colon.
+    expect(rss.channel.item.title).toBe('Eau & pouvoir\u00a0: <enquête>');
     expect(rss.channel.item.link).toBe('https://contrechamp.example/articles/2026/eau');
     expect(rss.channel.item.pubDate).toBe('Mon, 14 Sep 2026 05:30:00 GMT');
-    expect(rss.channel.item['content:encoded']).toBe('<p>Corps</p>');
+    expect(rss.channel.item['content:encoded']).toBe('<p>Corps\u00a0: «\u202f<a href="/x?a=1">lien</a>\u202f»</p>');
   });
 });
 

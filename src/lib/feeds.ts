@@ -10,6 +10,7 @@
  */
 import { siteConfig } from '../config/site';
 import { formatClock, parisYear } from './dates';
+import { frenchHtml, frenchText } from './typography';
 
 export function escapeXml(value: string): string {
   return value
@@ -52,6 +53,9 @@ export interface FeedChannel {
 }
 
 const tag = (name: string, value: string) => `<${name}>${escapeXml(value)}</${name}>`;
+/** Text that feed readers show: typeset the French way, as on the site (src/lib/typography.ts). */
+const prose = (name: string, value: string) => tag(name, frenchText(value));
+const body = (html: string) => `<content:encoded>${cdata(frenchHtml(html))}</content:encoded>`;
 
 /** The opening of every feed: namespaces, then the channel's own description. */
 function channelHead(namespaces: string, channel: { title: string; link: string; description: string; self: string }, language: string): string[] {
@@ -59,9 +63,9 @@ function channelHead(namespaces: string, channel: { title: string; link: string;
     '<?xml version="1.0" encoding="UTF-8"?>',
     `<rss version="2.0" xmlns:atom="http://www.w3.org/2005/Atom" xmlns:content="http://purl.org/rss/1.0/modules/content/" ${namespaces}>`,
     '<channel>',
-    tag('title', channel.title),
+    prose('title', channel.title),
     tag('link', channel.link),
-    tag('description', channel.description),
+    prose('description', channel.description),
     tag('language', language),
     tag('copyright', `© ${parisYear(new Date())} ${siteConfig.publisher.legalName}`),
     `<atom:link href="${escapeXml(channel.self)}" rel="self" type="application/rss+xml"/>`,
@@ -73,15 +77,15 @@ export function renderRss(channel: FeedChannel): string {
   const items = channel.items.map((item) =>
     [
       '<item>',
-      tag('title', item.title),
+      prose('title', item.title),
       tag('link', item.link),
       `<guid isPermaLink="${item.guid === item.link}">${escapeXml(item.guid)}</guid>`,
       tag('pubDate', item.published.toUTCString()),
-      tag('description', item.description),
+      prose('description', item.description),
       ...item.authors.map((a) => tag('dc:creator', a)),
-      ...item.categories.map((c) => tag('category', c)),
+      ...item.categories.map((c) => prose('category', c)),
       item.image ? `<media:content url="${escapeXml(item.image.url)}" type="${item.image.type}" medium="image"/>` : '',
-      item.html ? `<content:encoded>${cdata(item.html)}</content:encoded>` : '',
+      item.html ? body(item.html) : '',
       '</item>',
     ].filter(Boolean).join(''),
   );
@@ -124,14 +128,14 @@ export function renderPodcastRss(feed: PodcastFeed): string {
   const items = feed.episodes.map((e) =>
     [
       '<item>',
-      tag('title', e.title),
-      tag('itunes:title', e.title),
+      prose('title', e.title),
+      prose('itunes:title', e.title),
       tag('link', e.link),
       `<guid isPermaLink="false">${escapeXml(e.guid)}</guid>`,
       tag('pubDate', e.published.toUTCString()),
-      tag('description', e.summary),
-      tag('itunes:summary', e.summary),
-      `<content:encoded>${cdata(e.html)}</content:encoded>`,
+      prose('description', e.summary),
+      prose('itunes:summary', e.summary),
+      body(e.html),
       `<enclosure url="${escapeXml(e.audio.url)}" length="${e.audio.length}" type="${escapeXml(e.audio.type)}"/>`,
       tag('itunes:duration', formatClock(e.duration)),
       tag('itunes:explicit', explicit),
@@ -147,7 +151,7 @@ export function renderPodcastRss(feed: PodcastFeed): string {
     tag('itunes:author', feed.author),
     `<itunes:owner>${tag('itunes:name', feed.ownerName)}${tag('itunes:email', feed.ownerEmail)}</itunes:owner>`,
     `<itunes:image href="${escapeXml(feed.image)}"/>`,
-    `<image>${tag('url', feed.image)}${tag('title', feed.title)}${tag('link', feed.link)}</image>`,
+    `<image>${tag('url', feed.image)}${prose('title', feed.title)}${tag('link', feed.link)}</image>`,
     category,
     tag('itunes:explicit', explicit),
     tag('itunes:type', 'episodic'),

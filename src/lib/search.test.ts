@@ -38,6 +38,15 @@ describe('excerpts', () => {
     expect(typeset("Fin de l'Arenh")).toBe('Fin de l’Arenh');
   });
 
+  it('puts back the no-break spaces of French typography, which the index drops', () => {
+    expect(typeset('Cantines scolaires : le « durable » ?')).toBe('Cantines scolaires\u00a0: le «\u202fdurable\u202f»\u202f?');
+    expect(excerptParts('déclarés « <mark>durables</mark> » au titre de 54 %')).toEqual([
+      { text: 'déclarés «\u202f', mark: false },
+      { text: 'durables', mark: true },
+      { text: '\u202f» au titre de 54\u202f%', mark: false },
+    ]);
+  });
+
   it('merges adjacent highlights and survives stray tags', () => {
     expect(excerptParts('<mark>eau</mark><mark>x</mark>')).toEqual([{ text: 'eaux', mark: true }]);
     expect(excerptParts('</mark>texte')).toEqual([{ text: 'texte', mark: false }]);
@@ -64,8 +73,9 @@ describe('the search page’s address', () => {
 
 describe('result counts', () => {
   it('are said in French', () => {
-    expect(resultsLabel(0, 'zzz')).toBe('Aucun résultat pour « zzz »');
-    expect(resultsLabel(1, 'eau')).toBe('1 résultat pour « eau »');
-    expect(resultsLabel(12, 'eau')).toBe('12 résultats pour « eau »');
+    expect(resultsLabel(0, 'zzz')).toBe('Aucun résultat pour «\u202fzzz\u202f»');
+    expect(resultsLabel(1, 'eau')).toBe('1 résultat pour «\u202feau\u202f»');
+    expect(resultsLabel(12, 'eau')).toBe('12 résultats pour «\u202feau\u202f»');
+    expect(resultsLabel(1250, 'eau')).toBe('1\u202f250 résultats pour «\u202feau\u202f»');
   });
 });

@@ -3,6 +3,7 @@
  * writes it (src/integrations/pagefind.ts) and the search interface, and the pure helpers the
  * interface needs. Safe on both sides, and small: it ships with the search code.
  */
+import { frenchText } from './typography';
 
 /** Kinds of content, as readers see them in results and filters (stored as is in the index). */
 export const SEARCH_KINDS = ['Article', 'Émission', 'Brève', 'Podcast', 'Dossier', 'Page'] as const;
@@ -31,12 +32,13 @@ export function normaliseQuery(raw: string): string {
 }
 
 /**
- * The index holds ASCII apostrophes where the site prints ’ (see `indexableText` in
- * src/integrations/pagefind-documents.ts). The site never prints an ASCII apostrophe in French
- * text, so they are turned back for display.
+ * Text from the index, as the site prints it. The index holds ASCII apostrophes where the site
+ * prints ’ (see `indexableText` in src/integrations/pagefind-documents.ts); the site never
+ * prints an ASCII apostrophe in French text, so they are turned back. And Pagefind turns every
+ * space into an ordinary one, so French typography's no-break spaces are put back too.
  */
 export function typeset(text: string): string {
-  return text.replace(/'/g, '\u2019');
+  return frenchText(text.replace(/'/g, '\u2019'));
 }
 
 export interface ExcerptPart {
@@ -98,8 +100,12 @@ export function searchUrl(query: string, filters: SearchFilters = NO_FILTERS): s
   return qs ? `${SEARCH_PATH}?${qs}` : SEARCH_PATH;
 }
 
-/** "1 résultat", "12 résultats", "Aucun résultat pour « … »". */
+/**
+ * "1 résultat", "12 résultats", "Aucun résultat pour « … »", with the narrow no-break spaces
+ * of French typography around the reader's words (which are left as typed).
+ */
 export function resultsLabel(count: number, query: string): string {
-  if (count === 0) return `Aucun résultat pour « ${query} »`;
-  return `${count} résultat${count > 1 ? 's' : ''} pour « ${query} »`;
+  const quoted = `«\u202f${query}\u202f»`;
+  if (count === 0) return `Aucun résultat pour ${quoted}`;
+  return `${count.toLocaleString('fr-FR')} résultat${count > 1 ? 's' : ''} pour ${quoted}`;
 }

@@ -14,6 +14,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { createMember, outboxDir } from '../helpers/members';
 import { addressesIn, readOutbox } from '../helpers/outbox';
 import { seedSubscription, subscriptionRow } from '../helpers/revenue';
+import { plainSpaces } from '../helpers/site';
 
 const SHOTS = process.env.SHOTS_DIR ?? '/work/shots/account';
 mkdirSync(SHOTS, { recursive: true });
@@ -178,7 +179,7 @@ test('a member changes plan from the next renewal, then takes the change back', 
   await form.getByRole('button', { name: 'Changer de formule' }).click();
   await expect(flash(page)).toHaveText(`C’est noté : à partir du ${endsOn}, votre formule sera « Annuel » (70 € par an). Un e-mail de confirmation vous a été envoyé.`);
   await expect(page.locator('main')).toContainText(`À partir du ${endsOn} : formule Annuel (70 € par an)`);
-  expect((await mailTo(member.email, /nouvelle formule/, before)).subject).toBe(`Votre nouvelle formule s’appliquera le ${endsOn}`);
+  expect(plainSpaces((await mailTo(member.email, /nouvelle formule/, before)).subject ?? '')).toBe(`Votre nouvelle formule s’appliquera le ${endsOn}`);
   expect(await subscriptionRow(id)).toMatchObject({ plan_id: 'mensuel', next_plan_id: 'annuel', amount_cents: 700 });
   await shoot(page, 'detail-plan-change-pending');
 

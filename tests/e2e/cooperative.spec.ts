@@ -107,8 +107,8 @@ test('3 shares in the readers’ college: the bulletin signed and paid by card, 
   await expect(waiting).toBeVisible();
   await look(admin, SHOTS, 'admin-societariat');
   await waiting.getByRole('button', { name: 'Prononcer l’admission' }).click();
-  await expect(main(admin)).toContainText(/Admission prononcée : sociétaire n° \d+, certificat n° \d+/);
-  const memberNumber = /sociétaire n° (\d+)/.exec((await main(admin).textContent())!)![1]!;
+  await expect(main(admin)).toContainText(/Admission prononcée\s: sociétaire n°\s\d+, certificat n°\s\d+/);
+  const memberNumber = /sociétaire n°\s(\d+)/.exec((await main(admin).textContent())!)![1]!;
   // She was hired since: the back-office moves her to the employees' college (a wrong number first).
   const collegeForm = admin.locator('form').filter({ has: admin.getByLabel('Nouveau collège') });
   await admin.getByLabel('N° de sociétaire').fill('999999');
@@ -159,7 +159,7 @@ test('3 shares in the readers’ college: the bulletin signed and paid by card, 
   await expect(main(office)).toContainText('Retrait accepté et inscrit au registre.');
   await office.close();
   await page.reload();
-  await expect(main(page)).toContainText(/Accepté, effet au 31 décembre \d{4}/);
+  await expect(main(page)).toContainText(/Accepté, effet au 31\sdécembre \d{4}/);
   // Shares on their way out are no longer offered for renunciation (the service refuses it too).
   await expect(page.getByText('Renoncer à cette souscription')).toHaveCount(0);
 });

@@ -8,6 +8,7 @@ import type { Page } from '@playwright/test';
 import { expect, test } from '../helpers/guard';
 import { createMember, forgetClientRateLimits, linkFromMail, outboxDir } from '../helpers/members';
 import { latestMailTo, linksIn } from '../helpers/outbox';
+import { plainSpaces } from '../helpers/site';
 
 test.beforeEach(async ({ page }) => {
   await forgetClientRateLimits();
@@ -451,7 +452,7 @@ test.describe('without JavaScript', () => {
 test('the server refuses a form from another site, an unknown type, a file, and too large a body', async ({ request, baseURL }) => {
   const foreign = await request.post('/login', { headers: { Origin: 'https://evil.example' }, form: { form: 'password', email: 'lecteur@exemple.fr', password: 'motdepasse-demo' } });
   expect(foreign.status()).toBe(403);
-  expect(await foreign.text()).toContain('Requête refusée : origine non autorisée.');
+  expect(plainSpaces(await foreign.text())).toContain('Requête refusée : origine non autorisée.');
   expect(foreign.headers()['set-cookie'] ?? '').not.toContain('cc_session');
   const json = await request.post('/login', { headers: { Origin: baseURL!, 'Content-Type': 'application/json' }, data: Buffer.from('{}') });
   expect(json.status()).toBe(415);

@@ -249,13 +249,13 @@ test('a gift for a chosen day: paid by card, the code and the card by mail, foll
   await expect(recipient).toHaveURL(/\/creer-mon-compte\/cadeau\/[0-9A-Z]{16}$/);
   await look(recipient, 'creer-compte-cadeau');
   await createAccount(recipient, `camille-compte-${Date.now()}@exemple.fr`);
-  await expect(recipient.locator('main')).toContainText(/Bienvenue ! Votre compte est créé et votre abonnement offert court jusqu’au \d/);
+  await expect(recipient.locator('main')).toContainText(/Bienvenue\s! Votre compte est créé et votre abonnement offert court jusqu’au \d/);
   await look(recipient, 'creer-compte-cadeau-fait');
 
   await recipient.goto('/mon-compte/mes-abonnements');
   const offered = recipient.locator('main article').filter({ hasText: 'Abonnement offert' });
   await expect(offered).toContainText('Offert');
-  await expect(offered).toContainText(/Se termine le \d+ \S+ \d{4}, sans renouvellement/);
+  await expect(offered).toContainText(/Se termine le \d+\s\S+ \d{4}, sans renouvellement/);
   await expect(offered).not.toContainText('Gérer mon don mensuel');
   await look(recipient, 'mes-abonnements-offert');
   await offered.getByRole('link', { name: /Voir le détail/ }).click();
@@ -349,7 +349,7 @@ test('a gift sent today: the recipient’s mail links to the account creation, w
   // Sent and not activated: the buyer can send it again, a day after the last mail.
   await page.goto('/mon-compte/mes-cadeaux');
   const gift = main(page).getByRole('listitem').filter({ hasText: 'Louise Michel' });
-  await expect(gift).toContainText(/Envoyé le \d+ \S+ \d{4}\s: pas encore activé/);
+  await expect(gift).toContainText(/Envoyé le \d+\s\S+ \d{4}\s: pas encore activé/);
   await gift.getByRole('button', { name: 'Renvoyer l’e-mail' }).click();
   await expect(main(page)).toContainText(/vous pourrez le renvoyer 24\sheures plus tard/);
   await aDayAfterLastMail(recipientEmail);

@@ -336,13 +336,13 @@ test.describe('the donation thank-you', () => {
     const member = await createMember();
     await signIn(page, member);
     const paid = await donate(page, '4242 4242 4242 4242');
-    await expect.poll(async () => (await page.goto(thanks(paid)), await heading(page).textContent()), { timeout: 15_000 }).toBe('Merci pour votre don !');
+    await expect.poll(async () => (await page.goto(thanks(paid)), await heading(page).textContent()), { timeout: 15_000 }).toBe('Merci pour votre don\u202f!');
     await expect(main(page)).toContainText('Votre don de 25 € est bien reçu.');
 
     const sepa = await donate(page, 'FR14 2004 1010 0505 0001 3M02 606', { sepa: true });
     // The bank's answer waits: the debit stays with it while the page is read.
     await withE2eDatabase((db) => db.updateTable('jobs').set({ run_at: '2999-01-01T00:00:00.000Z' }).where('kind', '=', 'payments.simulated-webhook').where('payload', 'like', `%${sepa}%`).where('payload', 'like', '%payment.succeeded%').execute());
-    await expect.poll(async () => (await page.goto(thanks(sepa)), await heading(page).textContent()), { timeout: 15_000 }).toBe('Merci pour votre don !');
+    await expect.poll(async () => (await page.goto(thanks(sepa)), await heading(page).textContent()), { timeout: 15_000 }).toBe('Merci pour votre don\u202f!');
     await expect(main(page)).toContainText('Votre don de 25 € sera reçu dès que votre banque aura confirmé le prélèvement.');
     await expect(main(page)).not.toContainText('est bien reçu');
   });

@@ -117,7 +117,7 @@ test('while the bar is open the end of the page stays above it', async ({ page }
 
 test('the position is remembered and resumed when the episode comes back; lock-screen metadata is set', async ({ page }) => {
   const bar = await startEpisode(page);
-  expect(await page.evaluate(() => navigator.mediaSession.metadata?.title)).toBe('Nadia Benhamou : « On ne juge pas bien en vingt minutes »');
+  expect(await page.evaluate(() => navigator.mediaSession.metadata?.title)).toBe('Nadia Benhamou\u00a0: «\u202fOn ne juge pas bien en vingt minutes\u202f»');
   await bar.getByRole('button', { name: 'Avancer de 30 secondes' }).click();
   await bar.getByRole('button', { name: 'Fermer le lecteur' }).click();
   await page.reload();

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { ON_DEMAND_PATHS, TITLE_TEMPLATE, sitemapPaths } from '../helpers/site';
+import { ON_DEMAND_PATHS, TITLE_TEMPLATE, plainSpaces, sitemapPaths } from '../helpers/site';
 
 /** The spec's public routes (SPEC §2) with real slugs, checked on top of the sitemap. */
 const SPEC_ROUTES = [
@@ -59,7 +59,7 @@ test('story URLs carry the publication year in Paris time', async ({ request }) 
   // Published at 00:30 on 1 January 2026 in Paris, still 2025 in UTC.
   const response = await request.get('/articles/2026/fin-de-l-arenh-ce-qui-change-pour-l-electricite');
   expect(response.status()).toBe(200);
-  expect(await response.text()).toContain('1er janvier 2026 à 0 h 30');
+  expect(plainSpaces(await response.text())).toContain('1er janvier 2026 à 0 h 30');
 });
 
 test('lists are paginated with working links', async ({ page }) => {
@@ -77,7 +77,7 @@ test('a story page shows its lead, byline, date, tags, dossier and related stori
   await expect(page.getByRole('heading', { level: 1 })).toContainText('Meublés de tourisme');
   await expect(page.locator('.lead')).not.toBeEmpty();
   await expect(page.getByRole('link', { name: 'Julien Roussel' }).first()).toHaveAttribute('href', '/auteurs/julien-roussel');
-  await expect(page.getByText(/Publié le \d{1,2} \p{L}+ 2026/u)).toBeVisible();
+  await expect(page.getByText(/Publié le \d{1,2}\s\p{L}+ 2026/u)).toBeVisible();
   await expect(page.getByRole('navigation', { name: 'Mots-clés' }).getByRole('link').first()).toBeVisible();
   await expect(page.getByRole('link', { name: 'La crise du logement' }).first()).toBeVisible();
   await expect(page.getByRole('heading', { name: 'À lire aussi' })).toBeVisible();

@@ -128,7 +128,7 @@ test('axe finds no serious violation in the open dialog with results', async ({ 
 test('the search page reads its query from the address, and the kind filter narrows the results', async ({ page }) => {
   await page.goto('/rechercher?q=eau');
   const status = page.locator('.search-page-status');
-  await expect(status).toHaveText(/^\d+ résultats pour « eau »$/);
+  await expect(status).toHaveText(/^\d+ résultats pour «\seau\s»$/);
   const all = Number((await status.textContent())!.split(' ')[0]);
   const results = page.getByRole('list', { name: 'Résultats de la recherche' }).getByRole('listitem');
   await expect(results.first()).toBeVisible();

@@ -49,7 +49,7 @@ test('the side navigation opens from the menu, and any click closes it', async (
   const links = await nav.getByRole('link').allTextContents();
   expect(links.map((l) => l.trim())).toEqual([
     'Articles', 'Émissions', 'Podcasts', 'Dossiers', 'Brèves', 'Je soutiens',
-    'Qui sommes-nous ?', 'Questions fréquentes', 'S’abonner', 'Faire un don', 'Devenir sociétaire', 'Lettres d’information', 'Mon compte', 'Contact',
+    'Qui sommes-nous\u202f?', 'Questions fréquentes', 'S’abonner', 'Faire un don', 'Devenir sociétaire', 'Lettres d’information', 'Mon compte', 'Contact',
   ]);
   // Focus moves into the panel.
   await expect(nav.getByRole('link', { name: 'Articles' })).toBeFocused();

@@ -14,6 +14,12 @@ export function localPath(absolute: string): string {
   return `${url.pathname}${url.search}`;
 }
 
+/**
+ * Text with French typography's no-break spaces (src/lib/typography.ts) read as ordinary
+ * spaces, for raw HTML: Playwright's string matchers do this themselves, regexes do not.
+ */
+export const plainSpaces = (text: string) => text.replace(/[\u00a0\u202f]/g, ' ');
+
 export const asArray = <T>(value: T | T[] | undefined): T[] => (value === undefined ? [] : Array.isArray(value) ? value : [value]);
 
 /** Every page listed in the sitemaps, as local paths. */

@@ -22,7 +22,7 @@ export default function UpNext({ next, countdown, autoplay, onPlay, onCancel, on
     <div className="player-next" role="group" aria-labelledby="player-next-heading" data-player-next>
       <div className="player-next-text">
         <p className="player-next-kicker" id="player-next-heading">
-          {countdown === null ? 'Épisode terminé · À suivre' : `Épisode suivant dans ${countdown} s`}
+          {countdown === null ? 'Épisode terminé · À suivre' : `Épisode suivant dans ${countdown}\u202fs`}
         </p>
         <p className="player-next-title">{next.title}</p>
       </div>

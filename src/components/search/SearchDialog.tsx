@@ -105,7 +105,8 @@ export default function SearchDialog({ onClose }: SearchDialogProps) {
     }
   };
 
-  let statusText = 'Articles, émissions, brèves, podcasts, dossiers : tapez un ou plusieurs mots.';
+  // \u00a0: the no-break space French puts before a colon (src/lib/typography.ts).
+  let statusText = 'Articles, émissions, brèves, podcasts, dossiers\u00a0: tapez un ou plusieurs mots.';
   if (status === 'error') statusText = 'La recherche est indisponible pour le moment. Réessayez dans un instant.';
   else if (status === 'loading' && hits.length === 0) statusText = 'Recherche…';
   else if (answered) statusText = resultsLabel(total, answered);

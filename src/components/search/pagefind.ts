@@ -89,7 +89,7 @@ export async function toHit(result: PagefindResult): Promise<SearchHit> {
     url: data.url,
     title: typeset(data.meta.title ?? data.url),
     kind: data.filters.kind?.[0],
-    date: data.meta.date,
+    date: data.meta.date && typeset(data.meta.date),
     excerpt: excerptParts(data.excerpt),
   };
 }

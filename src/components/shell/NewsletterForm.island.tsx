@@ -60,11 +60,12 @@ export default function NewsletterForm({ id, email: initialEmail = '', sentTo, e
       <p className="newsletter-text" role="status" data-newsletter-text>
         {state.step === 'sent' ? (
           <>
-            Merci ! Un e-mail de confirmation vient d’être envoyé à <strong>{state.email}</strong> : cliquez sur le lien
+            {/* The no-break spaces of French typography, spelled out: an island's text is not typeset on the server. */}
+            {'Merci\u202f! Un e-mail de confirmation vient d’être envoyé à '}<strong>{state.email}</strong>{'\u00a0: cliquez sur le lien '}
             qu’il contient pour confirmer votre inscription. Pensez à regarder dans vos indésirables.
           </>
         ) : (
-          'Chaque vendredi, notre sélection de la semaine : enquêtes, émissions et podcasts. Gratuite, sans publicité, et vous pouvez vous désinscrire en un clic.'
+          'Chaque vendredi, notre sélection de la semaine\u00a0: enquêtes, émissions et podcasts. Gratuite, sans publicité, et vous pouvez vous désinscrire en un clic.'
         )}
       </p>
       <form className="newsletter-form" action="/mailinglist" method="post" onSubmit={onSubmit} data-hydrated={hydrated || undefined}>

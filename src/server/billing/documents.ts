@@ -14,6 +14,7 @@ import { catalog, formatRate } from '../../config/catalog';
 import { formatSiren, formatVatNumber, PUBLISHER } from '../../config/publisher';
 import { formatDate, parisYear } from '../../lib/dates';
 import { countryName } from '../../lib/countries';
+import { formatEuros as formatAmount } from '../../lib/money';
 import type { Database, DocumentKind } from '../db/database';
 import { newId, toTimestamp } from '../db/database';
 import type { BillingAddress, Order } from '../orders/repository';
@@ -22,7 +23,7 @@ import { allotNumber, formatNumber, SERIES } from './numbering';
 import { formatInTimeZone } from 'date-fns-tz';
 
 /** « 7,00 € »: a legal document always shows the cents. */
-const formatEuros = (cents: number): string => new Intl.NumberFormat('fr-FR', { style: 'currency', currency: 'EUR', minimumFractionDigits: 2 }).format(cents / 100);
+const formatEuros = (cents: number): string => formatAmount(cents, { cents: 'always' });
 
 export interface IssuedDocument {
   id: string;

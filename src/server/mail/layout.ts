@@ -25,6 +25,7 @@ export interface MailContent {
 }
 
 import { PUBLISHER, formatSiren, postalAddressLine } from '../../config/publisher';
+import { frenchText } from '../../lib/typography';
 
 // ---------------------------------------------------------------------------------------------
 // Escaping
@@ -60,10 +61,8 @@ export function html(strings: TemplateStringsArray, ...values: HtmlValue[]): Saf
   return new SafeHtml(out);
 }
 
-/** French typography: a non-breaking space before « : ; ? ! » and inside guillemets. */
-export function frenchSpacing(text: string): string {
-  return text.replace(/ ([:;?!»])/g, '\u00a0$1').replace(/« /g, '«\u00a0');
-}
+/** French typography, as on the site (src/lib/typography.ts): no-break spaces before : ; ? ! and inside « ». */
+export const frenchSpacing = frenchText;
 
 /** Collapses line breaks and control characters: for values that end up in a Subject. */
 export function oneLine(value: string, max = 120): string {

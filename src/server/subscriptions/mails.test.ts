@@ -258,7 +258,7 @@ describe('renewalNoticeMail', () => {
     expect(text).toMatch(/article L\. 215-1 du Code de la consommation/);
     expect(linksIn(mail.text)).toContain(SUB_PAGE);
     // The deadline stands out in a box, as L. 215-1 requires.
-    expect(mail.html).toMatch(/<div style="[^"]*border-left[^"]*">Date limite[^<]*1er janvier 2027/);
+    expect(mail.html).toMatch(/<div style="[^"]*border-left[^"]*">Date limite[^<]*1er\sjanvier 2027/);
   });
 });
 

@@ -9,6 +9,8 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import PDFDocument from 'pdfkit';
 import { formatDate } from '../../../lib/dates';
+import { formatEuros, formatRate } from '../../../lib/money';
+import { NBSP, NNBSP, frenchText } from '../../../lib/typography';
 
 /** The site's colours (src/styles, src/server/mail/layout.ts BRAND). */
 export const COLORS = {
@@ -22,9 +24,8 @@ export const COLORS = {
   yellow: '#ffd23f',
 } as const;
 
-export const NBSP = '\u00a0';
-/** Narrow no-break space: before ; : ! ?, inside « », between thousands. */
-export const NNBSP = '\u202f';
+/** No-break spaces (src/lib/typography.ts): Inter, embedded, draws both. */
+export { NBSP, NNBSP };
 
 // ---------------------------------------------------------------------------------------------
 // Fonts
@@ -218,22 +219,11 @@ export function finish(doc: PDFKit.PDFDocument): Promise<Uint8Array> {
 // ---------------------------------------------------------------------------------------------
 // French formats
 
-/** « 6,80 € », « 2 928,00 € »: always two decimals on a legal document, no-break spaces. */
-export function euros(cents: number): string {
-  const sign = cents < 0 ? '−' : '';
-  const abs = Math.abs(Math.round(cents));
-  const units = Math.floor(abs / 100)
-    .toString()
-    .replace(/\B(?=(\d{3})+(?!\d))/g, NNBSP);
-  return `${sign}${units},${String(abs % 100).padStart(2, '0')}${NBSP}€`;
-}
+/** « 6,80 € », « 2 928,00 € »: always two decimals on a legal document (src/lib/money.ts). */
+export const euros = (cents: number): string => formatEuros(cents, { cents: 'always' });
 
 /** « 2,1 % », « 20 % » from basis points. */
-export function rate(bp: number): string {
-  const whole = Math.trunc(bp / 100);
-  const decimals = String(Math.abs(bp % 100)).padStart(2, '0').replace(/0+$/, '');
-  return `${whole}${decimals ? `,${decimals}` : ''}${NNBSP}%`;
-}
+export const rate = (bp: number): string => formatRate(bp);
 
 /** « 23 novembre 2026 », « 1er octobre 2026 » (Paris), from an instant or a YYYY-MM-DD day. */
 export function longDate(value: string | Date): string {
@@ -241,16 +231,8 @@ export function longDate(value: string | Date): string {
   return formatDate(date).replace(/ /g, NBSP);
 }
 
-/**
- * French spacing: a narrow no-break space before ; : ! ? (when a word or a closing sign comes
- * before, and a space or the end after: URLs and times stay as they are) and inside « ».
- */
-export function frenchSpacing(text: string): string {
-  return text
-    .replace(/([^\s«])[ \u00a0\u202f]*([;:!?]+)(?=[\s»)]|$)/gu, `$1${NNBSP}$2`)
-    .replace(/«[ \u00a0\u202f]*/g, `«${NNBSP}`)
-    .replace(/[ \u00a0\u202f]*»/g, `${NNBSP}»`);
-}
+/** French typography, as on the site (src/lib/typography.ts): URLs and times stay as they are. */
+export const frenchSpacing = frenchText;
 
 /**
  * What the embedded faces can draw, and nothing else (PDF/A forbids the empty .notdef box):

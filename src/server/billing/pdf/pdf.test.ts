@@ -122,7 +122,7 @@ describe('French formats', () => {
   });
 
   it('spaces ; : ! ? and « » the French way, and leaves addresses and times alone', () => {
-    expect(frenchSpacing('Période : du 1er au 31')).toBe(`Période${NNBSP}: du 1er au 31`);
+    expect(frenchSpacing('Période : du 1er au 31')).toBe(`Période${NBSP}: du 1er au 31`);
     expect(frenchSpacing('Vraiment? Oui! « Lire »')).toBe(`Vraiment${NNBSP}? Oui${NNBSP}! «${NNBSP}Lire${NNBSP}»`);
     expect(frenchSpacing('https://contrechamp.media/activer-cadeau?x=1 à 19:30')).toBe('https://contrechamp.media/activer-cadeau?x=1 à 19:30');
   });

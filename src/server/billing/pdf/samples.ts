@@ -4,6 +4,7 @@
  * ../documents.ts stores, with the publisher's real identity; nothing here is used in production.
  */
 import { formatSiren, formatVatNumber, PUBLISHER } from '../../../config/publisher';
+import { formatEuros } from '../../../lib/money';
 import type { DocumentContent, DocumentLine, StatementLine } from '../content';
 import type { GiftCard } from './gift-card';
 
@@ -135,7 +136,7 @@ export function sampleStatement(count = 40): DocumentContent {
     refersTo: null,
     businessTerms: null,
     statement: { year: 2026, donations },
-    notes: [`Total des dons reçus en 2026 : ${(total / 100).toFixed(2).replace('.', ',')} €.`, ...DONATION_NOTICE],
+    notes: [`Total des dons reçus en 2026 : ${formatEuros(total, { cents: 'always' })}.`, ...DONATION_NOTICE],
   };
 }
 
