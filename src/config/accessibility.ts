@@ -13,6 +13,8 @@ export interface AuditedPage {
   path: string;
   /** Only with a signed-in account (the statement says so; the audit signs in). */
   member?: boolean;
+  /** Named, not linked: the page exists only as an answer (an unknown address). */
+  unlinked?: boolean;
 }
 
 export interface NonConformity {
@@ -60,7 +62,7 @@ export const accessibility = {
     { name: 'Guide du sociétaire', path: '/devenir-societaire/guide' },
     { name: 'Mentions légales', path: '/legal' },
     { name: 'Déclaration d’accessibilité', path: '/accessibilite' },
-    { name: 'Page introuvable', path: '/page-inconnue' },
+    { name: 'Page introuvable (toute adresse inconnue)', path: '/page-inconnue', unlinked: true },
     { name: 'Tableau de bord du compte', path: '/mon-compte', member: true },
     { name: 'Mes informations', path: '/mon-compte/mes-informations', member: true },
     { name: 'Mes abonnements', path: '/mon-compte/abonnements', member: true },

@@ -194,7 +194,7 @@ test('a reader gets the 404 page on every back-office address, a visitor the sig
   for (const path of ['/administration', '/administration/commandes', '/administration/abonnements', '/administration/taches']) {
     const response = await page.goto(path);
     expect(response?.status(), path).toBe(404);
-    await expect(page.getByText('404', { exact: true }).first()).toBeVisible();
+    await expect(page.locator('main .code')).toHaveText('Erreur 404');
     await expect(page.getByText('Recettes')).toHaveCount(0);
   }
   // A form posted by a reader changes nothing: the same 404.
