@@ -6,7 +6,7 @@ import icon from 'astro-icon';
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { IMAGE_DENSITIES, IMAGE_WIDTHS } from './src/lib/ui-constants.ts';
-import { FINGERPRINT_FILE, buildFingerprint } from './scripts/build-fingerprint.mjs';
+import { FINGERPRINT_FILE, buildFingerprint, codeVersion } from './scripts/build-fingerprint.mjs';
 import pagefindIndex from './src/integrations/pagefind.ts';
 import publicSitemap from './src/integrations/sitemap.ts';
 import { satteri } from '@astrojs/markdown-satteri';
@@ -33,10 +33,13 @@ const fingerprint = {
 const site = process.env.SITE_URL ?? `http://localhost:${process.env.PORT ?? 4321}`;
 
 /**
- * Names this build. Pages carry it, so that a reader's browser still running an older build
- * loads the next page in full instead of mixing two builds' scripts.
+ * Names the code this build runs. Pages carry it, so that a reader's browser still running an
+ * older build's scripts loads the next page in full instead of mixing two builds' scripts. It is
+ * the code's hash, not the build's id (BUILD_ID): a build that publishes content only serves the
+ * same scripts, and leaves every page it did not change identical, which incremental builds need
+ * (a value in `vite.define` that changed at every build would also void their cache).
  */
-const buildId = process.env.BUILD_ID ?? new Date().toISOString();
+const buildId = process.env.CODE_VERSION ?? codeVersion(fileURLToPath(new URL('.', import.meta.url)));
 
 
 export default defineConfig({
@@ -123,6 +126,11 @@ export default defineConfig({
     },
   },
   devToolbar: { enabled: false },
+  experimental: {
+    // Pages whose getStaticPaths() cacheKey and code are unchanged since the last build are
+    // copied from the cache (cacheDir) instead of rendered again: src/lib/page-keys.ts.
+    incrementalBuild: true,
+  },
   vite: {
     define: { __BUILD_ID__: JSON.stringify(buildId) },
     build: {

@@ -5,7 +5,7 @@
  * CONTENT_DIR or PUBLIC_* setting all lead to a fresh build.
  */
 import { createHash } from 'node:crypto';
-import { readdirSync, statSync } from 'node:fs';
+import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 
 const INPUTS = ['src', 'public', 'astro.config.mjs', 'package-lock.json', 'tsconfig.json'];
@@ -32,3 +32,31 @@ export function buildFingerprint(root, env = process.env) {
 }
 
 export const FINGERPRINT_FILE = '.build-fingerprint';
+
+/** What the client code is made from: the sources and settings, the content left out. */
+const CODE_INPUTS = ['src', 'public', 'astro.config.mjs', 'package-lock.json', 'tsconfig.json'];
+
+/**
+ * A hash of what the bundled code is made from (file contents, not times), content excluded.
+ * Pages carry it as their build id: two builds of the same code serve the same scripts, so a
+ * reader moving between them needs no full reload, and a build that only publishes content
+ * leaves every page it did not change byte for byte identical (which lets incremental builds
+ * skip them). The demo corpus (src/content) is content, whatever CONTENT_DIR says; unit tests
+ * are not bundled.
+ */
+export function codeVersion(root, env = process.env) {
+  const hash = createHash('sha256');
+  hash.update(`SITE_URL=${env.SITE_URL ?? ''}\n`);
+  for (const key of Object.keys(env).filter((name) => name.startsWith('PUBLIC_')).sort()) hash.update(`${key}=${env[key]}\n`);
+  const content = join(root, 'src', 'content');
+  const walk = (path) => {
+    if (path === content) return;
+    let info;
+    try { info = statSync(path); } catch { return; }
+    if (info.isDirectory()) {
+      for (const name of readdirSync(path).sort()) if (name !== 'node_modules' && !name.startsWith('.')) walk(join(path, name));
+    } else if (!/\.(test|spec)\.[cm]?[jt]sx?$/.test(path)) hash.update(`${relative(root, path)}\t${info.size}\t`).update(readFileSync(path));
+  };
+  for (const input of CODE_INPUTS) walk(join(root, input));
+  return hash.digest('hex').slice(0, 16);
+}

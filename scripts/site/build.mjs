@@ -3,15 +3,28 @@
  * Builds one version of the site into its own directory: `<out>/client` (static files),
  * `<out>/server` (the on-demand part) and the build fingerprint. The publishing queue runs it for
  * every build (src/server/editorial/), `npm start` for its first one. The live build, if given as
- * --previous, is never written to: readers are being served from it.
+ * --previous, is never read nor written: readers are being served from it.
  *
  *   node scripts/site/build.mjs --out <dir> --id <build id> [--previous <live build dir>]
  *
  * Exit code 0 only when the build is complete; its output is the build's log.
+ *
+ * Builds are incremental (astro.config.mjs, `experimental.incrementalBuild`): a page whose
+ * cacheKey (src/lib/page-keys.ts) and code are unchanged since the last build is copied from the
+ * cache, the content layer re-reads only the files that changed, and the search index re-reads
+ * only the pages that changed (src/integrations/pagefind.ts). The cache lives in BUILD_CACHE_DIR
+ * (default: `<out>/../cache`), shared by successive builds, which never run at once:
+ *   <cache>/astro    Astro's cacheDir: content store, incremental manifest and page copies,
+ *                    optimized images, the search index's extracted texts
+ *   <cache>/staging  where Astro builds. Its path must not change from one build to the next:
+ *                    the content store is voided whenever Astro's settings (outDir among them)
+ *                    change. A complete build is then moved (renamed) to <out>.
+ * Nothing is hard-linked: every file of <out> is new, so no write can reach the live build.
+ * Deleting the cache is always safe; the next build is then a full one.
  */
 import { spawn } from 'node:child_process';
-import { mkdirSync, rmSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { cpSync, existsSync, mkdirSync, renameSync, rmSync, symlinkSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 
 const root = resolve(import.meta.dirname, '../..');
@@ -20,9 +33,18 @@ if (!values.out || !values.id) {
   console.error('usage: node scripts/site/build.mjs --out <dir> --id <build id> [--previous <dir>]');
   process.exit(2);
 }
+const started = performance.now();
 const out = resolve(values.out);
-rmSync(out, { recursive: true, force: true });
-mkdirSync(out, { recursive: true });
+const cache = resolve(process.env.BUILD_CACHE_DIR ?? join(dirname(out), 'cache'));
+const staging = join(cache, 'staging');
+const astroCache = join(cache, 'astro');
+for (const dir of [out, staging]) rmSync(dir, { recursive: true, force: true });
+mkdirSync(cache, { recursive: true });
+mkdirSync(dirname(out), { recursive: true });
+// Astro imports the pages' bundle from the staging folder while it builds: outside the project,
+// its packages are found through this link.
+const modules = join(cache, 'node_modules');
+if (relative(root, cache).startsWith('..') && !existsSync(modules)) symlinkSync(join(root, 'node_modules'), modules, 'dir');
 
 const astro = join(root, 'node_modules/astro/bin/astro.mjs');
 const child = spawn(process.execPath, [astro, 'build'], {
@@ -30,11 +52,24 @@ const child = spawn(process.execPath, [astro, 'build'], {
   stdio: 'inherit',
   env: {
     ...process.env,
-    ASTRO_OUT_DIR: out,
+    ASTRO_OUT_DIR: staging,
+    ASTRO_CACHE_DIR: astroCache,
     BUILD_ID: values.id,
     ASTRO_TELEMETRY_DISABLED: '1',
   },
 });
 // The queue stops a build by signalling this process: pass it on.
 for (const signal of ['SIGTERM', 'SIGINT']) process.once(signal, () => child.kill(signal));
-child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+child.on('exit', (code, signal) => {
+  if (code !== 0) process.exit(code ?? (signal ? 1 : 0));
+  const moving = performance.now();
+  try {
+    renameSync(staging, out);
+  } catch (error) {
+    if (/** @type {NodeJS.ErrnoException} */ (error).code !== 'EXDEV') throw error;
+    // Another file system: copy, then leave the staging folder for the next build to clear.
+    cpSync(staging, out, { recursive: true });
+  }
+  const now = performance.now();
+  console.log(`[build] moved to ${out} in ${((now - moving) / 1000).toFixed(2)} s; build ${values.id} done in ${((now - started) / 1000).toFixed(1)} s`);
+});

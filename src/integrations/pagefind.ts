@@ -51,20 +51,29 @@ export default function pagefindIndex(): AstroIntegration {
           problems.push(...response.errors.map((error) => `${document.url}: ${error}`));
         };
         let next = 0;
+        let reading = 0;
+        let adding = 0;
         const worker = async () => {
           while (next < files.length) {
             const file = files[next++]!;
+            const t0 = performance.now();
             const documents = documentsOf(file, await readFile(join(root, file), 'utf8'))
               // A brève is printed in several lists; it is indexed once, at its canonical anchor.
               .filter((document) => !seen.has(document.url) && seen.add(document.url));
+            const t1 = performance.now();
             for (const document of documents) await add(document);
+            reading += t1 - t0;
+            adding += performance.now() - t1;
           }
         };
         try {
           await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+          logger.info(`read ${(reading / 1000).toFixed(1)} s, add ${(adding / 1000).toFixed(1)} s (summed over ${CONCURRENCY} workers), wall ${((Date.now() - started) / 1000).toFixed(1)} s`);
           if (problems.length > 0) throw new Error(`Pagefind could not index:\n${problems.join('\n')}`);
           await rm(output, { recursive: true, force: true });
+          const writing = Date.now();
           const written = await index.writeFiles({ outputPath: output });
+          logger.info(`written in ${((Date.now() - writing) / 1000).toFixed(1)} s`);
           if (written.errors.length > 0) throw new Error(`Pagefind: ${written.errors.join('; ')}`);
         } finally {
           await pagefind.close();
