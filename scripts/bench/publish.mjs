@@ -66,7 +66,7 @@ function phases(log) {
   };
   const sync = lines.find((line) => line.includes('[types] Generated'));
   const vite = lines.filter((line) => line.includes('[vite] ✓ built in')).reduce((sum, line) => sum + duration(line.split('built in')[1]), 0);
-  const pagefind = lines.find((line) => line.includes('[contrechamp:pagefind]') && line.includes('indexed'));
+  const pagefind = lines.find((line) => line.includes('[contrechamp:pagefind]') && line.includes('search index done in'));
   const sitemap = lines.find((line) => line.includes('[contrechamp:sitemap-timing]'));
   const moved = lines.find((line) => line.includes('[build] moved to'));
   const rendered = lines.filter((line) => /^\s*\S*\s*├─ /.test(line) && !/\((cached|restored)\)/.test(line)).length;
@@ -93,14 +93,25 @@ const page = (build, path) => {
 };
 const escapeHtml = (text) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
-/** The search index's records (Pagefind fragments: gzip-compressed JSON, after a signature). */
+/**
+ * The search index's records a reader can reach (Pagefind fragments: gzip-compressed JSON after
+ * a signature): the full index's, less those the delta supersedes, and the delta's.
+ */
 function searchRecords(build) {
-  const dir = join(client(build), 'pagefind', 'fragment');
-  return readdirSync(dir).map((name) => {
-    const raw = gunzipSync(readFileSync(join(dir, name)));
-    const json = raw.subarray(raw.indexOf('{'));
-    return JSON.parse(json.toString('utf8'));
-  });
+  const fragments = (dir) =>
+    existsSync(dir)
+      ? readdirSync(dir).map((name) => {
+          const raw = gunzipSync(readFileSync(join(dir, name)));
+          return { id: name.replace(/\.pf_fragment$/, ''), ...JSON.parse(raw.subarray(raw.indexOf('{')).toString('utf8')) };
+        })
+      : [];
+  const deltaFile = join(client(build), 'pagefind', 'delta.json');
+  const delta = existsSync(deltaFile) ? JSON.parse(readFileSync(deltaFile, 'utf8')) : { index: '', superseded: [] };
+  const superseded = new Set(delta.superseded);
+  return [
+    ...fragments(join(client(build), 'pagefind', 'fragment')).filter((record) => !superseded.has(record.id)),
+    ...(delta.index ? fragments(join(client(build), delta.index, 'fragment')) : []),
+  ];
 }
 
 /** Where the new title shows, in the given build. */

@@ -2,13 +2,25 @@
  * Builds the site search index (Pagefind) from the prerendered pages, once the build is done,
  * into `<client dir>/pagefind/`. The search interface loads it only when a reader opens
  * search. On-demand pages are not in the build, and are not content anyway.
+ *
+ * Incremental (see pagefind-delta.ts): a build that changes a few pages leaves the last full
+ * index as it is and writes the changed documents into a small second index,
+ * `<client dir>/pagefind-delta/`, named by `pagefind/delta.json`. The build cache
+ * (`<cacheDir>/pagefind/`) keeps the full index, what it holds, and each page's documents by
+ * the page's stamp, so that the pages Astro copied from its cache are not read again.
  */
 import type { AstroIntegration } from 'astro';
-import { readFile, readdir, rm, stat } from 'node:fs/promises';
-import { join, sep } from 'node:path';
+import { existsSync } from 'node:fs';
+import { copyFile, link, mkdir, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
+import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { gunzipSync } from 'node:zlib';
 import * as pagefind from 'pagefind';
 import { documentsOf, type IndexDocument } from './pagefind-documents';
+import {
+  DELTA_DIR, DELTA_FILE, contentHash, deltaLimit, pageStamps, planIndex,
+  type BaseDocuments, type DeltaManifest,
+} from './pagefind-delta';
 
 export const PAGEFIND_DIR = 'pagefind';
 
@@ -20,6 +32,24 @@ const UNUSED_FILES = [
 
 /** Files read at once: enough to keep Pagefind busy, few enough for large corpora. */
 const CONCURRENCY = 16;
+const STATE_VERSION = 1;
+
+/** What the cache keeps between builds (`<cacheDir>/pagefind/state.json`). */
+interface State {
+  version: number;
+  /** Each page's stamp and its documents (URL, content hash). */
+  files: Record<string, { stamp: string; documents: { url: string; hash: string }[] }>;
+  /** What the full index in `<cacheDir>/pagefind/base/` holds. */
+  base: BaseDocuments | null;
+}
+
+/** A document of this build; its content is read only when it must be indexed. */
+interface Document {
+  url: string;
+  hash: string;
+  file: string;
+  content?: string;
+}
 
 async function directorySize(path: string): Promise<number> {
   let total = 0;
@@ -29,58 +59,180 @@ async function directorySize(path: string): Promise<number> {
   return total;
 }
 
+async function readJson<T>(path: string): Promise<T | null> {
+  try {
+    return JSON.parse(await readFile(path, 'utf8')) as T;
+  } catch {
+    return null;
+  }
+}
+
+/** Runs `task` over `items`, `CONCURRENCY` at a time. */
+async function each<T>(items: T[], task: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) await task(items[next++]!);
+  };
+  await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+}
+
+/** Every file of a folder, relative to it. */
+async function filesOf(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
+  return entries.filter((entry) => entry.isFile()).map((entry) => relative(dir, join(entry.parentPath, entry.name)));
+}
+
+/**
+ * Copies a folder. Hard links when `linked`: only for files that are never written in place
+ * (the cached full index is replaced by deleting it and writing new files, never rewritten).
+ */
+async function copyTree(from: string, to: string, linked: boolean): Promise<void> {
+  await each(await filesOf(from), async (file) => {
+    await mkdir(dirname(join(to, file)), { recursive: true });
+    if (linked) {
+      try {
+        await link(join(from, file), join(to, file));
+        return;
+      } catch {
+        // Another file system: copy.
+      }
+    }
+    await copyFile(join(from, file), join(to, file));
+  });
+}
+
+/** The index's documents by URL and their Pagefind page hashes (a result's id), from its fragments. */
+async function fragmentIds(output: string): Promise<Map<string, string>> {
+  const ids = new Map<string, string>();
+  const dir = join(output, 'fragment');
+  await each(await readdir(dir), async (name) => {
+    const raw = gunzipSync(await readFile(join(dir, name)));
+    const fragment = JSON.parse(raw.subarray(raw.indexOf('{')).toString('utf8')) as { url?: string };
+    if (fragment.url) ids.set(fragment.url, name.replace(/\.pf_fragment$/, ''));
+  });
+  return ids;
+}
+
+/** Indexes documents into `output` (emptied first). */
+async function writeIndex(documents: Document[], output: string): Promise<void> {
+  // Figure captions hold image credits ("Illustration : Contrechamp"), not content.
+  const { index, errors } = await pagefind.createIndex({ excludeSelectors: ['figcaption', 'video-facade'] });
+  if (!index) throw new Error(`Pagefind: ${errors.join('; ')}`);
+  const problems: string[] = [];
+  try {
+    await each(documents, async (document) => {
+      const response = await index.addHTMLFile({ url: document.url, content: document.content! });
+      problems.push(...response.errors.map((error) => `${document.url}: ${error}`));
+    });
+    if (problems.length > 0) throw new Error(`Pagefind could not index:\n${problems.join('\n')}`);
+    await rm(output, { recursive: true, force: true });
+    const written = await index.writeFiles({ outputPath: output });
+    if (written.errors.length > 0) throw new Error(`Pagefind: ${written.errors.join('; ')}`);
+  } finally {
+    await pagefind.close();
+  }
+  await Promise.all(UNUSED_FILES.map((file) => rm(join(output, file), { force: true })));
+}
+
 export default function pagefindIndex(): AstroIntegration {
+  let cacheDir: string | undefined;
+  let outDir: string | undefined;
   return {
     name: 'contrechamp:pagefind',
     hooks: {
+      'astro:config:done': ({ config }) => {
+        cacheDir = fileURLToPath(config.cacheDir);
+        outDir = fileURLToPath(config.outDir);
+      },
       'astro:build:done': async ({ dir, logger }) => {
         const root = fileURLToPath(dir);
         const output = join(root, PAGEFIND_DIR);
+        const deltaOutput = join(root, DELTA_DIR);
         const started = Date.now();
+        const seconds = (since: number) => `${((Date.now() - since) / 1000).toFixed(1)} s`;
+        const cache = join(cacheDir ?? join(root, '..', '.pagefind-cache'), 'pagefind');
+        const baseDir = join(cache, 'base');
+        const statePath = join(cache, 'state.json');
         const files = (await readdir(root, { recursive: true }))
           .filter((file) => file.endsWith('.html') && !file.startsWith(`${PAGEFIND_DIR}${sep}`))
           .sort();
 
-        // Figure captions hold image credits ("Illustration : Contrechamp"), not content.
-        const { index, errors } = await pagefind.createIndex({ excludeSelectors: ['figcaption', 'video-facade'] });
-        if (!index) throw new Error(`Pagefind: ${errors.join('; ')}`);
-        const seen = new Set<string>();
-        const problems: string[] = [];
-        const add = async (document: IndexDocument) => {
-          const response = await index.addHTMLFile({ url: document.url, content: document.content });
-          problems.push(...response.errors.map((error) => `${document.url}: ${error}`));
-        };
-        let next = 0;
-        let reading = 0;
-        let adding = 0;
-        const worker = async () => {
-          while (next < files.length) {
-            const file = files[next++]!;
-            const t0 = performance.now();
-            const documents = documentsOf(file, await readFile(join(root, file), 'utf8'))
-              // A brève is printed in several lists; it is indexed once, at its canonical anchor.
-              .filter((document) => !seen.has(document.url) && seen.add(document.url));
-            const t1 = performance.now();
-            for (const document of documents) await add(document);
-            reading += t1 - t0;
-            adding += performance.now() - t1;
+        // 1. Every page's documents: from the cache when the page is Astro's cached copy.
+        const previous = await readJson<State>(statePath);
+        const state: State = previous?.version === STATE_VERSION ? previous : { version: STATE_VERSION, files: {}, base: null };
+        // A cache cleared in part: no base to build on.
+        if (!existsSync(join(baseDir, 'pagefind-entry.json'))) state.base = null;
+        const prefix = `${relative(outDir ?? root, root).split(sep).join('/')}/`.replace(/^\/$/, '');
+        const stamps = pageStamps((await readJson(join(cacheDir ?? '', 'incremental-build.json'))) ?? {}, prefix);
+        const byFile = new Map<string, Document[]>();
+        let read = 0;
+        await each(files, async (file) => {
+          const key = file.split(sep).join('/');
+          const stamp = stamps.get(key);
+          const cached = stamp !== undefined ? state.files[key] : undefined;
+          if (cached && cached.stamp === stamp) {
+            byFile.set(file, cached.documents.map((document) => ({ ...document, file })));
+            return;
           }
-        };
-        try {
-          await Promise.all(Array.from({ length: CONCURRENCY }, worker));
-          logger.info(`read ${(reading / 1000).toFixed(1)} s, add ${(adding / 1000).toFixed(1)} s (summed over ${CONCURRENCY} workers), wall ${((Date.now() - started) / 1000).toFixed(1)} s`);
-          if (problems.length > 0) throw new Error(`Pagefind could not index:\n${problems.join('\n')}`);
+          read += 1;
+          const documents = documentsOf(file, await readFile(join(root, file), 'utf8'));
+          byFile.set(file, documents.map((document: IndexDocument) => ({ url: document.url, hash: contentHash(document.content), file, content: document.content })));
+        });
+        // A brève is printed in several lists; it is indexed once, at its canonical anchor.
+        const documents = new Map<string, Document>();
+        for (const file of files) for (const document of byFile.get(file)!) if (!documents.has(document.url)) documents.set(document.url, document);
+        const withContent = async (list: Document[]) =>
+          each(list.filter((document) => document.content === undefined), async (document) => {
+            const found = documentsOf(document.file, await readFile(join(root, document.file), 'utf8')).find((d) => d.url === document.url);
+            if (!found) throw new Error(`Pagefind: ${document.url} is no longer in ${document.file}`);
+            document.content = found.content;
+          });
+        const readSeconds = seconds(started);
+
+        // 2. Everything again, or what changed since the last full index.
+        const plan = planIndex(state.base, new Map([...documents].map(([url, d]) => [url, d.hash])), deltaLimit(documents.size));
+        const indexing = Date.now();
+        await rm(deltaOutput, { recursive: true, force: true });
+        if (plan.mode === 'full') {
+          const all = [...documents.values()];
+          await withContent(all);
+          await writeIndex(all, output);
+          // The new full index becomes the base: a new folder, never written into afterwards.
+          const ids = await fragmentIds(output);
+          await rm(baseDir, { recursive: true, force: true });
+          await copyTree(output, baseDir, false);
+          state.base = Object.fromEntries(all.map((d) => [d.url, { hash: d.hash, id: ids.get(d.url) ?? '' }]));
+          const size = await directorySize(output);
+          logger.info(`full index (${plan.reason}): ${documents.size} results in ${PAGEFIND_DIR}/ (${Math.round(size / 1024)} KB); ${read} of ${files.length} pages read in ${readSeconds}, indexed in ${seconds(indexing)}`);
+        } else {
           await rm(output, { recursive: true, force: true });
-          const writing = Date.now();
-          const written = await index.writeFiles({ outputPath: output });
-          logger.info(`written in ${((Date.now() - writing) / 1000).toFixed(1)} s`);
-          if (written.errors.length > 0) throw new Error(`Pagefind: ${written.errors.join('; ')}`);
-        } finally {
-          await pagefind.close();
+          await copyTree(baseDir, output, true);
+          if (plan.changed.length > 0) {
+            const changed = plan.changed.map((url) => documents.get(url)!);
+            await withContent(changed);
+            await writeIndex(changed, deltaOutput);
+          }
+          logger.info(`incremental index: ${plan.changed.length} new or changed and ${plan.superseded.length} superseded results of ${documents.size} in ${DELTA_DIR}/; ${read} of ${files.length} pages read in ${readSeconds}, indexed in ${seconds(indexing)}`);
         }
-        await Promise.all(UNUSED_FILES.map((file) => rm(join(output, file), { force: true })));
-        const size = await directorySize(output);
-        logger.info(`${seen.size} results indexed in ${PAGEFIND_DIR}/ (${Math.round(size / 1024)} KB) in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+
+        // The search interface reads it at every first search: written even when empty, as a new
+        // file (the others may be links to the cached index, never to be written into).
+        const manifest: DeltaManifest = plan.mode === 'delta'
+          ? { index: plan.changed.length > 0 ? `/${DELTA_DIR}/` : '', superseded: plan.superseded }
+          : { index: '', superseded: [] };
+        await rm(join(output, DELTA_FILE), { force: true });
+        await writeFile(join(output, DELTA_FILE), JSON.stringify(manifest));
+
+        // 3. What the next build needs.
+        state.files = {};
+        for (const file of files) {
+          const key = file.split(sep).join('/');
+          const stamp = stamps.get(key);
+          if (stamp !== undefined) state.files[key] = { stamp, documents: byFile.get(file)!.map(({ url, hash }) => ({ url, hash })) };
+        }
+        await mkdir(cache, { recursive: true });
+        await writeFile(statePath, JSON.stringify(state));
+        logger.info(`search index done in ${seconds(started)}`);
       },
     },
   };

@@ -109,3 +109,11 @@ export function resultsLabel(count: number, query: string): string {
   if (count === 0) return `Aucun résultat pour ${quoted}`;
   return `${count.toLocaleString('fr-FR')} résultat${count > 1 ? 's' : ''} pour ${quoted}`;
 }
+
+/**
+ * The results a reader sees: the full index's results that the small index of recent changes
+ * supersedes (changed or deleted pages) left out (src/integrations/pagefind-delta.ts).
+ */
+export function withoutSuperseded<T extends { id: string }>(results: T[], superseded: ReadonlySet<string>): T[] {
+  return superseded.size === 0 ? results : results.filter((result) => !superseded.has(result.id));
+}

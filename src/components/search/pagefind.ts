@@ -3,10 +3,15 @@
  * answers turned into what the interface shows. Pagefind then fetches just the index chunks a
  * query needs.
  */
-import { excerptParts, typeset, type ExcerptPart, type SearchFilters } from '../../lib/search';
+import { excerptParts, typeset, withoutSuperseded, type ExcerptPart, type SearchFilters } from '../../lib/search';
 
 /** Written by the build (src/integrations/pagefind.ts); absent under `astro dev`. */
 const PAGEFIND_SCRIPT = '/pagefind/pagefind.js';
+/**
+ * Names the small index of the pages changed since the full index was made, and the full
+ * index's results it replaces (src/integrations/pagefind-delta.ts).
+ */
+const DELTA_MANIFEST = '/pagefind/delta.json';
 
 interface PagefindResultData {
   url: string;
@@ -32,9 +37,12 @@ interface Pagefind {
   init: () => Promise<void>;
   search: (term: string | null, options?: { filters?: PagefindFilterQuery }) => Promise<PagefindResponse | null>;
   filters: () => Promise<Record<string, Record<string, number>>>;
+  mergeIndex: (path: string) => Promise<void>;
 }
 
 let loading: Promise<Pagefind> | undefined;
+/** The full index's results that a newer version in the delta replaces, or that are gone. */
+let superseded: ReadonlySet<string> = new Set();
 
 export function loadPagefind(): Promise<Pagefind> {
   loading ??= (async () => {
@@ -42,6 +50,9 @@ export function loadPagefind(): Promise<Pagefind> {
     const pagefind = (await import(/* @vite-ignore */ PAGEFIND_SCRIPT)) as Pagefind;
     await pagefind.options({ excerptLength: 26, excerptEllipsis: '…' });
     await pagefind.init();
+    const delta = (await fetch(DELTA_MANIFEST).then((response) => (response.ok ? response.json() : null))) as { index: string; superseded: string[] } | null;
+    if (delta?.index) await pagefind.mergeIndex(delta.index);
+    superseded = new Set(delta?.superseded ?? []);
     return pagefind;
   })();
   // A failed load (offline, say) is tried again next time.
@@ -62,7 +73,7 @@ function filterQuery({ kinds, year }: SearchFilters): PagefindFilterQuery {
 export async function search(query: string, filters: SearchFilters): Promise<PagefindResult[]> {
   const pagefind = await loadPagefind();
   const response = await pagefind.search(query, { filters: filterQuery(filters) });
-  return response?.results ?? [];
+  return withoutSuperseded(response?.results ?? [], superseded);
 }
 
 /** The years that have content, most recent first, for the year filter. */

@@ -1,0 +1,134 @@
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { gunzipSync } from 'node:zlib';
+import { afterAll, describe, expect, it } from 'vitest';
+import pagefindIndex from './pagefind';
+import { contentHash, deltaLimit, pageStamps, planIndex, type BaseDocuments } from './pagefind-delta';
+import { withoutSuperseded } from '../lib/search';
+
+describe('what an incremental index holds', () => {
+  const base: BaseDocuments = { '/a': { hash: 'A', id: 'fr_a' }, '/b': { hash: 'B', id: 'fr_b' }, '/c': { hash: 'C', id: 'fr_c' } };
+
+  it('indexes the changed and new documents, and supersedes the changed and deleted ones', () => {
+    const plan = planIndex(base, new Map([['/a', 'A'], ['/b', 'B2'], ['/d', 'D']]), 10);
+    expect(plan).toEqual({ mode: 'delta', changed: ['/b', '/d'], superseded: ['fr_b', 'fr_c'] });
+  });
+
+  it('indexes nothing when nothing changed', () => {
+    expect(planIndex(base, new Map([['/a', 'A'], ['/b', 'B'], ['/c', 'C']]), 10)).toEqual({ mode: 'delta', changed: [], superseded: [] });
+  });
+
+  it('indexes everything again without a base, or when the delta would be too large', () => {
+    expect(planIndex(null, new Map([['/a', 'A']]), 10).mode).toBe('full');
+    expect(planIndex(base, new Map([['/a', 'A1'], ['/b', 'B1'], ['/c', 'C1']]), 2).mode).toBe('full');
+    expect(deltaLimit(10_000)).toBe(500);
+    expect(deltaLimit(100)).toBe(200);
+  });
+
+  it('stamps a page by its route’s code, its cacheKey and the content it rendered', () => {
+    const manifest = (dependencyHash: string, cacheKey: string, contentHashes?: Record<string, string>) => ({
+      routes: { 'src/pages/x.astro': { dependencyHash, paths: { '/articles/2026/%C3%A9t%C3%A9': { cacheKey, outputFile: 'client/articles/2026/%C3%A9t%C3%A9/index.html', ...(contentHashes ? { contentHashes } : {}) } } } },
+    });
+    const stamp = (m: ReturnType<typeof manifest>) => pageStamps(m, 'client/').get('articles/2026/été/index.html');
+    const first = stamp(manifest('h1', 'k1'));
+    expect(first).toBeDefined();
+    expect(stamp(manifest('h1', 'k1'))).toBe(first);
+    expect(stamp(manifest('h2', 'k1'))).not.toBe(first);
+    expect(stamp(manifest('h1', 'k2'))).not.toBe(first);
+    expect(stamp(manifest('h1', 'k1', { 'stories/x': 'r2' }))).not.toBe(first);
+  });
+
+  it('hides the full index’s superseded results', () => {
+    const results = [{ id: 'fr_a' }, { id: 'fr_b' }, { id: 'fr_new' }];
+    expect(withoutSuperseded(results, new Set(['fr_b']))).toEqual([{ id: 'fr_a' }, { id: 'fr_new' }]);
+    expect(withoutSuperseded(results, new Set())).toBe(results);
+  });
+
+  it('hashes content', () => {
+    expect(contentHash('a')).toBe(contentHash('a'));
+    expect(contentHash('a')).not.toBe(contentHash('b'));
+  });
+});
+
+/** The records a reader's search can reach: the full index's, less the superseded, and the delta's. */
+function searchable(client: string): Map<string, string> {
+  const fragments = (dir: string) =>
+    existsSync(dir)
+      ? readdirSync(dir).map((name) => {
+          const raw = gunzipSync(readFileSync(join(dir, name)));
+          const record = JSON.parse(raw.subarray(raw.indexOf('{')).toString('utf8')) as { url: string; meta: { title: string } };
+          return { id: name.replace(/\.pf_fragment$/, ''), url: record.url, title: record.meta.title };
+        })
+      : [];
+  const delta = JSON.parse(readFileSync(join(client, 'pagefind', 'delta.json'), 'utf8')) as { index: string; superseded: string[] };
+  const superseded = new Set(delta.superseded);
+  const reachable = [
+    ...fragments(join(client, 'pagefind', 'fragment')).filter((record) => !superseded.has(record.id)),
+    ...(delta.index ? fragments(join(client, delta.index, 'fragment')) : []),
+  ];
+  const byUrl = new Map<string, string>();
+  for (const record of reachable) {
+    expect(byUrl.has(record.url), `${record.url} is reachable twice`).toBe(false);
+    byUrl.set(record.url, record.title);
+  }
+  return byUrl;
+}
+
+describe('the search index across builds', { timeout: 60_000 }, () => {
+  const work = mkdtempSync(join(tmpdir(), 'pagefind-delta-'));
+  afterAll(() => rmSync(work, { recursive: true, force: true }));
+  const page = (title: string) =>
+    `<!doctype html><html lang="fr"><head><title>${title}</title></head><body><main><article data-pagefind-body><h1 data-pagefind-meta="title">${title}</h1><p>Un texte sur ${title}.</p></article></main></body></html>`;
+
+  async function build(name: string, pages: Record<string, string>, keys: Record<string, string>) {
+    const out = join(work, name);
+    const client = join(out, 'client');
+    for (const [path, title] of Object.entries(pages)) {
+      mkdirSync(join(client, path), { recursive: true });
+      writeFileSync(join(client, path, 'index.html'), page(title));
+    }
+    // Astro's incremental manifest, as it writes it into the cache before this hook runs.
+    const cacheDir = join(work, 'cache');
+    mkdirSync(cacheDir, { recursive: true });
+    const paths = Object.fromEntries(Object.keys(pages).map((path) => [`/${path}`, { cacheKey: keys[path] ?? path, outputFile: `client/${path}/index.html` }]));
+    writeFileSync(join(cacheDir, 'incremental-build.json'), JSON.stringify({ routes: { 'src/pages/[x].astro': { dependencyHash: 'h', paths } } }));
+    const integration = pagefindIndex();
+    const hooks = integration.hooks as Record<string, (options: unknown) => Promise<void> | void>;
+    const logs: string[] = [];
+    const logger = { info: (message: string) => logs.push(message), warn: (message: string) => logs.push(message) };
+    await hooks['astro:config:done']!({ config: { cacheDir: pathToFileURL(`${cacheDir}/`), outDir: pathToFileURL(`${out}/`) } });
+    await hooks['astro:build:done']!({ dir: pathToFileURL(`${client}/`), logger });
+    return { client, logs: logs.join('\n') };
+  }
+
+  const pages = Object.fromEntries(Array.from({ length: 30 }, (_, i) => [`articles/p${i}`, `Sujet numéro ${i}`]));
+
+  it('indexes in full first, then only what changed, and searches see the latest version of each page once', async () => {
+    const first = await build('b1', pages, {});
+    expect(first.logs).toMatch(/full index/);
+    expect(searchable(first.client).get('/articles/p3')).toBe('Sujet numéro 3');
+
+    // A title changed, a page added, a page deleted.
+    const { 'articles/p7': _, ...rest } = pages;
+    const second = await build('b2', { ...rest, 'articles/p3': 'Titre corrigé', 'articles/neuf': 'Page nouvelle' }, { 'articles/p3': 'changed' });
+    expect(second.logs).toMatch(/incremental index: 2 new or changed and 2 superseded/);
+    // Only the changed page was read again: the others are Astro's cached copies.
+    expect(second.logs).toMatch(/2 of 30 pages read/);
+    const found = searchable(second.client);
+    expect(found.get('/articles/p3')).toBe('Titre corrigé');
+    expect(found.get('/articles/neuf')).toBe('Page nouvelle');
+    expect(found.has('/articles/p7')).toBe(false);
+    expect(found.get('/articles/p4')).toBe('Sujet numéro 4');
+    expect(found.size).toBe(30);
+
+    // The first build's index was left as it was.
+    expect(searchable(first.client).get('/articles/p3')).toBe('Sujet numéro 3');
+
+    // The next build, with no change, carries the same delta on.
+    const third = await build('b3', { ...rest, 'articles/p3': 'Titre corrigé', 'articles/neuf': 'Page nouvelle' }, { 'articles/p3': 'changed' });
+    expect(third.logs).toMatch(/0 of 30 pages read/);
+    expect(searchable(third.client).get('/articles/p3')).toBe('Titre corrigé');
+  });
+});
