@@ -25,6 +25,10 @@ if (!buildDir || !socket || !process.send) {
 /** The header through which the front tells the reader's address (see front.mjs). */
 const CLIENT_HEADER = 'x-contrechamp-client';
 
+// A front that dies while this process starts leaves it nobody to serve: stop at once.
+const leaveIfOrphan = () => process.exit(0);
+process.once('disconnect', leaveIfOrphan);
+
 process.env['ASTRO_NODE_AUTOSTART'] = 'disabled';
 const { handler } = await import(pathToFileURL(join(buildDir, 'server', 'entry.mjs')).href);
 const secured = withSecurityHeaders(handler);
@@ -45,7 +49,8 @@ server.listen(socket, () => {
   const check = request({ socketPath: socket, path: '/api/health', headers: { [CLIENT_HEADER]: '127.0.0.1' } }, (res) => {
     res.resume();
     res.on('end', () => {
-      if (res.statusCode === 200) process.send?.({ type: 'ready' });
+      if (res.statusCode === 200 && process.connected) process.send?.({ type: 'ready' });
+      else if (!process.connected) stop();
       else {
         console.error(JSON.stringify({ time: new Date().toISOString(), level: 'error', msg: 'app.not_ready', status: res.statusCode }));
         process.exit(1);
@@ -77,6 +82,7 @@ function stop() {
   });
   server.closeIdleConnections();
 }
+process.off('disconnect', leaveIfOrphan);
 process.once('SIGTERM', stop);
 process.once('SIGINT', () => {});
 process.on('disconnect', stop);

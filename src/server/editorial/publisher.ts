@@ -73,11 +73,21 @@ export class LogTail {
   }
 }
 
-/** What went wrong, in one line, from a failed build's log: the first line that reports an error. */
+/**
+ * What went wrong, for the editors: the first line of the log that reports an error, with the
+ * details printed under it (which field of which entry), without hints, links and stack traces.
+ */
 export function failureOf(log: string): string {
-  const lines = log.split('\n').map((l) => l.trim()).filter(Boolean);
-  const line = lines.find((l) => /error|erreur|échec|invalid/i.test(l) && !/^at /.test(l)) ?? lines.at(-1) ?? '';
-  return line.replace(/^\d{2}:\d{2}:\d{2}\s*/, '').slice(0, 500);
+  const lines = log.split('\n').map((l) => l.trim());
+  const at = lines.findIndex((l) => /error|erreur|échec|invalid|refusé/i.test(l) && !/^at /.test(l));
+  if (at < 0) return (lines.filter(Boolean).at(-1) ?? '').slice(0, 500);
+  const details: string[] = [];
+  for (const line of lines.slice(at + 1)) {
+    if (details.length >= 3 || /^(Hint|Error reference|Location|Stack trace|at )/i.test(line)) break;
+    if (line) details.push(line.replaceAll('**', '').replace(/^(\S+): \1:/, '$1:'));
+  }
+  const first = (lines[at] ?? '').replace(/^\d{2}:\d{2}:\d{2}\s*/, '');
+  return [first, ...details].join(' ').slice(0, 500);
 }
 
 /** A short digest of the corpus (paths and contents), so that editors see which content a build holds. */
