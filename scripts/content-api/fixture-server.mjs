@@ -84,14 +84,24 @@ const encodeCursor = (id) => Buffer.from(id).toString('base64url');
 const decodeCursor = (cursor) => Buffer.from(cursor, 'base64url').toString('utf8');
 
 /**
+ * @typedef {{ method?: string, path: string, query: Record<string, string>, ifNoneMatch?: string,
+ *   ifModifiedSince?: string, authorization?: string, status: number }} RequestRecord
+ * @typedef {{ status?: { code: number, path?: string, times?: number }, delayMs: number,
+ *   delayPath?: string }} Faults
+ */
+
+/**
  * Starts the server. `faults` can be changed at any time:
  * - `status`: `{ code, path?, times? }` answers `code` to requests whose path contains `path`
  *   (every request by default), `times` times (always by default);
  * - `delayMs` (with `delayPath`): waits that long before answering.
+ * @param {{ contentDir?: string, port?: number, host?: string, token?: string, log?: boolean }} [options]
  */
 export async function startFixtureServer({ contentDir = 'src/content', port = 0, host = '127.0.0.1', token, log = false } = {}) {
   const root = resolve(contentDir);
+  /** @type {RequestRecord[]} */
   const requests = [];
+  /** @type {Faults} */
   const faults = { status: undefined, delayMs: 0, delayPath: undefined };
   let corpus;
   let origin = '';
