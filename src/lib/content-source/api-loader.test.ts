@@ -136,16 +136,23 @@ describe('reading the content API', () => {
     expect(store.map.get(STORY)!.data['title']).toBe(frenchText('Meublés de tourisme : la ville porte plainte'));
   });
 
-  it('sends the token as a bearer token, and says so when the API refuses it', async () => {
+  it('sends the token to the API’s origin only, and says so when the API refuses it', async () => {
     const secured = await startFixtureServer({ contentDir: 'src/content', token: 'jeton-secret' });
+    const images = await startFixtureServer({ contentDir: 'src/content' });
     try {
-      const { store, load } = harness('tags', cacheDir);
+      const { store, load } = harness('authors', cacheDir);
       await expect(load({ ...settings, url: new URL(secured.url) })).rejects.toThrow(/répondu 401.*CONTENT_API_TOKEN/s);
+      // One portrait hosted elsewhere (a CDN): fetched without the token.
+      const author = secured.entry('authors', 'lea-moreau');
+      secured.update('authors', 'lea-moreau', { photo: { ...author.data.photo, src: author.data.photo.src.replace(secured.origin, images.origin) } });
       await load({ ...settings, url: new URL(secured.url), token: 'jeton-secret' });
-      expect(store.map.get('logement')?.data['label']).toBe('Logement');
-      expect(secured.requests.at(-1)?.authorization).toBe('Bearer jeton-secret');
+      expect(store.map.get('lea-moreau')?.data['name']).toBe('Léa Moreau');
+      expect(secured.requests.filter((r) => r.status === 200).every((r) => r.authorization === 'Bearer jeton-secret')).toBe(true);
+      expect(secured.requests.some((r) => r.path.startsWith('/media/') && r.status === 200)).toBe(true);
+      expect(images.requests.map((r) => [r.path, r.authorization])).toEqual([['/media/images/portrait-lea-moreau.jpg', undefined]]);
     } finally {
       await secured.close();
+      await images.close();
     }
   });
 

@@ -128,13 +128,18 @@ export async function loadCollection(
   const media = new MediaCache(cacheDir, settings);
   const listing = await readListing(collection, settings, pages);
 
-  // Every entry is checked before any is stored: one bad entry fails the whole build.
+  // Every entry is checked before any is stored: one bad entry fails the whole build. An entry
+  // unchanged since it was stored (same digest) passed these checks then.
   const seen = new Map<string, number>();
+  const digests = new Map<string, string>();
   for (const { item, page } of listing.items) {
     const { id, data } = item;
     const at = { collection, id };
     if (seen.has(id)) throw entryError(at, `l’identifiant apparaît deux fois dans la liste (pages ${seen.get(id)} et ${page}).`);
     seen.set(id, page);
+    const digest = generateDigest(JSON.stringify(item));
+    digests.set(id, digest);
+    if (store.get(id)?.digest === digest) continue;
     for (const field of spec.dates) {
       const value = data[field];
       if (value !== undefined && (typeof value !== 'string' || !ISO_WITH_OFFSET.test(value))) {
@@ -156,7 +161,7 @@ export async function loadCollection(
   let changed = 0;
   await eachLimited(listing.items, MEDIA_CONCURRENCY, async ({ item }) => {
     const { id, body } = item;
-    const digest = generateDigest(JSON.stringify(item));
+    const digest = digests.get(id)!;
     // Unchanged since the last build, its images still in the cache: kept as it is.
     const existing = store.get(id);
     if (existing?.digest === digest && spec.images.every((field) => {

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import type { ApiSourceSettings } from './config';
 import { ContentSourceError } from './errors';
 
-export type HttpSettings = Pick<ApiSourceSettings, 'token' | 'timeoutMs' | 'retries' | 'retryDelayMs'>;
+export type HttpSettings = Pick<ApiSourceSettings, 'url' | 'token' | 'timeoutMs' | 'retries' | 'retryDelayMs'>;
 
 /** What a request is for, to say so when it fails. */
 export type RequestPurpose = string;
@@ -45,7 +45,8 @@ export async function request(
         headers: {
           accept: 'application/json',
           'user-agent': 'contrechamp-build',
-          ...(settings.token ? { authorization: `Bearer ${settings.token}` } : {}),
+          // The token goes to the API's own origin only, never to an image host.
+          ...(settings.token && url.origin === settings.url.origin ? { authorization: `Bearer ${settings.token}` } : {}),
           ...headers,
         },
         redirect: 'follow',
