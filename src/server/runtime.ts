@@ -75,6 +75,7 @@ export function services(): Promise<ServerDeps> {
         timeoutMs: publishing.buildTimeoutMs,
         switchTo: switchThroughFront,
         contentDir: process.env['CONTENT_SOURCE'] === 'api' ? undefined : resolveContentDir(places().root),
+        cacheDir: process.env['ASTRO_CACHE_DIR'] ?? `${places().root}/node_modules/.astro`,
         log: { info: (msg, fields) => log.info(msg, fields), error: (msg, fields) => log.error(msg, fields) },
       });
       publisher = started;

@@ -44,6 +44,8 @@ export interface PublisherOptions {
   switchTo: (id: string) => Promise<void>;
   /** Where the corpus is, for its digest (none for a remote source). */
   contentDir?: string | undefined;
+  /** Astro's cache folder of the builds (the remote source's version is read there). */
+  cacheDir?: string | undefined;
   pollMs?: number;
   heartbeatMs?: number;
   staleMs?: number;
@@ -104,6 +106,16 @@ export function contentDigest(dir: string): string | null {
   };
   walk(dir);
   return hash.digest('hex').slice(0, 12);
+}
+
+/**
+ * With a remote source, the version is the digest of what the build loaded: Astro's content data
+ * store, in the build's cache folder.
+ */
+export function dataStoreDigest(cacheDir: string): string | null {
+  const file = join(cacheDir, 'data-store.json');
+  if (!existsSync(file)) return null;
+  return createHash('sha256').update(readFileSync(file)).digest('hex').slice(0, 12);
 }
 
 export function countPages(dir: string): number {
@@ -220,7 +232,7 @@ export function createPublisher(options: PublisherOptions): Publisher {
     }, heartbeatMs);
     log.info('build.started', { build: claimed.id, requests: claimed.requests });
     try {
-      const contentVersion = options.contentDir ? contentDigest(options.contentDir) : null;
+      let contentVersion = options.contentDir ? contentDigest(options.contentDir) : null;
       const code = await build({ id: claimed.id, dir, previous: isCompleteBuild(previousDir) ? previousDir : undefined, signal: controller.signal, onOutput: (chunk) => output.push(chunk) });
       if (controller.signal.aborted && !timedOut) {
         // Stopped with the process: back in the queue, for the next process.
@@ -248,6 +260,7 @@ export function createPublisher(options: PublisherOptions): Publisher {
         return;
       }
       const pages = countPages(join(dir, 'client'));
+      contentVersion ??= options.cacheDir ? dataStoreDigest(options.cacheDir) : null;
       await finishBuild(db, claimed, runner, { status: 'succeeded', pages, contentVersion, log: output.toString() }, clock.now());
       log.info('build.live', { build: claimed.id, pages });
       const removed = await pruneBuilds(db, places, options.keep, [claimed.id]);
