@@ -1,70 +1,81 @@
 #!/usr/bin/env node
 /**
- * `npm start`: serve the production build, building it first when it is missing or was made
- * from other sources or settings, so that `npm install && npm start` is all a new machine
- * needs. PORT (default 4321) and HOST (default localhost) are read by the server itself.
+ * `npm start`: serve the live build, building dist/ first when there is no build made from the
+ * current sources and settings, so that `npm install && npm start` is all a new machine needs.
+ * The live build is the one the newsroom published last (src/server/editorial/live.mjs), or dist/.
+ * A front process (scripts/server/front.mjs) listens on PORT (default 4321) and HOST (default
+ * localhost) and passes requests to the app processes of the live build.
  *
- *   --no-build   serve whatever is in dist/, fail if there is nothing
- *   --rebuild    always build first
+ *   --no-build   serve the live build or dist/ as they are, fail if there is nothing
+ *   --rebuild    always build dist/ first (and serve it)
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { createServer } from 'node:http';
 import { join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { FINGERPRINT_FILE, buildFingerprint } from './build-fingerprint.mjs';
-import { withSecurityHeaders } from '../src/config/security-headers.mjs';
+import { startFront } from './server/front.mjs';
+import { DIST_BUILD_ID, buildDir, buildsDirFrom, isCompleteBuild, readLive } from '../src/server/editorial/live.mjs';
 
 const root = resolve(import.meta.dirname, '..');
-const entry = join(root, 'dist/server/entry.mjs');
-const fingerprintFile = join(root, 'dist', FINGERPRINT_FILE);
+const buildsDir = buildsDirFrom(process.env);
+const places = { root, buildsDir };
 const args = new Set(process.argv.slice(2));
+const fingerprint = buildFingerprint(root);
 
-function needsBuild() {
-  if (args.has('--rebuild') || !existsSync(entry) || !existsSync(fingerprintFile)) return true;
-  return readFileSync(fingerprintFile, 'utf8').trim() !== buildFingerprint(root);
+/** Whether a build was made from the current sources and settings. */
+function isCurrent(dir) {
+  const file = join(dir, FINGERPRINT_FILE);
+  return isCompleteBuild(dir) && existsSync(file) && readFileSync(file, 'utf8').trim() === fingerprint;
 }
 
-if (!args.has('--no-build') && needsBuild()) {
+/** The live build the newsroom published last, if it is still on disk. */
+function liveBuild() {
+  const pointer = readLive(buildsDir);
+  if (!pointer) return undefined;
+  try {
+    return isCompleteBuild(buildDir(places, pointer.id)) ? pointer.id : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+const distDir = join(root, 'dist');
+let published = liveBuild();
+// A published build made from other sources (the code was updated since) gives way to a fresh build.
+if (published && published !== DIST_BUILD_ID && !args.has('--no-build') && !args.has('--rebuild') && !isCurrent(buildDir(places, published))) published = undefined;
+const needsBuild = args.has('--rebuild') || (!args.has('--no-build') && !(published && published !== DIST_BUILD_ID) && !isCurrent(distDir));
+
+if (needsBuild) {
   console.log('Construction du site (première fois, ou sources modifiées depuis la dernière construction)…');
   const astro = join(root, 'node_modules/astro/bin/astro.mjs');
   const result = spawnSync(process.execPath, [astro, 'build'], { cwd: root, stdio: 'inherit', env: process.env });
   if (result.status !== 0) process.exit(result.status ?? 1);
+  published = undefined;
 }
 
-if (!existsSync(entry)) {
+// The live build first; dist/ when there is none or it does not start.
+const initialIds = [...new Set([published ?? DIST_BUILD_ID, DIST_BUILD_ID])].filter((id) => isCompleteBuild(buildDir(places, id)));
+if (initialIds.length === 0) {
   console.error('Aucune version construite : lancez `npm run build`, ou `npm start` sans --no-build.');
   process.exit(1);
 }
 
-// The adapter's handler serves the static files and the on-demand routes; this server only
-// adds the security headers (src/config/security-headers.mjs) to every answer, static files
-// included. Pages add their own CSP and cache rules.
-process.env.ASTRO_NODE_AUTOSTART = 'disabled';
-const { handler } = await import(pathToFileURL(entry).href);
-const port = Number(process.env.PORT ?? 4321);
-const host = process.env.HOST ?? 'localhost';
-const server = createServer(withSecurityHeaders(handler));
-server.listen(port, host, () => {
-  console.log(JSON.stringify({ time: new Date().toISOString(), level: 'info', msg: 'listening', url: `http://${host}:${port}/` }));
-  // Migrate (and seed the demo) now rather than on the first reader's request.
-  fetch(`http://${host.includes(':') ? `[${host}]` : host}:${port}/api/health`).catch((error) =>
-    console.error(JSON.stringify({ time: new Date().toISOString(), level: 'error', msg: 'start-up health check failed', error: String(error) })),
-  );
+// PORT (default 4321) and HOST (default localhost), as before; APP_PROCESSES app processes per build.
+const front = await startFront({
+  root,
+  buildsDir,
+  port: Number(process.env.PORT ?? 4321),
+  host: process.env.HOST ?? 'localhost',
+  processes: Number(process.env.APP_PROCESSES ?? 1),
+  trustedProxies: process.env.TRUSTED_PROXIES,
+  initialIds,
 });
-// Finish the requests under way, let the job worker finish its running jobs (the others wait in
-// the database for the next start), then stop. The database commits each write as it happens.
-const shutdownHook = Symbol.for('contrechamp.shutdown');
+
+// Finish the requests under way, let the app processes finish theirs and their running jobs (the
+// others wait in the database for the next start), then stop.
 for (const signal of ['SIGINT', 'SIGTERM']) {
   process.once(signal, () => {
-    setTimeout(() => process.exit(0), 15_000).unref();
-    server.closeIdleConnections();
-    server.close(async () => {
-      try {
-        await globalThis[shutdownHook]?.();
-      } finally {
-        process.exit(0);
-      }
-    });
+    setTimeout(() => process.exit(0), 30_000).unref();
+    front.close().finally(() => process.exit(0));
   });
 }

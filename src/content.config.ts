@@ -3,11 +3,17 @@
  * src/lib/content-schemas.ts, where unit tests can reach them.
  *
  * The corpus is read from CONTENT_DIR (default: src/content, the demo corpus), so that the
- * build benchmark can point at a synthetic corpus without touching the demo.
+ * build benchmark can point at a synthetic corpus without touching the demo. With
+ * CONTENT_SOURCE=api, stories, authors, tags, dossiers, podcasts and episodes come from the
+ * newsroom's content API instead (docs/content-api.md), checked by the same schemas;
+ * categories and editorial pages stay local files.
  */
 import { defineCollection, reference, type SchemaContext } from 'astro:content';
-import { file, glob } from 'astro/loaders';
+import { file, glob, type Loader } from 'astro/loaders';
 import { CONTENT_DIR } from './lib/content-dir';
+import { apiLoader } from './lib/content-source/api-loader';
+import { API_COLLECTIONS, type ApiCollection } from './lib/content-source/collections';
+import { contentSourceSettings } from './lib/content-source/config';
 import {
   authorSchema, categorySchema, dossierSchema, episodeSchema, pageSchema, podcastSchema, storySchema, tagSchema,
   type SchemaHelpers,
@@ -16,43 +22,48 @@ import {
 const dir = (sub: string) => `${CONTENT_DIR}/${sub}`;
 const helpers = ({ image }: SchemaContext): SchemaHelpers<ReturnType<SchemaContext['image']>> => ({ image, reference });
 
+const source = contentSourceSettings();
+/** The API's loader for this collection when the API is the source, else the local one. */
+const from = (collection: ApiCollection, local: Loader): Loader =>
+  source.kind === 'api' ? apiLoader(collection, API_COLLECTIONS[collection], source) : local;
+
 const stories = defineCollection({
-  loader: glob({
+  loader: from('stories', glob({
     pattern: '**/*.md',
     base: dir('stories'),
     // Slugs are unique within a scheme only, so the scheme is part of the id.
     generateId: ({ data }) => `${String(data['scheme'])}/${String(data['slug'])}`,
-  }),
+  })),
   schema: (context) => storySchema(helpers(context)),
 });
 
 const authors = defineCollection({
-  loader: glob({ pattern: '*.{yaml,yml}', base: dir('authors') }),
+  loader: from('authors', glob({ pattern: '*.{yaml,yml}', base: dir('authors') })),
   schema: (context) => authorSchema(helpers(context)),
 });
 
-const tags = defineCollection({ loader: file(dir('tags.yaml')), schema: tagSchema });
+const tags = defineCollection({ loader: from('tags', file(dir('tags.yaml'))), schema: tagSchema });
 
 // Category slugs are unique across schemes, so the slug is the id.
 const categories = defineCollection({ loader: file(dir('categories.yaml')), schema: categorySchema });
 
 const dossiers = defineCollection({
-  loader: glob({ pattern: '*.md', base: dir('dossiers') }),
+  loader: from('dossiers', glob({ pattern: '*.md', base: dir('dossiers') })),
   schema: (context) => dossierSchema(helpers(context)),
 });
 
 const podcasts = defineCollection({
-  loader: glob({ pattern: '*.{yaml,yml}', base: dir('podcasts') }),
+  loader: from('podcasts', glob({ pattern: '*.{yaml,yml}', base: dir('podcasts') })),
   schema: (context) => podcastSchema(helpers(context)),
 });
 
 const episodes = defineCollection({
-  loader: glob({
+  loader: from('episodes', glob({
     pattern: '**/*.md',
     base: dir('episodes'),
     // Episode slugs are unique within their podcast.
     generateId: ({ data }) => `${String(data['podcast'])}/${String(data['slug'])}`,
-  }),
+  })),
   schema: (context) => episodeSchema(helpers(context)),
 });
 

@@ -29,6 +29,9 @@ import { handlePaymentWebhook } from './checkout/service';
 import { billingJobs, scheduleBillingWork } from './billing/service';
 import { assemblyJobs } from './shares/assemblies';
 import { shareJobs } from './shares/service';
+import { hasFront, switchThroughFront } from './editorial/front-link';
+import { createPublisher, type Publisher, resolveContentDir } from './editorial/publisher';
+import { places, setPublisherWake } from './editorial/service';
 
 /** Every domain's job handlers: a domain with deferred work adds its list here. */
 export function jobHandlers(deps: ServerDeps): JobDefinition[] {
@@ -43,6 +46,7 @@ const SHUTDOWN_GRACE_MS = 10_000;
 
 let ready: Promise<ServerDeps> | undefined;
 let worker: JobWorker | undefined;
+let publisher: Publisher | undefined;
 
 export function services(): Promise<ServerDeps> {
   ready ??= (async () => {
@@ -60,6 +64,24 @@ export function services(): Promise<ServerDeps> {
     // Paid orders left without their invoice by a crash (or paid before billing) get it now; the January statements are due.
     await scheduleBillingWork(deps);
     worker.start();
+    // The newsroom's builds, in the processes that `npm start` runs (the front switches builds).
+    if (hasFront()) {
+      const publishing = config().publishing;
+      const started = createPublisher({
+        db,
+        clock: systemClock,
+        places: places(),
+        keep: publishing.keepBuilds,
+        timeoutMs: publishing.buildTimeoutMs,
+        switchTo: switchThroughFront,
+        contentDir: process.env['CONTENT_SOURCE'] === 'api' ? undefined : resolveContentDir(places().root),
+        cacheDir: process.env['ASTRO_CACHE_DIR'] ?? `${places().root}/node_modules/.astro`,
+        log: { info: (msg, fields) => log.info(msg, fields), error: (msg, fields) => log.error(msg, fields) },
+      });
+      publisher = started;
+      setPublisherWake(() => started.poke());
+      await started.start();
+    }
     return deps;
   })().catch((error: unknown) => {
     ready = undefined;
@@ -79,6 +101,10 @@ async function reportInFlight(db: ServerDeps['db']): Promise<void> {
 export async function shutdown(graceMs = SHUTDOWN_GRACE_MS): Promise<void> {
   const stopping = worker;
   worker = undefined;
+  const publishing = publisher;
+  publisher = undefined;
+  // A build under way is stopped and given back to the queue before the database closes.
+  if (publishing) await publishing.stop();
   ready = undefined;
   if (stopping) {
     const { drained } = await stopping.stop({ graceMs });

@@ -19,7 +19,7 @@ import { CONTACTS } from '../../config/publisher';
  * The keys derived from the master secret (src/server/core/keys.ts), one per use. A closed list:
  * KEY_VERSIONS may only name these.
  */
-export const KEY_LABELS = ['rate-limit', 'client-key', 'unsubscribe', 'gift-code', 'mailed-link', 'payment-webhook'] as const;
+export const KEY_LABELS = ['rate-limit', 'client-key', 'unsubscribe', 'gift-code', 'mailed-link', 'payment-webhook', 'rebuild-webhook'] as const;
 export type KeyLabel = (typeof KEY_LABELS)[number];
 
 /**
@@ -73,6 +73,15 @@ const schema = z.object({
   PAYMENT_PROVIDER: z.enum(['simulated', 'stripe']).optional(),
   /** How long the simulated provider keeps a SEPA debit pending before the bank's answer. */
   SIMULATED_SEPA_DELAY_SECONDS: z.coerce.number().int().min(0).max(86_400).default(20),
+  /** The CMS's key for POST /api/rebuild; derived from the master secret when unset (`npm run rebuild -- --print-secret`). */
+  REBUILD_SECRET: z.string().refine((v) => secretStrengthBits(v) >= 128, 'REBUILD_SECRET est trop faible : au moins 128 bits aléatoires (32 caractères hexadécimaux)').optional(),
+  BUILDS_DIR: z.string().min(1).optional(),
+  /** Successful builds kept on disk for a rollback, besides the live one. */
+  KEEP_BUILDS: z.coerce.number().int().min(1).max(50).default(5),
+  /** Publications closer together than this give one build. */
+  REBUILD_DEBOUNCE_MS: z.coerce.number().int().min(0).max(600_000).default(2_000),
+  /** A build that runs longer is stopped and fails. */
+  BUILD_TIMEOUT_MS: z.coerce.number().int().min(10_000).max(7_200_000).default(1_800_000),
   KEY_VERSIONS: z
     .string()
     .transform((value, ctx) => {
@@ -98,6 +107,16 @@ export interface Config {
     | { provider: 'stripe'; secretKey: string; webhookSecret: string; sepaDelaySeconds: number };
   /** Absolute path of the data folder (SQLite file, outbox, key files). */
   dataDir: string;
+  /** The newsroom's builds (src/server/editorial/). */
+  publishing: {
+    /** Where builds go, one folder each, and the live pointer. */
+    buildsDir: string;
+    keepBuilds: number;
+    debounceMs: number;
+    buildTimeoutMs: number;
+    /** REBUILD_SECRET when set; otherwise the webhook's key is derived from the master secret. Never log it. */
+    rebuildSecret: string | undefined;
+  };
   /** What src/server/core/keys.ts derives its keys from. Never log these. */
   keys: {
     appSecret: string | undefined;
@@ -147,6 +166,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         ? { provider: 'stripe', secretKey: e.STRIPE_SECRET_KEY, webhookSecret: e.STRIPE_WEBHOOK_SECRET, sepaDelaySeconds: e.SIMULATED_SEPA_DELAY_SECONDS }
         : { provider: 'simulated', sepaDelaySeconds: e.SIMULATED_SEPA_DELAY_SECONDS },
     dataDir,
+    publishing: {
+      // The front process (scripts/start.mjs) gives its app processes the same value (src/server/editorial/live.mjs).
+      buildsDir: resolve(e.BUILDS_DIR ?? `${dataDir}/builds`),
+      keepBuilds: e.KEEP_BUILDS,
+      debounceMs: e.REBUILD_DEBOUNCE_MS,
+      buildTimeoutMs: e.BUILD_TIMEOUT_MS,
+      rebuildSecret: e.REBUILD_SECRET,
+    },
     keys: {
       appSecret: e.APP_SECRET,
       legacySecret: e.RATE_LIMIT_SECRET,

@@ -567,6 +567,46 @@ export interface AssemblyMinutesTable {
   created_at: Immutable<Timestamp>;
 }
 
+/** Where a build comes from: the CMS's webhook, an editor's button, `npm run rebuild`, or a restart that resumed the queue. */
+export type BuildTrigger = 'cms' | 'editor' | 'cli' | 'restart';
+export type BuildStatus = 'queued' | 'running' | 'succeeded' | 'failed';
+
+/** The build queue and its history: at most one `queued` and one `running` row (partial unique indexes). */
+export interface SiteBuildsTable {
+  id: Immutable<string>;
+  status: BuildStatus;
+  trigger: Immutable<BuildTrigger>;
+  /** The editor who asked first (users.id); null for the CMS and the shell. */
+  requested_by: Immutable<string | null>;
+  /** Publications merged into this build while it waited. */
+  requests: number;
+  queued_at: Immutable<Timestamp>;
+  /** Not started before (the debounce). */
+  not_before: Timestamp;
+  started_at: Timestamp | null;
+  finished_at: Timestamp | null;
+  /** `host:pid` of the process running it. */
+  runner: string | null;
+  heartbeat_at: Timestamp | null;
+  pages: number | null;
+  /** Short digest of the content the build was made from. */
+  content_version: string | null;
+  duration_ms: number | null;
+  /** Why it failed, in French, for the editors. */
+  error: string | null;
+  /** The end of the build's output. */
+  log: string | null;
+}
+
+/** Append-only: every change of the live build. */
+export interface SiteSwitchesTable {
+  id: Immutable<string>;
+  build_id: Immutable<string>;
+  kind: Immutable<'publish' | 'rollback'>;
+  user_id: Immutable<string | null>;
+  at: Immutable<Timestamp>;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -601,6 +641,8 @@ export interface Database {
   assembly_participation: AssemblyParticipationTable;
   assembly_ballots: AssemblyBallotsTable;
   assembly_minutes: AssemblyMinutesTable;
+  site_builds: SiteBuildsTable;
+  site_switches: SiteSwitchesTable;
 }
 
 export type UserRow = Selectable<UsersTable>;
@@ -621,6 +663,7 @@ export type NewContactMessageRow = Insertable<ContactMessagesTable>;
 export type JobRow = Selectable<JobsTable>;
 export type NewJobRow = Insertable<JobsTable>;
 export type JobRowUpdate = Updateable<JobsTable>;
+export type SiteBuildRow = Selectable<SiteBuildsTable>;
 export type OrderRow = Selectable<OrdersTable>;
 export type NewOrderRow = Insertable<OrdersTable>;
 export type SubscriptionRow = Selectable<SubscriptionsTable>;

@@ -1,0 +1,88 @@
+#!/usr/bin/env node
+// @ts-check
+/**
+ * One app process: serves one build (its static files and its on-demand pages) on a private Unix
+ * socket, for the front process (scripts/server/front.mjs) that started it. Not meant to be run by
+ * hand.
+ *
+ * Environment, set by the front: APP_BUILD_DIR (the build), APP_SOCKET (where to listen),
+ * LIVE_BUILD_ID (the build's id, shown to editors). Messages to the front go through the IPC
+ * channel: `ready` once the app answers its own health check; the editorial side asks for switches
+ * through the same channel (src/server/editorial/front-link.ts).
+ */
+import { createServer, request } from 'node:http';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { withSecurityHeaders } from '../../src/config/security-headers.mjs';
+
+const buildDir = process.env['APP_BUILD_DIR'];
+const socket = process.env['APP_SOCKET'];
+if (!buildDir || !socket || !process.send) {
+  console.error('scripts/server/app.mjs est lancé par scripts/start.mjs, pas à la main.');
+  process.exit(2);
+}
+
+/** The header through which the front tells the reader's address (see front.mjs). */
+const CLIENT_HEADER = 'x-contrechamp-client';
+
+// A front that dies while this process starts leaves it nobody to serve: stop at once.
+const leaveIfOrphan = () => process.exit(0);
+process.once('disconnect', leaveIfOrphan);
+
+process.env['ASTRO_NODE_AUTOSTART'] = 'disabled';
+const { handler } = await import(pathToFileURL(join(buildDir, 'server', 'entry.mjs')).href);
+const secured = withSecurityHeaders(handler);
+
+const server = createServer((req, res) => {
+  // Only the front can reach this socket, and it always sets the header. The adapter reads the
+  // reader's address from the socket as it creates the request, before any await; one upstream
+  // connection carries one request at a time, so the value is this request's.
+  const client = req.headers[CLIENT_HEADER];
+  delete req.headers[CLIENT_HEADER];
+  if (typeof client === 'string' && client !== '') Object.defineProperty(req.socket, 'remoteAddress', { value: client, configurable: true, writable: true });
+  secured(req, res);
+});
+server.keepAliveTimeout = 65_000;
+
+server.listen(socket, () => {
+  // Migrate (and seed the demo) and start the jobs now, then tell the front.
+  const check = request({ socketPath: socket, path: '/api/health', headers: { [CLIENT_HEADER]: '127.0.0.1' } }, (res) => {
+    res.resume();
+    res.on('end', () => {
+      if (res.statusCode === 200 && process.connected) process.send?.({ type: 'ready' });
+      else if (!process.connected) stop();
+      else {
+        console.error(JSON.stringify({ time: new Date().toISOString(), level: 'error', msg: 'app.not_ready', status: res.statusCode }));
+        process.exit(1);
+      }
+    });
+  });
+  check.on('error', (error) => {
+    console.error(JSON.stringify({ time: new Date().toISOString(), level: 'error', msg: 'app.health_failed', error: String(error) }));
+    process.exit(1);
+  });
+  check.end();
+});
+
+// Finish the requests under way, let the job worker finish its running jobs (the others wait in
+// the database for the next start), then stop. The front asks with SIGTERM when it switches to
+// another build or stops; a front that died (its IPC channel closes) means the same.
+const shutdownHook = Symbol.for('contrechamp.shutdown');
+let stopping = false;
+function stop() {
+  if (stopping) return;
+  stopping = true;
+  setTimeout(() => process.exit(0), 20_000).unref();
+  server.close(async () => {
+    try {
+      await /** @type {Record<symbol, (() => Promise<void>) | undefined>} */ (globalThis)[shutdownHook]?.();
+    } finally {
+      process.exit(0);
+    }
+  });
+  server.closeIdleConnections();
+}
+process.off('disconnect', leaveIfOrphan);
+process.once('SIGTERM', stop);
+process.once('SIGINT', () => {});
+process.on('disconnect', stop);

@@ -1,0 +1,325 @@
+// @ts-check
+/**
+ * The front process of `npm start`: it holds the readers' connections and passes every request to
+ * an app process running the live build (scripts/server/app.mjs, on a private Unix socket). To
+ * switch builds it starts app processes on the new build, waits until they answer their health
+ * check, sends new requests to them, records the new live build on disk (src/server/editorial/live.mjs)
+ * and lets the old processes finish their requests and stop. A request is served by one build from
+ * start to end; a reader's connection is never closed by a switch.
+ *
+ * The front is the only writer of the live pointer; the newsroom asks for a switch (a publication,
+ * a rollback) through the IPC channel of the app process that serves it.
+ */
+import { fork } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { Agent, createServer, request } from 'node:http';
+import { BlockList, isIP } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { SECURITY_HEADERS } from '../../src/config/security-headers.mjs';
+import { buildDir, isCompleteBuild, prepareBuildsDir, writeLive } from '../../src/server/editorial/live.mjs';
+
+/** How long an app process may take to start (migrations, the demo's seed on a first start). */
+const READY_TIMEOUT_MS = 120_000;
+/** Request headers that concern one connection only, never passed on. */
+const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'proxy-authorization', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'x-contrechamp-client']);
+
+/** @param {string} msg @param {Record<string, unknown>} [fields] */
+function log(msg, fields = {}, level = 'info') {
+  const line = JSON.stringify({ time: new Date().toISOString(), level, msg, ...fields });
+  if (level === 'error') console.error(line);
+  else console.log(line);
+}
+
+/**
+ * TRUSTED_PROXIES: addresses or CIDR ranges (comma-separated) whose X-Forwarded-For is believed.
+ * @param {string | undefined} value
+ * @returns {BlockList}
+ */
+export function parseTrustedProxies(value) {
+  const list = new BlockList();
+  for (const item of (value ?? '').split(',').map((s) => s.trim()).filter(Boolean)) {
+    const [address = '', bits] = item.split('/');
+    const family = isIP(address);
+    if (family === 0) throw new Error(`TRUSTED_PROXIES : « ${item} » n'est ni une adresse IP ni une plage CIDR`);
+    const type = family === 6 ? 'ipv6' : 'ipv4';
+    if (bits === undefined) list.addAddress(address, type);
+    else list.addSubnet(address, Number(bits), type);
+  }
+  return list;
+}
+
+/**
+ * The reader's address: the peer's, or, when the peer is a trusted proxy, the last address of
+ * X-Forwarded-For that is not itself a trusted proxy.
+ * @param {string | undefined} peer
+ * @param {string | string[] | undefined} forwarded
+ * @param {BlockList} trusted
+ */
+export function clientAddress(peer, forwarded, trusted) {
+  const address = (peer ?? '').replace(/^::ffff:(?=\d+\.)/, '');
+  const isTrusted = (/** @type {string} */ a) => {
+    const family = isIP(a);
+    return family !== 0 && trusted.check(a, family === 6 ? 'ipv6' : 'ipv4');
+  };
+  if (!address || !isTrusted(address) || !forwarded) return address || 'unknown';
+  const hops = (Array.isArray(forwarded) ? forwarded.join(',') : forwarded).split(',').map((s) => s.trim().replace(/^::ffff:(?=\d+\.)/, '')).filter(Boolean);
+  for (let i = hops.length - 1; i >= 0; i -= 1) {
+    const hop = /** @type {string} */ (hops[i]);
+    if (isIP(hop) === 0) return address;
+    if (!isTrusted(hop)) return hop;
+  }
+  return hops[0] ?? address;
+}
+
+/**
+ * @typedef {{ id: string, dir: string, child: import('node:child_process').ChildProcess, socket: string, ready: boolean, stopping: boolean }} App
+ * @typedef {{ id: string, apps: App[], next: number }} Pool
+ * @typedef {{ root: string, buildsDir: string, port: number, host: string, processes?: number, trustedProxies?: string, initialIds: string[], env?: NodeJS.ProcessEnv }} FrontOptions
+ */
+
+/** @param {FrontOptions} options */
+export async function startFront(options) {
+  const places = { root: options.root, buildsDir: options.buildsDir };
+  prepareBuildsDir(places);
+  const trusted = parseTrustedProxies(options.trustedProxies);
+  const processes = Math.max(1, options.processes ?? 1);
+  const socketDir = mkdtempSync(join(tmpdir(), 'contrechamp-'));
+  const appScript = join(options.root, 'scripts', 'server', 'app.mjs');
+  const agent = new Agent({ keepAlive: true, maxSockets: 256 });
+  let counter = 0;
+  let closing = false;
+
+  /** @type {Pool | undefined} */
+  let live;
+  /** Switches run one after another. */
+  let switching = Promise.resolve();
+
+  /**
+   * Starts one app process on a build; resolves once it answers its health check.
+   * @param {string} id
+   * @returns {Promise<App>}
+   */
+  function startApp(id) {
+    const dir = buildDir(places, id);
+    const socket = join(socketDir, `app-${(counter += 1)}.sock`);
+    rmSync(socket, { force: true });
+    const child = fork(appScript, [], {
+      cwd: options.root,
+      env: { ...(options.env ?? process.env), APP_BUILD_DIR: dir, APP_SOCKET: socket, LIVE_BUILD_ID: id, CONTRECHAMP_ROOT: options.root, BUILDS_DIR: options.buildsDir },
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
+    /** @type {App} */
+    const app = { id, dir, child, socket, ready: false, stopping: false };
+    child.on('message', (message) => onMessage(app, message));
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        child.kill('SIGKILL');
+        reject(new Error(`la version ${id} n'a pas démarré en ${READY_TIMEOUT_MS / 1000} s`));
+      }, READY_TIMEOUT_MS);
+      child.on('message', (message) => {
+        if (/** @type {{ type?: string }} */ (message)?.type !== 'ready') return;
+        clearTimeout(timer);
+        app.ready = true;
+        resolve(app);
+      });
+      child.once('exit', (code, signal) => {
+        clearTimeout(timer);
+        app.ready = false;
+        if (!app.stopping) {
+          reject(new Error(`la version ${id} s'est arrêtée au démarrage (code ${code ?? signal})`));
+          onUnexpectedExit(app, code, signal);
+        }
+        rmSync(socket, { force: true });
+      });
+    });
+  }
+
+  /**
+   * An app of the live build died on its own: start another one on the same build.
+   * @param {App} app @param {number | null} code @param {NodeJS.Signals | null} signal
+   */
+  function onUnexpectedExit(app, code, signal) {
+    if (closing || !live || !live.apps.includes(app)) return;
+    log('app.exited', { build: app.id, code, signal }, 'error');
+    live.apps = live.apps.filter((a) => a !== app);
+    const pool = live;
+    setTimeout(() => {
+      if (closing || live !== pool) return;
+      startApp(pool.id).then(
+        (fresh) => { if (live === pool && !closing) pool.apps.push(fresh); else stopApp(fresh); },
+        (error) => log('app.restart_failed', { build: pool.id, error: String(error) }, 'error'),
+      );
+    }, 1000).unref();
+  }
+
+  /** @param {App} app */
+  function stopApp(app) {
+    if (app.stopping) return;
+    app.stopping = true;
+    app.ready = false;
+    if (app.child.exitCode === null && app.child.signalCode === null) app.child.kill('SIGTERM');
+  }
+
+  /** @param {string} id @returns {Promise<Pool>} */
+  async function startPool(id) {
+    const dir = buildDir(places, id);
+    if (!isCompleteBuild(dir)) throw new Error(`la version ${id} est incomplète ou absente`);
+    const started = await Promise.allSettled(Array.from({ length: processes }, () => startApp(id)));
+    const failed = started.find((r) => r.status === 'rejected');
+    if (failed) {
+      for (const r of started) if (r.status === 'fulfilled') stopApp(r.value);
+      throw failed.reason;
+    }
+    return { id, apps: started.map((r) => /** @type {PromiseFulfilledResult<App>} */ (r).value), next: 0 };
+  }
+
+  /**
+   * Makes a build live: its processes first, then new requests, then the pointer on disk, then the
+   * old processes drain. Rejects (and changes nothing) when the build does not start.
+   * @param {string} id
+   * @returns {Promise<{ switched: boolean }>}
+   */
+  function switchTo(id) {
+    const result = switching.then(async () => {
+      if (closing) throw new Error('le serveur s\u2019arrête');
+      if (live?.id === id) {
+        writeLive(places, id, new Date());
+        return { switched: false };
+      }
+      const started = Date.now();
+      const pool = await startPool(id);
+      const previous = live;
+      live = pool;
+      writeLive(places, id, new Date());
+      log('build.switched', { build: id, previous: previous?.id, ms: Date.now() - started });
+      if (previous) setImmediate(() => previous.apps.forEach(stopApp));
+      return { switched: true };
+    });
+    switching = result.then(() => undefined, () => undefined);
+    return result;
+  }
+
+  /** @param {App} app @param {unknown} message */
+  function onMessage(app, message) {
+    const m = /** @type {{ type?: string, id?: unknown, requestId?: unknown }} */ (message);
+    if (m?.type !== 'switch' || typeof m.id !== 'string') return;
+    const reply = (/** @type {Record<string, unknown>} */ body) => {
+      if (app.child.connected) app.child.send({ type: 'switch-result', requestId: m.requestId, ...body });
+    };
+    switchTo(m.id).then(
+      (outcome) => reply({ ok: true, ...outcome }),
+      (error) => {
+        log('build.switch_failed', { build: m.id, error: String(error?.message ?? error) }, 'error');
+        reply({ ok: false, error: String(error?.message ?? error) });
+      },
+    );
+  }
+
+  /** @param {import('node:http').ServerResponse} res @param {number} status @param {string} text */
+  function answer(res, status, text) {
+    if (res.headersSent) {
+      res.destroy();
+      return;
+    }
+    const body = `<!doctype html><html lang="fr"><head><meta charset="utf-8"><title>Contrechamp</title></head><body><p>${text}</p></body></html>`;
+    res.writeHead(status, { ...SECURITY_HEADERS, 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store', 'Retry-After': '2', 'Content-Length': Buffer.byteLength(body) });
+    res.end(body);
+  }
+
+  /**
+   * @param {import('node:http').IncomingMessage} req
+   * @param {import('node:http').ServerResponse} res
+   * @param {boolean} retried
+   */
+  function proxy(req, res, retried = false) {
+    const pool = live;
+    const ready = pool?.apps.filter((a) => a.ready) ?? [];
+    if (!pool || ready.length === 0) {
+      answer(res, 503, 'Le site redémarre : réessayez dans quelques secondes.');
+      return;
+    }
+    const app = /** @type {App} */ (ready[pool.next++ % ready.length]);
+    /** @type {Record<string, string | string[]>} */
+    const headers = {};
+    for (const [name, value] of Object.entries(req.headers)) if (value !== undefined && !HOP_BY_HOP.has(name)) headers[name] = value;
+    headers['x-contrechamp-client'] = clientAddress(req.socket.remoteAddress, req.headers['x-forwarded-for'], trusted);
+    const upstream = request({ socketPath: app.socket, method: req.method, path: req.url, headers, agent });
+    let responded = false;
+    upstream.on('response', (up) => {
+      responded = true;
+      /** @type {string[]} */
+      const raw = [];
+      for (let i = 0; i < up.rawHeaders.length; i += 2) {
+        const name = /** @type {string} */ (up.rawHeaders[i]);
+        if (!HOP_BY_HOP.has(name.toLowerCase())) raw.push(name, /** @type {string} */ (up.rawHeaders[i + 1]));
+      }
+      res.writeHead(up.statusCode ?? 502, up.statusMessage, raw);
+      up.pipe(res);
+      up.on('error', () => res.destroy());
+    });
+    upstream.on('error', (error) => {
+      if (responded) {
+        res.destroy();
+        return;
+      }
+      // A kept-alive connection closed by an app as it stopped: a request without a body is sent again.
+      const safe = req.method === 'GET' || req.method === 'HEAD';
+      if (safe && !retried) {
+        proxy(req, res, true);
+        return;
+      }
+      log('proxy.error', { error: String(error), method: req.method }, 'error');
+      answer(res, 502, 'Le site est momentanément indisponible : réessayez dans quelques secondes.');
+    });
+    res.on('close', () => {
+      if (!res.writableFinished) upstream.destroy();
+    });
+    if (req.method === 'GET' || req.method === 'HEAD') upstream.end();
+    else req.pipe(upstream);
+  }
+
+  // Start on the first build that starts: the live one, else the fallbacks in order.
+  /** @type {unknown} */
+  let lastError;
+  for (const id of options.initialIds) {
+    try {
+      live = await startPool(id);
+      writeLive(places, id, new Date());
+      break;
+    } catch (error) {
+      lastError = error;
+      log('build.start_failed', { build: id, error: String(/** @type {Error} */ (error)?.message ?? error) }, 'error');
+    }
+  }
+  if (!live) throw lastError ?? new Error('aucune version à servir');
+
+  const server = createServer((req, res) => proxy(req, res));
+  server.keepAliveTimeout = 65_000;
+  await new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host, () => resolve(undefined));
+  });
+  log('listening', { url: `http://${options.host.includes(':') ? `[${options.host}]` : options.host}:${options.port}/`, build: live.id });
+
+  /** Stops accepting, lets every app finish, then resolves. */
+  async function close() {
+    closing = true;
+    await switching;
+    server.closeIdleConnections();
+    const closed = new Promise((resolve) => server.close(() => resolve(undefined)));
+    const apps = live?.apps ?? [];
+    const exits = apps.map((app) => new Promise((resolve) => {
+      if (app.child.exitCode !== null || app.child.signalCode !== null) resolve(undefined);
+      else app.child.once('exit', () => resolve(undefined));
+    }));
+    // Let in-flight proxied requests end before the apps stop taking them.
+    await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, 10_000))]);
+    apps.forEach(stopApp);
+    await Promise.all(exits);
+    agent.destroy();
+    rmSync(socketDir, { recursive: true, force: true });
+  }
+
+  return { server, switchTo, close, live: () => live?.id };
+}

@@ -1,0 +1,183 @@
+/**
+ * The front process and its switches, on small stand-in builds (a server entry that answers with
+ * its build's name), so that no Astro build is needed: readers see only 200s during a switch, each
+ * request served by one build; a build that does not start never goes live; a killed front starts
+ * again on the last good build, and its app processes do not outlive it.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { Agent, get } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { clientAddress, parseTrustedProxies, startFront } from './front.mjs';
+import { readLive, writeLive } from '../../src/server/editorial/live.mjs';
+
+const root = resolve(import.meta.dirname, '../..');
+const A = '2026-11-23T10-00-00Z-aaaa';
+const B = '2026-11-23T10-05-00Z-bbbb';
+const BROKEN = '2026-11-23T10-10-00Z-bad0';
+const SLOW_START = '2026-11-23T10-15-00Z-slow';
+
+/** A stand-in build: `/` answers its name; `/slow` after 1.5 s; `/switch?to=<id>` asks the front for a switch. */
+function writeBuild(buildsDir: string, id: string, options: { broken?: boolean; startDelayMs?: number } = {}): void {
+  const dir = join(buildsDir, id);
+  mkdirSync(join(dir, 'server'), { recursive: true });
+  mkdirSync(join(dir, 'client'), { recursive: true });
+  writeFileSync(
+    join(dir, 'server', 'entry.mjs'),
+    `${options.broken ? "throw new Error('broken build');\n" : ''}${options.startDelayMs ? `await new Promise((r) => setTimeout(r, ${options.startDelayMs}));\n` : ''}
+export function handler(req, res) {
+  const url = new URL(req.url, 'http://x');
+  if (url.pathname === '/switch') {
+    process.send({ type: 'switch', id: url.searchParams.get('to'), requestId: 'r1' });
+    res.end('asked');
+    return;
+  }
+  const reply = () => { res.setHeader('Content-Type', 'text/plain'); res.end(${JSON.stringify(id)} + ' ' + (req.socket.remoteAddress ?? '')); };
+  if (url.pathname === '/slow') setTimeout(reply, 1500);
+  else reply();
+}
+`,
+  );
+}
+
+function fetchText(port: number, path: string, agent?: Agent): Promise<{ status: number; body: string }> {
+  return new Promise((resolvePromise, reject) => {
+    get({ host: '127.0.0.1', port, path, agent }, (res) => {
+      let body = '';
+      res.setEncoding('utf8').on('data', (c) => (body += c)).on('end', () => resolvePromise({ status: res.statusCode ?? 0, body }));
+    }).on('error', reject);
+  });
+}
+
+async function until(condition: () => boolean | Promise<boolean>, timeoutMs = 20_000): Promise<void> {
+  const started = Date.now();
+  while (!(await condition())) {
+    if (Date.now() - started > timeoutMs) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+describe('the front process', () => {
+  let work: string;
+  let buildsDir: string;
+  beforeAll(() => {
+    work = mkdtempSync(join(tmpdir(), 'front-'));
+    buildsDir = join(work, 'builds');
+    writeBuild(buildsDir, A);
+    writeBuild(buildsDir, B);
+    writeBuild(buildsDir, BROKEN, { broken: true });
+    writeBuild(buildsDir, SLOW_START, { startDelayMs: 4000 });
+  });
+  afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+  it('switches under load with only 200s, each request served by one build, in-flight requests finished by the old one', async () => {
+    const front = await startFront({ root, buildsDir, port: 0, host: '127.0.0.1', initialIds: [A] });
+    const port = (front.server.address() as AddressInfo).port;
+    try {
+      const slow = fetchText(port, '/slow');
+      const results: { started: number; status: number; body: string }[] = [];
+      let stop = false;
+      const agent = new Agent({ keepAlive: true, maxSockets: 16 });
+      const loops = Array.from({ length: 16 }, async () => {
+        while (!stop) {
+          const started = Date.now();
+          try {
+            const { status, body } = await fetchText(port, '/', agent);
+            results.push({ started, status, body });
+          } catch (error) {
+            results.push({ started, status: 0, body: String(error) });
+          }
+        }
+      });
+      await new Promise((r) => setTimeout(r, 500));
+      const asked = Date.now();
+      await front.switchTo(B);
+      const switched = Date.now();
+      await new Promise((r) => setTimeout(r, 700));
+      stop = true;
+      await Promise.all(loops);
+      agent.destroy();
+
+      expect(results.length).toBeGreaterThan(200);
+      expect(results.filter((r) => r.status !== 200)).toEqual([]);
+      expect(results.every((r) => r.body.startsWith(`${A} `) || r.body.startsWith(`${B} `))).toBe(true);
+      expect(results.filter((r) => r.started < asked).every((r) => r.body.startsWith(A))).toBe(true);
+      expect(results.filter((r) => r.started > switched).every((r) => r.body.startsWith(B))).toBe(true);
+      expect(results.some((r) => r.started > switched)).toBe(true);
+      // The request under way during the switch was finished by the build that took it.
+      expect(await slow).toMatchObject({ status: 200, body: expect.stringMatching(new RegExp(`^${A} `)) });
+      expect(readLive(buildsDir)?.id).toBe(B);
+      // nginx's root follows.
+      expect(readFileSync(join(realpathSync(join(buildsDir, 'current')), '..', 'server', 'entry.mjs'), 'utf8')).toContain(B);
+
+      // A build that does not start never goes live; the site stays on the live one.
+      await expect(front.switchTo(BROKEN)).rejects.toThrow(/s'est arrêtée au démarrage/);
+      expect(readLive(buildsDir)?.id).toBe(B);
+      expect((await fetchText(port, '/')).body).toMatch(new RegExp(`^${B} `));
+
+      // Rollback is a switch to an earlier build.
+      await front.switchTo(A);
+      expect((await fetchText(port, '/')).body).toMatch(new RegExp(`^${A} `));
+    } finally {
+      await front.close();
+    }
+  });
+
+  it('tells the app the reader\u2019s address, believing X-Forwarded-For only from a trusted proxy', () => {
+    const none = parseTrustedProxies('');
+    const local = parseTrustedProxies('127.0.0.1, 10.0.0.0/8');
+    expect(clientAddress('::ffff:127.0.0.1', '203.0.113.9', none)).toBe('127.0.0.1');
+    expect(clientAddress('127.0.0.1', '203.0.113.9', local)).toBe('203.0.113.9');
+    // A reader cannot choose their address by sending the header themselves through the proxy.
+    expect(clientAddress('127.0.0.1', '198.51.100.1, 203.0.113.9', local)).toBe('203.0.113.9');
+    expect(clientAddress('127.0.0.1', '203.0.113.9, 10.1.2.3', local)).toBe('203.0.113.9');
+    expect(() => parseTrustedProxies('localhost')).toThrow(/TRUSTED_PROXIES/);
+  });
+
+  it('after a kill -9, starts again on the last good build, and its app processes do not outlive it', async () => {
+    writeLive({ root, buildsDir }, A, new Date());
+    const start = (port: number): Promise<{ child: ChildProcess; port: number }> =>
+      new Promise((resolvePromise, reject) => {
+        const child = spawn(process.execPath, [join(root, 'scripts', 'start.mjs'), '--no-build'], {
+          cwd: root,
+          env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', BUILDS_DIR: buildsDir, DATA_DIR: join(work, 'data') },
+          stdio: ['ignore', 'pipe', 'inherit'],
+        });
+        let out = '';
+        child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
+          out += chunk;
+          if (out.includes('"msg":"listening"')) resolvePromise({ child, port });
+        });
+        child.once('exit', (code) => reject(new Error(`start.mjs exited (${code}): ${out}`)));
+      });
+    const port = 43_000 + Math.floor(Math.random() * 2000);
+    let first = await start(port);
+    try {
+      expect((await fetchText(port, '/')).body).toMatch(new RegExp(`^${A} `));
+      // A switch to a build that takes 4 s to start, and the front killed in the middle of it.
+      await fetchText(port, `/switch?to=${SLOW_START}`);
+      await new Promise((r) => setTimeout(r, 1000));
+      const apps = (await import('node:child_process')).execFileSync('pgrep', ['-P', String(first.child.pid)], { encoding: 'utf8' }).trim().split('\n').map(Number);
+      expect(apps.length).toBeGreaterThan(0);
+      first.child.kill('SIGKILL');
+      await until(() => apps.every((pid) => { try { process.kill(pid, 0); return false; } catch { return true; } }));
+      expect(readLive(buildsDir)?.id).toBe(A);
+
+      first = await start(port);
+      expect((await fetchText(port, '/')).body).toMatch(new RegExp(`^${A} `));
+      // A switch that completes, then a kill: the new build is the one that starts.
+      await fetchText(port, `/switch?to=${B}`);
+      await until(async () => (await fetchText(port, '/')).body.startsWith(B));
+      first.child.kill('SIGKILL');
+      await new Promise((r) => setTimeout(r, 300));
+      first = await start(port);
+      expect((await fetchText(port, '/')).body).toMatch(new RegExp(`^${B} `));
+    } finally {
+      first.child.kill('SIGTERM');
+      await new Promise((r) => first.child.once('exit', r));
+    }
+  }, 60_000);
+});

@@ -1,0 +1,145 @@
+// @ts-check
+/**
+ * Where the builds are and which one is live. Plain JavaScript with JSDoc types, so that both
+ * sides can import it: the front process (`scripts/server/front.mjs`, plain Node), which is the
+ * only writer of the live pointer, and the app processes (src/server/editorial/), which read it.
+ *
+ *   <BUILDS_DIR>/<id>/client, /server   one build each (BUILDS_DIR defaults to $DATA_DIR/builds)
+ *   <BUILDS_DIR>/live.json              { id, since }: the live build; "dist" is the project's dist/
+ *   <BUILDS_DIR>/current                symbolic link to the live build's client/ (nginx's root)
+ *   <BUILDS_DIR>/node_modules           link to the project's, so that a build's server resolves its packages
+ *
+ * The pointer and the link are replaced by a rename, never rewritten in place: a process killed at
+ * any moment leaves the previous value or the new one.
+ */
+import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, symlinkSync, writeSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+
+/** The build `npm start` makes in the project's dist/ (the first one, before anything is published). */
+export const DIST_BUILD_ID = 'dist';
+
+/** A build id: a sortable date, then random letters (`2026-11-23T10-15-02Z-k3f9`). */
+export const BUILD_ID_PATTERN = /^\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}Z-[a-z0-9]{4}$/;
+
+/**
+ * @param {Record<string, string | undefined>} env
+ * @returns {string}
+ */
+export function buildsDirFrom(env = process.env) {
+  return resolve(env['BUILDS_DIR'] || join(env['DATA_DIR'] || 'data', 'builds'));
+}
+
+/**
+ * A new build id for a date.
+ * @param {Date} now
+ * @returns {string}
+ */
+export function newBuildId(now) {
+  const stamp = now.toISOString().slice(0, 19).replaceAll(':', '-');
+  const letters = Array.from({ length: 4 }, () => 'abcdefghijklmnopqrstuvwxyz0123456789'[Math.floor(Math.random() * 36)]).join('');
+  return `${stamp}Z-${letters}`;
+}
+
+/**
+ * The folder of a build: dist/ for the first one, `<buildsDir>/<id>` for published ones. An id
+ * that is neither is refused (it comes from a form, a file or a database row).
+ * @param {{ root: string, buildsDir: string }} places
+ * @param {string} id
+ * @returns {string}
+ */
+export function buildDir({ root, buildsDir }, id) {
+  if (id === DIST_BUILD_ID) return join(root, 'dist');
+  if (!BUILD_ID_PATTERN.test(id)) throw new Error(`identifiant de construction invalide : ${id}`);
+  return join(buildsDir, id);
+}
+
+/**
+ * Whether a folder holds a complete build: its static files and its server.
+ * @param {string} dir
+ * @returns {boolean}
+ */
+export function isCompleteBuild(dir) {
+  return existsSync(join(dir, 'server', 'entry.mjs')) && existsSync(join(dir, 'client'));
+}
+
+/**
+ * @typedef {{ id: string, since: string }} LivePointer
+ */
+
+/**
+ * The live pointer, or undefined when none was written (or it cannot be read).
+ * @param {string} buildsDir
+ * @returns {LivePointer | undefined}
+ */
+export function readLive(buildsDir) {
+  try {
+    const value = JSON.parse(readFileSync(join(buildsDir, 'live.json'), 'utf8'));
+    if (typeof value?.id === 'string' && typeof value?.since === 'string') return { id: value.id, since: value.since };
+  } catch {
+    // No pointer yet, or a foreign file: as if none.
+  }
+  return undefined;
+}
+
+/**
+ * Writes a file durably and atomically: a temporary file, flushed, renamed over the target, and
+ * the folder flushed so that the rename itself survives a power cut.
+ * @param {string} path
+ * @param {string} content
+ */
+export function writeFileAtomic(path, content) {
+  const temporary = `${path}.${process.pid}.tmp`;
+  const fd = openSync(temporary, 'w', 0o644);
+  try {
+    writeSync(fd, content);
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  renameSync(temporary, path);
+  syncDir(resolve(path, '..'));
+}
+
+/** @param {string} dir */
+function syncDir(dir) {
+  try {
+    const fd = openSync(dir, 'r');
+    try { fsyncSync(fd); } finally { closeSync(fd); }
+  } catch {
+    // Some file systems refuse to sync a folder; the rename is still atomic.
+  }
+}
+
+/**
+ * Makes a build live on disk: the pointer, then nginx's link to its static files.
+ * @param {{ root: string, buildsDir: string }} places
+ * @param {string} id
+ * @param {Date} now
+ */
+export function writeLive(places, id, now) {
+  mkdirSync(places.buildsDir, { recursive: true });
+  writeFileAtomic(join(places.buildsDir, 'live.json'), `${JSON.stringify({ id, since: now.toISOString() })}\n`);
+  const link = join(places.buildsDir, 'current');
+  const temporary = `${link}.${process.pid}.tmp`;
+  rmSync(temporary, { force: true });
+  symlinkSync(join(buildDir(places, id), 'client'), temporary);
+  renameSync(temporary, link);
+  syncDir(places.buildsDir);
+}
+
+/**
+ * Prepares the builds folder: created, with a link to the project's packages so that a build's
+ * server bundle finds them wherever BUILDS_DIR is.
+ * @param {{ root: string, buildsDir: string }} places
+ */
+export function prepareBuildsDir({ root, buildsDir }) {
+  mkdirSync(buildsDir, { recursive: true });
+  const link = join(buildsDir, 'node_modules');
+  if (!existsSync(link)) {
+    try {
+      symlinkSync(join(root, 'node_modules'), link, 'dir');
+    } catch (error) {
+      if (/** @type {NodeJS.ErrnoException} */ (error).code !== 'EEXIST') throw error;
+    }
+  }
+}

@@ -1,0 +1,273 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createTestDatabase, describeEachDialect, type TestDatabase } from '../../../tests/helpers/db';
+import { fakeClock } from '../core/clock';
+import { openDatabase } from '../db/client';
+import { toTimestamp } from '../db/database';
+import { writeLive } from './live.mjs';
+import { type BuildFn, type BuildRun, createPublisher, failureOf, pruneBuilds } from './publisher';
+import { claimBuild, finishBuild, listBuilds, recoverInterrupted, requestBuild } from './queue';
+import { rollback } from './service';
+
+const START = new Date('2026-11-23T10:00:00Z');
+
+async function until(condition: () => boolean | Promise<boolean>, timeoutMs = 5000): Promise<void> {
+  const started = Date.now();
+  while (!(await condition())) {
+    if (Date.now() - started > timeoutMs) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+/** A fake build that writes a complete build folder (or fails), and can be held until released. */
+function fakeBuilds(behaviour: (run: BuildRun, n: number) => 'ok' | 'fail' | 'hold' = () => 'ok') {
+  const runs: BuildRun[] = [];
+  const releases: (() => void)[] = [];
+  const build: BuildFn = async (run) => {
+    runs.push(run);
+    const what = behaviour(run, runs.length);
+    run.onOutput(`building ${run.id}\n`);
+    if (what === 'hold') {
+      await new Promise<void>((resolve) => {
+        releases.push(resolve);
+        run.signal.addEventListener('abort', () => resolve(), { once: true });
+      });
+      if (run.signal.aborted) return 143;
+    }
+    if (what === 'fail') {
+      run.onOutput('[InvalidContentEntryDataError] stories → articles/exemple data does not match collection schema.\n  title: Required\n');
+      return 1;
+    }
+    mkdirSync(join(run.dir, 'server'), { recursive: true });
+    mkdirSync(join(run.dir, 'client', 'articles'), { recursive: true });
+    writeFileSync(join(run.dir, 'server', 'entry.mjs'), 'export {}');
+    writeFileSync(join(run.dir, 'client', 'index.html'), '<p>accueil</p>');
+    writeFileSync(join(run.dir, 'client', 'articles', 'index.html'), '<p>articles</p>');
+    return 0;
+  };
+  return { build, runs, release: () => releases.shift()?.() };
+}
+
+describeEachDialect('the build queue', (kind) => {
+  let t: TestDatabase;
+  beforeAll(async () => {
+    t = await createTestDatabase(kind);
+  });
+  afterAll(() => t?.close());
+  beforeEach(async () => {
+    await t.db.deleteFrom('site_builds').execute();
+    await t.db.deleteFrom('site_switches').execute();
+  });
+
+  it('merges a burst of publications into one waiting build, pushing its start back but not past the cap', async () => {
+    const first = await requestBuild(t.db, { trigger: 'cms', now: START, debounceMs: 2000 });
+    const second = await requestBuild(t.db, { trigger: 'cms', now: new Date(START.getTime() + 1500), debounceMs: 2000 });
+    expect(second).toMatchObject({ id: first.id, joined: true });
+    expect(second.notBefore.toISOString()).toBe(new Date(START.getTime() + 3500).toISOString());
+    // A steady trickle: never later than 20 s after the first publication.
+    const late = await requestBuild(t.db, { trigger: 'cms', now: new Date(START.getTime() + 19_000), debounceMs: 2000 });
+    expect(late.notBefore.toISOString()).toBe(new Date(START.getTime() + 20_000).toISOString());
+    const rows = await listBuilds(t.db);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ status: 'queued', requests: 3 });
+  });
+
+  it('does not start a waiting build before it is due, and runs one build at a time', async () => {
+    await requestBuild(t.db, { trigger: 'cms', now: START, debounceMs: 2000 });
+    expect(await claimBuild(t.db, 'a', START)).toBeUndefined();
+    const running = await claimBuild(t.db, 'a', new Date(START.getTime() + 2000));
+    expect(running?.status).toBe('running');
+    // A publication during the build queues exactly one more, which waits for the running one.
+    const next = await requestBuild(t.db, { trigger: 'editor', now: new Date(START.getTime() + 3000), debounceMs: 0 });
+    await requestBuild(t.db, { trigger: 'cms', now: new Date(START.getTime() + 3100), debounceMs: 0 });
+    expect(next.id).not.toBe(running?.id);
+    expect(await claimBuild(t.db, 'b', new Date(START.getTime() + 10_000))).toBeUndefined();
+    const builds = await listBuilds(t.db);
+    expect(builds.map((b) => b.status).sort()).toEqual(['queued', 'running']);
+    expect(builds.find((b) => b.status === 'queued')?.requests).toBe(2);
+  });
+
+  // Two connections of one process cannot race on SQLite (the second waits for the first, which
+  // waits for the event loop): SQLite's lock serialises processes; the race is PostgreSQL's.
+  it.skipIf(kind === 'sqlite')('lets only one of two racing processes claim the build', async () => {
+    const second = openDatabase(t.config);
+    try {
+      await requestBuild(t.db, { trigger: 'cms', now: START, debounceMs: 0 });
+      const claims = await Promise.all([claimBuild(t.db, 'a', START), claimBuild(second.db, 'b', START)]);
+      expect(claims.filter(Boolean)).toHaveLength(1);
+    } finally {
+      await second.close();
+    }
+  });
+
+  it('queues again a build whose process died, so that the publication is not lost', async () => {
+    await requestBuild(t.db, { trigger: 'cms', now: START, debounceMs: 0 });
+    const running = await claimBuild(t.db, 'host:123', START);
+    const later = new Date(START.getTime() + 5000);
+    expect(await recoverInterrupted(t.db, later, { staleMs: 60_000, isGone: () => false })).toEqual([]);
+    expect(await recoverInterrupted(t.db, later, { staleMs: 60_000, isGone: (runner) => runner === 'host:123' })).toEqual([running?.id]);
+    const builds = await listBuilds(t.db);
+    expect(builds.find((b) => b.id === running?.id)).toMatchObject({ status: 'failed', error: expect.stringContaining('interrompue') });
+    expect(builds.find((b) => b.status === 'queued')).toMatchObject({ trigger: 'restart' });
+  });
+
+  it('records an outcome only from the process that runs the build', async () => {
+    await requestBuild(t.db, { trigger: 'cms', now: START, debounceMs: 0 });
+    const running = await claimBuild(t.db, 'a', START);
+    if (!running) throw new Error('not claimed');
+    expect(await finishBuild(t.db, running, 'b', { status: 'succeeded', pages: 3, contentVersion: null, log: '' }, START)).toBe(false);
+    expect(await finishBuild(t.db, running, 'a', { status: 'succeeded', pages: 3, contentVersion: 'abc', log: '' }, START)).toBe(true);
+    expect(await t.db.selectFrom('site_switches').selectAll().execute()).toHaveLength(1);
+  });
+});
+
+describeEachDialect('the publisher', (kind) => {
+  let t: TestDatabase;
+  let places: { root: string; buildsDir: string };
+  let switched: string[];
+  let publishers: ReturnType<typeof createPublisher>[];
+  beforeAll(async () => {
+    t = await createTestDatabase(kind);
+  });
+  afterAll(() => t?.close());
+  beforeEach(async () => {
+    await t.db.deleteFrom('site_builds').execute();
+    await t.db.deleteFrom('site_switches').execute();
+    const root = mkdtempSync(join(tmpdir(), 'publisher-'));
+    places = { root, buildsDir: join(root, 'builds') };
+    mkdirSync(places.buildsDir);
+    switched = [];
+    publishers = [];
+  });
+  afterEach(async () => {
+    for (const p of publishers) await p.stop();
+    rmSync(places.root, { recursive: true, force: true });
+  });
+
+  const start = async (build: BuildFn, options: { switchTo?: (id: string) => Promise<void>; keep?: number; timeoutMs?: number } = {}) => {
+    const publisher = createPublisher({
+      db: t.db,
+      clock: { now: () => new Date() },
+      places,
+      keep: options.keep ?? 5,
+      timeoutMs: options.timeoutMs ?? 60_000,
+      build,
+      pollMs: 20,
+      heartbeatMs: 20,
+      switchTo: options.switchTo ?? (async (id) => {
+        switched.push(id);
+        writeLive(places, id, new Date());
+      }),
+    });
+    publishers.push(publisher);
+    await publisher.start();
+    return publisher;
+  };
+  const builds = () => listBuilds(t.db);
+
+  it('builds a burst of publications once, makes it live, and builds exactly once more for a publication made during the build', async () => {
+    const fake = fakeBuilds((_run, n) => (n === 1 ? 'hold' : 'ok'));
+    for (let i = 0; i < 5; i += 1) await requestBuild(t.db, { trigger: 'cms', now: new Date(), debounceMs: 0 });
+    await start(fake.build);
+    await until(() => fake.runs.length === 1);
+    for (let i = 0; i < 3; i += 1) await requestBuild(t.db, { trigger: 'cms', now: new Date(), debounceMs: 0 });
+    fake.release();
+    await until(async () => (await builds()).filter((b) => b.status === 'succeeded').length === 2);
+    expect(fake.runs).toHaveLength(2);
+    const history = await builds();
+    expect(history.map((b) => b.requests).sort()).toEqual([3, 5]);
+    expect(switched).toEqual(history.map((b) => b.id).reverse());
+    expect(history[0]).toMatchObject({ status: 'succeeded', pages: 2 });
+    // The second build was given the live one to start from.
+    expect(fake.runs[1]?.previous).toBe(join(places.buildsDir, switched[0]!));
+  });
+
+  it('never makes a failed build live: the editors see why, and its folder is gone', async () => {
+    writeLive(places, '2026-11-23T09-00-00Z-live', new Date());
+    const fake = fakeBuilds(() => 'fail');
+    await requestBuild(t.db, { trigger: 'editor', now: new Date(), debounceMs: 0 });
+    await start(fake.build);
+    await until(async () => (await builds())[0]?.status === 'failed');
+    const [failed] = await builds();
+    expect(failed?.error).toContain('InvalidContentEntryDataError');
+    expect(failed?.log).toContain('title: Required');
+    expect(switched).toEqual([]);
+    expect(existsSync(join(places.buildsDir, failed!.id))).toBe(false);
+  });
+
+  it('fails a build whose new version does not start, and keeps the live one', async () => {
+    const fake = fakeBuilds();
+    await requestBuild(t.db, { trigger: 'cms', now: new Date(), debounceMs: 0 });
+    await start(fake.build, { switchTo: async () => { throw new Error('la version ne répond pas'); } });
+    await until(async () => (await builds())[0]?.status === 'failed');
+    expect((await builds())[0]?.error).toContain('la version ne répond pas');
+    expect(await t.db.selectFrom('site_switches').selectAll().execute()).toHaveLength(0);
+  });
+
+  it('stops a build that runs too long', async () => {
+    const fake = fakeBuilds(() => 'hold');
+    await requestBuild(t.db, { trigger: 'cms', now: new Date(), debounceMs: 0 });
+    await start(fake.build, { timeoutMs: 100 });
+    await until(async () => (await builds())[0]?.status === 'failed');
+    expect((await builds())[0]?.error).toContain('a dépassé');
+    expect(fake.runs[0]?.signal.aborted).toBe(true);
+  });
+
+  it('gives a build back to the queue when its process stops, and another process finishes it', async () => {
+    const fake = fakeBuilds((_run, n) => (n === 1 ? 'hold' : 'ok'));
+    await requestBuild(t.db, { trigger: 'cms', now: new Date(), debounceMs: 0 });
+    const first = await start(fake.build);
+    await until(() => fake.runs.length === 1);
+    await first.stop();
+    expect((await builds()).map((b) => b.status).sort()).toEqual(['failed', 'queued']);
+    await start(fake.build);
+    await until(async () => (await builds()).some((b) => b.status === 'succeeded'));
+    expect(switched).toHaveLength(1);
+  });
+
+  it('keeps the last successful builds for a rollback and removes the older ones', async () => {
+    const fake = fakeBuilds();
+    await start(fake.build, { keep: 2 });
+    for (let i = 0; i < 4; i += 1) {
+      await requestBuild(t.db, { trigger: 'cms', now: new Date(), debounceMs: 0 });
+      await until(async () => (await builds()).filter((b) => b.status === 'succeeded').length === i + 1);
+    }
+    const ids = (await builds()).map((b) => b.id);
+    expect(ids.slice(0, 2).every((id) => existsSync(join(places.buildsDir, id)))).toBe(true);
+    expect(ids.slice(2).some((id) => existsSync(join(places.buildsDir, id)))).toBe(false);
+    expect(await pruneBuilds(t.db, places, 2, [])).toEqual([]);
+  });
+
+  it('rolls back to a kept build through the front, records it, and refuses what cannot be rolled back to', async () => {
+    const fake = fakeBuilds();
+    await start(fake.build);
+    for (let i = 0; i < 2; i += 1) {
+      await requestBuild(t.db, { trigger: 'cms', now: new Date(), debounceMs: 0 });
+      await until(async () => (await builds()).filter((b) => b.status === 'succeeded').length === i + 1);
+    }
+    const [latest, earlier] = await builds();
+    const clock = fakeClock(START);
+    const doSwitch = async (id: string) => {
+      switched.push(id);
+      writeLive(places, id, new Date());
+    };
+    expect(await rollback({ db: t.db, clock }, { buildId: earlier!.id, userId: 'u1' }, places, doSwitch)).toEqual({ ok: true });
+    expect(switched.at(-1)).toBe(earlier!.id);
+    expect(await rollback({ db: t.db, clock }, { buildId: earlier!.id, userId: 'u1' }, places, doSwitch)).toMatchObject({ ok: false, status: 409 });
+    expect(await rollback({ db: t.db, clock }, { buildId: '2026-01-01T00-00-00Z-none', userId: 'u1' }, places, doSwitch)).toMatchObject({ ok: false, status: 404 });
+    expect(await rollback({ db: t.db, clock }, { buildId: '../../etc', userId: 'u1' }, places, doSwitch)).toMatchObject({ ok: false, status: 404 });
+    const switches = await t.db.selectFrom('site_switches').selectAll().where('kind', '=', 'rollback').execute();
+    expect(switches).toMatchObject([{ build_id: earlier!.id, user_id: 'u1', at: toTimestamp(START) }]);
+    expect(latest!.id).not.toBe(earlier!.id);
+  });
+});
+
+describe('failureOf', () => {
+  it('names the first error line of a build log, with the field under it, without hints or stack', () => {
+    expect(failureOf('16:01:02 [build] collecting\n16:01:03 [ERROR] [InvalidContentEntryDataError] stories → x data does not match\n  at foo (bar.js:1)\n')).toBe('[ERROR] [InvalidContentEntryDataError] stories → x data does not match');
+    const astro = '15:35:19 [content] Syncing content\n[InvalidContentEntryDataError] stories → articles/a data does not match collection schema.\n\n  title**: **title: Required\n\n  Hint:\n    See https://docs.astro.build\n  Location:\n    /tmp/x.md:0:0\n';
+    expect(failureOf(astro)).toBe('[InvalidContentEntryDataError] stories → articles/a data does not match collection schema. title: Required');
+  });
+});

@@ -1,0 +1,166 @@
+/**
+ * The newsroom publishes (issue « the newsroom publishes »), on a server of its own: a copy of the
+ * demo corpus that the test edits, its own data folder and builds. An editor presses « Publier
+ * maintenant » and reads the new title on the live site without a restart; the CMS's signed
+ * webhook does the same (unsigned or stale ones are refused); a rollback puts the earlier version
+ * back; a broken front matter fails its build while the site keeps serving.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { test, type Page } from '@playwright/test';
+import { expect } from '../helpers/guard';
+import { look } from '../helpers/browse';
+import { signRebuild } from '../../src/server/editorial/webhook';
+
+const root = resolve(import.meta.dirname, '../..');
+const SHOTS = resolve(root, 'test-results/screenshots/publishing');
+const SECRET = '5b0e8f2a9c7d41e3b6a0f9d8c7e6b5a4';
+const STORY = 'stories/articles/aides-a-domicile-les-kilometres-que-personne-ne-paie.md';
+const STORY_URL = /\/articles\/\d{4}\/aides-a-domicile-les-kilometres-que-personne-ne-paie$/;
+const ORIGINAL = 'Aides à domicile : les kilomètres que personne ne paie';
+
+test.describe.configure({ mode: 'serial', timeout: 300_000 });
+
+let work: string;
+let content: string;
+let server: ChildProcess;
+let base: string;
+let storyPath: string;
+
+function setTitle(title: string | null): void {
+  const file = join(content, STORY);
+  const text = readFileSync(file, 'utf8');
+  const next = title === null
+    ? text.replace(/^title: .*\n/m, '')
+    : text.replace(/^title: .*$/m, `title: ${JSON.stringify(title)}`);
+  writeFileSync(file, next);
+}
+
+const plain = (s: string) => s.replace(/[\u00a0\u202f]/g, ' ');
+async function storyTitle(): Promise<string> {
+  const html = await (await fetch(`${base}${storyPath}`)).text();
+  return plain(/<h1[^>]*>([\s\S]*?)<\/h1>/.exec(html)?.[1]?.replace(/<[^>]+>/g, '').trim() ?? '');
+}
+
+async function signedWebhook(body: string, timestamp = Math.floor(Date.now() / 1000), secret = SECRET): Promise<Response> {
+  return fetch(`${base}/api/rebuild`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', 'X-Contrechamp-Timestamp': String(timestamp), 'X-Contrechamp-Signature': signRebuild(secret, timestamp, body) },
+    body,
+  });
+}
+
+/** Reloads /redaction until the newest build has ended; returns its state label. */
+async function lastBuildOutcome(page: Page): Promise<string> {
+  let outcome = '';
+  await expect
+    .poll(async () => {
+      await page.goto(`${base}/redaction`);
+      const first = page.locator('table.builds tbody tr').first();
+      outcome = (await first.count()) ? (await first.locator('td').first().locator('.badge').textContent()) ?? '' : '';
+      return outcome === 'Réussie' || outcome === 'Échouée';
+    }, { timeout: 180_000, intervals: [1000] })
+    .toBe(true);
+  return outcome;
+}
+
+test.beforeAll(async () => {
+  work = mkdtempSync(join(tmpdir(), 'publishing-'));
+  content = join(work, 'content');
+  cpSync(join(root, 'src/content'), content, { recursive: true });
+  const port = 45_000 + Math.floor(Math.random() * 3000);
+  base = `http://localhost:${port}`;
+  server = spawn(process.execPath, [join(root, 'scripts/start.mjs'), '--no-build'], {
+    cwd: root,
+    env: { ...process.env, PORT: String(port), HOST: 'localhost', SITE_URL: base, DATA_DIR: join(work, 'data'), CONTENT_DIR: content, REBUILD_SECRET: SECRET, REBUILD_DEBOUNCE_MS: '300', APP_MODE: 'demo' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let log = '';
+  server.stderr?.setEncoding('utf8').on('data', (c: string) => (log += c));
+  await new Promise<void>((done, fail) => {
+    server.stdout?.setEncoding('utf8').on('data', (c: string) => {
+      log += c;
+      if (c.includes('"msg":"listening"')) done();
+    });
+    server.once('exit', (code) => fail(new Error(`server exited (${code}): ${log.slice(-2000)}`)));
+  });
+  const home = await (await fetch(`${base}/articles`)).text();
+  storyPath = /href="(\/articles\/\d{4}\/aides-a-domicile-les-kilometres-que-personne-ne-paie)"/.exec(home)?.[1] ?? '';
+  expect(storyPath).toMatch(STORY_URL);
+});
+
+test.afterAll(async () => {
+  if (server && server.exitCode === null) {
+    server.kill('SIGTERM');
+    await new Promise((r) => server.once('exit', r));
+  }
+  rmSync(work, { recursive: true, force: true });
+});
+
+test('an editor publishes, the CMS publishes, an editor rolls back, a broken story fails its build and the site stays', async ({ page }) => {
+  expect(await storyTitle()).toBe(ORIGINAL);
+
+  // A reader gets the 404 page at /redaction; the editor gets the newsroom.
+  await page.goto(`${base}/login`);
+  await page.locator('#login-email').fill('redaction@exemple.fr');
+  await page.locator('#login-password').fill('motdepasse-demo');
+  await page.getByRole('button', { name: 'Se connecter' }).click();
+  await expect(page).toHaveURL(/\/mon-compte$/);
+  await page.goto(`${base}/redaction`);
+  await expect(page.getByRole('heading', { level: 1, name: 'Publication' })).toBeVisible();
+  await expect(page.getByText('Version de démarrage (construite par npm start)').first()).toBeVisible();
+
+  // 1. « Publier maintenant » after a title change: the queue shows the build, then the title is live.
+  setTitle('Aides à domicile : la route que personne ne paie');
+  await page.getByRole('button', { name: 'Publier maintenant' }).click();
+  await expect(page.getByRole('status').filter({ hasText: /Publication demandée/ })).toBeVisible();
+  await expect(page.locator('#publication-state')).toContainText(/En cours|En attente/);
+  await look(page, SHOTS, 'redaction-en-cours');
+  expect(await lastBuildOutcome(page)).toBe('Réussie');
+  expect(await storyTitle()).toBe('Aides à domicile : la route que personne ne paie');
+  // The list shows it too.
+  expect(plain(await (await fetch(`${base}/articles`)).text())).toContain('la route que personne ne paie');
+
+  // 2. The CMS's webhook: unsigned, badly signed and stale requests are refused and build nothing.
+  const before = await page.locator('table.builds tbody tr').count();
+  const unsigned = await fetch(`${base}/api/rebuild`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' });
+  expect(unsigned.status).toBe(401);
+  expect((await unsigned.json()).message).toContain('non signée');
+  expect((await signedWebhook('{}', undefined, 'f'.repeat(8) + SECRET.slice(8))).status).toBe(401);
+  expect((await signedWebhook('{}', Math.floor(Date.now() / 1000) - 600)).status).toBe(401);
+  expect((await signedWebhook('x'.repeat(70 * 1024))).status).toBe(400);
+  await page.goto(`${base}/redaction`);
+  await expect(page.locator('table.builds tbody tr')).toHaveCount(before);
+  await expect(page.locator('#publication-state')).toContainText('Aucune construction en cours ni en attente.');
+
+  setTitle('Aides à domicile : les kilomètres que le CMS a publiés');
+  const signed = await signedWebhook(JSON.stringify({ entries: ['articles/aides-a-domicile-les-kilometres-que-personne-ne-paie'] }));
+  expect(signed.status).toBe(202);
+  expect(await lastBuildOutcome(page)).toBe('Réussie');
+  expect(await storyTitle()).toBe('Aides à domicile : les kilomètres que le CMS a publiés');
+  await expect(page.locator('table.builds tbody tr').first()).toContainText('CMS (webhook)');
+
+  // 3. Rollback to the editor's version.
+  await page.locator('table.builds tbody tr').nth(1).getByRole('button', { name: /Remettre en ligne/ }).click();
+  await expect(page.getByRole('status').filter({ hasText: /est de nouveau en ligne/ })).toBeVisible();
+  expect(await storyTitle()).toBe('Aides à domicile : la route que personne ne paie');
+  await expect(page.getByRole('heading', { name: 'Dernières mises en ligne' })).toBeVisible();
+  await expect(page.locator('.switches li').first()).toContainText('retour en arrière par redaction@exemple.fr');
+
+  // 4. A story without a title: the build fails, the editors see why, the site keeps serving.
+  setTitle(null);
+  await page.getByRole('button', { name: 'Publier maintenant' }).click();
+  expect(await lastBuildOutcome(page)).toBe('Échouée');
+  await expect(page.locator('table.builds tbody tr').first().locator('.error-text')).toContainText(/La construction a échoué/);
+  await look(page, SHOTS, 'redaction-echec');
+  expect(await storyTitle()).toBe('Aides à domicile : la route que personne ne paie');
+  await page.locator('table.builds tbody tr').first().getByRole('link', { name: /Journal/ }).click();
+  await expect(page.locator('pre.log')).toContainText(/title/);
+  await look(page, SHOTS, 'redaction-journal');
+
+  // Readers and other members do not see the newsroom.
+  const anonymous = await fetch(`${base}/redaction`, { redirect: 'manual' });
+  expect(anonymous.status).toBe(302);
+});
