@@ -14,8 +14,8 @@
  * cache, the content layer re-reads only the files that changed, and the search index re-reads
  * only the pages that changed (src/integrations/pagefind.ts). The cache lives in BUILD_CACHE_DIR
  * (default: `<out>/../cache`), shared by successive builds, which never run at once:
- *   <cache>/astro    Astro's cacheDir: content store, incremental manifest and page copies,
- *                    optimized images, the search index's extracted texts
+ *   <cache>/astro    Astro's cacheDir (or ASTRO_CACHE_DIR): content store (data-store.json),
+ *                    incremental manifest and page copies, optimized images, the search index
  *   <cache>/staging  where Astro builds. Its path must not change from one build to the next:
  *                    the content store is voided whenever Astro's settings (outDir among them)
  *                    change. A complete build is then moved (renamed) to <out>.
@@ -37,7 +37,8 @@ const started = performance.now();
 const out = resolve(values.out);
 const cache = resolve(process.env.BUILD_CACHE_DIR ?? join(dirname(out), 'cache'));
 const staging = join(cache, 'staging');
-const astroCache = join(cache, 'astro');
+// ASTRO_CACHE_DIR, when set, names Astro's part of the cache.
+const astroCache = resolve(process.env.ASTRO_CACHE_DIR ?? join(cache, 'astro'));
 for (const dir of [out, staging]) rmSync(dir, { recursive: true, force: true });
 mkdirSync(cache, { recursive: true });
 mkdirSync(dirname(out), { recursive: true });
