@@ -2,42 +2,65 @@
 /**
  * Publish benchmark: how long one newsroom publication takes to go live at scale.
  *
- * Generates a synthetic corpus (default 10,000 stories), makes a full build with an empty cache,
- * then publishes twice: the newest article's title changed, then a new article. Each publication
- * is a build of scripts/site/build.mjs into its own directory, with the previous one as
- * --previous and the cache shared, as the publishing queue runs it. For each, it prints the time
- * and the phases of the build (from its log), and checks that the new title is on the story's
- * page, the home page, the articles list, the feed, the sitemap and the search index, and that
- * the previous build was left untouched.
+ * Generates a synthetic corpus (default 10,000 stories) and makes a full build of it with an
+ * empty build cache, made live. Then the site is served as `npm start` serves it (front process,
+ * live build), and two publications go through the rebuild webhook (POST /api/rebuild, signed as
+ * the CMS signs it): the newest article's title changed, then a new article. For each, it times
+ * from the webhook call to the story's page being served with the new title, and checks that
+ * the home page, the articles list, the feed, the sitemap and the search index (the live build's
+ * Pagefind files) show it. Each build's phases come from its log (scripts/site/build.mjs).
  *
- *   npm run bench:publish                 # 10,000 stories
- *   npm run bench:publish -- 2000         # another size
- *   npm run bench:publish -- 2000 --keep  # keep the corpus and builds (.bench/publish/)
+ *   npm run bench:publish                    # 10,000 stories, through the webhook
+ *   npm run bench:publish -- 2000            # another size
+ *   npm run bench:publish -- 2000 --direct   # builds run directly (scripts/site/build.mjs), no server
+ *   npm run bench:publish -- 2000 --keep     # keep the corpus and builds (.bench/publish/)
  *
- * Builds go under .bench/publish/ (inside the project, so that their server part finds its
- * packages), the corpus under the system's temporary folder; both are removed at the end.
+ * Builds go under .bench/publish/, the corpus under the system's temporary folder; both are
+ * removed at the end. The publishing queue waits REBUILD_DEBOUNCE_MS after a publication
+ * (2 s by default, for bursts); the benchmark sets it to 0 to time the build itself.
  */
 import { spawn } from 'node:child_process';
-import { createHash } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
 import { existsSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { gunzipSync } from 'node:zlib';
+import { readSummary } from '../site/build-phases.mjs';
+import { buildDir, newBuildId, prepareBuildsDir, readLive, writeLive } from '../../src/server/editorial/live.mjs';
 
 const root = resolve(import.meta.dirname, '../..');
-const { values, positionals } = parseArgs({ allowPositionals: true, options: { keep: { type: 'boolean', default: false } } });
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: { keep: { type: 'boolean', default: false }, direct: { type: 'boolean', default: false } },
+});
 const size = Number(positionals[0] ?? 10000);
 const work = join(root, '.bench', 'publish');
 const corpus = join(tmpdir(), `contrechamp-publish-${size}`);
-const cache = join(work, 'cache');
+const buildsDir = join(work, 'data', 'builds');
+const places = { root, buildsDir };
+const port = 46_000 + Math.floor(Math.random() * 3000);
+const base = `http://localhost:${port}`;
+const SECRET = createHash('sha256').update(String(Math.random())).digest('hex');
 rmSync(work, { recursive: true, force: true });
 rmSync(corpus, { recursive: true, force: true });
 
-const run = (args, env = {}) =>
+const env = {
+  ...process.env,
+  CONTENT_DIR: corpus,
+  DATA_DIR: join(work, 'data'),
+  SITE_URL: base,
+  PORT: String(port),
+  HOST: 'localhost',
+  APP_MODE: 'demo',
+  REBUILD_SECRET: SECRET,
+  REBUILD_DEBOUNCE_MS: '0',
+};
+
+const run = (args) =>
   new Promise((done, fail) => {
     const started = performance.now();
-    const child = spawn(process.execPath, args, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, args, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let log = '';
     child.stdout.on('data', (chunk) => (log += chunk));
     child.stderr.on('data', (chunk) => (log += chunk));
@@ -48,56 +71,45 @@ const run = (args, env = {}) =>
     });
   });
 
-// Reads the build's log (Astro's and the site's integrations') into phases, in seconds.
-// eslint-disable-next-line no-control-regex
-const plain = (log) => log.replace(/\x1b\[[0-9;]*m/g, '');
-const duration = (text) => {
-  const m = /(?:(\d+)m\s*)?([\d.]+)\s*(ms|s)\b/.exec(text);
-  if (!m) return NaN;
-  return (Number(m[1] ?? 0) * 60) + Number(m[2]) / (m[3] === 'ms' ? 1000 : 1);
-};
-function phases(log) {
-  const text = plain(log);
-  const lines = text.split('\n');
-  const after = (marker) => {
-    const start = lines.findIndex((line) => line.includes(marker));
-    const done = start < 0 ? undefined : lines.slice(start).find((line) => /✓ Completed in/.test(line));
-    return done ? duration(done.split('Completed in')[1]) : 0;
-  };
-  const sync = lines.find((line) => line.includes('[types] Generated'));
-  const vite = lines.filter((line) => line.includes('[vite] ✓ built in')).reduce((sum, line) => sum + duration(line.split('built in')[1]), 0);
-  const pagefind = lines.find((line) => line.includes('[contrechamp:pagefind]') && line.includes('search index done in'));
-  const sitemap = lines.find((line) => line.includes('[contrechamp:sitemap-timing]'));
-  const moved = lines.find((line) => line.includes('[build] moved to'));
-  const rendered = lines.filter((line) => /^\s*\S*\s*├─ /.test(line) && !/\((cached|restored)\)/.test(line)).length;
-  const reused = lines.filter((line) => /\((cached|restored)\)/.test(line)).length;
-  return {
-    'content sync': sync ? duration(sync.split('Generated')[1]) : NaN,
-    'vite bundle': vite,
-    pages: after('static routes'),
-    images: after('generating optimized images'),
-    search: pagefind ? duration(pagefind.split(' in ').pop()) : NaN,
-    sitemap: sitemap ? duration(sitemap.split(' in ').pop()) : NaN,
-    move: moved ? duration(moved.split(' in ')[1]) : NaN,
-    rendered,
-    reused,
-  };
+// --- The corpus ------------------------------------------------------------------------------
+
+const frontMatter = (text, key) => new RegExp(`^${key}: (.*)$`, 'm').exec(text)?.[1];
+function newestArticle() {
+  const dir = join(corpus, 'stories', 'articles');
+  let newest;
+  for (const name of readdirSync(dir)) {
+    const text = readFileSync(join(dir, name), 'utf8');
+    const published = frontMatter(text, 'published');
+    if (!newest || published > newest.published) newest = { file: join(dir, name), published, text };
+  }
+  return newest;
 }
+const parisYear = (iso) => Number(new Intl.DateTimeFormat('fr-FR', { timeZone: 'Europe/Paris', year: 'numeric' }).format(new Date(iso)));
+const urlOf = (slug, published) => `/articles/${parisYear(published)}/${slug}`;
 
-// --- Reading a build's output -------------------------------------------------------------
+// --- What the live site shows -------------------------------------------------------------------
 
-const client = (build) => join(work, 'builds', build, 'client');
-const page = (build, path) => {
-  const file = join(client(build), path.replace(/^\//, ''), path.endsWith('.xml') ? '' : 'index.html');
-  return existsSync(file) ? readFileSync(file, 'utf8') : '';
-};
 const escapeHtml = (text) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+const shows = (html, title) => html.includes(escapeHtml(title)) || html.includes(title);
+
+/** The live build's client folder (webhook mode: as the front serves it). */
+const liveClient = () => join(buildDir(places, readLive(buildsDir).id), 'client');
+
+/** A page as readers get it: from the server, or from the build's files (direct mode). */
+async function get(path) {
+  if (!values.direct) {
+    const response = await fetch(`${base}${path}`);
+    return response.ok ? response.text() : '';
+  }
+  const file = join(liveClient(), path.replace(/^\//, ''), path.endsWith('.xml') ? '' : 'index.html');
+  return existsSync(file) ? readFileSync(file, 'utf8') : '';
+}
 
 /**
  * The search index's records a reader can reach (Pagefind fragments: gzip-compressed JSON after
  * a signature): the full index's, less those the delta supersedes, and the delta's.
  */
-function searchRecords(build) {
+function searchRecords(client) {
   const fragments = (dir) =>
     existsSync(dir)
       ? readdirSync(dir).map((name) => {
@@ -105,26 +117,24 @@ function searchRecords(build) {
           return { id: name.replace(/\.pf_fragment$/, ''), ...JSON.parse(raw.subarray(raw.indexOf('{')).toString('utf8')) };
         })
       : [];
-  const deltaFile = join(client(build), 'pagefind', 'delta.json');
+  const deltaFile = join(client, 'pagefind', 'delta.json');
   const delta = existsSync(deltaFile) ? JSON.parse(readFileSync(deltaFile, 'utf8')) : { index: '', superseded: [] };
   const superseded = new Set(delta.superseded);
   return [
-    ...fragments(join(client(build), 'pagefind', 'fragment')).filter((record) => !superseded.has(record.id)),
-    ...(delta.index ? fragments(join(client(build), delta.index, 'fragment')) : []),
+    ...fragments(join(client, 'pagefind', 'fragment')).filter((record) => !superseded.has(record.id)),
+    ...(delta.index ? fragments(join(client, delta.index, 'fragment')) : []),
   ];
 }
 
-/** Where the new title shows, in the given build. */
-function checks(build, story, title) {
-  const inPage = (path) => page(build, path).includes(escapeHtml(title)) || page(build, path).includes(title);
-  const records = searchRecords(build);
+/** Where the new title shows on the live site. */
+async function checks(url, title) {
   return {
-    'story page': inPage(story.url),
-    'home page': inPage('/'),
-    'articles list': inPage('/articles'),
-    feed: inPage('/rss.xml') || inPage('/rss_articles.xml'),
-    sitemap: readFileSync(join(client(build), 'sitemap-0.xml'), 'utf8').includes(`${story.url}<`),
-    search: records.some((record) => record.url === story.url && record.meta?.title === title),
+    'story page': shows(await get(url), title),
+    'home page': shows(await get('/'), title),
+    'articles list': shows(await get('/articles'), title),
+    feed: shows(await get('/rss.xml'), title),
+    sitemap: (await get('/sitemap-0.xml')).includes(`${url}<`),
+    search: searchRecords(liveClient()).some((record) => record.url === url && record.meta?.title === title),
   };
 }
 
@@ -146,67 +156,120 @@ function treeHash(dir) {
   return hash.digest('hex');
 }
 
-// --- The corpus ------------------------------------------------------------------------------
-
-const frontMatter = (text, key) => new RegExp(`^${key}: (.*)$`, 'm').exec(text)?.[1];
-function newestArticle() {
-  const dir = join(corpus, 'stories', 'articles');
-  let newest;
-  for (const name of readdirSync(dir)) {
-    const text = readFileSync(join(dir, name), 'utf8');
-    const published = frontMatter(text, 'published');
-    if (!newest || published > newest.published) newest = { file: join(dir, name), published, text };
-  }
-  return newest;
-}
-const parisYear = (iso) => Number(new Intl.DateTimeFormat('fr-FR', { timeZone: 'Europe/Paris', year: 'numeric' }).format(new Date(iso)));
-const urlOf = (slug, published) => `/articles/${parisYear(published)}/${slug}`;
-
-// --- The run -----------------------------------------------------------------------------------
+// --- Publishing -------------------------------------------------------------------------------
 
 const builder = join(root, 'scripts/site/build.mjs');
-const env = { CONTENT_DIR: corpus, BUILD_CACHE_DIR: cache };
+
+/** The first, full build, made live as the publisher would. */
+async function fullBuild() {
+  prepareBuildsDir(places);
+  const id = newBuildId(new Date());
+  const { seconds, log } = await run([builder, '--out', buildDir(places, id), '--id', id]);
+  writeFileSync(join(work, 'full.log'), log);
+  writeLive(places, id, new Date());
+  return { seconds, phases: readSummary(log) };
+}
+
+let server;
+let serverLog = '';
+async function startServer() {
+  server = spawn(process.execPath, [join(root, 'scripts/start.mjs'), '--no-build'], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  server.stderr.setEncoding('utf8').on('data', (chunk) => (serverLog += chunk));
+  await new Promise((done, fail) => {
+    server.stdout.setEncoding('utf8').on('data', (chunk) => {
+      serverLog += chunk;
+      if (serverLog.includes('"msg":"listening"')) done();
+    });
+    server.once('exit', (code) => fail(new Error(`server exited (${code}): ${serverLog.slice(-3000)}`)));
+  });
+}
+
+/** The build's log, as the publisher recorded it (webhook mode). */
+async function buildLog(id) {
+  const { default: Database } = await import('better-sqlite3');
+  const db = new Database(join(work, 'data', 'contrechamp.db'), { readonly: true });
+  try {
+    return db.prepare('select status, log, error from site_builds where id = ?').get(id);
+  } finally {
+    db.close();
+  }
+}
+
+/** One publication: through the webhook, or a direct build; resolves once the page is served. */
+async function publish(url, title) {
+  const live = liveClient();
+  const before = treeHash(live);
+  const started = performance.now();
+  let phases;
+  if (values.direct) {
+    const id = newBuildId(new Date());
+    const { log } = await run([builder, '--out', buildDir(places, id), '--id', id, '--previous', join(live, '..')]);
+    writeLive(places, id, new Date());
+    phases = readSummary(log);
+  } else {
+    const body = JSON.stringify({ entries: [url] });
+    const timestamp = Math.floor(Date.now() / 1000);
+    const signature = `v1=${createHmac('sha256', SECRET).update(`${timestamp}.`).update(body).digest('hex')}`;
+    const response = await fetch(`${base}/api/rebuild`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'X-Contrechamp-Timestamp': String(timestamp), 'X-Contrechamp-Signature': signature },
+      body,
+    });
+    if (response.status !== 202) throw new Error(`webhook answered ${response.status}: ${await response.text()}`);
+    const { build } = await response.json();
+    // Until the page is served with its new title.
+    const deadline = Date.now() + 15 * 60_000;
+    while (!shows(await get(url), title)) {
+      if (Date.now() > deadline) throw new Error(`${url} still lacks its new title after 15 minutes\n${serverLog.slice(-3000)}`);
+      const row = await buildLog(build.id).catch(() => undefined);
+      if (row?.status === 'failed') throw new Error(`build ${build.id} failed: ${row.error}\n${row.log?.slice(-3000)}`);
+      await new Promise((resolveWait) => setTimeout(resolveWait, 100));
+    }
+    const row = await buildLog(build.id);
+    writeFileSync(join(work, `${build.id}.log`), row?.log ?? '');
+    phases = readSummary(row?.log ?? '');
+  }
+  const seconds = (performance.now() - started) / 1000;
+  // (A build no longer kept was removed by the publisher: nothing to compare.)
+  return { seconds, phases, found: await checks(url, title), untouched: !existsSync(live) || treeHash(live) === before };
+}
+
 const rows = [];
 const table = [];
-let previous;
-async function publish(label, id, check) {
-  const args = [builder, '--out', join(work, 'builds', id), '--id', id, ...(previous ? ['--previous', join(work, 'builds', previous)] : [])];
-  const before = previous ? treeHash(join(work, 'builds', previous)) : undefined;
-  console.log(`${label}…`);
-  const { seconds, log } = await run(args, env);
-  writeFileSync(join(work, `${id}.log`), log);
-  const found = check ? checks(id, check.story, check.title) : {};
-  const untouched = before === undefined ? true : treeHash(join(work, 'builds', previous)) === before;
-  const p = phases(log);
-  rows.push({ label, seconds, ...p, found, untouched });
+function record(label, { seconds, phases, found = {}, untouched = true }) {
+  rows.push({ label, seconds, phases, found, untouched });
+  const p = phases ?? {};
   table.push({
-    build: label,
-    's total': Number(seconds.toFixed(1)),
-    's sync': Number(p['content sync'].toFixed(1)),
-    's vite': Number(p['vite bundle'].toFixed(1)),
-    's pages': Number(p.pages.toFixed(1)),
-    's images': Number(p.images.toFixed(1)),
-    's search': Number(p.search.toFixed(1)),
-    's sitemap': Number(p.sitemap.toFixed(1)),
+    publication: label,
+    's to live': Number(seconds.toFixed(1)),
+    's build': p.total,
+    's content': p.content,
+    's bundle': p.bundle,
+    's pages': p.pages,
+    's images': p.images,
+    's search': p.search,
+    's sitemap': p.sitemap,
     rendered: p.rendered,
     reused: p.reused,
-    shown: check ? Object.entries(found).filter(([, ok]) => ok).length + '/' + Object.keys(found).length : '',
+    shown: Object.keys(found).length ? `${Object.values(found).filter(Boolean).length}/${Object.keys(found).length}` : '',
     'live intact': untouched ? 'yes' : 'NO',
   });
-  previous = id;
 }
 
 try {
   const gen = await run([join(root, 'scripts/generate-content.mjs'), '--count', String(size), '--out', corpus]);
   console.log(gen.log.trim().split('\n').pop());
-  await publish(`full build (${size} stories, empty cache)`, 'b1');
+  console.log(`Construction complète de ${size} contenus (cache vide)…`);
+  record(`full build, ${size} stories, empty cache`, await fullBuild());
+  if (!values.direct) await startServer();
 
   // 1. The newest article's title changes.
   const article = newestArticle();
   const slug = frontMatter(article.text, 'slug');
-  const changedTitle = `Titre modifié pour le banc de publication ${Date.now()}`;
+  const changedTitle = `Titre modifié par le banc de publication ${Date.now()}`;
   writeFileSync(article.file, article.text.replace(/^title: .*$/m, `title: ${JSON.stringify(changedTitle)}`));
-  await publish('one title changed', 'b2', { story: { url: urlOf(slug, article.published) }, title: changedTitle });
+  console.log('Un titre modifié…');
+  record('one title changed', await publish(urlOf(slug, article.published), changedTitle));
 
   // 2. A new article, newer than any other.
   const published = new Date(new Date(article.published).getTime() + 60_000).toISOString();
@@ -218,21 +281,28 @@ try {
     .replace(/^published: .*$/m, `published: ${published}`)
     .replace(/^dossier: .*\n/m, '');
   writeFileSync(join(corpus, 'stories', 'articles', `${newSlug}.md`), text);
-  await publish('one story added', 'b3', { story: { url: urlOf(newSlug, published) }, title: newTitle });
+  console.log('Un article ajouté…');
+  record('one story added', await publish(urlOf(newSlug, published), newTitle));
 } finally {
+  if (server && server.exitCode === null) {
+    server.kill('SIGTERM');
+    await new Promise((done) => server.once('exit', done));
+  }
   if (!values.keep) {
     rmSync(work, { recursive: true, force: true });
     rmSync(corpus, { recursive: true, force: true });
   }
 }
 
+console.log(values.direct ? 'Constructions lancées directement (scripts/site/build.mjs).' : 'Publications par le webhook (POST /api/rebuild), temps jusqu’à la page servie.');
 console.table(table);
 for (const row of rows) {
   const misses = Object.entries(row.found).filter(([, ok]) => !ok).map(([where]) => where);
+  const p = row.phases ?? {};
   console.log(
-    `${row.label}: ${row.seconds.toFixed(1)} s (${row.rendered} pages rendered, ${row.reused} reused)` +
-      (Object.keys(row.found).length ? (misses.length ? `; NOT shown on: ${misses.join(', ')}` : '; shown everywhere') : '') +
-      (row.untouched ? '' : '; THE PREVIOUS BUILD CHANGED'),
+    `${row.label}: ${row.seconds.toFixed(1)} s (${p.rendered ?? '?'} pages rendered, ${p.reused ?? '?'} reused)` +
+      (Object.keys(row.found).length ? (misses.length ? `; NOT shown on: ${misses.join(', ')}` : '; shown on the page, home page, list, feed, sitemap and search') : '') +
+      (row.untouched ? '' : '; THE LIVE BUILD CHANGED DURING THE BUILD'),
   );
 }
 if (rows.some((row) => !row.untouched || Object.values(row.found).some((ok) => !ok))) process.exitCode = 1;

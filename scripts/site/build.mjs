@@ -25,7 +25,9 @@
 import { spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, renameSync, rmSync, symlinkSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
+import { BuildPhases, SUMMARY_PREFIX, isDetail } from './build-phases.mjs';
 
 const root = resolve(import.meta.dirname, '../..');
 const { values } = parseArgs({ options: { out: { type: 'string' }, id: { type: 'string' }, previous: { type: 'string' } } });
@@ -50,7 +52,7 @@ if (relative(root, cache).startsWith('..') && !existsSync(modules)) symlinkSync(
 const astro = join(root, 'node_modules/astro/bin/astro.mjs');
 const child = spawn(process.execPath, [astro, 'build'], {
   cwd: root,
-  stdio: 'inherit',
+  stdio: ['ignore', 'pipe', 'pipe'],
   env: {
     ...process.env,
     ASTRO_OUT_DIR: staging,
@@ -59,9 +61,23 @@ const child = spawn(process.execPath, [astro, 'build'], {
     ASTRO_TELEMETRY_DISABLED: '1',
   },
 });
+// The log editors read: Astro's, without its line per page and per image (thousands of them),
+// which are counted instead; the phases' durations at the end.
+const phases = new BuildPhases();
+const relay = (stream, to) =>
+  new Promise((done) => {
+    const lines = createInterface({ input: stream, crlfDelay: Infinity });
+    lines.on('line', (line) => {
+      phases.read(line);
+      if (!isDetail(line)) to.write(`${line}\n`);
+    });
+    lines.on('close', done);
+  });
+const relayed = Promise.all([relay(child.stdout, process.stdout), relay(child.stderr, process.stderr)]);
 // The queue stops a build by signalling this process: pass it on.
 for (const signal of ['SIGTERM', 'SIGINT']) process.once(signal, () => child.kill(signal));
-child.on('exit', (code, signal) => {
+child.on('exit', async (code, signal) => {
+  await relayed;
   if (code !== 0) process.exit(code ?? (signal ? 1 : 0));
   const moving = performance.now();
   try {
@@ -72,5 +88,7 @@ child.on('exit', (code, signal) => {
     cpSync(staging, out, { recursive: true });
   }
   const now = performance.now();
-  console.log(`[build] moved to ${out} in ${((now - moving) / 1000).toFixed(2)} s; build ${values.id} done in ${((now - started) / 1000).toFixed(1)} s`);
+  const summary = { ...phases.summary(), move: Math.round(now - moving) / 1000, total: Math.round((now - started) / 100) / 10 };
+  console.log(`[build] ${summary.rendered} pages rendered, ${summary.reused} reused from the last build; moved to ${out}; build ${values.id} done in ${summary.total} s`);
+  console.log(`${SUMMARY_PREFIX}${JSON.stringify(summary)}`);
 });

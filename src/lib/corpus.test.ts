@@ -118,6 +118,31 @@ describe('related stories', () => {
     expect(relatedStories(corpus, base).map((s) => s.id)).toEqual(['emissions/same-tag', 'articles/same-category']);
   });
 
+  it('picks the same related stories as sorting every candidate would, ties included', () => {
+    // Few tags and dates that repeat: many ties in score and date.
+    let seed = 7;
+    const random = () => ((seed = (seed * 16807) % 2147483647) / 2147483647);
+    const tagIds = ['eau', 'climat', 'logement'];
+    const stories = Array.from({ length: 120 }, (_, i) => {
+      const s = story(i % 5 === 0 ? 'emissions' : 'articles', `r${i}`, { tags: tagIds.filter(() => random() < 0.5).map((id) => ref('tags', id)) });
+      (s.data as { published: Date }).published = new Date(Date.UTC(2026, 0, 1 + Math.floor(random() * 6)));
+      return s;
+    });
+    const corpus = buildCorpus(input({ stories, tags: tagIds.map((id) => ({ id, collection: 'tags', data: { slug: id, label: id, scheme: 'TOPIC' } }) as never) }));
+    const bySort = (target: Story, count: number) => {
+      const scores = new Map<Story, number>();
+      const consider = (list: Story[] | undefined, weight: number) => {
+        for (const c of (list ?? []).slice(0, 200)) if (c !== target && c.data.scheme !== 'breves') scores.set(c, (scores.get(c) ?? 0) + weight);
+      };
+      for (const { id } of target.data.tags) consider(corpus.byTag.get(id), 2);
+      consider(corpus.byCategory.get(target.data.category), 1);
+      return [...scores.entries()].sort((a, b) => b[1] - a[1] || b[0].data.published.getTime() - a[0].data.published.getTime()).slice(0, count).map(([s]) => s.id);
+    };
+    for (const target of corpus.stories) {
+      for (const count of [1, 3, 5]) expect(relatedStories(corpus, target, count).map((s) => s.id)).toEqual(bySort(target, count));
+    }
+  });
+
   it('builds teasers that link to the story and its category', () => {
     const s = story('articles', 'teaser');
     const corpus = buildCorpus(input({ stories: [s] }));

@@ -201,10 +201,19 @@ export function relatedStories(corpus: Corpus, story: Story, count = 3): Story[]
   };
   for (const { id } of story.data.tags) consider(corpus.byTag.get(id), 2);
   consider(corpus.byCategory.get(story.data.category), 1);
-  return [...scores.entries()]
-    .sort((a, b) => b[1] - a[1] || byDateDesc(a[0], b[0]))
-    .slice(0, count)
-    .map(([s]) => s);
+  // The best `count` by score, then date, ties in the order met (as a stable sort would give
+  // them): a selection, not a sort of every candidate (this runs for every story of the build).
+  const before = (a: [Story, number], b: [Story, number]) => b[1] - a[1] || byDateDesc(a[0], b[0]);
+  const best: [Story, number][] = [];
+  if (count <= 0) return [];
+  for (const candidate of scores) {
+    if (best.length === count && before(candidate, best[count - 1]!) >= 0) continue;
+    let at = best.length;
+    while (at > 0 && before(candidate, best[at - 1]!) < 0) at -= 1;
+    best.splice(at, 0, candidate);
+    if (best.length > count) best.pop();
+  }
+  return best.map(([s]) => s);
 }
 
 

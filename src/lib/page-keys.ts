@@ -40,32 +40,55 @@ export function entryFingerprint(entry: Entry): string {
 
 /**
  * A story wherever it is shown (page, card, brève in a list): itself, its address (a brève's
- * depends on its page in the brèves list), and the category, authors and tags it names.
+ * depends on its page in the brèves list), and the category, authors and tags it names. One hash,
+ * computed once per story and corpus: a story shows on many pages.
  */
-export function storyDependencies(corpus: Corpus, story: Story): string[] {
-  const { data } = story;
-  const named = [
-    corpus.categories.get(data.category),
-    ...data.authors.map(({ id }) => corpus.authors.get(id)),
-    ...data.tags.map(({ id }) => corpus.tags.get(id)),
-  ];
-  return [entryFingerprint(story), urlOf(corpus, story), ...named.map((entry) => (entry ? entryFingerprint(entry) : 'missing'))];
+export function storyDependencies(corpus: Corpus, story: Story): string {
+  const known = dependencies(corpus);
+  let value = known.get(story);
+  if (value === undefined) {
+    const { data } = story;
+    const named = [
+      corpus.categories.get(data.category),
+      ...data.authors.map(({ id }) => corpus.authors.get(id)),
+      ...data.tags.map(({ id }) => corpus.tags.get(id)),
+    ];
+    value = hash([entryFingerprint(story), urlOf(corpus, story), ...named.map((entry) => (entry ? entryFingerprint(entry) : 'missing'))]);
+    known.set(story, value);
+  }
+  return value;
 }
 
 /** An episode on a card: itself, its show, and the show's authors and the episode's tags. */
-export function episodeDependencies(corpus: Corpus, episode: Episode): string[] {
-  const podcast = corpus.podcasts.get(episode.data.podcast);
-  const named = [
-    podcast,
-    corpus.categories.get(episode.data.category),
-    ...(podcast?.data.authors ?? []).map(({ id }) => corpus.authors.get(id)),
-    ...episode.data.tags.map(({ id }) => corpus.tags.get(id)),
-  ];
-  return [entryFingerprint(episode), ...named.map((entry) => (entry ? entryFingerprint(entry) : 'missing'))];
+export function episodeDependencies(corpus: Corpus, episode: Episode): string {
+  const known = dependencies(corpus);
+  let value = known.get(episode);
+  if (value === undefined) {
+    const podcast = corpus.podcasts.get(episode.data.podcast);
+    const named = [
+      podcast,
+      corpus.categories.get(episode.data.category),
+      ...(podcast?.data.authors ?? []).map(({ id }) => corpus.authors.get(id)),
+      ...episode.data.tags.map(({ id }) => corpus.tags.get(id)),
+    ];
+    value = hash([entryFingerprint(episode), ...named.map((entry) => (entry ? entryFingerprint(entry) : 'missing'))]);
+    known.set(episode, value);
+  }
+  return value;
+}
+
+const dependencyHashes = new WeakMap<Corpus, Map<object, string>>();
+function dependencies(corpus: Corpus): Map<object, string> {
+  let known = dependencyHashes.get(corpus);
+  if (!known) {
+    known = new Map();
+    dependencyHashes.set(corpus, known);
+  }
+  return known;
 }
 
 /** A page of a list: its place (current, total) and every item on it. */
-function pageDependencies<T>(page: ListPage<T>, item: (value: T) => string[]): unknown[] {
+function pageDependencies<T>(page: ListPage<T>, item: (value: T) => string): unknown[] {
   return [page.rest ?? '', page.current, page.total, page.items.map(item)];
 }
 
