@@ -225,7 +225,12 @@ async function publish(url, title) {
       if (row?.status === 'failed') throw new Error(`build ${build.id} failed: ${row.error}\n${row.log?.slice(-3000)}`);
       await new Promise((resolveWait) => setTimeout(resolveWait, 100));
     }
-    const row = await buildLog(build.id);
+    // The publisher records the whole log once the build is live: wait for it.
+    let row = await buildLog(build.id);
+    for (let i = 0; i < 300 && row?.status !== 'succeeded'; i += 1) {
+      await new Promise((resolveWait) => setTimeout(resolveWait, 100));
+      row = await buildLog(build.id);
+    }
     writeFileSync(join(work, `${build.id}.log`), row?.log ?? '');
     phases = readSummary(row?.log ?? '');
   }
