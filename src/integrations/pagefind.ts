@@ -211,6 +211,10 @@ export default function pagefindIndex(): AstroIntegration {
             const changed = plan.changed.map((url) => documents.get(url)!);
             await withContent(changed);
             await writeIndex(changed, deltaOutput);
+            // A page whose HTML changed but not what Pagefind keeps of it (an attribute, say) has
+            // the same result id in both indexes: that result is not stale, it stays (once).
+            const deltaIds = new Set((await fragmentIds(deltaOutput)).values());
+            plan.superseded = plan.superseded.filter((id) => !deltaIds.has(id));
           }
           logger.info(`incremental index: ${plan.changed.length} new or changed and ${plan.superseded.length} superseded results of ${documents.size} in ${DELTA_DIR}/; ${read} of ${files.length} pages read in ${readSeconds}, indexed in ${seconds(indexing)}`);
         }

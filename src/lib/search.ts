@@ -112,8 +112,10 @@ export function resultsLabel(count: number, query: string): string {
 
 /**
  * The results a reader sees: the full index's results that the small index of recent changes
- * supersedes (changed or deleted pages) left out (src/integrations/pagefind-delta.ts).
+ * supersedes (changed or deleted pages) left out, and each result once (a page whose indexed
+ * text did not change has the same id in both indexes) (src/integrations/pagefind-delta.ts).
  */
 export function withoutSuperseded<T extends { id: string }>(results: T[], superseded: ReadonlySet<string>): T[] {
-  return superseded.size === 0 ? results : results.filter((result) => !superseded.has(result.id));
+  const seen = new Set<string>();
+  return results.filter((result) => !superseded.has(result.id) && !seen.has(result.id) && Boolean(seen.add(result.id)));
 }
