@@ -199,6 +199,9 @@ export default function pagefindIndex(): AstroIntegration {
           await writeIndex(all, output);
           // The new full index becomes the base: a new folder, never written into afterwards.
           const ids = await fragmentIds(output);
+          // Stopped halfway, the next build must not trust a half-replaced base.
+          await mkdir(cache, { recursive: true });
+          await writeFile(statePath, JSON.stringify({ ...state, base: null }));
           await rm(baseDir, { recursive: true, force: true });
           await copyTree(output, baseDir, false);
           state.base = Object.fromEntries(all.map((d) => [d.url, { hash: d.hash, id: ids.get(d.url) ?? '' }]));
