@@ -3,7 +3,8 @@ import { defineConfig, envField } from 'astro/config';
 import node from '@astrojs/node';
 import react from '@astrojs/react';
 import icon from 'astro-icon';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { IMAGE_DENSITIES, IMAGE_WIDTHS } from './src/lib/ui-constants.ts';
 import { FINGERPRINT_FILE, buildFingerprint, codeVersion } from './scripts/build-fingerprint.mjs';
@@ -22,6 +23,32 @@ const fingerprint = {
     'astro:build:done': ({ dir }) => {
       const root = fileURLToPath(new URL('.', import.meta.url));
       writeFileSync(fileURLToPath(new URL(`../${FINGERPRINT_FILE}`, dir)), buildFingerprint(root));
+    },
+  },
+};
+
+/**
+ * scripts/site/build.mjs starts a build with links to the pages Astro cached (the pages it will
+ * skip are then already in place). A page it no longer builds (a deleted story, a list page
+ * fewer) is removed here, before the search index and the sitemap read the folder.
+ * @type {import('astro').AstroIntegration}
+ */
+const stalePages = {
+  name: 'contrechamp:stale-pages',
+  hooks: {
+    'astro:build:done': ({ dir, assets, logger }) => {
+      const list = process.env.CONTRECHAMP_LINKED_PAGES;
+      if (!list) return;
+      const built = new Set([...assets.values()].flat().map((url) => fileURLToPath(url)));
+      const client = fileURLToPath(dir);
+      let removed = 0;
+      for (const file of JSON.parse(readFileSync(list, 'utf8'))) {
+        const path = join(client, file);
+        if (built.has(path)) continue;
+        rmSync(path, { force: true });
+        removed += 1;
+      }
+      logger.info(`${removed} pages no longer built removed`);
     },
   },
 };
@@ -64,6 +91,8 @@ export default defineConfig({
   ...(process.env.ASTRO_OUT_DIR ? { outDir: process.env.ASTRO_OUT_DIR } : {}),
   ...(process.env.ASTRO_CACHE_DIR ? { cacheDir: process.env.ASTRO_CACHE_DIR } : {}),
   integrations: [
+    // First: the search index and the sitemap must not see pages no longer built.
+    stalePages,
     // The search index, built from the prerendered pages; before the fingerprint, so that a
     // failed index leaves no build that `npm start` would take as complete.
     pagefindIndex(),
@@ -134,6 +163,8 @@ export default defineConfig({
   vite: {
     define: { __BUILD_ID__: JSON.stringify(buildId) },
     build: {
+      // scripts/site/build.mjs fills the output folder with the cached pages before the build.
+      ...(process.env.CONTRECHAMP_LINKED_PAGES ? { emptyOutDir: false } : {}),
       // Scripts are never inlined: with <ClientRouter />, the first page's Content-Security-Policy
       // stays in force for the whole visit, so a later page's inline script would be refused,
       // while 'self' allows every bundled file. Other assets under 2 KB are inlined.

@@ -5,15 +5,18 @@
  * Generates a synthetic corpus (default 10,000 stories) and makes a full build of it with an
  * empty build cache, made live. Then the site is served as `npm start` serves it (front process,
  * live build), and two publications go through the rebuild webhook (POST /api/rebuild, signed as
- * the CMS signs it): the newest article's title changed, then a new article. For each, it times
- * from the webhook call to the story's page being served with the new title, and checks that
- * the home page, the articles list, the feed, the sitemap and the search index (the live build's
- * Pagefind files) show it. Each build's phases come from its log (scripts/site/build.mjs).
+ * the CMS signs it): the newest article's title changed, a new article, then that article
+ * deleted. For each, it times from the webhook call to the story's page being served with the new
+ * title (or no longer served), and checks that the home page, the articles list, the feed, the
+ * sitemap and the search index (the live build's Pagefind files) show it (or no longer do), and
+ * that the build that was live meanwhile did not change. Each build's phases come from its log (scripts/site/build.mjs).
  *
  *   npm run bench:publish                    # 10,000 stories, through the webhook
  *   npm run bench:publish -- 2000            # another size
  *   npm run bench:publish -- 2000 --direct   # builds run directly (scripts/site/build.mjs), no server
  *   npm run bench:publish -- 2000 --keep     # keep the corpus and builds (.bench/publish/)
+ *   npm run bench:publish -- 2000 --verify   # then a full build with an empty cache, which must
+ *                                            # give the same pages, byte for byte, as the last one
  *
  * Builds go under .bench/publish/, the corpus under the system's temporary folder; both are
  * removed at the end. The publishing queue waits REBUILD_DEBOUNCE_MS after a publication
@@ -32,7 +35,11 @@ import { buildDir, newBuildId, prepareBuildsDir, readLive, writeLive } from '../
 const root = resolve(import.meta.dirname, '../..');
 const { values, positionals } = parseArgs({
   allowPositionals: true,
-  options: { keep: { type: 'boolean', default: false }, direct: { type: 'boolean', default: false } },
+  options: {
+    keep: { type: 'boolean', default: false },
+    direct: { type: 'boolean', default: false },
+    verify: { type: 'boolean', default: false },
+  },
 });
 const size = Number(positionals[0] ?? 10000);
 const work = join(root, '.bench', 'publish');
@@ -57,10 +64,10 @@ const env = {
   REBUILD_DEBOUNCE_MS: '0',
 };
 
-const run = (args) =>
+const run = (args, extraEnv = {}) =>
   new Promise((done, fail) => {
     const started = performance.now();
-    const child = spawn(process.execPath, args, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, args, { cwd: root, env: { ...env, ...extraEnv }, stdio: ['ignore', 'pipe', 'pipe'] });
     let log = '';
     child.stdout.on('data', (chunk) => (log += chunk));
     child.stderr.on('data', (chunk) => (log += chunk));
@@ -126,7 +133,7 @@ function searchRecords(client) {
   ];
 }
 
-/** Where the new title shows on the live site. */
+/** Where the title shows on the live site. */
 async function checks(url, title) {
   return {
     'story page': shows(await get(url), title),
@@ -195,8 +202,12 @@ async function buildLog(id) {
   }
 }
 
-/** One publication: through the webhook, or a direct build; resolves once the page is served. */
-async function publish(url, title) {
+/**
+ * One publication: through the webhook, or a direct build; resolves once the page is served with
+ * the title (or, for a deletion, no longer served).
+ */
+async function publish(url, title, { deleted = false } = {}) {
+  const isLive = async () => (deleted ? !shows(await get(url), title) : shows(await get(url), title));
   const live = liveClient();
   const before = treeHash(live);
   const started = performance.now();
@@ -219,7 +230,7 @@ async function publish(url, title) {
     const { build } = await response.json();
     // Until the page is served with its new title.
     const deadline = Date.now() + 15 * 60_000;
-    while (!shows(await get(url), title)) {
+    while (!(await isLive())) {
       if (Date.now() > deadline) throw new Error(`${url} still lacks its new title after 15 minutes\n${serverLog.slice(-3000)}`);
       const row = await buildLog(build.id).catch(() => undefined);
       if (row?.status === 'failed') throw new Error(`build ${build.id} failed: ${row.error}\n${row.log?.slice(-3000)}`);
@@ -243,11 +254,15 @@ async function publish(url, title) {
   } catch {
     untouched = 'removed';
   }
-  return { seconds, phases, found: await checks(url, title), untouched };
+  const where = await checks(url, title);
+  // A deleted story must be nowhere; the others everywhere.
+  const found = deleted ? Object.fromEntries(Object.entries(where).map(([place, shown]) => [place, !shown])) : where;
+  return { seconds, phases, found, untouched };
 }
 
 const rows = [];
 const table = [];
+let verified;
 function record(label, { seconds, phases, found = {}, untouched = true }) {
   rows.push({ label, seconds, phases, found, untouched });
   const p = phases ?? {};
@@ -295,6 +310,28 @@ try {
   writeFileSync(join(corpus, 'stories', 'articles', `${newSlug}.md`), text);
   console.log('Un article ajouté…');
   record('one story added', await publish(urlOf(newSlug, published), newTitle));
+
+  // 3. That article deleted: gone from its page, the lists, the feed, the sitemap and search.
+  rmSync(join(corpus, 'stories', 'articles', `${newSlug}.md`));
+  console.log('Un article supprimé…');
+  record('one story deleted', await publish(urlOf(newSlug, published), newTitle, { deleted: true }));
+  if (values.verify) {
+    // Every page the publications left must be the page a full build makes of the same content.
+    console.log('Vérification : construction complète du même contenu, cache vide…');
+    const out = join(work, 'verify');
+    await run([builder, '--out', out, '--id', 'verify'], { BUILD_CACHE_DIR: join(work, 'verify-cache') });
+    const files = (dir) =>
+      readdirSync(dir, { recursive: true, withFileTypes: true })
+        .filter((entry) => entry.isFile() && /\.(html|xml|json|txt)$/.test(entry.name))
+        .map((entry) => relative(dir, join(entry.parentPath, entry.name)))
+        .filter((file) => !file.startsWith('pagefind'))
+        .sort();
+    const expected = files(join(out, 'client'));
+    const actual = files(liveClient());
+    const differing = expected.filter((file) => !actual.includes(file) || !readFileSync(join(out, 'client', file)).equals(readFileSync(join(liveClient(), file))));
+    const extra = actual.filter((file) => !expected.includes(file));
+    verified = { pages: expected.length, differing, extra };
+  }
 } finally {
   if (server && server.exitCode === null) {
     server.kill('SIGTERM');
@@ -313,8 +350,17 @@ for (const row of rows) {
   const p = row.phases ?? {};
   console.log(
     `${row.label}: ${row.seconds.toFixed(1)} s (${p.rendered ?? '?'} pages rendered, ${p.reused ?? '?'} reused)` +
-      (Object.keys(row.found).length ? (misses.length ? `; NOT shown on: ${misses.join(', ')}` : '; shown on the page, home page, list, feed, sitemap and search') : '') +
+      (Object.keys(row.found).length ? (misses.length ? `; WRONG on: ${misses.join(', ')}` : row.label.includes('deleted') ? '; gone from the page, home page, list, feed, sitemap and search' : '; shown on the page, home page, list, feed, sitemap and search') : '') +
       (row.untouched === 'removed' ? '; the previous build was removed by the publisher once replaced' : row.untouched ? '; the previous build was left untouched' : '; THE LIVE BUILD CHANGED DURING THE BUILD'),
   );
+}
+if (verified) {
+  const { pages, differing, extra } = verified;
+  console.log(
+    differing.length + extra.length === 0
+      ? `verified: the ${pages} pages, feeds and sitemaps of the last publication are byte for byte those of a full build with an empty cache`
+      : `VERIFICATION FAILED: ${differing.length} files differ from a full build (${differing.slice(0, 5).join(', ')}), ${extra.length} should not be there (${extra.slice(0, 5).join(', ')})`,
+  );
+  if (differing.length + extra.length > 0) process.exitCode = 1;
 }
 if (rows.some((row) => !row.untouched || Object.values(row.found).some((ok) => !ok))) process.exitCode = 1;

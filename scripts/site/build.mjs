@@ -19,12 +19,15 @@
  *   <cache>/staging  where Astro builds. Its path must not change from one build to the next:
  *                    the content store is voided whenever Astro's settings (outDir among them)
  *                    change. A complete build is then moved (renamed) to <out>.
- * Nothing is hard-linked: every file of <out> is new, so no write can reach the live build.
- * Deleting the cache is always safe; the next build is then a full one.
+ * The pages Astro skips are hard links to its cached copies (below), which the live build may
+ * share: every write in the staging folder or the cache makes a new file (fresh-writes.mjs), so
+ * no write reaches the live build. Deleting the cache is always safe; the next build is then a
+ * full one.
  */
 import { spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, renameSync, rmSync, symlinkSync } from 'node:fs';
+import { cpSync, existsSync, linkSync, mkdirSync, readdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { BuildPhases, SUMMARY_PREFIX, isDetail } from './build-phases.mjs';
@@ -49,8 +52,31 @@ mkdirSync(dirname(out), { recursive: true });
 const modules = join(cache, 'node_modules');
 if (relative(root, cache).startsWith('..') && !existsSync(modules)) symlinkSync(join(root, 'node_modules'), modules, 'dir');
 
+// The pages Astro keeps in its cache (its copy of each page with a cacheKey) are linked into the
+// staging folder before the build: the pages it skips are then left where they are instead of
+// copied (13,000 pages, 660 MB at 10,000 stories). The live build shares those files, so no
+// write may happen in place: fresh-writes.mjs makes every write in the staging folder and the
+// cache go to a new file. Pages no longer built are removed before the search index and the
+// sitemap read the folder (astro.config.mjs, contrechamp:stale-pages).
+const cachedPages = join(astroCache, 'dist', 'client');
+const linkedList = join(cache, 'linked.json');
+const linking = performance.now();
+const linked = [];
+if (existsSync(cachedPages)) {
+  for (const entry of readdirSync(cachedPages, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile()) continue;
+    const file = relative(cachedPages, join(entry.parentPath, entry.name));
+    mkdirSync(dirname(join(staging, 'client', file)), { recursive: true });
+    linkSync(join(cachedPages, file), join(staging, 'client', file));
+    linked.push(file);
+  }
+}
+writeFileSync(linkedList, JSON.stringify(linked));
+console.log(`[build] ${linked.length} cached pages linked in ${((performance.now() - linking) / 1000).toFixed(1)} s`);
+
 const astro = join(root, 'node_modules/astro/bin/astro.mjs');
-const child = spawn(process.execPath, [astro, 'build'], {
+const freshWrites = pathToFileURL(join(import.meta.dirname, 'fresh-writes.mjs')).href;
+const child = spawn(process.execPath, ['--import', freshWrites, astro, 'build'], {
   cwd: root,
   stdio: ['ignore', 'pipe', 'pipe'],
   env: {
@@ -59,6 +85,8 @@ const child = spawn(process.execPath, [astro, 'build'], {
     ASTRO_CACHE_DIR: astroCache,
     BUILD_ID: values.id,
     ASTRO_TELEMETRY_DISABLED: '1',
+    CONTRECHAMP_FRESH_WRITES: JSON.stringify([staging, astroCache]),
+    CONTRECHAMP_LINKED_PAGES: linkedList,
   },
 });
 // The log editors read: Astro's, without its line per page and per image (thousands of them),
