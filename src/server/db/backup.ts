@@ -52,7 +52,7 @@ export interface BackupManifest {
 /** The paths of the configured deployment; PostgreSQL has its own tools. */
 export function backupPaths(config: Config): BackupPaths {
   if (config.database.kind !== 'sqlite') {
-    throw new Error('La base est PostgreSQL : sauvegardez-la avec pg_dump et restaurez-la avec pg_restore (docs/deploy.md, « Sauvegardes »).');
+    throw new Error('La base est PostgreSQL : sauvegardez-la avec pg_dump et restaurez-la avec pg_restore (docs/deploy.md, « Backups »).');
   }
   return {
     sqlitePath: config.database.path,
