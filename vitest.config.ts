@@ -2,7 +2,7 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['src/**/*.test.ts', 'scripts/**/*.test.ts', 'tests/unit/**/*.test.ts'],
+    include: ['src/**/*.test.ts', 'scripts/**/*.test.ts', 'tests/unit/**/*.test.ts', 'deploy/**/*.test.ts'],
     environment: 'node',
     // A throwaway PostgreSQL server for the database suites (skipped when PostgreSQL is absent, except in CI).
     globalSetup: ['tests/setup/postgres.ts'],
