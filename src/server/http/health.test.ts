@@ -41,6 +41,17 @@ describeEachDialect('health report', (kind) => {
     expect(body.checks.database).toEqual({ status: 'ok' });
     expect(body.checks.build).toEqual({ status: 'ok', id: '2026-11-26T09:00:00.000Z' });
     expect(body.checks.queue).toEqual({ status: 'ok', due: 0, running: 0, stalled: 0, failed: 0, oldestDueSeconds: 0 });
+    expect(body.checks.publishing).toEqual({ status: 'ok', queued: 0, running: 0 });
+  });
+
+  it('tells whether a build of the site waits or runs', async () => {
+    const row = (id: string, status: 'queued' | 'running' | 'failed') => ({ id, status, trigger: 'cms' as const, queued_at: toTimestamp(NOW), not_before: toTimestamp(NOW) });
+    await t.db.insertInto('site_builds').values([row('b1', 'running'), row('b2', 'queued'), row('b3', 'failed')]).execute();
+    try {
+      expect((await report()).body.checks.publishing).toEqual({ status: 'ok', queued: 1, running: 1 });
+    } finally {
+      await t.db.deleteFrom('site_builds').execute();
+    }
   });
 
   it('counts due, running, stalled and failed jobs, and says the queue is late', async () => {
@@ -98,7 +109,7 @@ describe('health report without a database', () => {
       buildId: 'b1',
     });
     expect(status).toBe(503);
-    expect(body.checks).toEqual({ database: { status: 'unavailable' }, build: { status: 'ok', id: 'b1' }, queue: { status: 'unavailable' } });
+    expect(body.checks).toEqual({ database: { status: 'unavailable' }, build: { status: 'ok', id: 'b1' }, queue: { status: 'unavailable' }, publishing: { status: 'unavailable' } });
     const text = JSON.stringify(body);
     for (const leak of ['password', 'contrechamp', 'db.internal', '5432', '/srv', scratch]) expect(text).not.toContain(leak);
   });

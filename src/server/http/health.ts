@@ -1,7 +1,7 @@
 /**
  * What `GET /api/health` answers: liveness (the process answers) and readiness (it can serve:
  * the database answers a trivial query, the build's static files are there), with the job
- * queue's counts beside them.
+ * queue's counts and the newsroom's build queue beside them.
  *
  * Readiness decides the status: 200 when the database and the build are both fine, 503
  * otherwise, so that a load balancer or an orchestrator stops sending readers to an instance
@@ -39,6 +39,8 @@ export interface HealthBody {
     database: { status: CheckStatus };
     build: { status: 'ok'; id: string } | { status: 'missing' };
     queue: ({ status: 'ok' | 'late' } & QueueState) | { status: 'unavailable' };
+    /** The newsroom's builds (src/server/editorial/): one waiting, one running. */
+    publishing: { status: 'ok'; queued: number; running: number } | { status: 'unavailable' };
   };
 }
 
@@ -107,6 +109,20 @@ export async function healthReport(input: HealthInput): Promise<{ status: 200 | 
     }
   }
 
+  let publishing: HealthBody['checks']['publishing'] = { status: 'unavailable' };
+  if (db) {
+    try {
+      const rows = await withTimeout(
+        db.selectFrom('site_builds').select(['status', (eb) => eb.fn.countAll<number>().as('n')]).where('status', 'in', ['queued', 'running']).groupBy('status').execute(),
+        timeoutMs,
+      );
+      const count = (status: string) => Number(rows.find((r) => r.status === status)?.n ?? 0);
+      publishing = { status: 'ok', queued: count('queued'), running: count('running') };
+    } catch (error) {
+      log.error('health.publishing_unreadable', { error });
+    }
+  }
+
   const build: HealthBody['checks']['build'] = buildPresent(input.clientDir) ? { status: 'ok', id: input.buildId } : { status: 'missing' };
   const ready = db !== undefined && build.status === 'ok';
   return {
@@ -115,7 +131,7 @@ export async function healthReport(input: HealthInput): Promise<{ status: 200 | 
       status: ready ? 'ok' : 'unavailable',
       live: true,
       ready,
-      checks: { database: { status: db ? 'ok' : 'unavailable' }, build, queue },
+      checks: { database: { status: db ? 'ok' : 'unavailable' }, build, queue, publishing },
     },
   };
 }
