@@ -75,7 +75,7 @@ test('the newsroom reads the messages received, newest first, by subject, and do
   await signIn(page, EDITOR, '/redaction/messages');
   await expect(page.getByRole('heading', { level: 1, name: 'Messages reçus' })).toBeVisible();
 
-  const nav = page.getByRole('navigation', { name: 'Rédaction' });
+  const nav = page.getByRole('complementary', { name: 'Rédaction' });
   await expect(nav.getByRole('link', { name: 'Messages reçus' })).toHaveAttribute('aria-current', 'page');
   await expect(nav.getByRole('link', { name: 'Publication' })).toHaveAttribute('href', '/redaction');
   await expect(nav.getByRole('link', { name: 'Abonnés à la lettre (CSV)' })).toHaveAttribute('download', '');
@@ -146,7 +146,7 @@ test('a reader gets the 404 page on both lists, a visitor the sign-in page', asy
     const response = await page.goto(path);
     expect(response?.status(), path).toBe(404);
     await expect(page.locator('main .code')).toHaveText('Erreur 404');
-    await expect(page.getByRole('navigation', { name: 'Rédaction' })).toHaveCount(0);
+    await expect(page.getByRole('complementary', { name: 'Rédaction' })).toHaveCount(0);
   }
   const csv = await page.request.get('/redaction/newsletter.csv');
   expect(csv.status()).toBe(404);
