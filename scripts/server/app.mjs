@@ -42,7 +42,10 @@ const server = createServer((req, res) => {
   if (typeof client === 'string' && client !== '') Object.defineProperty(req.socket, 'remoteAddress', { value: client, configurable: true, writable: true });
   secured(req, res);
 });
-server.keepAliveTimeout = 65_000;
+// Only the front connects, and it keeps its connections for the next requests: an app that closed
+// an idle one could do so as the front sends a request on it (a POST then fails). Idle connections
+// are closed when the app stops, once the front sends it nothing more.
+server.keepAliveTimeout = 0;
 
 /** Asks this app's own health check; ready once it answers 200 (a first start migrates and seeds first). */
 function warmUp(attempt = 1) {
