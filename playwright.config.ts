@@ -44,6 +44,12 @@ export default defineConfig({
       args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
     },
   },
+  projects: [
+    { name: 'site', testIgnore: /publishing\.spec\.ts$/ },
+    // The newsroom's spec builds the site three times on a server of its own: it runs once the
+    // others are done, so that its builds do not starve their pages of the machine's two cores.
+    { name: 'publishing', testMatch: /publishing\.spec\.ts$/, dependencies: ['site'] },
+  ],
   webServer: {
     command: 'node scripts/start.mjs',
     url: `${baseURL}/`,

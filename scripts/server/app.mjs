@@ -42,15 +42,20 @@ const server = createServer((req, res) => {
   if (typeof client === 'string' && client !== '') Object.defineProperty(req.socket, 'remoteAddress', { value: client, configurable: true, writable: true });
   secured(req, res);
 });
-server.keepAliveTimeout = 65_000;
+// Only the front connects, and it keeps its connections for the next requests: an app that closed
+// an idle one could do so as the front sends a request on it (a POST then fails). Idle connections
+// are closed when the app stops, once the front sends it nothing more.
+server.keepAliveTimeout = 0;
 
-server.listen(socket, () => {
-  // Migrate (and seed the demo) and start the jobs now, then tell the front.
+/** Asks this app's own health check; ready once it answers 200 (a first start migrates and seeds first). */
+function warmUp(attempt = 1) {
   const check = request({ socketPath: socket, path: '/api/health', headers: { [CLIENT_HEADER]: '127.0.0.1' } }, (res) => {
     res.resume();
     res.on('end', () => {
-      if (res.statusCode === 200 && process.connected) process.send?.({ type: 'ready' });
-      else if (!process.connected) stop();
+      if (!process.connected) stop();
+      else if (res.statusCode === 200) process.send?.({ type: 'ready' });
+      // Not ready yet (the database check has a time limit shorter than a first seed): ask again.
+      else if (attempt < 200) setTimeout(() => warmUp(attempt + 1), 500);
       else {
         console.error(JSON.stringify({ time: new Date().toISOString(), level: 'error', msg: 'app.not_ready', status: res.statusCode }));
         process.exit(1);
@@ -62,7 +67,9 @@ server.listen(socket, () => {
     process.exit(1);
   });
   check.end();
-});
+}
+
+server.listen(socket, () => warmUp());
 
 // Finish the requests under way, let the job worker finish its running jobs (the others wait in
 // the database for the next start), then stop. The front asks with SIGTERM when it switches to

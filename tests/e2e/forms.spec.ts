@@ -479,7 +479,8 @@ test('every form of the site posts to a page, or is a search', async ({ page }) 
 });
 
 test('a signed-in crawl by clicks through the router never puts a password or a token in a URL', async ({ page }) => {
-  test.setTimeout(120_000);
+  // A crawl of every page reached by clicks: it takes over a minute on two busy cores.
+  test.setTimeout(240_000);
   await signInByClicks(page, 'societaire@exemple.fr', 'motdepasse-demo');
   const gets: string[] = [];
   page.on('request', (request) => {

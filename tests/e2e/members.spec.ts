@@ -216,6 +216,13 @@ test('links in e-mails come from the configured site address, never from the req
 test('the health check says the server and its database answer', async ({ request }) => {
   const response = await request.get('/api/health');
   expect(response.status()).toBe(200);
-  expect(await response.json()).toEqual({ status: 'ok' });
+  expect(await response.json()).toMatchObject({ status: 'ok', live: true, ready: true, checks: { database: { status: 'ok' }, build: { status: 'ok' } } });
   expect(response.headers()['cache-control']).toBe('no-store');
+  // The build it names is the one the pages carry (the client reloads in full on a newer one).
+  const home = await (await request.get('/')).text();
+  const body = await response.json();
+  expect(home).toContain(`<meta name="build-id" content="${body.checks.build.id}"`);
+  const live = await request.get('/api/health?probe=live');
+  expect(live.status()).toBe(200);
+  expect(await live.json()).toEqual({ status: 'ok', live: true });
 });

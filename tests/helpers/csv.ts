@@ -1,5 +1,5 @@
 /** Reads back the CSV files the site writes (the accountant's export), strictly. */
-import { CSV_BOM } from '../../src/server/admin/csv';
+import { CSV_BOM } from '../../src/server/http/csv';
 
 /** RFC 4180 with `;` and CRLF; throws on anything malformed (a stray quote, a bare LF). */
 export function parseCsv(file: string): string[][] {

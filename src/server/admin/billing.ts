@@ -32,7 +32,7 @@ import {
   listDocuments,
   listGifts,
 } from './billing-repository';
-import { csvAmount, type CsvCell, csvDocument, csvRate, csvText } from './csv';
+import { csvAmount, type CsvCell, csvDocument, csvRate, csvText } from '../http/csv';
 import { adminOf, NOT_ADMIN } from './service';
 
 export type { DocumentListRow, GiftListRow, GiftState };

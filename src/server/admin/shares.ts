@@ -13,7 +13,7 @@ import type { z } from 'zod';
 import type { ShareBulletin } from '../shares/bulletins';
 import { bulletinsAwaitingDecision, parisDay } from '../shares/bulletins';
 import { decideWithdrawal, openWithdrawals, recordRepayment } from '../shares/withdrawals';
-import { csvAmount, csvDocument, csvText } from './csv';
+import { csvAmount, csvDocument, csvText } from '../http/csv';
 import { adminOf } from './service';
 
 const NOT_ADMIN = 'Cette page est réservée à l’administration.';

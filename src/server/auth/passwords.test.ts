@@ -1,7 +1,13 @@
 import { scrypt } from 'node:crypto';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+
+// This suite checks the real cost: the lower one the rest of the unit suite uses (vitest.config.ts) is off here.
+vi.hoisted(() => {
+  delete process.env['CONTRECHAMP_TEST_PASSWORD_LOG2N'];
+});
 import {
   CURRENT_PARAMS,
+  OWASP_PARAMS,
   DUMMY_HASH,
   hashPassword,
   needsRehash,
@@ -36,6 +42,7 @@ describe('hashPassword / verifyPassword', () => {
     expect(salt).toHaveLength(16);
     expect(key).toHaveLength(32);
     expect(CURRENT_PARAMS).toEqual({ log2N: 17, r: 8, p: 1 });
+    expect(OWASP_PARAMS).toEqual({ log2N: 17, r: 8, p: 1 });
   }, SLOW);
 
   it('round-trips, and refuses a wrong password', async () => {

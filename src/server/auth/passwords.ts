@@ -28,8 +28,22 @@ export interface ScryptParams {
   readonly p: number;
 }
 
+/** The OWASP parameters: those of every new hash. */
+export const OWASP_PARAMS: ScryptParams = Object.freeze({ log2N: 17, r: 8, p: 1 });
+
+/**
+ * The unit test suite alone may lower N (it creates hundreds of accounts, each hash 128 MiB and a
+ * quarter of a second): CONTRECHAMP_TEST_PASSWORD_LOG2N (10 to 16) counts only under Vitest, which
+ * sets VITEST; a server never reads it. `passwords.test.ts` runs with the OWASP parameters.
+ */
+function testParams(): ScryptParams | undefined {
+  const value = process.env['VITEST'] ? process.env['CONTRECHAMP_TEST_PASSWORD_LOG2N'] : undefined;
+  const log2N = Number(value);
+  return value && Number.isInteger(log2N) && log2N >= 10 && log2N < OWASP_PARAMS.log2N ? Object.freeze({ ...OWASP_PARAMS, log2N }) : undefined;
+}
+
 /** The parameters of every new hash. */
-export const CURRENT_PARAMS: ScryptParams = Object.freeze({ log2N: 17, r: 8, p: 1 });
+export const CURRENT_PARAMS: ScryptParams = testParams() ?? OWASP_PARAMS;
 export const KEY_BYTES = 32;
 export const SALT_BYTES = 16;
 

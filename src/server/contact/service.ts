@@ -81,3 +81,38 @@ export async function eraseMessages(db: Kysely<Database>, email: string): Promis
 export function exportMessages(db: Kysely<Database>, email: string) {
   return db.selectFrom('contact_messages').select(['created_at', 'subject', 'message']).where('email', '=', email.trim().toLowerCase()).orderBy('created_at').execute();
 }
+
+// ——— For the newsroom (editorial/newsroom.ts): the messages received ———
+
+export interface ReceivedMessage {
+  id: string;
+  name: string;
+  email: string;
+  /** The subject's key (`CONTACT_SUBJECTS`). */
+  subject: string;
+  message: string;
+  receivedAt: Date;
+}
+
+/** Messages received, newest first, optionally of one subject: one page of them, and how many there are. */
+export async function receivedMessages(
+  db: Kysely<Database>,
+  query: { subject?: string | undefined; offset: number; limit: number },
+): Promise<{ total: number; messages: ReceivedMessage[] }> {
+  let base = db.selectFrom('contact_messages');
+  if (query.subject) base = base.where('subject', '=', query.subject);
+  const [count, rows] = await Promise.all([
+    base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+    base
+      .select(['id', 'name', 'email', 'subject', 'message', 'created_at'])
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .offset(query.offset)
+      .limit(query.limit)
+      .execute(),
+  ]);
+  return {
+    total: Number(count.n),
+    messages: rows.map((r) => ({ id: r.id, name: r.name, email: r.email, subject: r.subject, message: r.message, receivedAt: new Date(r.created_at) })),
+  };
+}

@@ -579,7 +579,7 @@ export interface SiteBuildsTable {
   /** The editor who asked first (users.id); null for the CMS and the shell. */
   requested_by: Immutable<string | null>;
   /** Publications merged into this build while it waited. */
-  requests: number;
+  requests: Generated<number>;
   queued_at: Immutable<Timestamp>;
   /** Not started before (the debounce). */
   not_before: Timestamp;

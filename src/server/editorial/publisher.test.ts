@@ -227,6 +227,16 @@ describeEachDialect('the publisher', (kind) => {
     expect(switched).toHaveLength(1);
   });
 
+  it('takes up a build left running under its own name by a previous process (a restart with the same pid)', async () => {
+    await requestBuild(t.db, { trigger: 'cms', now: new Date(), debounceMs: 0 });
+    await claimBuild(t.db, 'same-host:1', new Date());
+    const publisher = createPublisher({ db: t.db, clock: { now: () => new Date() }, places, keep: 5, timeoutMs: 60_000, build: fakeBuilds().build, pollMs: 20, heartbeatMs: 20, runner: 'same-host:1', switchTo: async (id) => { switched.push(id); writeLive(places, id, new Date()); } });
+    publishers.push(publisher);
+    await publisher.start();
+    await until(async () => (await builds()).some((b) => b.status === 'succeeded'));
+    expect((await builds()).map((b) => b.status).sort()).toEqual(['failed', 'succeeded']);
+  });
+
   it('keeps the last successful builds for a rollback and removes the older ones', async () => {
     const fake = fakeBuilds();
     await start(fake.build, { keep: 2 });

@@ -187,6 +187,15 @@ export function createPublisher(options: PublisherOptions): Publisher {
   let timer: NodeJS.Timeout | undefined;
   let stopped = true;
   let current: { controller: AbortController; done: Promise<void> } | undefined;
+  let lastRecovery = 0;
+  // A build marked as this runner's while this publisher runs none is a previous life's (a restart
+  // that got the same pid, as in a container); others are gone when their process is.
+  const isGone = (other: string) => (other === runner ? current === undefined : runnerIsGone(other));
+  const recover = async () => {
+    lastRecovery = Date.now();
+    const recovered = await recoverInterrupted(db, clock.now(), { staleMs: options.staleMs ?? 60_000, isGone });
+    if (recovered.length > 0) log.info('build.recovered', { builds: recovered });
+  };
 
   const schedule = (ms: number) => {
     clearTimeout(timer);
@@ -196,6 +205,8 @@ export function createPublisher(options: PublisherOptions): Publisher {
   async function tick(): Promise<void> {
     if (stopped || current) return;
     try {
+      // A build whose process died on another machine is found by its heartbeat.
+      if (Date.now() - lastRecovery > 15_000) await recover();
       const claimed = await claimBuild(db, runner, clock.now());
       if (!claimed) {
         const due = await nextDue(db);
@@ -275,8 +286,7 @@ export function createPublisher(options: PublisherOptions): Publisher {
     async start() {
       if (!stopped) return;
       stopped = false;
-      const recovered = await recoverInterrupted(db, clock.now(), { staleMs: options.staleMs ?? 60_000, isGone: runnerIsGone });
-      if (recovered.length > 0) log.info('build.recovered', { builds: recovered });
+      await recover();
       schedule(0);
     },
     poke() {

@@ -66,6 +66,8 @@ export interface NewsroomState {
   kept: Set<string>;
   distKept: boolean;
   switches: Awaited<ReturnType<typeof listSwitches>>;
+  /** False under `astro dev` or any server not started by `npm start`: builds wait for one that is. */
+  canSwitch: boolean;
 }
 
 export async function newsroomState(db: Kysely<Database>, where: Places = places()): Promise<NewsroomState> {
@@ -81,5 +83,6 @@ export async function newsroomState(db: Kysely<Database>, where: Places = places
     kept,
     distKept: liveId !== DIST_BUILD_ID && isCompleteBuild(buildDir(where, DIST_BUILD_ID)),
     switches: await listSwitches(db, 10),
+    canSwitch: hasFront(),
   };
 }

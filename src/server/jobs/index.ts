@@ -13,6 +13,8 @@ export {
   type FailedJob,
   listFailedJobs,
   purgeFinishedJobs,
+  queueState,
+  type QueueState,
   retryFailedJob,
   type Retention,
 } from './queue';

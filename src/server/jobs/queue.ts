@@ -211,3 +211,36 @@ export async function retryFailedJob(db: Kysely<Database>, id: string, now: Date
     .executeTakeFirst();
   return result.numUpdatedRows === 1n;
 }
+
+/** The queue at a glance, for the health check: counts only, never a kind, payload or error. */
+export interface QueueState {
+  /** Pending jobs whose due time has come (waiting for a worker). */
+  due: number;
+  /** Jobs running under a live lease. */
+  running: number;
+  /** Running jobs whose lease has ended: their worker died; another will take them again. */
+  stalled: number;
+  /** Jobs failed for good, kept for inspection (« Relancer » in the back-office). */
+  failed: number;
+  /** How long the oldest due job has waited, in whole seconds (0 when none is due). */
+  oldestDueSeconds: number;
+}
+
+/** Counts of the queue's jobs as of `now` (the injected clock's time). */
+export async function queueState(db: Kysely<Database>, now: Date): Promise<QueueState> {
+  const at = toTimestamp(now);
+  const [due, running, stalled, failed] = await Promise.all([
+    db.selectFrom('jobs').select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.min('run_at').as('oldest')]).where('status', '=', 'pending').where('run_at', '<=', at).executeTakeFirstOrThrow(),
+    db.selectFrom('jobs').select((eb) => eb.fn.countAll<number>().as('n')).where('status', '=', 'running').where('locked_until', '>', at).executeTakeFirstOrThrow(),
+    db.selectFrom('jobs').select((eb) => eb.fn.countAll<number>().as('n')).where('status', '=', 'running').where('locked_until', '<=', at).executeTakeFirstOrThrow(),
+    db.selectFrom('jobs').select((eb) => eb.fn.countAll<number>().as('n')).where('status', '=', 'failed').executeTakeFirstOrThrow(),
+  ]);
+  const oldest = typeof due.oldest === 'string' ? Date.parse(due.oldest) : NaN;
+  return {
+    due: Number(due.n),
+    running: Number(running.n),
+    stalled: Number(stalled.n),
+    failed: Number(failed.n),
+    oldestDueSeconds: Number.isNaN(oldest) ? 0 : Math.max(0, Math.floor((now.getTime() - oldest) / 1000)),
+  };
+}

@@ -177,3 +177,26 @@ export function exportSubscription(db: Kysely<Database>, email: string) {
 export async function endSubscription(db: Kysely<Database>, input: { email: string; now: Date }): Promise<void> {
   await db.updateTable('newsletter_subscribers').set({ status: 'unsubscribed', unsubscribed_at: toTimestamp(input.now) }).where('email', '=', normaliseEmail(input.email)).execute();
 }
+
+// ——— For the newsroom (editorial/newsroom.ts): the list it sends the newsletter to ———
+
+export interface ConfirmedSubscriber {
+  email: string;
+  confirmedAt: Date;
+}
+
+/**
+ * Every confirmed subscriber, oldest confirmation first: the addresses the newsletter may be
+ * sent to. Pending and unsubscribed addresses are never in it.
+ */
+export async function confirmedSubscribers(db: Kysely<Database>): Promise<ConfirmedSubscriber[]> {
+  const rows = await db
+    .selectFrom('newsletter_subscribers')
+    .select(['email', 'confirmed_at', 'created_at'])
+    .where('status', '=', 'confirmed')
+    .orderBy('confirmed_at')
+    .orderBy('email')
+    .execute();
+  // A confirmed row always has its date; the creation date stands in should one lack it.
+  return rows.map((r) => ({ email: r.email, confirmedAt: new Date(r.confirmed_at ?? r.created_at) }));
+}

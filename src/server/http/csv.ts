@@ -47,3 +47,19 @@ export function csvDocument(header: string[], rows: CsvCell[][]): string {
   const line = (cells: CsvCell[]) => cells.map((c) => c.csv).join(CSV_SEPARATOR) + CSV_EOL;
   return CSV_BOM + line(header.map((h) => csvText(h))) + rows.map(line).join('');
 }
+
+/**
+ * The answer that downloads a CSV: its file name (ASCII, no quote) in Content-Disposition, never
+ * stored by a cache or the browser (the files hold personal data), never sniffed as anything else.
+ */
+export function csvResponse(csv: string, filename: string): Response {
+  if (!/^[\w.-]+$/.test(filename)) throw new Error(`Not a safe file name: ${filename}`);
+  return new Response(csv, {
+    headers: {
+      'Content-Type': 'text/csv; charset=utf-8',
+      'Content-Disposition': `attachment; filename="${filename}"`,
+      'Cache-Control': 'private, no-store',
+      'X-Content-Type-Options': 'nosniff',
+    },
+  });
+}
