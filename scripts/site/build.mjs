@@ -104,6 +104,14 @@ const relay = (stream, to) =>
 const relayed = Promise.all([relay(child.stdout, process.stdout), relay(child.stderr, process.stderr)]);
 // The queue stops a build by signalling this process: pass it on.
 for (const signal of ['SIGTERM', 'SIGINT']) process.once(signal, () => child.kill(signal));
+// An app process killed with -9 cannot signal: a build left without it stops (the queue runs it
+// again from the next process), rather than writing on into the cache behind the next build.
+const parent = process.ppid;
+setInterval(() => {
+  if (process.ppid === parent) return;
+  child.kill('SIGTERM');
+  setTimeout(() => process.exit(1), 5000).unref();
+}, 1000).unref();
 child.on('exit', async (code, signal) => {
   await relayed;
   if (code !== 0) process.exit(code ?? (signal ? 1 : 0));

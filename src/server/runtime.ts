@@ -8,6 +8,7 @@
  * happens at start; on SIGTERM it calls the shutdown hook registered here, which stops the
  * worker (letting running jobs finish) before the database closes.
  */
+import { join } from 'node:path';
 import { systemClock } from './core/clock';
 import { config } from './core/config';
 import type { ServerDeps } from './core/deps';
@@ -75,7 +76,8 @@ export function services(): Promise<ServerDeps> {
         timeoutMs: publishing.buildTimeoutMs,
         switchTo: switchThroughFront,
         contentDir: process.env['CONTENT_SOURCE'] === 'api' ? undefined : resolveContentDir(places().root),
-        cacheDir: process.env['ASTRO_CACHE_DIR'] ?? `${places().root}/node_modules/.astro`,
+        // Astro's part of the builds' cache (scripts/site/build.mjs), where its content store is.
+        cacheDir: process.env['ASTRO_CACHE_DIR'] ?? join(process.env['BUILD_CACHE_DIR'] ?? join(publishing.buildsDir, 'cache'), 'astro'),
         log: { info: (msg, fields) => log.info(msg, fields), error: (msg, fields) => log.error(msg, fields) },
       });
       publisher = started;
