@@ -26,9 +26,10 @@ async function seed() {
   try {
     await migrateToLatest(handle.db);
     const now = Date.now();
+    // Dated a little ahead, so that the contact messages other specs send meanwhile do not come first.
     const messages = [
-      { name: 'Inès Témoin', email: `ines-${tag}@exemple.fr`, subject: 'redaction', message: 'Bonjour,\n\nJ’ai des documents sur la cantine de Montreuil.\n  — Inès', at: now - 60_000 },
-      { name: 'Paul Données', email: `paul-${tag}@exemple.fr`, subject: 'donnees', message: 'Je voudrais savoir quelles données vous gardez sur moi.', at: now - 120_000 },
+      { name: 'Inès Témoin', email: `ines-${tag}@exemple.fr`, subject: 'redaction', message: 'Bonjour,\n\nJ’ai des documents sur la cantine de Montreuil.\n  — Inès', at: now + 120_000 },
+      { name: 'Paul Données', email: `paul-${tag}@exemple.fr`, subject: 'donnees', message: 'Je voudrais savoir quelles données vous gardez sur moi.', at: now + 60_000 },
     ];
     // Older ones, enough for a second page.
     for (let i = 0; i < 20; i++) {
