@@ -4,7 +4,6 @@
  * dev`, a test) cannot publish.
  */
 import { randomUUID } from 'node:crypto';
-import { readLive } from './live.mjs';
 
 /** How long a switch may take: the new build's processes start (migrations, warm-up). */
 const SWITCH_TIMEOUT_MS = 180_000;
@@ -32,9 +31,4 @@ export function switchThroughFront(id: string): Promise<void> {
     process.on('message', onMessage);
     send({ type: 'switch', id, requestId });
   });
-}
-
-/** The live build's id: the pointer on disk, or this process's own build. */
-export function liveBuildId(buildsDir: string): string | undefined {
-  return readLive(buildsDir)?.id ?? process.env['LIVE_BUILD_ID'];
 }

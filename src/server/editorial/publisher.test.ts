@@ -146,7 +146,7 @@ describeEachDialect('the publisher', (kind) => {
     rmSync(places.root, { recursive: true, force: true });
   });
 
-  const start = async (build: BuildFn, options: { switchTo?: (id: string) => Promise<void>; keep?: number; timeoutMs?: number } = {}) => {
+  const start = async (build: BuildFn, options: { switchTo?: (id: string) => Promise<void>; keep?: number; timeoutMs?: number; runner?: string } = {}) => {
     const publisher = createPublisher({
       db: t.db,
       clock: { now: () => new Date() },
@@ -156,6 +156,7 @@ describeEachDialect('the publisher', (kind) => {
       build,
       pollMs: 20,
       heartbeatMs: 20,
+      ...(options.runner ? { runner: options.runner } : {}),
       switchTo: options.switchTo ?? (async (id) => {
         switched.push(id);
         writeLive(places, id, new Date());
@@ -230,9 +231,7 @@ describeEachDialect('the publisher', (kind) => {
   it('takes up a build left running under its own name by a previous process (a restart with the same pid)', async () => {
     await requestBuild(t.db, { trigger: 'cms', now: new Date(), debounceMs: 0 });
     await claimBuild(t.db, 'same-host:1', new Date());
-    const publisher = createPublisher({ db: t.db, clock: { now: () => new Date() }, places, keep: 5, timeoutMs: 60_000, build: fakeBuilds().build, pollMs: 20, heartbeatMs: 20, runner: 'same-host:1', switchTo: async (id) => { switched.push(id); writeLive(places, id, new Date()); } });
-    publishers.push(publisher);
-    await publisher.start();
+    await start(fakeBuilds().build, { runner: 'same-host:1' });
     await until(async () => (await builds()).some((b) => b.status === 'succeeded'));
     expect((await builds()).map((b) => b.status).sort()).toEqual(['failed', 'succeeded']);
   });

@@ -6,14 +6,10 @@ import type { Kysely } from 'kysely';
 import { config } from '../core/config';
 import type { ServerDeps } from '../core/deps';
 import type { BuildTrigger, Database, SiteBuildRow } from '../db/database';
-import { hasFront, liveBuildId, switchThroughFront } from './front-link';
+import { hasFront, switchThroughFront } from './front-link';
+import type { Places } from './publisher';
 import { BUILD_ID_PATTERN, DIST_BUILD_ID, buildDir, isCompleteBuild, readLive } from './live.mjs';
 import { type Queued, getBuild, listBuilds, listSwitches, recordSwitch, requestBuild } from './queue';
-
-export interface Places {
-  root: string;
-  buildsDir: string;
-}
 
 export const places = (): Places => ({ root: process.env['CONTRECHAMP_ROOT'] ?? process.cwd(), buildsDir: config().publishing.buildsDir });
 
@@ -72,7 +68,7 @@ export interface NewsroomState {
 
 export async function newsroomState(db: Kysely<Database>, where: Places = places()): Promise<NewsroomState> {
   const pointer = readLive(where.buildsDir);
-  const liveId = pointer?.id ?? liveBuildId(where.buildsDir) ?? DIST_BUILD_ID;
+  const liveId = pointer?.id ?? process.env['LIVE_BUILD_ID'] ?? DIST_BUILD_ID;
   const history = await listBuilds(db, 30);
   const kept = new Set(history.filter((b) => b.status === 'succeeded' && b.id !== liveId && isCompleteBuild(buildDir(where, b.id))).map((b) => b.id));
   return {
