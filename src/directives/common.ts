@@ -4,7 +4,9 @@
  * Content-Security-Policy), so it must stay tiny: no import but these and
  * src/lib/client/intents.ts.
  */
-import type { DirectiveLoad } from 'astro';
+import type { ClientDirective } from 'astro';
+
+type DirectiveLoad = Parameters<ClientDirective>[0];
 
 /** Loads the island's code and hydrates it, once, whatever asks how many times. */
 export function hydrator(load: DirectiveLoad): () => Promise<void> {

@@ -8,7 +8,18 @@ import { hasSessionHint } from '../lib/client/member-hint';
 import { hydrator } from './common';
 
 const memberDirective: ClientDirective = (load) => {
-  if (hasSessionHint()) void hydrator(load)();
+  const hydrate = hydrator(load);
+  if (hasSessionHint()) {
+    void hydrate();
+    return;
+  }
+  // A page restored from the back/forward cache after a sign-in made elsewhere.
+  const onShow = (event: PageTransitionEvent) => {
+    if (!event.persisted || !hasSessionHint()) return;
+    window.removeEventListener('pageshow', onShow);
+    void hydrate();
+  };
+  window.addEventListener('pageshow', onShow);
 };
 
 export default memberDirective;

@@ -5,6 +5,7 @@
  * Its errors are ignored (SPEC §7).
  */
 import { atom } from 'nanostores';
+import { hasSessionHint } from '../lib/client/member-hint';
 
 export interface SessionUser {
   id: string;
@@ -17,8 +18,7 @@ export interface SessionUser {
 
 export const $user = atom<SessionUser | null>(null);
 
-/** The non-secret cookie set beside the session cookie. */
-import { hasSessionHint } from '../lib/client/member-hint';
+/** The non-secret cookie set beside the session cookie, and how to read it. */
 export { HINT_COOKIE, hasSessionHint } from '../lib/client/member-hint';
 
 type Fetch = typeof fetch;
