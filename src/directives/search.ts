@@ -8,7 +8,7 @@
  * (claimIntent('search')), this stands aside.
  */
 import type { ClientDirective } from 'astro';
-import { isClaimed, peekIntent, requestIntent } from '../lib/client/intents';
+import { isClaimed, peekIntent, requestIntent, takeIntent } from '../lib/client/intents';
 import { hydrator, isEditable, isPlainClick } from './common';
 
 /** The header's search link (src/components/shell/Header.astro). */
@@ -20,6 +20,8 @@ const isMac = () => /Mac|iPhone|iPad/.test(navigator.platform || navigator.userA
 
 const searchDirective: ClientDirective = (load, _options, el) => {
   const hydrate = hydrator(load);
+  // A request left by the previous page (swapped out while its dialog loaded) is void here.
+  takeIntent('search');
   const trigger = document.querySelector<HTMLElement>(TRIGGER);
   if (trigger && isMac()) {
     trigger.title = 'Rechercher (⌘K)';
@@ -49,8 +51,10 @@ const searchDirective: ClientDirective = (load, _options, el) => {
     const shortcut = (event.ctrlKey || event.metaKey) && !event.altKey && !event.shiftKey && event.key.toLowerCase() === 'k';
     const pending = peekIntent('search');
     if (pending) {
-      // The dialog is on its way: what is typed meanwhile is kept for its field.
+      // The dialog is on its way: what is typed meanwhile is kept for its field (not what is
+      // typed into a field of the page).
       if (shortcut) event.preventDefault();
+      else if (isEditable(event.target)) return;
       else if (event.key.length === 1 && !event.ctrlKey && !event.metaKey && !event.altKey) {
         pending.text += event.key;
         event.preventDefault();
