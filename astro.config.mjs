@@ -10,6 +10,7 @@ import { IMAGE_DENSITIES, IMAGE_WIDTHS } from './src/lib/ui-constants.ts';
 import { FINGERPRINT_FILE, buildFingerprint, codeVersion } from './scripts/build-fingerprint.mjs';
 import pagefindIndex from './src/integrations/pagefind.ts';
 import publicSitemap from './src/integrations/sitemap.ts';
+import clientDirectives from './src/integrations/directives.ts';
 import { satteri } from '@astrojs/markdown-satteri';
 import { frenchTypographyPlugin } from './src/lib/typography.ts';
 
@@ -98,6 +99,8 @@ export default defineConfig({
     pagefindIndex(),
     fingerprint,
     react(),
+    // Islands load on the interaction that needs them (src/directives/).
+    clientDirectives(),
     icon({
       // Only the icons in use are bundled (the server bundle would otherwise carry whole sets).
       include: {
