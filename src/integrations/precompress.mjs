@@ -1,0 +1,140 @@
+// @ts-check
+/**
+ * Precompression at build: every text file of the static output (HTML, CSS, JavaScript, JSON,
+ * XML feeds and sitemaps, SVG, text) of at least 256 bytes gets a `.br` (brotli) and a `.gz`
+ * (gzip) beside it, which the front process sends to browsers that accept them
+ * (scripts/server/static.mjs); nginx's gzip_static and brotli_static read the same files.
+ *
+ * Incremental: the compressed files are kept in the build cache under the SHA-1 of the file they
+ * compress (`<cacheDir>/precompressed/`), and a build links them into place: only files whose
+ * content is new are compressed. A file Astro reused from its cache (a hard link, same inode, size
+ * and time as last build) is not even read. Compression runs on worker threads
+ * (scripts/site/compress-worker.mjs), brotli at quality 4 and gzip at level 4: the measured
+ * trade-off (docs/performance.md, « Compression »).
+ *
+ * It runs last among the build hooks (after the search index and the sitemap wrote their files).
+ */
+import { createHash } from 'node:crypto';
+import { existsSync, linkSync, copyFileSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, unlinkSync, writeFileSync, renameSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+
+/** Text files worth compressing: the same list as scripts/server/static.mjs. */
+export const COMPRESSIBLE = /\.(?:html?|css|m?js|json|map|webmanifest|xml|txt|csv|svg)$/;
+export const MIN_BYTES = 256;
+export const BROTLI_QUALITY = 4;
+export const GZIP_LEVEL = 4;
+
+/**
+ * Links `source` to `target`, replacing what is there (a link never changes the file another
+ * build shares); copies when the two are on different file systems.
+ * @param {string} source @param {string} target
+ */
+function place(source, target) {
+  rmSync(target, { force: true });
+  try {
+    linkSync(source, target);
+  } catch (error) {
+    if (/** @type {NodeJS.ErrnoException} */ (error).code !== 'EXDEV') throw error;
+    copyFileSync(source, target);
+  }
+}
+
+/**
+ * Precompresses a folder's text files, reusing what `cacheDir` holds.
+ * @param {string} clientDir @param {string} cacheDir
+ * @param {{ workerScript: string, threads?: number }} options
+ * @returns {Promise<{ files: number, compressed: number, reused: number, ms: number, bytes: number, brBytes: number, gzBytes: number }>}
+ */
+export async function precompress(clientDir, cacheDir, options) {
+  const started = performance.now();
+  mkdirSync(cacheDir, { recursive: true });
+  const manifestFile = join(cacheDir, 'manifest.json');
+  /** @type {Record<string, [number, number, number, string]>} */
+  let previous = {};
+  try {
+    previous = JSON.parse(readFileSync(manifestFile, 'utf8'));
+  } catch {
+    // First build, or a cache deleted: everything is compressed.
+  }
+  /** @type {Record<string, [number, number, number, string]>} */
+  const manifest = {};
+  /** @type {{ rel: string, path: string, hash: string }[]} */
+  const files = [];
+  /** @type {Map<string, { source: string, target: string }>} */
+  const toCompress = new Map();
+  let bytes = 0;
+  for (const entry of readdirSync(clientDir, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile() || !COMPRESSIBLE.test(entry.name)) continue;
+    const path = join(entry.parentPath, entry.name);
+    const s = statSync(path);
+    if (s.size < MIN_BYTES) continue;
+    const rel = relative(clientDir, path);
+    const known = previous[rel];
+    let hash;
+    if (known && known[0] === s.ino && known[1] === s.size && known[2] === s.mtimeMs) hash = known[3];
+    else hash = createHash('sha1').update(readFileSync(path)).digest('hex');
+    manifest[rel] = [s.ino, s.size, s.mtimeMs, hash];
+    files.push({ rel, path, hash });
+    bytes += s.size;
+    const cached = join(cacheDir, hash);
+    if (!toCompress.has(hash) && !(existsSync(`${cached}.br`) && existsSync(`${cached}.gz`))) toCompress.set(hash, { source: path, target: cached });
+  }
+
+  // Compress what is new, on worker threads, the biggest files spread first.
+  const jobs = [...toCompress.values()];
+  const threads = Math.max(1, Math.min(options.threads ?? availableParallelism(), Math.ceil(jobs.length / 20)));
+  /** @type {{ source: string, target: string }[][]} */
+  const shares = Array.from({ length: threads }, () => []);
+  jobs.forEach((job, i) => /** @type {{ source: string, target: string }[]} */ (shares[i % threads]).push(job));
+  await Promise.all(shares.filter((s) => s.length > 0).map((share) => new Promise((resolve, reject) => {
+    const worker = new Worker(options.workerScript, { workerData: { jobs: share, brotliQuality: BROTLI_QUALITY, gzipLevel: GZIP_LEVEL } });
+    worker.once('message', resolve);
+    worker.once('error', reject);
+    worker.once('exit', (code) => (code === 0 ? resolve(undefined) : reject(new Error(`compression worker exited with ${code}`))));
+  })));
+
+  let brBytes = 0;
+  let gzBytes = 0;
+  for (const { path, hash } of files) {
+    const cached = join(cacheDir, hash);
+    place(`${cached}.br`, `${path}.br`);
+    place(`${cached}.gz`, `${path}.gz`);
+    brBytes += statSync(`${path}.br`).size;
+    gzBytes += statSync(`${path}.gz`).size;
+  }
+
+  // Forget what this build no longer has (a live build keeps its own links to them).
+  const used = new Set(files.map((f) => f.hash));
+  for (const name of readdirSync(cacheDir)) {
+    const hash = name.replace(/\.(?:br|gz)$/, '');
+    if (name !== 'manifest.json' && !used.has(hash)) unlinkSync(join(cacheDir, name));
+  }
+  writeFileSync(`${manifestFile}.tmp`, JSON.stringify(manifest));
+  renameSync(`${manifestFile}.tmp`, manifestFile);
+  return { files: files.length, compressed: jobs.length, reused: files.length - jobs.length, ms: Math.round(performance.now() - started), bytes, brBytes, gzBytes };
+}
+
+/** @returns {import('astro').AstroIntegration} */
+export default function precompressIntegration() {
+  /** @type {string} */
+  let cacheDir = '';
+  /** @type {string} */
+  let workerScript = '';
+  return {
+    name: 'contrechamp:precompress',
+    hooks: {
+      'astro:config:done': ({ config }) => {
+        cacheDir = join(fileURLToPath(config.cacheDir), 'precompressed');
+        workerScript = fileURLToPath(new URL('scripts/site/compress-worker.mjs', config.root));
+      },
+      'astro:build:done': async ({ dir, logger }) => {
+        const r = await precompress(fileURLToPath(dir), cacheDir, { workerScript });
+        const mb = (/** @type {number} */ n) => (n / 1e6).toFixed(1);
+        logger.info(`${r.files} text files: ${r.compressed} compressed, ${r.reused} reused, in ${(r.ms / 1000).toFixed(1)} s (${mb(r.bytes)} MB → br ${mb(r.brBytes)} MB, gzip ${mb(r.gzBytes)} MB)`);
+      },
+    },
+  };
+}
