@@ -8,9 +8,9 @@ import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 
-/** @type {{ jobs: { source: string, target: string }[], brotliQuality: number, gzipLevel: number }} */
-const { jobs, brotliQuality, gzipLevel } = workerData;
-for (const { source, target } of jobs) {
+/** @type {{ jobs: { source: string, target: string, brotliQuality: number, gzipLevel: number }[] }} */
+const { jobs } = workerData;
+for (const { source, target, brotliQuality, gzipLevel } of jobs) {
   const body = readFileSync(source);
   const br = brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: brotliQuality, [constants.BROTLI_PARAM_SIZE_HINT]: body.length } });
   const gz = gzipSync(body, { level: gzipLevel });

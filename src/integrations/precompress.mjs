@@ -9,8 +9,9 @@
  * compress (`<cacheDir>/precompressed/`), and a build links them into place: only files whose
  * content is new are compressed. A file Astro reused from its cache (a hard link, same inode, size
  * and time as last build) is not even read. Compression runs on worker threads
- * (scripts/site/compress-worker.mjs), brotli at quality 4 and gzip at level 4: the measured
- * trade-off (docs/performance.md, « Compression »).
+ * (scripts/site/compress-worker.mjs): pages at brotli quality 4 and gzip level 4, the measured
+ * trade-off (docs/performance.md, « Compression »); hashed assets at the highest levels, since
+ * they change only with the code.
  *
  * It runs last among the build hooks (after the search index and the sitemap wrote their files).
  */
@@ -26,6 +27,13 @@ export const COMPRESSIBLE = /\.(?:html?|css|m?js|json|map|webmanifest|xml|txt|cs
 export const MIN_BYTES = 256;
 export const BROTLI_QUALITY = 4;
 export const GZIP_LEVEL = 4;
+/**
+ * Hashed assets (Vite's `_astro/` scripts and stylesheets) change only with the code, and the
+ * cache keeps them across builds: they get the smallest files, compressed once.
+ */
+const HASHED_ASSET = /^_astro\//;
+export const ASSET_BROTLI_QUALITY = 11;
+export const ASSET_GZIP_LEVEL = 9;
 
 /**
  * Links `source` to `target`, replacing what is there (a link never changes the file another
@@ -63,7 +71,7 @@ export async function precompress(clientDir, cacheDir, options) {
   const manifest = {};
   /** @type {{ rel: string, path: string, hash: string }[]} */
   const files = [];
-  /** @type {Map<string, { source: string, target: string }>} */
+  /** @type {Map<string, { source: string, target: string, brotliQuality: number, gzipLevel: number }>} */
   const toCompress = new Map();
   let bytes = 0;
   for (const entry of readdirSync(clientDir, { recursive: true, withFileTypes: true })) {
@@ -80,17 +88,21 @@ export async function precompress(clientDir, cacheDir, options) {
     files.push({ rel, path, hash });
     bytes += s.size;
     const cached = join(cacheDir, hash);
-    if (!toCompress.has(hash) && !(existsSync(`${cached}.br`) && existsSync(`${cached}.gz`))) toCompress.set(hash, { source: path, target: cached });
+    if (toCompress.has(hash) || (existsSync(`${cached}.br`) && existsSync(`${cached}.gz`))) continue;
+    const asset = HASHED_ASSET.test(rel.split('\\').join('/'));
+    toCompress.set(hash, { source: path, target: cached, brotliQuality: asset ? ASSET_BROTLI_QUALITY : BROTLI_QUALITY, gzipLevel: asset ? ASSET_GZIP_LEVEL : GZIP_LEVEL });
   }
 
   // Compress what is new, on worker threads, the biggest files spread first.
   const jobs = [...toCompress.values()];
   const threads = Math.max(1, Math.min(options.threads ?? availableParallelism(), Math.ceil(jobs.length / 20)));
-  /** @type {{ source: string, target: string }[][]} */
+  /** @type {(typeof jobs)[]} */
   const shares = Array.from({ length: threads }, () => []);
-  jobs.forEach((job, i) => /** @type {{ source: string, target: string }[]} */ (shares[i % threads]).push(job));
+  // The slow ones (assets at the highest quality) first, spread over the threads.
+  jobs.sort((a, b) => b.brotliQuality - a.brotliQuality);
+  jobs.forEach((job, i) => /** @type {typeof jobs} */ (shares[i % threads]).push(job));
   await Promise.all(shares.filter((s) => s.length > 0).map((share) => new Promise((resolve, reject) => {
-    const worker = new Worker(options.workerScript, { workerData: { jobs: share, brotliQuality: BROTLI_QUALITY, gzipLevel: GZIP_LEVEL } });
+    const worker = new Worker(options.workerScript, { workerData: { jobs: share } });
     worker.once('message', resolve);
     worker.once('error', reject);
     worker.once('exit', (code) => (code === 0 ? resolve(undefined) : reject(new Error(`compression worker exited with ${code}`))));
