@@ -87,6 +87,22 @@ export const DYNAMIC_MIN_BYTES = 1024;
 const DYNAMIC_BROTLI_QUALITY = 4;
 
 /**
+ * Whether compressing an answer to this request cannot help another site guess a secret in it
+ * (BREACH: a page that holds a reader's secret beside text an attacker chose, compressed, tells
+ * by its length how much the two share). A request without cookies carries no reader's secret;
+ * one with cookies is safe when the browser says it comes from this site or from the reader
+ * (Sec-Fetch-Site `same-origin` or `none`: a link followed on the site, an address typed).
+ * Requests another site makes the browser send (or a browser that does not say) get the plain
+ * answer.
+ * @param {import('node:http').IncomingMessage} req
+ */
+export function breachSafe(req) {
+  if (!req.headers.cookie) return true;
+  const site = req.headers['sec-fetch-site'];
+  return site === 'same-origin' || site === 'none';
+}
+
+/**
  * Compresses an app's answer when the reader accepts it and it is worth it: rewrites `raw` (the
  * headers to send: Content-Encoding added, Content-Length removed, Vary completed, a strong ETag
  * made weak) and returns the stream to pipe the body through; undefined to send it as it is.
@@ -103,7 +119,7 @@ export function compressAnswer(req, up, raw) {
   const length = h['content-length'];
   if (length !== undefined && Number(length) < DYNAMIC_MIN_BYTES) return undefined;
   const accepted = acceptedEncodings(req.headers['accept-encoding']);
-  const encoding = accepted.br ? 'br' : accepted.gzip ? 'gzip' : undefined;
+  const encoding = breachSafe(req) ? (accepted.br ? 'br' : accepted.gzip ? 'gzip' : undefined) : undefined;
   /** @type {string[]} */
   const out = [];
   let vary = false;

@@ -204,6 +204,15 @@ describe('static files and compression in the front process', () => {
     const gz = await fetchRaw(port, '/compte', { 'Accept-Encoding': 'gzip' });
     expect(gunzipSync(gz.body).toString()).toBe(page('compte'));
     expect((await fetchRaw(port, '/compte')).body.toString()).toBe(page('compte'));
+    // A signed-in reader's page is compressed only when the request comes from the site itself
+    // or from the reader (BREACH): not when another site makes the browser ask for it.
+    const signedIn = { 'Accept-Encoding': 'br', Cookie: 'session=abc' };
+    expect((await fetchRaw(port, '/compte', { ...signedIn, 'Sec-Fetch-Site': 'same-origin' })).headers['content-encoding']).toBe('br');
+    expect((await fetchRaw(port, '/compte', { ...signedIn, 'Sec-Fetch-Site': 'none' })).headers['content-encoding']).toBe('br');
+    const crossSite = await fetchRaw(port, '/compte', { ...signedIn, 'Sec-Fetch-Site': 'cross-site' });
+    expect(crossSite.headers['content-encoding']).toBeUndefined();
+    expect(crossSite.body.toString()).toBe(page('compte'));
+    expect((await fetchRaw(port, '/compte', signedIn)).headers['content-encoding']).toBeUndefined();
 
     const small = await fetchRaw(port, '/petit', { 'Accept-Encoding': 'br' });
     expect(small.headers['content-encoding']).toBeUndefined();
