@@ -82,7 +82,7 @@ const MEMORY_FILE_MAX = 1024 * 1024;
 const RECHECK_MS = 1000;
 
 /**
- * @typedef {{ body?: Buffer, path: string, size: number, etag: string }} Variant
+ * @typedef {{ body?: Buffer, path: string, size: number, etag: string, raw?: string[] }} Variant
  * @typedef {{
  *   path: string, size: number, mtimeMs: number, ino: number, checkedAt: number, type: string,
  *   cacheControl: string, lastModified: string, compressible: boolean, bytes: number,
@@ -308,6 +308,21 @@ function matchesEtag(header, etag) {
 }
 
 /**
+ * The headers of a whole file sent as it is, as a flat list (what writeHead takes fastest).
+ * @param {Entry} entry @param {Variant} chosen @param {string | undefined} encoding
+ * @returns {string[]}
+ */
+function fullHeaders(entry, chosen, encoding) {
+  const raw = Object.entries(SECURITY_HEADERS).flat();
+  raw.push('Accept-Ranges', 'bytes', 'Cache-Control', entry.cacheControl, 'Last-Modified', entry.lastModified, 'ETag', chosen.etag);
+  if (entry.compressible) raw.push('Vary', 'Accept-Encoding');
+  raw.push('Content-Type', entry.type);
+  if (encoding) raw.push('Content-Encoding', encoding);
+  raw.push('Content-Length', String(chosen.size));
+  return raw;
+}
+
+/**
  * Answers a request with a file found by lookup().
  * @param {Entry} entry
  * @param {import('node:http').IncomingMessage} req
@@ -324,6 +339,13 @@ function serve(entry, req, res) {
     const accepted = acceptedEncodings(req.headers['accept-encoding']);
     if (accepted.br && entry.br) [chosen, encoding] = [entry.br, 'br'];
     else if (accepted.gzip && entry.gzip) [chosen, encoding] = [entry.gzip, 'gzip'];
+  }
+  // The common case (a whole file, no condition): headers made once per file and encoding.
+  if (!range && !req.headers['if-none-match'] && !req.headers['if-modified-since'] && chosen.body) {
+    chosen.raw ??= fullHeaders(entry, chosen, encoding);
+    res.writeHead(200, chosen.raw);
+    res.end(head ? undefined : chosen.body);
+    return;
   }
   /** @type {Record<string, string | number>} */
   const headers = {

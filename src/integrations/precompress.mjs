@@ -6,7 +6,7 @@
  * (scripts/server/static.mjs); nginx's gzip_static and brotli_static read the same files.
  *
  * Incremental: the compressed files are kept in the build cache under the SHA-1 of the file they
- * compress (`<cacheDir>/precompressed/`), and a build links them into place: only files whose
+ * compress and the levels used (`<cacheDir>/precompressed/`), and a build links them into place: only files whose
  * content is new are compressed. A file Astro reused from its cache (a hard link, same inode, size
  * and time as last build) is not even read. Compression runs on worker threads
  * (scripts/site/compress-worker.mjs): pages at brotli quality 4 and gzip level 4, the measured
@@ -69,7 +69,7 @@ export async function precompress(clientDir, cacheDir, options) {
   }
   /** @type {Record<string, [number, number, number, string]>} */
   const manifest = {};
-  /** @type {{ rel: string, path: string, hash: string }[]} */
+  /** @type {{ rel: string, path: string, key: string }[]} */
   const files = [];
   /** @type {Map<string, { source: string, target: string, brotliQuality: number, gzipLevel: number }>} */
   const toCompress = new Map();
@@ -85,12 +85,16 @@ export async function precompress(clientDir, cacheDir, options) {
     if (known && known[0] === s.ino && known[1] === s.size && known[2] === s.mtimeMs) hash = known[3];
     else hash = createHash('sha1').update(readFileSync(path)).digest('hex');
     manifest[rel] = [s.ino, s.size, s.mtimeMs, hash];
-    files.push({ rel, path, hash });
     bytes += s.size;
-    const cached = join(cacheDir, hash);
-    if (toCompress.has(hash) || (existsSync(`${cached}.br`) && existsSync(`${cached}.gz`))) continue;
     const asset = HASHED_ASSET.test(rel.split('\\').join('/'));
-    toCompress.set(hash, { source: path, target: cached, brotliQuality: asset ? ASSET_BROTLI_QUALITY : BROTLI_QUALITY, gzipLevel: asset ? ASSET_GZIP_LEVEL : GZIP_LEVEL });
+    const brotliQuality = asset ? ASSET_BROTLI_QUALITY : BROTLI_QUALITY;
+    const gzipLevel = asset ? ASSET_GZIP_LEVEL : GZIP_LEVEL;
+    // The levels are part of the name: a change of levels compresses again.
+    const key = `${hash}-${brotliQuality}-${gzipLevel}`;
+    files.push({ rel, path, key });
+    const cached = join(cacheDir, key);
+    if (toCompress.has(key) || (existsSync(`${cached}.br`) && existsSync(`${cached}.gz`))) continue;
+    toCompress.set(key, { source: path, target: cached, brotliQuality, gzipLevel });
   }
 
   // Compress what is new, on worker threads, the biggest files spread first.
@@ -110,8 +114,8 @@ export async function precompress(clientDir, cacheDir, options) {
 
   let brBytes = 0;
   let gzBytes = 0;
-  for (const { path, hash } of files) {
-    const cached = join(cacheDir, hash);
+  for (const { path, key } of files) {
+    const cached = join(cacheDir, key);
     place(`${cached}.br`, `${path}.br`);
     place(`${cached}.gz`, `${path}.gz`);
     brBytes += statSync(`${path}.br`).size;
@@ -119,10 +123,9 @@ export async function precompress(clientDir, cacheDir, options) {
   }
 
   // Forget what this build no longer has (a live build keeps its own links to them).
-  const used = new Set(files.map((f) => f.hash));
+  const used = new Set(files.map((f) => f.key));
   for (const name of readdirSync(cacheDir)) {
-    const hash = name.replace(/\.(?:br|gz)$/, '');
-    if (name !== 'manifest.json' && !used.has(hash)) unlinkSync(join(cacheDir, name));
+    if (name !== 'manifest.json' && !used.has(name.replace(/\.(?:br|gz)$/, ''))) unlinkSync(join(cacheDir, name));
   }
   writeFileSync(`${manifestFile}.tmp`, JSON.stringify(manifest));
   renameSync(`${manifestFile}.tmp`, manifestFile);
