@@ -373,7 +373,7 @@ function serve(entry, req, res) {
   let end = chosen.size - 1;
   let status = 200;
   if (range && /^bytes=/.test(range)) {
-    const ifRange = req.headers['if-range'];
+    const ifRange = String(req.headers['if-range'] ?? '');
     const rangeHolds = !ifRange || (ifRange.includes('"') ? ifRange === chosen.etag : Date.parse(ifRange) >= Math.floor(entry.mtimeMs / 1000) * 1000);
     const m = /^bytes=(\d*)-(\d*)$/.exec(range.trim());
     if (rangeHolds && m && (m[1] || m[2])) {
