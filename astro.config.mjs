@@ -11,6 +11,7 @@ import { FINGERPRINT_FILE, buildFingerprint, codeVersion } from './scripts/build
 import pagefindIndex from './src/integrations/pagefind.ts';
 import publicSitemap from './src/integrations/sitemap.ts';
 import clientDirectives from './src/integrations/directives.ts';
+import precompress from './src/integrations/precompress.mjs';
 import { satteri } from '@astrojs/markdown-satteri';
 import { frenchTypographyPlugin } from './src/lib/typography.ts';
 
@@ -97,7 +98,6 @@ export default defineConfig({
     // The search index, built from the prerendered pages; before the fingerprint, so that a
     // failed index leaves no build that `npm start` would take as complete.
     pagefindIndex(),
-    fingerprint,
     react(),
     // Islands load on the interaction that needs them (src/directives/).
     clientDirectives(),
@@ -116,6 +116,10 @@ export default defineConfig({
     }),
     // Public, indexable pages only: no private area, nothing rendered on demand or marked noindex.
     publicSitemap(),
+    // `.br` and `.gz` beside every text file, once the search index and the sitemap are written.
+    precompress(),
+    // Last: a build whose hooks failed is never taken as complete.
+    fingerprint,
   ],
   image: {
     // Every width of SPEC §9 at every density.
