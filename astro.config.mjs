@@ -3,7 +3,7 @@ import { defineConfig, envField } from 'astro/config';
 import node from '@astrojs/node';
 import react from '@astrojs/react';
 import icon from 'astro-icon';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { IMAGE_DENSITIES, IMAGE_WIDTHS } from './src/lib/ui-constants.ts';
@@ -56,6 +56,28 @@ const stalePages = {
 };
 
 /**
+ * What pages rendered on demand need from the content (the 404's « À lire en ce moment », the
+ * text of /soutenir/{source}) is computed at build time (src/pages/build-data.json.ts) and read
+ * by the server from its own folder (src/lib/build-data.ts): moved out of the client folder, so
+ * that it is neither public nor seen by the search index and the sitemap.
+ */
+let serverDir = '';
+/** @type {import('astro').AstroIntegration} */
+const buildDataFile = {
+  name: 'contrechamp:build-data',
+  hooks: {
+    'astro:config:done': ({ config }) => {
+      serverDir = fileURLToPath(config.build.server);
+    },
+    'astro:build:done': ({ dir }) => {
+      const server = serverDir;
+      mkdirSync(server, { recursive: true });
+      renameSync(fileURLToPath(new URL('build-data.json', dir)), join(server, 'build-data.json'));
+    },
+  },
+};
+
+/**
  * The public address of the site. Feeds, sitemaps, Open Graph tags and (later) e-mails
  * build their absolute links from it, never from a request's Host header.
  */
@@ -95,6 +117,7 @@ export default defineConfig({
   integrations: [
     // First: the search index and the sitemap must not see pages no longer built.
     stalePages,
+    buildDataFile,
     // The search index, built from the prerendered pages; before the fingerprint, so that a
     // failed index leaves no build that `npm start` would take as complete.
     pagefindIndex(),

@@ -1,11 +1,12 @@
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { existsSync, linkSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
+import type { AstroPrerenderer } from 'astro';
 import pagefindIndex from './pagefind';
-import { contentHash, deltaLimit, pageStamps, planIndex, type BaseDocuments } from './pagefind-delta';
+import { contentHash, deltaLimit, planIndex, type BaseDocuments } from './pagefind-delta';
 import { withoutSuperseded } from '../lib/search';
 
 describe('what an incremental index holds', () => {
@@ -25,19 +26,6 @@ describe('what an incremental index holds', () => {
     expect(planIndex(base, new Map([['/a', 'A1'], ['/b', 'B1'], ['/c', 'C1']]), 2).mode).toBe('full');
     expect(deltaLimit(10_000)).toBe(500);
     expect(deltaLimit(100)).toBe(200);
-  });
-
-  it('stamps a page by its route’s code, its cacheKey and the content it rendered', () => {
-    const manifest = (dependencyHash: string, cacheKey: string, contentHashes?: Record<string, string>) => ({
-      routes: { 'src/pages/x.astro': { dependencyHash, paths: { '/articles/2026/%C3%A9t%C3%A9': { cacheKey, outputFile: 'client/articles/2026/%C3%A9t%C3%A9/index.html', ...(contentHashes ? { contentHashes } : {}) } } } },
-    });
-    const stamp = (m: ReturnType<typeof manifest>) => pageStamps(m, 'client/').get('articles/2026/été/index.html');
-    const first = stamp(manifest('h1', 'k1'));
-    expect(first).toBeDefined();
-    expect(stamp(manifest('h1', 'k1'))).toBe(first);
-    expect(stamp(manifest('h2', 'k1'))).not.toBe(first);
-    expect(stamp(manifest('h1', 'k2'))).not.toBe(first);
-    expect(stamp(manifest('h1', 'k1', { 'stories/x': 'r2' }))).not.toBe(first);
   });
 
   it('hides the full index’s superseded results', () => {
@@ -86,23 +74,46 @@ describe('the search index across builds', { timeout: 60_000 }, () => {
     return `<!doctype html><html lang="fr"><head><title>${title}</title></head><body><main><article data-pagefind-body><h1 data-pagefind-meta="title">${title}</h1><p>Un texte sur <a href="${link}">${title}</a>.</p></article></main></body></html>`;
   };
 
-  async function build(name: string, pages: Record<string, string>, keys: Record<string, string>) {
+  /**
+   * One build as Astro makes it: `rendered` pages (all by default) are rendered, through the
+   * prerenderer the integration sets when `streamed`, and written with a new copy in Astro's
+   * incremental cache; the others are left as the cache had them.
+   */
+  async function build(name: string, pages: Record<string, string>, options: { rendered?: string[]; streamed?: string[] } = {}) {
     const out = join(work, name);
     const client = join(out, 'client');
-    for (const [path, title] of Object.entries(pages)) {
-      mkdirSync(join(client, path), { recursive: true });
-      writeFileSync(join(client, path, 'index.html'), page(title));
-    }
-    // Astro's incremental manifest, as it writes it into the cache before this hook runs.
     const cacheDir = join(work, 'cache');
-    mkdirSync(cacheDir, { recursive: true });
-    const paths = Object.fromEntries(Object.keys(pages).map((path) => [`/${path}`, { cacheKey: keys[path] ?? path, outputFile: `client/${path}/index.html` }]));
-    writeFileSync(join(cacheDir, 'incremental-build.json'), JSON.stringify({ routes: { 'src/pages/[x].astro': { dependencyHash: 'h', paths } } }));
     const integration = pagefindIndex();
     const hooks = integration.hooks as Record<string, (options: unknown) => Promise<void> | void>;
     const logs: string[] = [];
     const logger = { info: (message: string) => logs.push(message), warn: (message: string) => logs.push(message) };
     await hooks['astro:config:done']!({ config: { cacheDir: pathToFileURL(`${cacheDir}/`), outDir: pathToFileURL(`${out}/`) } });
+    let prerenderer: AstroPrerenderer | undefined;
+    const astro: AstroPrerenderer = {
+      name: 'astro:default',
+      getStaticPaths: async () => [],
+      render: async (request) => new Response(page(pages[new URL(request.url).pathname.slice(1, -1)]!), { headers: { 'Content-Type': 'text/html' } }),
+    };
+    await hooks['astro:build:start']!({ setPrerenderer: (wrap: (astro: AstroPrerenderer) => AstroPrerenderer) => (prerenderer = wrap(astro)) });
+    const rendered = new Set(options.rendered ?? Object.keys(pages));
+    const streamed = new Set(options.streamed ?? []);
+    for (const [path, title] of Object.entries(pages)) {
+      mkdirSync(join(client, path), { recursive: true });
+      mkdirSync(join(cacheDir, 'dist', 'client', path), { recursive: true });
+      const cached = join(cacheDir, 'dist', 'client', path, 'index.html');
+      if (!rendered.has(path) && existsSync(cached)) {
+        linkSync(cached, join(client, path, 'index.html'));
+        continue;
+      }
+      let html = page(title);
+      if (streamed.has(path)) {
+        const result = await prerenderer!.render(new Request(`http://localhost/${path}/`), { routeData: {} as never });
+        html = await (result instanceof Response ? result : result.response).text();
+      }
+      writeFileSync(join(client, path, 'index.html'), html);
+      rmSync(cached, { force: true });
+      writeFileSync(cached, html);
+    }
     await hooks['astro:build:done']!({ dir: pathToFileURL(`${client}/`), logger });
     return { client, logs: logs.join('\n') };
   }
@@ -110,16 +121,19 @@ describe('the search index across builds', { timeout: 60_000 }, () => {
   const pages = Object.fromEntries(Array.from({ length: 30 }, (_, i) => [`articles/p${i}`, `Sujet numéro ${i}`]));
 
   it('indexes in full first, then only what changed, and searches see the latest version of each page once', async () => {
-    const first = await build('b1', pages, {});
+    // A first build gives its pages to Pagefind as Astro renders them.
+    const first = await build('b1', pages, { streamed: Object.keys(pages) });
     expect(first.logs).toMatch(/full index/);
+    expect(first.logs).toMatch(/30 pages taken as rendered \(30 results indexed meanwhile\), 0 of 30 pages read/);
     expect(searchable(first.client).get('/articles/p3')).toBe('Sujet numéro 3');
 
     // A title changed, a page added, a page deleted, a page with another link but the same text.
     const { 'articles/p7': _, ...rest } = pages;
-    const second = await build('b2', { ...rest, 'articles/p3': 'Titre corrigé', 'articles/neuf': 'Page nouvelle', 'articles/p5': 'Sujet numéro 5|/ailleurs' }, { 'articles/p3': 'changed', 'articles/p5': 'changed' });
+    const changed = { ...rest, 'articles/p3': 'Titre corrigé', 'articles/neuf': 'Page nouvelle', 'articles/p5': 'Sujet numéro 5|/ailleurs' };
+    const second = await build('b2', changed, { rendered: ['articles/p3', 'articles/neuf', 'articles/p5'], streamed: ['articles/p3', 'articles/neuf'] });
     expect(second.logs).toMatch(/incremental index: 3 new or changed and 2 superseded/);
-    // Only the changed pages were read again: the others are Astro's cached copies.
-    expect(second.logs).toMatch(/3 of 30 pages read/);
+    // Only the rendered pages were read, as rendered or from disk: the others are Astro's cached copies.
+    expect(second.logs).toMatch(/2 pages taken as rendered, 1 of 30 pages read/);
     const found = searchable(second.client);
     expect(found.get('/articles/p5')).toBe('Sujet numéro 5');
     expect(found.get('/articles/p3')).toBe('Titre corrigé');
@@ -132,8 +146,8 @@ describe('the search index across builds', { timeout: 60_000 }, () => {
     expect(searchable(first.client).get('/articles/p3')).toBe('Sujet numéro 3');
 
     // The next build, with no change, carries the same delta on.
-    const third = await build('b3', { ...rest, 'articles/p3': 'Titre corrigé', 'articles/neuf': 'Page nouvelle', 'articles/p5': 'Sujet numéro 5|/ailleurs' }, { 'articles/p3': 'changed', 'articles/p5': 'changed' });
-    expect(third.logs).toMatch(/0 of 30 pages read/);
+    const third = await build('b3', changed, { rendered: [] });
+    expect(third.logs).toMatch(/0 pages taken as rendered, 0 of 30 pages read/);
     expect(searchable(third.client).get('/articles/p3')).toBe('Titre corrigé');
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { documentsOf, indexableText, pageUrl, searchRecords } from './pagefind-documents';
+import { documentsOf, indexableText, pageFile, pageUrl, searchRecords } from './pagefind-documents';
 
 const page = (body: string) =>
   `<!DOCTYPE html><html lang="fr" data-at-top><head><title>T</title><meta http-equiv="content-security-policy" content="script-src 'self'"></head><body>${body}</body></html>`;
@@ -58,5 +58,15 @@ describe('documents of a built page', () => {
 
   it('decodes the record URL', () => {
     expect(searchRecords('<article data-search-url="/a?b=1&amp;c=2#d"></article>')[0]!.url).toBe('/a?b=1&c=2#d');
+  });
+});
+
+describe('pageFile', () => {
+  it('names the file Astro writes for the address it renders, which pageUrl turns back into the address', () => {
+    expect(pageFile('/')).toBe('index.html');
+    expect(pageFile('/articles/2026/un-titre/')).toBe('articles/2026/un-titre/index.html');
+    expect(pageFile('/articles/page/2')).toBe('articles/page/2/index.html');
+    expect(pageFile('/tags/%C3%A9cologie/')).toBe('tags/écologie/index.html');
+    for (const url of ['/', '/articles/2026/un-titre', '/tags/écologie']) expect(pageUrl(pageFile(`${url}/`.replace('//', '/')))).toBe(url);
   });
 });

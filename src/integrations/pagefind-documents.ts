@@ -22,6 +22,16 @@ export function pageUrl(relativePath: string): string {
 }
 
 /**
+ * The client folder's file a prerendered page is written to (format 'directory'), from the
+ * request Astro renders it for: `/articles/2026/x/` → `articles/2026/x/index.html`.
+ */
+export function pageFile(pathname: string): string {
+  const path = decodeURI(pathname).replace(/^\/+/, '');
+  if (path === '' || path.endsWith('/')) return `${path}index.html`;
+  return path.endsWith('.html') ? path : `${path}/index.html`;
+}
+
+/**
  * The text as Pagefind should read it.
  *
  * Pagefind splits words on ASCII punctuation only. French elides with the typographic

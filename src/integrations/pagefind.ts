@@ -16,9 +16,9 @@ import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
 import * as pagefind from 'pagefind';
-import { documentsOf, type IndexDocument } from './pagefind-documents';
+import { documentsOf, pageFile, type IndexDocument } from './pagefind-documents';
 import {
-  DELTA_DIR, DELTA_FILE, contentHash, deltaLimit, pageStamps, planIndex,
+  DELTA_DIR, DELTA_FILE, contentHash, deltaLimit, planIndex,
   type BaseDocuments, type DeltaManifest,
 } from './pagefind-delta';
 
@@ -32,7 +32,8 @@ const UNUSED_FILES = [
 
 /** Files read at once: enough to keep Pagefind busy, few enough for large corpora. */
 const CONCURRENCY = 16;
-const STATE_VERSION = 1;
+// 2: stamps from the cached copies' file status instead of Astro's manifest.
+const STATE_VERSION = 2;
 
 /** What the cache keeps between builds (`<cacheDir>/pagefind/state.json`). */
 interface State {
@@ -113,12 +114,23 @@ async function fragmentIds(output: string): Promise<Map<string, string>> {
   return ids;
 }
 
-/** Indexes documents into `output` (emptied first). */
-async function writeIndex(documents: Document[], output: string): Promise<void> {
+/** A Pagefind index being filled. */
+type PagefindIndex = NonNullable<Awaited<ReturnType<typeof pagefind.createIndex>>['index']>;
+
+async function newIndex(): Promise<PagefindIndex> {
   // Figure captions hold image credits ("Illustration : Contrechamp"), not content.
   const { index, errors } = await pagefind.createIndex({ excludeSelectors: ['figcaption', 'video-facade'] });
   if (!index) throw new Error(`Pagefind: ${errors.join('; ')}`);
-  const problems: string[] = [];
+  return index;
+}
+
+/**
+ * Indexes documents into `output` (emptied first). `started`: an index the pages were already
+ * given to as they were rendered (see `streaming` below), with what it could not index.
+ */
+async function writeIndex(documents: Document[], output: string, started?: { index: PagefindIndex; problems: string[] }): Promise<void> {
+  const index = started?.index ?? (await newIndex());
+  const problems: string[] = [...(started?.problems ?? [])];
   try {
     await each(documents, async (document) => {
       const response = await index.addHTMLFile({ url: document.url, content: document.content! });
@@ -134,9 +146,24 @@ async function writeIndex(documents: Document[], output: string): Promise<void> 
   await Promise.all(UNUSED_FILES.map((file) => rm(join(output, file), { force: true })));
 }
 
+/**
+ * The pages rendered in this build, read as Astro renders them (a prerenderer wrapped around
+ * Astro's): their documents need no second reading from disk. When the index is made in full
+ * anyway (no previous index: a first build, a cleared cache), each page is given to Pagefind at
+ * once, which indexes in its own process while Astro renders the next pages.
+ */
+interface Streaming {
+  /** Documents of the rendered pages, by file, without their content (read again if needed). */
+  byFile: Map<string, Document[]>;
+  /** The full index being filled, when there is no previous one. */
+  started?: { index: PagefindIndex; problems: string[]; pending: Promise<void>[]; urls: Set<string> };
+}
+
 export default function pagefindIndex(): AstroIntegration {
   let cacheDir: string | undefined;
   let outDir: string | undefined;
+  let streaming: Streaming | undefined;
+  const cacheOf = (root: string) => join(cacheDir ?? join(root, '..', '.pagefind-cache'), 'pagefind');
   return {
     name: 'contrechamp:pagefind',
     hooks: {
@@ -144,13 +171,65 @@ export default function pagefindIndex(): AstroIntegration {
         cacheDir = fileURLToPath(config.cacheDir);
         outDir = fileURLToPath(config.outDir);
       },
+      'astro:build:start': ({ setPrerenderer }) => {
+        const stream: Streaming = { byFile: new Map() };
+        streaming = stream;
+        const full = !existsSync(join(cacheOf(outDir ?? '.'), 'base', 'pagefind-entry.json'));
+        let starting: Promise<NonNullable<Streaming['started']>> | undefined;
+        const started = () =>
+          (starting ??= newIndex().then((index) => (stream.started = { index, problems: [], pending: [], urls: new Set() })));
+        setPrerenderer((astro) => ({
+          name: 'contrechamp:pagefind',
+          setup: () => astro.setup?.() ?? Promise.resolve(),
+          getStaticPaths: () => astro.getStaticPaths(),
+          collectStaticImages: astro.collectStaticImages ? () => astro.collectStaticImages!() : undefined,
+          teardown: () => astro.teardown?.() ?? Promise.resolve(),
+          render: async (request, options) => {
+            const result = await astro.render(request, options);
+            const response = result instanceof Response ? result : result.response;
+            if (response.status !== 200 || !response.headers.get('content-type')?.startsWith('text/html') || !response.body) return result;
+            const html = await response.text();
+            const file = pageFile(new URL(request.url).pathname);
+            const documents: Document[] = documentsOf(file, html).map((document) => ({ url: document.url, hash: contentHash(document.content), file, content: document.content }));
+            stream.byFile.set(file, documents);
+            if (full) {
+              // A page's own result goes to Pagefind now; the records of lists (brèves, printed
+              // in several lists) wait, to be indexed once, from the first list in file order.
+              const own = documents.filter((document) => !document.url.includes('#'));
+              if (own.length > 0) {
+                const index = await started();
+                for (const document of own) {
+                  index.urls.add(document.url);
+                  index.pending.push(
+                    index.index.addHTMLFile({ url: document.url, content: document.content! }).then((added) => {
+                      index.problems.push(...added.errors.map((error) => `${document.url}: ${error}`));
+                    }),
+                  );
+                }
+              }
+            }
+            // Held until the end of the build otherwise: read again from disk when needed.
+            for (const document of documents) document.content = undefined;
+            const copy = new Response(html, { status: response.status, statusText: response.statusText, headers: response.headers });
+            return result instanceof Response ? copy : { ...result, response: copy };
+          },
+        }));
+      },
+      // Astro leaves its prerender entry point out of the bundle when a prerenderer is set (an
+      // adapter's own, rendering in another runtime); this one wraps Astro's, which needs it.
+      'astro:build:setup': ({ vite, updateConfig }) => {
+        if (vite.environments?.prerender?.build?.rolldownOptions?.input) return;
+        updateConfig({ environments: { prerender: { build: { rolldownOptions: { input: 'astro/entrypoints/prerender' } } } } });
+      },
       'astro:build:done': async ({ dir, logger }) => {
         const root = fileURLToPath(dir);
         const output = join(root, PAGEFIND_DIR);
         const deltaOutput = join(root, DELTA_DIR);
         const started = Date.now();
         const seconds = (since: number) => `${((Date.now() - since) / 1000).toFixed(1)} s`;
-        const cache = join(cacheDir ?? join(root, '..', '.pagefind-cache'), 'pagefind');
+        const cache = cacheOf(root);
+        const stream = streaming;
+        streaming = undefined;
         const baseDir = join(cache, 'base');
         const statePath = join(cache, 'state.json');
         const files = (await readdir(root, { recursive: true }))
@@ -163,11 +242,28 @@ export default function pagefindIndex(): AstroIntegration {
         // A cache cleared in part: no base to build on.
         if (!existsSync(join(baseDir, 'pagefind-entry.json'))) state.base = null;
         const prefix = `${relative(outDir ?? root, root).split(sep).join('/')}/`.replace(/^\/$/, '');
-        const stamps = pageStamps((await readJson(join(cacheDir ?? '', 'incremental-build.json'))) ?? {}, prefix);
-        const byFile = new Map<string, Document[]>();
-        let read = 0;
+        // Each page's stamp: its copy in Astro's incremental cache, which Astro writes again
+        // (a new file, or at least a new modification time) whenever it renders the page, and
+        // leaves alone when it skips it. (Astro's manifest says the same, but it is 230 MB of
+        // JSON at 10,000 stories: parsing it cost seconds and a gigabyte.)
+        const cachedPages = join(cacheDir ?? join(root, '..', '.pagefind-cache'), 'dist', prefix);
+        const stamps = new Map<string, string>();
         await each(files, async (file) => {
           const key = file.split(sep).join('/');
+          const info = await stat(join(cachedPages, file), { bigint: true }).catch(() => undefined);
+          if (info) stamps.set(key, `${info.ino}:${info.size}:${info.mtimeNs}`);
+        });
+        const byFile = new Map<string, Document[]>();
+        let read = 0;
+        let rendered = 0;
+        await each(files, async (file) => {
+          const key = file.split(sep).join('/');
+          const captured = stream?.byFile.get(key);
+          if (captured) {
+            rendered += 1;
+            byFile.set(file, captured.map((document) => ({ ...document, file })));
+            return;
+          }
           const stamp = stamps.get(key);
           const cached = stamp !== undefined ? state.files[key] : undefined;
           if (cached && cached.stamp === stamp) {
@@ -195,8 +291,12 @@ export default function pagefindIndex(): AstroIntegration {
         await rm(deltaOutput, { recursive: true, force: true });
         if (plan.mode === 'full') {
           const all = [...documents.values()];
-          await withContent(all);
-          await writeIndex(all, output);
+          const started = stream?.started;
+          // What the pages already gave Pagefind as they were rendered is not given again.
+          const rest = started ? all.filter((document) => !started.urls.has(document.url)) : all;
+          await withContent(rest);
+          if (started) await Promise.all(started.pending);
+          await writeIndex(rest, output, started);
           // The new full index becomes the base: a new folder, never written into afterwards.
           const ids = await fragmentIds(output);
           // Stopped halfway, the next build must not trust a half-replaced base.
@@ -206,8 +306,10 @@ export default function pagefindIndex(): AstroIntegration {
           await copyTree(output, baseDir, false);
           state.base = Object.fromEntries(all.map((d) => [d.url, { hash: d.hash, id: ids.get(d.url) ?? '' }]));
           const size = await directorySize(output);
-          logger.info(`full index (${plan.reason}): ${documents.size} results in ${PAGEFIND_DIR}/ (${Math.round(size / 1024)} KB); ${read} of ${files.length} pages read in ${readSeconds}, indexed in ${seconds(indexing)}`);
+          logger.info(`full index (${plan.reason}): ${documents.size} results in ${PAGEFIND_DIR}/ (${Math.round(size / 1024)} KB); ${rendered} pages taken as rendered${started ? ` (${started.urls.size} results indexed meanwhile)` : ''}, ${read} of ${files.length} pages read in ${readSeconds}, indexed in ${seconds(indexing)}`);
         } else {
+          // Only a build without a previous index gives Pagefind its pages while they render.
+          if (stream?.started) await pagefind.close();
           await rm(output, { recursive: true, force: true });
           await copyTree(baseDir, output, true);
           if (plan.changed.length > 0) {
@@ -219,7 +321,7 @@ export default function pagefindIndex(): AstroIntegration {
             const deltaIds = new Set((await fragmentIds(deltaOutput)).values());
             plan.superseded = plan.superseded.filter((id) => !deltaIds.has(id));
           }
-          logger.info(`incremental index: ${plan.changed.length} new or changed and ${plan.superseded.length} superseded results of ${documents.size} in ${DELTA_DIR}/; ${read} of ${files.length} pages read in ${readSeconds}, indexed in ${seconds(indexing)}`);
+          logger.info(`incremental index: ${plan.changed.length} new or changed and ${plan.superseded.length} superseded results of ${documents.size} in ${DELTA_DIR}/; ${rendered} pages taken as rendered, ${read} of ${files.length} pages read in ${readSeconds}, indexed in ${seconds(indexing)}`);
         }
 
         // The search interface reads it at every first search: written even when empty, as a new

@@ -1,11 +1,10 @@
 /**
  * The newest stories with a page of their own (articles and émissions), for pages rendered on
- * demand that offer a way on (the 404). Read once per server process from the content layer,
- * without building the whole corpus's indexes.
+ * demand that offer a way on (the 404): computed at build time (src/lib/build-data.ts).
  */
-import { getCollection } from 'astro:content';
 import { SCHEMES_WITH_PAGES } from './content-constants';
 import { storyUrl } from './urls';
+import { buildData } from './build-data';
 
 export interface LatestStory {
   title: string;
@@ -15,14 +14,26 @@ export interface LatestStory {
 }
 
 const KEPT = 5;
+
+interface StoryEntry {
+  data: { title: string; slug: string; scheme: string; published: Date; draft?: boolean };
+}
+
+/** The newest stories with a page, newest first. */
+export function pickLatestStories(stories: readonly StoryEntry[], count = KEPT): LatestStory[] {
+  return stories
+    .filter(({ data }) => !data.draft && (SCHEMES_WITH_PAGES as readonly string[]).includes(data.scheme))
+    .sort((a, b) => b.data.published.getTime() - a.data.published.getTime())
+    .slice(0, count)
+    .map(({ data }) => ({ title: data.title, url: storyUrl(data as Parameters<typeof storyUrl>[0]), scheme: data.scheme as LatestStory['scheme'], published: data.published }));
+}
+
 let latest: Promise<LatestStory[]> | undefined;
 
 export function latestStories(count = KEPT): Promise<LatestStory[]> {
-  latest ??= getCollection('stories', ({ data }) => !data.draft && (SCHEMES_WITH_PAGES as readonly string[]).includes(data.scheme)).then((stories) =>
-    stories
-      .sort((a, b) => b.data.published.getTime() - a.data.published.getTime())
-      .slice(0, KEPT)
-      .map(({ data }) => ({ title: data.title, url: storyUrl(data), scheme: data.scheme as LatestStory['scheme'], published: data.published })),
-  );
+  latest ??= import.meta.env.DEV
+    ? // The development server has no build: the collection, read once. Dropped from builds.
+      import('astro:content').then(({ getCollection }) => getCollection('stories').then((stories) => pickLatestStories(stories)))
+    : Promise.resolve(buildData().latestStories);
   return latest.then((stories) => stories.slice(0, count));
 }

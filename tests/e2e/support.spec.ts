@@ -402,3 +402,16 @@ test('the older English names keep their French route and its sign-in', async ({
   expect(then.headers().location).toBe('/login?redirect=%2Fsoutenir%2Fpaiement%3Fformule%3Dmensuel');
   expect((await request.get('/paiement-simule/cs_sim_inconnu', { maxRedirects: 0 })).status()).toBe(404);
 });
+
+test('a campaign’s page (/soutenir/{source}, rendered on demand) shows the same text as /soutenir, with links that carry the campaign', async ({ page }) => {
+  await page.goto('/soutenir');
+  const text = await main(page).locator('.prose').innerText();
+  expect(text).toMatch(/Pourquoi nous soutenir\s\?/);
+
+  const response = await page.goto('/soutenir/printemps');
+  expect(response?.status()).toBe(200);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Je soutiens Contrechamp');
+  expect(await main(page).locator('.prose').innerText()).toBe(text);
+  // The four ways' buttons (the text itself links to the offers without a campaign).
+  await expect(main(page).getByRole('link', { name: 'Je m’abonne' }).first()).toHaveAttribute('href', '/soutenir/abonnement/printemps');
+});

@@ -1,0 +1,62 @@
+/**
+ * What pages rendered on demand need from the content, computed at build time: the build writes
+ * it (src/pages/build-data.json.ts, a prerendered endpoint, moved into the build's server folder
+ * by astro.config.mjs) and the server reads it once per process. Reading the collections at run
+ * time would bundle the whole content store (55 MB at 10,000 stories) into the server, and make
+ * every build bundle it twice.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { EditorialPageData } from './editorial-page';
+import type { LatestStory } from './latest-stories';
+
+/** The file's name, in the build's server folder. */
+export const BUILD_DATA_FILE = 'build-data.json';
+
+export interface BuildData {
+  latestStories: LatestStory[];
+  /** The editorial pages that pages rendered on demand show, by slug. */
+  pages: Record<string, EditorialPageData>;
+}
+
+/** What JSON makes of it: dates as strings. */
+type Serialized = {
+  latestStories: (Omit<LatestStory, 'published'> & { published: string })[];
+  pages: Record<string, Omit<EditorialPageData, 'updated'> & { updated?: string }>;
+};
+
+/** The build's server folder: APP_BUILD_DIR's, or the one holding entry.mjs above this bundled module. */
+function serverDir(): string | undefined {
+  if (process.env.APP_BUILD_DIR) return join(process.env.APP_BUILD_DIR, 'server');
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (let i = 0; i < 6; i += 1) {
+    if (existsSync(join(dir, 'entry.mjs'))) return dir;
+    dir = dirname(dir);
+  }
+  return undefined;
+}
+
+/** The data as the build wrote it into `dir`; empty when missing. */
+export function readBuildData(dir = serverDir()): BuildData {
+  let raw: Serialized | undefined;
+  try {
+    if (dir) raw = JSON.parse(readFileSync(join(dir, BUILD_DATA_FILE), 'utf8')) as Serialized;
+  } catch {
+    raw = undefined;
+  }
+  return {
+    latestStories: (raw?.latestStories ?? []).map((story) => ({ ...story, published: new Date(story.published) })),
+    pages: Object.fromEntries(
+      Object.entries(raw?.pages ?? {}).map(([slug, page]) => [slug, { ...page, updated: page.updated ? new Date(page.updated) : undefined }]),
+    ),
+  };
+}
+
+let cached: BuildData | undefined;
+
+/** The running build's data, read once per process. */
+export function buildData(): BuildData {
+  cached ??= readBuildData();
+  return cached;
+}
