@@ -10,6 +10,7 @@ import { IMAGE_DENSITIES, IMAGE_WIDTHS } from './src/lib/ui-constants.ts';
 import { FINGERPRINT_FILE, buildFingerprint, codeVersion } from './scripts/build-fingerprint.mjs';
 import pagefindIndex from './src/integrations/pagefind.ts';
 import publicSitemap from './src/integrations/sitemap.ts';
+import { cspDigestCache, reactIslandRenderer } from './src/integrations/on-demand-speed.ts';
 import { satteri } from '@astrojs/markdown-satteri';
 import { frenchTypographyPlugin } from './src/lib/typography.ts';
 
@@ -162,6 +163,7 @@ export default defineConfig({
   },
   vite: {
     define: { __BUILD_ID__: JSON.stringify(buildId) },
+    plugins: [cspDigestCache(), reactIslandRenderer()],
     build: {
       // scripts/site/build.mjs fills the output folder with the cached pages before the build.
       ...(process.env.CONTRECHAMP_LINKED_PAGES ? { emptyOutDir: false } : {}),
