@@ -9,6 +9,11 @@
  *
  * The front is the only writer of the live pointer; the newsroom asks for a switch (a publication,
  * a rollback) through the IPC channel of the app process that serves it.
+ *
+ * Each app process of a build gets its index (APP_INDEX, 0 to APP_PROCESSES - 1): the one with
+ * index 0 is the build's background writer (the job worker and the newsroom's publisher, see
+ * src/server/runtime.ts); the others ask it to look at its queues at once (a `wake` message,
+ * passed on here) after they schedule work.
  */
 import { fork } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -73,7 +78,7 @@ export function clientAddress(peer, forwarded, trusted) {
 }
 
 /**
- * @typedef {{ id: string, dir: string, child: import('node:child_process').ChildProcess, socket: string, ready: boolean, stopping: boolean }} App
+ * @typedef {{ id: string, index: number, dir: string, child: import('node:child_process').ChildProcess, socket: string, ready: boolean, stopping: boolean }} App
  * @typedef {{ id: string, apps: App[], next: number }} Pool
  * @typedef {{ root: string, buildsDir: string, port: number, host: string, processes?: number, trustedProxies?: string, initialIds: string[], env?: NodeJS.ProcessEnv }} FrontOptions
  */
@@ -98,19 +103,20 @@ export async function startFront(options) {
   /**
    * Starts one app process on a build; resolves once it answers its health check.
    * @param {string} id
+   * @param {number} index its place among the build's app processes (0: the background writer)
    * @returns {Promise<App>}
    */
-  function startApp(id) {
+  function startApp(id, index) {
     const dir = buildDir(places, id);
     const socket = join(socketDir, `app-${(counter += 1)}.sock`);
     rmSync(socket, { force: true });
     const child = fork(appScript, [], {
       cwd: options.root,
-      env: { ...(options.env ?? process.env), APP_BUILD_DIR: dir, APP_SOCKET: socket, LIVE_BUILD_ID: id, CONTRECHAMP_ROOT: options.root, BUILDS_DIR: options.buildsDir },
+      env: { ...(options.env ?? process.env), APP_BUILD_DIR: dir, APP_SOCKET: socket, LIVE_BUILD_ID: id, APP_INDEX: String(index), APP_PROCESSES: String(processes), CONTRECHAMP_ROOT: options.root, BUILDS_DIR: options.buildsDir },
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
     /** @type {App} */
-    const app = { id, dir, child, socket, ready: false, stopping: false };
+    const app = { id, index, dir, child, socket, ready: false, stopping: false };
     child.on('message', (message) => onMessage(app, message));
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
@@ -146,7 +152,7 @@ export async function startFront(options) {
     const pool = live;
     setTimeout(() => {
       if (closing || live !== pool) return;
-      startApp(pool.id).then(
+      startApp(pool.id, app.index).then(
         (fresh) => { if (live === pool && !closing) pool.apps.push(fresh); else stopApp(fresh); },
         (error) => log('app.restart_failed', { build: pool.id, error: String(error) }, 'error'),
       );
@@ -165,7 +171,7 @@ export async function startFront(options) {
   async function startPool(id) {
     const dir = buildDir(places, id);
     if (!isCompleteBuild(dir)) throw new Error(`la version ${id} est incomplète ou absente`);
-    const started = await Promise.allSettled(Array.from({ length: processes }, () => startApp(id)));
+    const started = await Promise.allSettled(Array.from({ length: processes }, (_, index) => startApp(id, index)));
     const failed = started.find((r) => r.status === 'rejected');
     if (failed) {
       for (const r of started) if (r.status === 'fulfilled') stopApp(r.value);
@@ -203,6 +209,12 @@ export async function startFront(options) {
   /** @param {App} app @param {unknown} message */
   function onMessage(app, message) {
     const m = /** @type {{ type?: string, id?: unknown, requestId?: unknown }} */ (message);
+    // Work scheduled by any app process: its build's background writer looks at the queue now.
+    if (m?.type === 'wake') {
+      const writer = (live?.id === app.id ? live.apps : []).find((a) => a.index === 0 && a !== app && a.child.connected);
+      writer?.child.send(message);
+      return;
+    }
     if (m?.type !== 'switch' || typeof m.id !== 'string') return;
     const reply = (/** @type {Record<string, unknown>} */ body) => {
       if (app.child.connected) app.child.send({ type: 'switch-result', requestId: m.requestId, ...body });
