@@ -208,11 +208,11 @@ export async function startFront(options) {
 
   /** @param {App} app @param {unknown} message */
   function onMessage(app, message) {
-    const m = /** @type {{ type?: string, id?: unknown, requestId?: unknown }} */ (message);
+    const m = /** @type {{ type?: string, id?: unknown, requestId?: unknown, what?: unknown }} */ (message);
     // Work scheduled by any app process: its build's background writer looks at the queue now.
     if (m?.type === 'wake') {
       const writer = (live?.id === app.id ? live.apps : []).find((a) => a.index === 0 && a !== app && a.child.connected);
-      writer?.child.send(message);
+      writer?.child.send({ type: 'wake', what: String(m.what) });
       return;
     }
     if (m?.type !== 'switch' || typeof m.id !== 'string') return;

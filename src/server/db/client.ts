@@ -21,6 +21,7 @@ import {
   SqliteDialect,
   type SqliteDialectConfig,
   SqliteDriver,
+  type SqliteDatabase as KyselySqliteDatabase,
 } from 'kysely';
 import pg from 'pg';
 import { type Config, config } from '../core/config';
@@ -80,7 +81,7 @@ const STATEMENT_CACHE_SIZE = 1000;
  * statement is reused only once it is free (one being iterated is `busy`: a fresh one is made).
  * SQLite prepares a kept statement again by itself when a migration changes the schema.
  */
-export function withStatementCache(sqlite: SqliteDatabase.Database, size = STATEMENT_CACHE_SIZE): SqliteDialectConfig['database'] {
+export function withStatementCache(sqlite: SqliteDatabase.Database, size = STATEMENT_CACHE_SIZE): KyselySqliteDatabase {
   const statements = new Map<string, SqliteDatabase.Statement>();
   return {
     close: () => sqlite.close(),

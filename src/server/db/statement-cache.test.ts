@@ -40,8 +40,8 @@ describe('prepared statements kept across queries (SQLite)', () => {
     const database = withStatementCache(sqlite);
     const query = 'select label from items order by id';
     const seen: string[] = [];
-    for (const row of database.prepare(query).iterate() as Iterable<{ label: string }>) {
-      seen.push(`${row.label}:${(database.prepare(query).all() as unknown[]).length}`);
+    for (const row of database.prepare(query).iterate([]) as Iterable<{ label: string }>) {
+      seen.push(`${row.label}:${(database.prepare(query).all([]) as unknown[]).length}`);
     }
     expect(seen).toEqual(['un:2', 'deux:2']);
     sqlite.close();
