@@ -12,6 +12,7 @@ import pagefindIndex from './src/integrations/pagefind.ts';
 import publicSitemap from './src/integrations/sitemap.ts';
 import clientDirectives from './src/integrations/directives.ts';
 import precompress from './src/integrations/precompress.mjs';
+import { cspDigestCache, reactIslandRenderer } from './src/integrations/on-demand-speed.ts';
 import { satteri } from '@astrojs/markdown-satteri';
 import { frenchTypographyPlugin } from './src/lib/typography.ts';
 
@@ -192,6 +193,7 @@ export default defineConfig({
   },
   vite: {
     define: { __BUILD_ID__: JSON.stringify(buildId) },
+    plugins: [cspDigestCache(), reactIslandRenderer()],
     build: {
       // scripts/site/build.mjs fills the output folder with the cached pages before the build.
       ...(process.env.CONTRECHAMP_LINKED_PAGES ? { emptyOutDir: false } : {}),

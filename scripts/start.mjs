@@ -11,6 +11,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 import { FINGERPRINT_FILE, buildFingerprint } from './build-fingerprint.mjs';
 import { startFront } from './server/front.mjs';
@@ -60,13 +61,22 @@ if (initialIds.length === 0) {
   process.exit(1);
 }
 
-// PORT (default 4321) and HOST (default localhost), as before; APP_PROCESSES app processes per build.
+// APP_PROCESSES app processes per build: by default one per core, so that pages rendered on demand
+// use the whole machine (the front itself mostly waits on sockets). The first of them is the
+// build's only background writer (src/server/runtime.ts).
+const processesSetting = process.env.APP_PROCESSES?.trim() || String(availableParallelism());
+if (!/^[1-9]\d*$/.test(processesSetting)) {
+  console.error(`APP_PROCESSES : « ${process.env.APP_PROCESSES} » n'est pas un nombre entier de processus (1 ou plus).`);
+  process.exit(1);
+}
+
+// PORT (default 4321) and HOST (default localhost), as before.
 const front = await startFront({
   root,
   buildsDir,
   port: Number(process.env.PORT ?? 4321),
   host: process.env.HOST ?? 'localhost',
-  processes: Number(process.env.APP_PROCESSES ?? 1),
+  processes: Number(processesSetting),
   trustedProxies: process.env.TRUSTED_PROXIES,
   initialIds,
 });

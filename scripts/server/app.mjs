@@ -30,6 +30,9 @@ const leaveIfOrphan = () => process.exit(0);
 process.once('disconnect', leaveIfOrphan);
 
 process.env['ASTRO_NODE_AUTOSTART'] = 'disabled';
+// A built site runs in production: React's server renderer is several times slower in its
+// development build, which it picks when NODE_ENV is anything else (profile: docs/performance.md).
+process.env['NODE_ENV'] = 'production';
 const { handler } = await import(pathToFileURL(join(buildDir, 'server', 'entry.mjs')).href);
 const secured = withSecurityHeaders(handler);
 

@@ -14,6 +14,11 @@
  * from the build live when the request arrived (scripts/server/static.mjs: precompressed forms,
  * immutable hashed assets, revalidated pages, ranges); everything else goes to an app process.
  * Text answers of the app processes are compressed on their way out (compressAnswer below).
+ *
+ * Each app process of a build gets its index (APP_INDEX, 0 to APP_PROCESSES - 1): the one with
+ * index 0 is the build's background writer (the job worker and the newsroom's publisher, see
+ * src/server/runtime.ts); the others ask it to look at its queues at once (a `wake` message,
+ * passed on here) after they schedule work.
  */
 import { fork } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -145,7 +150,7 @@ export function compressAnswer(req, up, raw) {
 }
 
 /**
- * @typedef {{ id: string, dir: string, child: import('node:child_process').ChildProcess, socket: string, ready: boolean, stopping: boolean }} App
+ * @typedef {{ id: string, index: number, dir: string, child: import('node:child_process').ChildProcess, socket: string, ready: boolean, stopping: boolean }} App
  * @typedef {{ id: string, apps: App[], next: number, site: ReturnType<typeof createStaticSite> }} Pool
  * @typedef {{ root: string, buildsDir: string, port: number, host: string, processes?: number, trustedProxies?: string, initialIds: string[], env?: NodeJS.ProcessEnv }} FrontOptions
  */
@@ -170,19 +175,20 @@ export async function startFront(options) {
   /**
    * Starts one app process on a build; resolves once it answers its health check.
    * @param {string} id
+   * @param {number} index its place among the build's app processes (0: the background writer)
    * @returns {Promise<App>}
    */
-  function startApp(id) {
+  function startApp(id, index) {
     const dir = buildDir(places, id);
     const socket = join(socketDir, `app-${(counter += 1)}.sock`);
     rmSync(socket, { force: true });
     const child = fork(appScript, [], {
       cwd: options.root,
-      env: { ...(options.env ?? process.env), APP_BUILD_DIR: dir, APP_SOCKET: socket, LIVE_BUILD_ID: id, CONTRECHAMP_ROOT: options.root, BUILDS_DIR: options.buildsDir },
+      env: { ...(options.env ?? process.env), APP_BUILD_DIR: dir, APP_SOCKET: socket, LIVE_BUILD_ID: id, APP_INDEX: String(index), APP_PROCESSES: String(processes), CONTRECHAMP_ROOT: options.root, BUILDS_DIR: options.buildsDir },
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
     /** @type {App} */
-    const app = { id, dir, child, socket, ready: false, stopping: false };
+    const app = { id, index, dir, child, socket, ready: false, stopping: false };
     child.on('message', (message) => onMessage(app, message));
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
@@ -218,7 +224,7 @@ export async function startFront(options) {
     const pool = live;
     setTimeout(() => {
       if (closing || live !== pool) return;
-      startApp(pool.id).then(
+      startApp(pool.id, app.index).then(
         (fresh) => { if (live === pool && !closing) pool.apps.push(fresh); else stopApp(fresh); },
         (error) => log('app.restart_failed', { build: pool.id, error: String(error) }, 'error'),
       );
@@ -237,7 +243,7 @@ export async function startFront(options) {
   async function startPool(id) {
     const dir = buildDir(places, id);
     if (!isCompleteBuild(dir)) throw new Error(`la version ${id} est incomplète ou absente`);
-    const started = await Promise.allSettled(Array.from({ length: processes }, () => startApp(id)));
+    const started = await Promise.allSettled(Array.from({ length: processes }, (_, index) => startApp(id, index)));
     const failed = started.find((r) => r.status === 'rejected');
     if (failed) {
       for (const r of started) if (r.status === 'fulfilled') stopApp(r.value);
@@ -277,7 +283,13 @@ export async function startFront(options) {
 
   /** @param {App} app @param {unknown} message */
   function onMessage(app, message) {
-    const m = /** @type {{ type?: string, id?: unknown, requestId?: unknown }} */ (message);
+    const m = /** @type {{ type?: string, id?: unknown, requestId?: unknown, what?: unknown }} */ (message);
+    // Work scheduled by any app process: its build's background writer looks at the queue now.
+    if (m?.type === 'wake') {
+      const writer = (live?.id === app.id ? live.apps : []).find((a) => a.index === 0 && a !== app && a.child.connected);
+      writer?.child.send({ type: 'wake', what: String(m.what) });
+      return;
+    }
     if (m?.type !== 'switch' || typeof m.id !== 'string') return;
     const reply = (/** @type {Record<string, unknown>} */ body) => {
       if (app.child.connected) app.child.send({ type: 'switch-result', requestId: m.requestId, ...body });

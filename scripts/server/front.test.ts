@@ -74,7 +74,7 @@ describe('the front process', () => {
   afterAll(() => rmSync(work, { recursive: true, force: true }));
 
   it('switches under load with only 200s, each request served by one build, in-flight requests finished by the old one', async () => {
-    const front = await startFront({ root, buildsDir, port: 0, host: '127.0.0.1', initialIds: [A] });
+    const front = await startFront({ root, buildsDir, port: 0, host: '127.0.0.1', processes: 2, initialIds: [A] });
     const port = (front.server.address() as AddressInfo).port;
     try {
       const slow = fetchText(port, '/slow');

@@ -154,9 +154,29 @@ const NAMED_ENTITIES: Record<string, string> = {
 };
 const ENTITY = /&(?:#(\d{1,7})|#[xX]([\da-fA-F]{1,6})|([A-Za-z][A-Za-z\d]{1,31}));/g;
 
+/**
+ * Text nodes already typeset, by their HTML: a page rendered on demand repeats the interface's
+ * strings (navigation, footer, forms) on every request, and the rules were a tenth of a member
+ * page's time (docs/performance.md). Bounded: forgotten at once when full; long texts not kept.
+ */
+const typesetNodes = new Map<string, string>();
+const TYPESET_NODES_MAX = 5000;
+const TYPESET_NODE_MAX_LENGTH = 500;
+
 /** The text of one text node: entities decoded for the rules, written back only if something changed. */
 function frenchHtmlText(html: string): string {
   if (!CANDIDATE.test(html)) return html;
+  if (html.length > TYPESET_NODE_MAX_LENGTH) return typesetHtmlText(html);
+  let typeset = typesetNodes.get(html);
+  if (typeset === undefined) {
+    typeset = typesetHtmlText(html);
+    if (typesetNodes.size >= TYPESET_NODES_MAX) typesetNodes.clear();
+    typesetNodes.set(html, typeset);
+  }
+  return typeset;
+}
+
+function typesetHtmlText(html: string): string {
   const kept: string[] = [];
   const keep = (entity: string) => String.fromCodePoint(PLACEHOLDER_BASE + kept.push(entity) - 1);
   const decoded = html.replace(ENTITY, (entity, dec: string | undefined, hex: string | undefined, name: string | undefined) => {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
 /** Boots the server's wiring on a fresh SQLite file with the given mode, and lists the accounts. */
-async function bootAndListAccounts(mode: 'demo' | 'production') {
+async function bootAndListAccounts(mode: 'demo' | 'production', appIndex?: string) {
   const dir = mkdtempSync(join(tmpdir(), 'contrechamp-runtime-'));
   vi.resetModules();
   vi.stubEnv('APP_MODE', mode);
@@ -12,6 +12,7 @@ async function bootAndListAccounts(mode: 'demo' | 'production') {
   vi.stubEnv('DATA_DIR', dir);
   vi.stubEnv('DATABASE_URL', '');
   vi.stubEnv('SQLITE_PATH', '');
+  if (appIndex !== undefined) vi.stubEnv('APP_INDEX', appIndex);
   const { services, shutdown } = await import('./runtime');
   try {
     const { db } = await services();
@@ -40,4 +41,39 @@ describe('server wiring', () => {
   it('never creates them in production mode', async () => {
     expect(await bootAndListAccounts('production')).toEqual([]);
   });
+
+  it('seeds the demo in the first app process of npm start only (one background writer)', async () => {
+    expect((await bootAndListAccounts('demo', '0')).length).toBe(7);
+    expect(await bootAndListAccounts('demo', '1')).toEqual([]);
+  }, 30_000);
+
+  it('runs due jobs in the background writer only; another process leaves them in the queue', async () => {
+    const run = async (appIndex: string) => {
+      const dir = mkdtempSync(join(tmpdir(), 'contrechamp-runtime-'));
+      vi.resetModules();
+      vi.stubEnv('APP_MODE', 'production');
+      vi.stubEnv('PAYMENT_PROVIDER', 'simulated');
+      vi.stubEnv('DATA_DIR', dir);
+      vi.stubEnv('DATABASE_URL', '');
+      vi.stubEnv('SQLITE_PATH', '');
+      vi.stubEnv('APP_INDEX', appIndex);
+      const { services, shutdown } = await import('./runtime');
+      const { schedule } = await import('./jobs/schedule');
+      const { SEND_MAIL } = await import('./mail/jobs');
+      try {
+        const deps = await services();
+        const mail = { template: 'test', subject: 'Essai', text: 'Bonjour', html: '<p>Bonjour</p>' };
+        const { id } = await schedule(deps, deps.db, SEND_MAIL, { to: 'lea@exemple.fr', mail });
+        deps.jobs.wake();
+        const status = async () => (await deps.db.selectFrom('jobs').select('status').where('id', '=', id).executeTakeFirstOrThrow()).status;
+        for (let i = 0; i < 50 && ['pending', 'running'].includes(await status()); i++) await new Promise((r) => setTimeout(r, 100));
+        return await status();
+      } finally {
+        await shutdown(0);
+        rmSync(dir, { recursive: true, force: true });
+      }
+    };
+    expect(await run('0')).toBe('done');
+    expect(await run('1')).toBe('pending');
+  }, 30_000);
 });

@@ -7,6 +7,16 @@
  * `npm start` (scripts/start.mjs) calls `/api/health` right after listening, so all of this
  * happens at start; on SIGTERM it calls the shutdown hook registered here, which stops the
  * worker (letting running jobs finish) before the database closes.
+ *
+ * One writer per SQLite file: `npm start` runs several app processes per build (APP_PROCESSES,
+ * one per core by default), and only the first (APP_INDEX 0) is the background writer: it seeds
+ * the demo, runs the job worker and the newsroom's publisher. Every process writes what a
+ * request needs (a session, an order, a scheduled job) in its own short `BEGIN IMMEDIATE`
+ * transaction, waiting for the lock (busy_timeout) rather than failing; a process that scheduled
+ * work asks the writer, through the front, to look at the queue at once (`wake`). Without the
+ * background work of N processes polling and claiming, the lock is held only for requests. Jobs
+ * and builds are claimed under a lease all the same (src/server/jobs, src/server/editorial/queue.ts),
+ * so the writers of two builds overlapping during a switch never run the same job twice.
  */
 import { join } from 'node:path';
 import { systemClock } from './core/clock';
@@ -45,6 +55,33 @@ export function jobHandlers(deps: ServerDeps): JobDefinition[] {
 /** How long a stopping process lets running jobs finish before giving them back. */
 const SHUTDOWN_GRACE_MS = 10_000;
 
+/**
+ * Whether this process does the background writing (see above): the first app process of
+ * `npm start`, or the only process of any other server (`astro dev`, tests).
+ */
+export function isBackgroundWriter(env: NodeJS.ProcessEnv = process.env): boolean {
+  const index = env['APP_INDEX'];
+  return index === undefined || index === '' || index === '0';
+}
+
+/** Asks the background writer of this build to look at a queue now (through the front, scripts/server/front.mjs). */
+function wakeWriter(what: 'jobs' | 'publisher'): void {
+  if (hasFront()) process.send?.({ type: 'wake', what });
+}
+
+/** The background writer takes the other processes' `wake` messages. */
+let listening = false;
+function listenForWake(): void {
+  if (listening) return;
+  listening = true;
+  process.on('message', (message: unknown) => {
+    const m = message as { type?: string; what?: string };
+    if (m?.type !== 'wake') return;
+    if (m.what === 'jobs') worker?.poke();
+    else if (m.what === 'publisher') publisher?.poke();
+  });
+}
+
 let ready: Promise<ServerDeps> | undefined;
 let worker: JobWorker | undefined;
 let publisher: Publisher | undefined;
@@ -52,9 +89,14 @@ let publisher: Publisher | undefined;
 export function services(): Promise<ServerDeps> {
   ready ??= (async () => {
     const { db } = await getDatabase();
-    if (config().mode === 'demo') await seedDemoAccounts(db, systemClock.now());
-    const base = { db, mailer: getMailer(), clock: systemClock, siteUrl: config().siteUrl, jobs: { wake: () => worker?.poke() } };
+    const writer = isBackgroundWriter();
+    const base = { db, mailer: getMailer(), clock: systemClock, siteUrl: config().siteUrl, jobs: { wake: writer ? () => worker?.poke() : () => wakeWriter('jobs') } };
     const deps: ServerDeps = { ...base, payments: createPaymentProvider(base, config().payments) };
+    if (!writer) {
+      setPublisherWake(() => wakeWriter('publisher'));
+      return deps;
+    }
+    if (config().mode === 'demo') await seedDemoAccounts(db, systemClock.now());
     if (config().mode === 'demo') {
       await seedDemoRevenue(deps);
       await seedDemoCooperative(deps);
@@ -65,6 +107,7 @@ export function services(): Promise<ServerDeps> {
     // Paid orders left without their invoice by a crash (or paid before billing) get it now; the January statements are due.
     await scheduleBillingWork(deps);
     worker.start();
+    if (hasFront()) listenForWake();
     // The newsroom's builds, in the processes that `npm start` runs (the front switches builds).
     if (hasFront()) {
       const publishing = config().publishing;

@@ -6,6 +6,7 @@
 import type { Kysely } from 'kysely';
 import type { Database, NewSessionRow, NewTokenRow, NewUserRow, TokenPurpose, UserRole, UserRow, UserRowUpdate } from '../db/database';
 import { toTimestamp } from '../db/database';
+import { compiledQuery } from '../db/compiled';
 
 export interface User {
   id: string;
@@ -50,15 +51,16 @@ export const deleteUser = (db: Kysely<Database>, id: string) => db.deleteFrom('u
 
 export const insertSession = (db: Kysely<Database>, row: NewSessionRow) => db.insertInto('sessions').values(row).execute();
 
-/** The session and its user, if the session exists (expiry is checked by the caller). */
-export const findSessionWithUser = (db: Kysely<Database>, idHash: string) =>
+/** The session and its user, if the session exists (expiry is checked by the caller). Compiled once: every signed-in request asks. */
+const sessionWithUserQuery = compiledQuery((db: Kysely<Database>, idHash: string) =>
   db
     .selectFrom('sessions')
     .innerJoin('users', 'users.id', 'sessions.user_id')
     .selectAll('users')
     .select(['sessions.id_hash', 'sessions.expires_at', 'sessions.last_seen_at', 'sessions.persistent'])
-    .where('sessions.id_hash', '=', idHash)
-    .executeTakeFirst();
+    .where('sessions.id_hash', '=', idHash),
+);
+export const findSessionWithUser = async (db: Kysely<Database>, idHash: string) => (await sessionWithUserQuery(db, idHash))[0];
 
 export const touchSession = (db: Kysely<Database>, idHash: string, lastSeen: Date, expiresAt: Date) =>
   db.updateTable('sessions').set({ last_seen_at: toTimestamp(lastSeen), expires_at: toTimestamp(expiresAt) }).where('id_hash', '=', idHash).execute();

@@ -21,6 +21,7 @@ import {
   SqliteDialect,
   type SqliteDialectConfig,
   SqliteDriver,
+  type SqliteDatabase as KyselySqliteDatabase,
 } from 'kysely';
 import pg from 'pg';
 import { type Config, config } from '../core/config';
@@ -70,6 +71,33 @@ class ContrechampSqliteDialect extends SqliteDialect {
   }
 }
 
+/** How many prepared statements a connection keeps: the application has a few hundred distinct queries. */
+const STATEMENT_CACHE_SIZE = 1000;
+
+/**
+ * The connection as Kysely sees it, keeping each statement it prepares: Kysely prepares every
+ * query anew, and compiling the same SQL on every request was a twentieth of a member page's
+ * time (docs/performance.md). better-sqlite3 runs a statement to its end before returning, so a
+ * statement is reused only once it is free (one being iterated is `busy`: a fresh one is made).
+ * SQLite prepares a kept statement again by itself when a migration changes the schema.
+ */
+export function withStatementCache(sqlite: SqliteDatabase.Database, size = STATEMENT_CACHE_SIZE): KyselySqliteDatabase {
+  const statements = new Map<string, SqliteDatabase.Statement>();
+  return {
+    close: () => sqlite.close(),
+    prepare(sql: string) {
+      const kept = statements.get(sql);
+      if (kept && !kept.busy) return kept;
+      const statement = sqlite.prepare(sql);
+      if (!kept) {
+        if (statements.size >= size) statements.clear();
+        statements.set(sql, statement);
+      }
+      return statement;
+    },
+  };
+}
+
 function openSqlite(path: string): DatabaseHandle {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   const sqlite = new SqliteDatabase(path, { timeout: SQLITE_BUSY_TIMEOUT_MS });
@@ -79,7 +107,7 @@ function openSqlite(path: string): DatabaseHandle {
   // Identity and money are written here: a committed transaction must survive a power cut.
   sqlite.pragma('synchronous = FULL');
   sqlite.pragma('foreign_keys = ON');
-  const db = new Kysely<Database>({ dialect: new ContrechampSqliteDialect({ database: sqlite }) });
+  const db = new Kysely<Database>({ dialect: new ContrechampSqliteDialect({ database: withStatementCache(sqlite) }) });
   return { db, dialect: 'sqlite', close: once(() => db.destroy()) };
 }
 

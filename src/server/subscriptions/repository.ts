@@ -1,6 +1,7 @@
 /** Queries of the subscriptions domain; each takes the database (or a transaction) first. */
 import type { Kysely, Updateable } from 'kysely';
 import { type BillingInterval, type Database, newId, type ProviderName, type SubscriptionKind, type SubscriptionRow, type SubscriptionStatus, type SubscriptionsTable, fromFlag, toFlag, toTimestamp } from '../db/database';
+import { compiledQuery } from '../db/compiled';
 
 export interface Subscription {
   id: string;
@@ -119,9 +120,13 @@ export async function findByProviderRef(db: Kysely<Database>, provider: Provider
 }
 
 /** Subscriptions that were ever started (an `incomplete` one never paid is not shown to its owner). */
+/** Compiled once: the member's pages ask on every request. */
+const userSubscriptionsQuery = compiledQuery((db: Kysely<Database>, userId: string) =>
+  db.selectFrom('subscriptions').selectAll().where('user_id', '=', userId).where('status', '!=', 'incomplete').orderBy('created_at', 'desc'),
+);
+
 export async function listUserSubscriptions(db: Kysely<Database>, userId: string): Promise<Subscription[]> {
-  const rows = await db.selectFrom('subscriptions').selectAll().where('user_id', '=', userId).where('status', '!=', 'incomplete').orderBy('created_at', 'desc').execute();
-  return rows.map(toSubscription);
+  return (await userSubscriptionsQuery(db, userId)).map(toSubscription);
 }
 
 /** How many events a subscription has had: its version, for the provider's idempotency keys. */

@@ -1,0 +1,66 @@
+/**
+ * Vite plugins that take work off every page rendered on demand (issue 13, goal 4; the profile
+ * is in docs/performance.md).
+ */
+import type { Plugin } from 'vite';
+
+/**
+ * Makes Astro hash each inline script and style of its Content-Security-Policy
+ * once per process instead of once per request. For every page rendered on demand Astro computes
+ * the SHA-256 of the same head elements again (`generateCspDigest`, astro/dist/core/encryption.js):
+ * a twentieth of a member page's time in the profile (docs/performance.md). The digest of a text
+ * never changes, so the plugin wraps the function in a bounded cache of its promises. If a later
+ * Astro no longer has the function as written here, the build warns and nothing changes.
+ */
+const FILE = /[\\/]astro[\\/]dist[\\/]core[\\/]encryption\.js$/;
+const DECLARATION = 'async function generateCspDigest(data, algorithm) {';
+
+export function cspDigestCache(): Plugin {
+  return {
+    name: 'contrechamp:csp-digest-cache',
+    enforce: 'pre',
+    transform(code, id) {
+      if (!FILE.test(id.split('?')[0] ?? id)) return undefined;
+      if (!code.includes(DECLARATION)) {
+        this.warn('generateCspDigest introuvable : les empreintes CSP seront recalculées à chaque requête.');
+        return undefined;
+      }
+      const cached = `const cspDigests = new Map();
+function generateCspDigest(data, algorithm) {
+  const key = algorithm + "\\u0000" + data;
+  let digest = cspDigests.get(key);
+  if (digest === undefined) {
+    digest = generateCspDigestUncached(data, algorithm);
+    if (cspDigests.size >= 1000) cspDigests.clear();
+    cspDigests.set(key, digest);
+    digest.catch(() => cspDigests.delete(key));
+  }
+  return digest;
+}
+async function generateCspDigestUncached(data, algorithm) {`;
+      return { code: code.replace(DECLARATION, cached), map: null };
+    },
+  };
+}
+
+const ISLAND = /\.island\.tsx$/;
+const DEFAULT_EXPORT = /^export default function (\w+)/m;
+
+/**
+ * Tells Astro at once that an island (`*.island.tsx`) is a React component. Without the tag Astro
+ * asks each renderer whether it can render the component, and React's answers by rendering it
+ * once more (`check` in @astrojs/react): a second server render of every island of the layout on
+ * every page rendered on demand. The tag is the symbol Astro reads before asking
+ * (`Symbol.for('astro:renderer')`, the renderer's name).
+ */
+export function reactIslandRenderer(): Plugin {
+  return {
+    name: 'contrechamp:react-island-renderer',
+    transform(code, id) {
+      if (!ISLAND.test(id.split('?')[0] ?? id)) return undefined;
+      const name = DEFAULT_EXPORT.exec(code)?.[1];
+      if (!name) return undefined;
+      return { code: `${code}\n${name}[Symbol.for('astro:renderer')] = '@astrojs/react';\n`, map: null };
+    },
+  };
+}
