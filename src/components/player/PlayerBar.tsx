@@ -20,7 +20,6 @@ import AudioPlayer, { type AudioPlayerHandle } from './AudioPlayer';
 import UpNext from './UpNext';
 import { loadShowEpisodes } from './show-episodes';
 import { CloseIcon, ListPlayIcon, SkipBackIcon } from '../ui/icons';
-import './player.css';
 
 function setAction(action: MediaSessionAction, handler: MediaSessionActionHandler | null): void {
   try {

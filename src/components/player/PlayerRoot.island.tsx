@@ -8,8 +8,11 @@ import { Component, lazy, Suspense, useEffect, type ReactNode } from 'react';
 import { $episode, closePlayer } from '../../stores/player';
 import { toast } from '../../stores/toasts';
 import { reservePlayerRoom } from './room';
+import { withIslandStyles } from '../../lib/client/island-styles';
+// The bar's stylesheet (with its tooltips') comes with its code: nothing of it in the page's.
+import playerStyles from './player.css?url';
 
-const PlayerBar = lazy(() => import('./PlayerBar'));
+const PlayerBar = lazy(withIslandStyles(() => import('./PlayerBar'), playerStyles));
 
 /**
  * If the bar cannot load (its file is gone after a new deployment and the page has already

@@ -7,7 +7,6 @@ import * as ToastPrimitive from '@radix-ui/react-toast';
 import { TOAST_DURATION_MS, TOAST_HOTKEY, TOAST_SWIPE_THRESHOLD } from '../../lib/ui-constants';
 import { $toasts, dismissToast } from '../../stores/toasts';
 import { CloseIcon } from './icons';
-import './toaster.css';
 
 export default function ToastList() {
   const toasts = useStore($toasts);

@@ -8,8 +8,10 @@
 import { useStore } from '@nanostores/react';
 import { lazy, Suspense, useState } from 'react';
 import { $toasts } from '../../stores/toasts';
+import { withIslandStyles } from '../../lib/client/island-styles';
+import toasterStyles from './toaster.css?url';
 
-const ToastList = lazy(() => import('./ToastList'));
+const ToastList = lazy(withIslandStyles(() => import('./ToastList'), toasterStyles));
 
 export default function Toaster() {
   const toasts = useStore($toasts);

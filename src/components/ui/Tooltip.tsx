@@ -13,7 +13,6 @@
 import * as TooltipPrimitive from '@radix-ui/react-tooltip';
 import { createContext, useContext, type ReactElement, type ReactNode } from 'react';
 import { TOOLTIP_DELAY_MS, TOOLTIP_SKIP_DELAY_MS } from '../../lib/ui-constants';
-import './tooltip.css';
 
 const InsideProvider = createContext(false);
 
