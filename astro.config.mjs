@@ -10,6 +10,8 @@ import { IMAGE_DENSITIES, IMAGE_WIDTHS } from './src/lib/ui-constants.ts';
 import { FINGERPRINT_FILE, buildFingerprint, codeVersion } from './scripts/build-fingerprint.mjs';
 import pagefindIndex from './src/integrations/pagefind.ts';
 import publicSitemap from './src/integrations/sitemap.ts';
+import clientDirectives from './src/integrations/directives.ts';
+import precompress from './src/integrations/precompress.mjs';
 import { satteri } from '@astrojs/markdown-satteri';
 import { isCSSRequest } from 'vite';
 import { frenchTypographyPlugin } from './src/lib/typography.ts';
@@ -123,8 +125,9 @@ export default defineConfig({
     // The search index, built from the prerendered pages; before the fingerprint, so that a
     // failed index leaves no build that `npm start` would take as complete.
     pagefindIndex(),
-    fingerprint,
     react(),
+    // Islands load on the interaction that needs them (src/directives/).
+    clientDirectives(),
     icon({
       // Only the icons in use are bundled (the server bundle would otherwise carry whole sets).
       include: {
@@ -140,6 +143,10 @@ export default defineConfig({
     }),
     // Public, indexable pages only: no private area, nothing rendered on demand or marked noindex.
     publicSitemap(),
+    // `.br` and `.gz` beside every text file, once the search index and the sitemap are written.
+    precompress(),
+    // Last: a build whose hooks failed is never taken as complete.
+    fingerprint,
   ],
   image: {
     // Every width of SPEC §9 at every density.

@@ -1,9 +1,13 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
     include: ['src/**/*.test.ts', 'scripts/**/*.test.ts', 'tests/unit/**/*.test.ts', 'deploy/**/*.test.ts'],
     environment: 'node',
+    // Vitest's default is one worker fewer than the cores: on a 2-core CI machine, one file at a
+    // time. Most suites wait on PostgreSQL, child processes or builds, so two run side by side.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     // A throwaway PostgreSQL server for the database suites (skipped when PostgreSQL is absent, except in CI).
     globalSetup: ['tests/setup/postgres.ts'],
     // CI also writes a JSON report, summed up by scripts/ci-summary.mjs.

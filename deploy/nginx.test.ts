@@ -16,6 +16,7 @@ import { request as httpsRequest } from 'node:https';
 import { createServer as createNetServer, connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const SITE = join(import.meta.dirname, 'nginx/contrechamp.conf');
@@ -194,6 +195,8 @@ describe.skipIf(!nginx)('the example nginx site', () => {
       for (const [id, file, text] of [['b1', 'page.b1.js', 'from build one'], ['b2', 'page.b2.js', 'from build two']] as const) {
         mkdirSync(join(paths.builds, id, 'client/_astro'), { recursive: true });
         writeFileSync(join(paths.builds, id, 'client/_astro', file), `console.log(${JSON.stringify(text)});\n`);
+        // What the build's precompression writes beside it (src/integrations/precompress.mjs).
+        writeFileSync(join(paths.builds, id, 'client/_astro', `${file}.gz`), gzipSync(`console.log(${JSON.stringify(text)});\n`));
       }
       makeLive('b1');
       writeFileSync(join(paths.acme, '.well-known/acme-challenge/tok'), 'acme-proof');
@@ -256,6 +259,11 @@ describe.skipIf(!nginx)('the example nginx site', () => {
       expect(one.headers['x-content-type-options']).toBe('nosniff');
       expect(one.headers['strict-transport-security']).toBe('max-age=63072000');
       expect(seen).toEqual([]);
+      // The .gz made at build, to a browser that accepts it.
+      const zipped = await https('/_astro/page.b1.js', { headers: { 'accept-encoding': 'gzip' } });
+      expect(zipped.headers['content-encoding']).toBe('gzip');
+      expect(zipped.headers['vary']).toBe('Accept-Encoding');
+      expect(zipped.headers['cache-control']).toBe('public, max-age=31536000, immutable');
 
       makeLive('b2');
       const two = await https('/_astro/page.b2.js');

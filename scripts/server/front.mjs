@@ -9,6 +9,11 @@
  *
  * The front is the only writer of the live pointer; the newsroom asks for a switch (a publication,
  * a rollback) through the IPC channel of the app process that serves it.
+ *
+ * Static files (GET and HEAD of a file in the build's `client/`) are answered by the front itself,
+ * from the build live when the request arrived (scripts/server/static.mjs: precompressed forms,
+ * immutable hashed assets, revalidated pages, ranges); everything else goes to an app process.
+ * Text answers of the app processes are compressed on their way out (compressAnswer below).
  */
 import { fork } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -16,6 +21,8 @@ import { Agent, createServer, request } from 'node:http';
 import { BlockList, isIP } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { constants as zlib, createBrotliCompress, createGzip } from 'node:zlib';
+import { acceptedEncodings, createStaticSite, staticCandidate } from './static.mjs';
 import { SECURITY_HEADERS } from '../../src/config/security-headers.mjs';
 import { buildDir, isCompleteBuild, prepareBuildsDir, writeLive } from '../../src/server/editorial/live.mjs';
 
@@ -72,9 +79,74 @@ export function clientAddress(peer, forwarded, trusted) {
   return hops[0] ?? address;
 }
 
+/** Answers of the app processes worth compressing: text, never an event stream. */
+const COMPRESSIBLE_TYPE = /^(?:text\/(?!event-stream)|application\/(?:json|xml|javascript|manifest\+json|rss\+xml|atom\+xml|ld\+json|[\w.-]+\+(?:json|xml))|image\/svg\+xml)/i;
+/** Smaller answers go as they are (a header or two would cost more than the bytes saved). */
+export const DYNAMIC_MIN_BYTES = 1024;
+/** Brotli quality of answers compressed on the fly (docs/performance.md, « Compression »). */
+const DYNAMIC_BROTLI_QUALITY = 4;
+
+/**
+ * Whether compressing an answer to this request cannot help another site guess a secret in it
+ * (BREACH: a page that holds a reader's secret beside text an attacker chose, compressed, tells
+ * by its length how much the two share). A request without cookies carries no reader's secret;
+ * one with cookies is safe when the browser says it comes from this site or from the reader
+ * (Sec-Fetch-Site `same-origin` or `none`: a link followed on the site, an address typed).
+ * Requests another site makes the browser send (or a browser that does not say) get the plain
+ * answer.
+ * @param {import('node:http').IncomingMessage} req
+ */
+export function breachSafe(req) {
+  if (!req.headers.cookie) return true;
+  const site = req.headers['sec-fetch-site'];
+  return site === 'same-origin' || site === 'none';
+}
+
+/**
+ * Compresses an app's answer when the reader accepts it and it is worth it: rewrites `raw` (the
+ * headers to send: Content-Encoding added, Content-Length removed, Vary completed, a strong ETag
+ * made weak) and returns the stream to pipe the body through; undefined to send it as it is.
+ * @param {import('node:http').IncomingMessage} req
+ * @param {import('node:http').IncomingMessage} up
+ * @param {string[]} raw
+ */
+export function compressAnswer(req, up, raw) {
+  const status = up.statusCode ?? 0;
+  if (req.method === 'HEAD' || status < 200 || status === 204 || status === 206 || status === 304) return undefined;
+  const h = up.headers;
+  if (h['content-encoding'] || h['content-range'] || !COMPRESSIBLE_TYPE.test(String(h['content-type'] ?? ''))) return undefined;
+  if (/no-transform/i.test(String(h['cache-control'] ?? ''))) return undefined;
+  const length = h['content-length'];
+  if (length !== undefined && Number(length) < DYNAMIC_MIN_BYTES) return undefined;
+  const accepted = acceptedEncodings(req.headers['accept-encoding']);
+  const encoding = breachSafe(req) ? (accepted.br ? 'br' : accepted.gzip ? 'gzip' : undefined) : undefined;
+  /** @type {string[]} */
+  const out = [];
+  let vary = false;
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = /** @type {string} */ (raw[i]);
+    let value = /** @type {string} */ (raw[i + 1]);
+    const lower = name.toLowerCase();
+    if (lower === 'vary') {
+      vary = true;
+      if (!/(?:^|,)\s*(?:accept-encoding|\*)\s*(?:,|$)/i.test(value)) value = `${value}, Accept-Encoding`;
+    }
+    if (encoding && lower === 'content-length') continue;
+    if (encoding && lower === 'etag' && !value.startsWith('W/')) value = `W/${value}`;
+    out.push(name, value);
+  }
+  if (!vary) out.push('Vary', 'Accept-Encoding');
+  if (encoding) out.push('Content-Encoding', encoding);
+  raw.splice(0, raw.length, ...out);
+  if (!encoding) return undefined;
+  return encoding === 'br'
+    ? createBrotliCompress({ params: { [zlib.BROTLI_PARAM_QUALITY]: DYNAMIC_BROTLI_QUALITY, ...(length ? { [zlib.BROTLI_PARAM_SIZE_HINT]: Number(length) } : {}) } })
+    : createGzip({ level: 4 });
+}
+
 /**
  * @typedef {{ id: string, dir: string, child: import('node:child_process').ChildProcess, socket: string, ready: boolean, stopping: boolean }} App
- * @typedef {{ id: string, apps: App[], next: number }} Pool
+ * @typedef {{ id: string, apps: App[], next: number, site: ReturnType<typeof createStaticSite> }} Pool
  * @typedef {{ root: string, buildsDir: string, port: number, host: string, processes?: number, trustedProxies?: string, initialIds: string[], env?: NodeJS.ProcessEnv }} FrontOptions
  */
 
@@ -171,7 +243,7 @@ export async function startFront(options) {
       for (const r of started) if (r.status === 'fulfilled') stopApp(r.value);
       throw failed.reason;
     }
-    return { id, apps: started.map((r) => /** @type {PromiseFulfilledResult<App>} */ (r).value), next: 0 };
+    return { id, apps: started.map((r) => /** @type {PromiseFulfilledResult<App>} */ (r).value), next: 0, site: createStaticSite(join(dir, 'client')) };
   }
 
   /**
@@ -193,7 +265,10 @@ export async function startFront(options) {
       live = pool;
       writeLive(places, id, new Date());
       log('build.switched', { build: id, previous: previous?.id, ms: Date.now() - started });
-      if (previous) setImmediate(() => previous.apps.forEach(stopApp));
+      if (previous) setImmediate(() => {
+        previous.apps.forEach(stopApp);
+        previous.site.close();
+      });
       return { switched: true };
     });
     switching = result.then(() => undefined, () => undefined);
@@ -254,8 +329,12 @@ export async function startFront(options) {
         const name = /** @type {string} */ (up.rawHeaders[i]);
         if (!HOP_BY_HOP.has(name.toLowerCase())) raw.push(name, /** @type {string} */ (up.rawHeaders[i + 1]));
       }
+      const encoder = compressAnswer(req, up, raw);
       res.writeHead(up.statusCode ?? 502, up.statusMessage, raw);
-      up.pipe(res);
+      if (encoder) {
+        up.pipe(encoder).pipe(res);
+        encoder.on('error', () => res.destroy());
+      } else up.pipe(res);
       up.on('error', () => res.destroy());
     });
     upstream.on('error', (error) => {
@@ -279,6 +358,38 @@ export async function startFront(options) {
     else req.pipe(upstream);
   }
 
+  /**
+   * Static files from the build live when the request arrives; the rest to an app process.
+   * @param {import('node:http').IncomingMessage} req
+   * @param {import('node:http').ServerResponse} res
+   */
+  function handle(req, res) {
+    const pool = live;
+    const path = pool ? staticCandidate(req) : undefined;
+    if (!pool || path === undefined) {
+      proxy(req, res);
+      return;
+    }
+    const site = pool.site;
+    /** @param {import('./static.mjs').Entry | null} entry */
+    const answerWith = (entry) => {
+      if (!entry) {
+        proxy(req, res);
+        return;
+      }
+      try {
+        site.serve(entry, req, res);
+      } catch (error) {
+        log('static.error', { error: String(error) }, 'error');
+        if (!res.headersSent) proxy(req, res);
+        else res.destroy();
+      }
+    };
+    const found = site.lookup(path);
+    if (found instanceof Promise) found.then(answerWith, () => proxy(req, res));
+    else answerWith(found);
+  }
+
   // Start on the first build that starts: the live one, else the fallbacks in order.
   /** @type {unknown} */
   let lastError;
@@ -294,7 +405,7 @@ export async function startFront(options) {
   }
   if (!live) throw lastError ?? new Error('aucune version à servir');
 
-  const server = createServer((req, res) => proxy(req, res));
+  const server = createServer(handle);
   server.keepAliveTimeout = 65_000;
   await new Promise((resolve, reject) => {
     server.once('error', reject);
@@ -309,6 +420,7 @@ export async function startFront(options) {
     server.closeIdleConnections();
     const closed = new Promise((resolve) => server.close(() => resolve(undefined)));
     const apps = live?.apps ?? [];
+    live?.site.close();
     const exits = apps.map((app) => new Promise((resolve) => {
       if (app.child.exitCode !== null || app.child.signalCode !== null) resolve(undefined);
       else app.child.once('exit', () => resolve(undefined));

@@ -5,6 +5,7 @@
  * Its errors are ignored (SPEC §7).
  */
 import { atom } from 'nanostores';
+import { hasSessionHint } from '../lib/client/member-hint';
 
 export interface SessionUser {
   id: string;
@@ -17,12 +18,8 @@ export interface SessionUser {
 
 export const $user = atom<SessionUser | null>(null);
 
-/** The non-secret cookie set beside the session cookie. */
-export const HINT_COOKIE = 'cc_member';
-
-export function hasSessionHint(cookie: string = typeof document === 'undefined' ? '' : document.cookie): boolean {
-  return cookie.split(';').some((part) => part.trim() === `${HINT_COOKIE}=1`);
-}
+/** The non-secret cookie set beside the session cookie, and how to read it. */
+export { HINT_COOKIE, hasSessionHint } from '../lib/client/member-hint';
 
 type Fetch = typeof fetch;
 

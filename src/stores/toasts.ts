@@ -5,6 +5,7 @@
  * before the Toaster has hydrated, and shown when it does.
  */
 import { atom } from 'nanostores';
+import { requestIntent } from '../lib/client/intents';
 import { TOAST_LIMIT } from '../lib/ui-constants';
 
 export type ToastTone = 'info' | 'success' | 'error';
@@ -32,6 +33,8 @@ export function toast({ title, description, tone = 'info' }: ToastInput): string
   const id = `toast-${counter}`;
   const next: Toast = description === undefined ? { id, title, tone } : { id, title, description, tone };
   $toasts.set([...$toasts.get(), next].slice(-TOAST_LIMIT));
+  // The Toaster island loads with the first toast (`client:intent="toast"` in the layout).
+  if (typeof document !== 'undefined') requestIntent('toast');
   return id;
 }
 

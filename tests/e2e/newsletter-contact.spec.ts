@@ -10,10 +10,12 @@ test('the footer newsletter form: empty is refused; filled, it confirms in place
     if (new URL(request.url()).pathname.startsWith('/api/mailinglist')) posts.push(request.url());
   });
   await page.goto('/articles');
-  await islandReady(page, '[data-newsletter-text]');
   const footer = page.locator('footer');
   const text = footer.locator('[data-newsletter-text]');
   const field = footer.getByLabel('Votre adresse e-mail');
+  // The form's island loads when the reader comes to the field (client:focus).
+  await field.focus();
+  await islandReady(page, '[data-newsletter-text]');
   // Before submitting: the explanatory text.
   await expect(text).toContainText('Chaque vendredi');
 
@@ -49,9 +51,10 @@ test('the footer newsletter form: empty is refused; filled, it confirms in place
 
 test('the newsletter form shows the API’s refusal, and a lost connection, in an alert', async ({ page }) => {
   await page.goto('/mailinglist');
-  await islandReady(page, '#page-newsletter-email');
   const block = page.locator('[data-newsletter]').filter({ has: page.locator('#page-newsletter-email') });
   const field = block.getByLabel('Votre adresse e-mail');
+  await field.focus();
+  await islandReady(page, '#page-newsletter-email');
   await page.route('**/api/mailinglist/', (route) =>
     route.fulfill({ status: 429, contentType: 'application/json', body: JSON.stringify({ statusCode: 429, message: 'Trop de demandes. Réessayez dans 1 minute.' }) }),
   );

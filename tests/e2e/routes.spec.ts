@@ -149,6 +149,32 @@ test('podcast shows and episodes have an Écouter button and advertise their fee
   expect(jsonLd['@type']).toBe('PodcastEpisode');
 });
 
+test('pages, feeds and scripts travel compressed; hashed files are cached for a year, pages revalidate', async ({ page, request }) => {
+  const article = '/articles/2026/nitrates-en-bretagne-trois-captages-fermes-en-dix-ans/';
+  const brotli = await request.get(article, { headers: { 'Accept-Encoding': 'br, gzip' } });
+  expect(brotli.status()).toBe(200);
+  expect(brotli.headers()).toMatchObject({ 'content-encoding': 'br', vary: 'Accept-Encoding', 'cache-control': 'public, no-cache', 'x-content-type-options': 'nosniff' });
+  expect(await brotli.text()).toContain('</html>');
+  const gzip = await request.get(article, { headers: { 'Accept-Encoding': 'gzip' } });
+  expect(gzip.headers()['content-encoding']).toBe('gzip');
+  expect(await gzip.text()).toBe(await brotli.text());
+  // Unchanged since the last visit: 304, nothing sent again.
+  const again = await request.get(article, { headers: { 'Accept-Encoding': 'br, gzip', 'If-None-Match': brotli.headers()['etag']! } });
+  expect(again.status()).toBe(304);
+
+  await page.goto(article);
+  const stylesheet = await page.locator('link[rel="stylesheet"]').first().getAttribute('href');
+  const asset = await request.get(stylesheet!, { headers: { 'Accept-Encoding': 'br, gzip' } });
+  expect(asset.headers()).toMatchObject({ 'content-encoding': 'br', 'cache-control': 'public, max-age=31536000, immutable' });
+
+  const feed = await request.get('/rss.xml', { headers: { 'Accept-Encoding': 'br, gzip' } });
+  expect(feed.headers()).toMatchObject({ 'content-encoding': 'br', 'cache-control': 'public, no-cache' });
+  // Rendered on demand: compressed on the way out, its own caching kept.
+  const login = await request.get('/login', { headers: { 'Accept-Encoding': 'gzip' } });
+  expect(login.headers()).toMatchObject({ 'content-encoding': 'gzip', 'cache-control': 'no-store' });
+  expect(await login.text()).toContain('Connexion');
+});
+
 test('pages that carry a token are never cached and leak no referrer', async ({ request }) => {
   for (const path of ['/welcome/abcdef123456', '/modifier-mon-mot-de-passe/abcdef123456', '/modifier-mon-email/abcdef123456', '/activer-cadeau/CADEAU-2026', '/mailinglist/confirm?token=abc', '/mailinglist/unsubscribe?token=abc', '/login']) {
     const response = await request.get(path);

@@ -5,9 +5,9 @@ const ARTICLE = '/articles/2026/meubles-de-tourisme-marseille-les-societes-ecran
 /** The search code (dialog, page, shared chunks, styles) and the index; not the launcher. */
 const SEARCH_ASSET = /\/pagefind\/|\/_astro\/(?!SearchLauncher)[^/]*search/i;
 
-/** Waits until the header's search launcher has hydrated (client:idle). */
+/** Waits until the header's search shortcuts listen (src/directives/search.ts, before any island code). */
 async function launcherReady(page: Page) {
-  // Set by the launcher once its shortcuts listen (hydration alone comes before that).
+  // Set by the launcher's client directive once its shortcuts listen.
   await expect(page.locator('[data-search-trigger][data-search-ready]')).toHaveCount(1);
 }
 
@@ -22,8 +22,8 @@ test('Ctrl+K opens search, which finds an article by a word of its body typed wi
   await page.goto(ARTICLE);
   await launcherReady(page);
   await page.waitForLoadState('networkidle');
-  // Nothing of search but its launcher is downloaded before a reader opens it.
-  expect(launcher).toBe(true);
+  // Nothing of search, not even its launcher, is downloaded before a reader opens it.
+  expect(launcher).toBe(false);
   expect(loaded).toEqual([]);
 
   await page.keyboard.press('Control+k');
@@ -42,6 +42,7 @@ test('Ctrl+K opens search, which finds an article by a word of its body typed wi
   await expect(result).toContainText('Article');
   expect(loaded).toContainEqual(expect.stringMatching(/^\/_astro\/SearchDialog\./));
   expect(loaded).toContainEqual('/pagefind/pagefind.js');
+  expect(launcher).toBe(true);
 
   await field.press('Enter');
   await expect(page).toHaveURL(/\/articles\/2026\/amiante-dans-les-ecoles-les-diagnostics-que-personne-ne-lit$/);

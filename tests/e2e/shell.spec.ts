@@ -38,12 +38,13 @@ test('the baseline strip shows at 40 px of scroll and hides at 60 px, without mo
 
 test('the side navigation opens from the menu, and any click closes it', async ({ page }) => {
   await page.goto('/');
-  await islandReady(page, '#sidenav');
   const nav = page.locator('#sidenav');
   const menu = page.getByRole('button', { name: 'Menu' });
   await expect(nav).toBeHidden();
   await menu.click();
   await expect(nav).toBeVisible();
+  // The panel's island loads as it first opens (client:menu), and takes it up open.
+  await islandReady(page, '#sidenav');
   expect(await nav.evaluate((el) => (el as HTMLElement).offsetWidth)).toBe(330);
   await expect(nav.getByText('Navigation', { exact: true })).toBeVisible();
   const links = await nav.getByRole('link').allTextContents();
@@ -85,9 +86,9 @@ test('the side navigation opens from the menu, and any click closes it', async (
   await expect(page).toHaveURL(/\/dossiers$/);
   await expect(nav).toBeHidden();
   // The next page's panel works as well (islands mount again after a navigation).
-  await islandReady(page, '#sidenav');
   await menu.click();
   await expect(nav).toBeVisible();
+  await islandReady(page, '#sidenav');
   await nav.getByText('Navigation', { exact: true }).click();
   await expect(nav).toBeHidden();
 });

@@ -1,18 +1,20 @@
 /**
- * The player's place in the layout, kept across navigations by `transition:persist`. It weighs
- * almost nothing: the bar's code is fetched only when a listener picks an episode, and while
+ * The player's place in the layout, kept across navigations by `transition:persist`. It loads
+ * with the first « Écouter » (`client:intent="player"`), the bar's code and stylesheets with it;
+ * while
  * the bar is shown the page keeps 85 px at its bottom so the bar hides nothing.
  */
 import { useStore } from '@nanostores/react';
-import { Component, lazy, Suspense, useEffect, type ReactNode } from 'react';
+import { Component, lazy, Suspense, useEffect, useState, type ReactNode } from 'react';
 import { $episode, closePlayer } from '../../stores/player';
 import { toast } from '../../stores/toasts';
 import { reservePlayerRoom } from './room';
-import { withIslandStyles } from '../../lib/client/island-styles';
-// The bar's stylesheet (with its tooltips') comes with its code: nothing of it in the page's.
-import playerStyles from './player.css?url';
+import { WithStylesheets } from '../ui/WithStylesheets';
+// Brought by this island with the first episode, not linked from every page (WithStylesheets).
+import playerCss from './player.css?url';
+import tooltipCss from '../ui/tooltip.css?url';
 
-const PlayerBar = lazy(withIslandStyles(() => import('./PlayerBar'), playerStyles));
+const PlayerBar = lazy(() => import('./PlayerBar'));
 
 /**
  * If the bar cannot load (its file is gone after a new deployment and the page has already
@@ -39,12 +41,19 @@ class PlayerFailure extends Component<{ children: ReactNode }, { failed: boolean
 export default function PlayerRoot() {
   const episode = useStore($episode);
   useEffect(() => reservePlayerRoom(episode !== null), [episode]);
-  if (!episode) return null;
+  // Once needed, the stylesheets stay linked, so that the next episode's bar shows at once.
+  const [needed, setNeeded] = useState(false);
+  if (!needed && episode) setNeeded(true);
+  if (!needed) return null;
   return (
-    <PlayerFailure key={episode.slug}>
-      <Suspense fallback={null}>
-        <PlayerBar key={episode.slug} episode={episode} />
-      </Suspense>
-    </PlayerFailure>
+    <WithStylesheets hrefs={[playerCss, tooltipCss]}>
+      {episode && (
+        <PlayerFailure key={episode.slug}>
+          <Suspense fallback={null}>
+            <PlayerBar key={episode.slug} episode={episode} />
+          </Suspense>
+        </PlayerFailure>
+      )}
+    </WithStylesheets>
   );
 }

@@ -10,6 +10,7 @@
  */
 import type { PlayerEpisode } from '../../lib/corpus';
 import { listenButton, parsePlayerEpisode, resumePosition } from '../../lib/player';
+import { requestIntent } from '../../lib/client/intents';
 import { $episode, $paused, selectEpisode } from '../../stores/player';
 
 function episodeOf(element: HTMLElement, attribute: 'listen' | 'listenRestart'): PlayerEpisode | null {
@@ -29,6 +30,8 @@ document.addEventListener('click', (event) => {
   if (!episode) return;
   event.preventDefault();
   selectEpisode(episode, { fromStart: !link });
+  // The player's island (and React) load now (`client:intent="player"` in the layout).
+  requestIntent('player');
 }, { capture: true });
 
 /** What each 'Écouter' button of the page says, given the bar's episode, its pause flag and the remembered positions. */

@@ -7,6 +7,7 @@
  * through the ClientRouter like any other link.
  */
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
+import { takeIntent } from '../../lib/client/intents';
 import { NO_FILTERS, resultsLabel, searchUrl } from '../../lib/search';
 import { CloseIcon, SearchIcon } from '../ui/icons';
 import { Excerpt, HitMeta } from './HitParts';
@@ -51,7 +52,14 @@ export default function SearchDialog({ onClose }: SearchDialogProps) {
     if (!styled) return;
     const element = dialog.current!;
     element.showModal();
-    input.current?.select();
+    // What the reader typed while the dialog loaded (src/directives/search.ts) replaces the last query.
+    const typed = takeIntent('search')?.text;
+    if (typed) {
+      setQuery(typed);
+      input.current?.focus();
+    } else {
+      input.current?.select();
+    }
     return () => {
       if (element.open) element.close();
     };

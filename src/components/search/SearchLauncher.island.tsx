@@ -3,8 +3,13 @@
  * header's search button, which stays a plain link to /rechercher without JavaScript (and
  * for a Ctrl/⌘-click or a middle click). This island is tiny on purpose: the dialog and the
  * index are only downloaded when a reader opens search.
+ *
+ * It hydrates with `client:search` (src/directives/search.ts): until a reader asks for search,
+ * the shortcuts are that directive's, and neither React nor this island is downloaded. The
+ * request that made it load (requestIntent('search')) opens the dialog as soon as it runs.
  */
 import { useEffect, useRef, useState, type ComponentType } from 'react';
+import { claimIntent, peekIntent, requestIntent, takeIntent } from '../../lib/client/intents';
 import type { SearchDialogProps } from './SearchDialog';
 
 /** The header's search link (src/components/shell/Header.astro). */
@@ -39,6 +44,8 @@ export default function SearchLauncher() {
       }
       if (isOpen.current) return;
       isOpen.current = true;
+      // Keystrokes made while the dialog loads are kept for its field (src/directives/search.ts).
+      requestIntent('search');
       returnFocus.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
       import('./SearchDialog')
         .then((module) => setDialog(() => module.default))
@@ -63,9 +70,13 @@ export default function SearchLauncher() {
 
     document.addEventListener('keydown', onKeyDown);
     trigger?.addEventListener('click', onClick);
+    const release = claimIntent('search');
     // Says the shortcuts are live (the island hydrates before its effects run).
     trigger?.setAttribute('data-search-ready', '');
+    // Loaded because a reader asked for search: the dialog opens now.
+    if (peekIntent('search')) open();
     return () => {
+      release();
       trigger?.removeAttribute('data-search-ready');
       document.removeEventListener('keydown', onKeyDown);
       trigger?.removeEventListener('click', onClick);
@@ -77,6 +88,7 @@ export default function SearchLauncher() {
     <Dialog
       onClose={(restore) => {
         isOpen.current = false;
+        takeIntent('search');
         setDialog(null);
         if (restore && returnFocus.current?.isConnected) returnFocus.current.focus();
       }}

@@ -10,7 +10,7 @@
  * is prevented, so the ClientRouter leaves it alone). /mailinglist passes the outcome of its own
  * POST as props (`sentTo`, `error`), so the server-rendered form shows it.
  */
-import { useState, type SubmitEvent } from 'react';
+import { useEffect, useRef, useState, type SubmitEvent } from 'react';
 import { subscribeToNewsletter } from '../../lib/newsletter-client';
 import { useHydrated } from '../ui/use-hydrated';
 
@@ -38,6 +38,14 @@ export default function NewsletterForm({ id, email: initialEmail = '', sentTo, e
   const [state, setState] = useState<State>(() => initialState(sentTo, error));
   const errorId = `${id}-error`;
   const hydrated = useHydrated();
+  const field = useRef<HTMLInputElement>(null);
+
+  // The island loads when the reader comes to the field (`client:focus`): what they typed
+  // meanwhile is in the server-rendered field, which hydration leaves as it is.
+  useEffect(() => {
+    const typed = field.current?.value;
+    if (typed !== undefined && typed !== email) setEmail(typed);
+  }, []); // Once, at hydration.
 
   async function onSubmit(event: SubmitEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -73,6 +81,7 @@ export default function NewsletterForm({ id, email: initialEmail = '', sentTo, e
           Votre adresse e-mail
         </label>
         <input
+          ref={field}
           className="input"
           id={`${id}-email`}
           name="email"

@@ -1,17 +1,19 @@
 /**
  * Where the toasts of `$toasts` appear (SPEC §9). It lives in the layout with
  * `transition:persist`, so a toast raised just before a navigation stays on screen after it.
- * Radix's code is fetched with the first toast only, and nothing is rendered on the server:
+ * It loads with the first toast (`client:intent="toast"`), and Radix's code and the toasts'
+ * stylesheet with it; nothing is rendered on the server:
  * Radix's viewport carries a style attribute, which the Content-Security-Policy would refuse
  * in server HTML. Toasts raised before the island hydrates wait in the store.
  */
 import { useStore } from '@nanostores/react';
 import { lazy, Suspense, useState } from 'react';
 import { $toasts } from '../../stores/toasts';
-import { withIslandStyles } from '../../lib/client/island-styles';
-import toasterStyles from './toaster.css?url';
+import { WithStylesheets } from './WithStylesheets';
+// Brought by this island when a toast first shows, not linked from every page (WithStylesheets).
+import toasterCss from './toaster.css?url';
 
-const ToastList = lazy(withIslandStyles(() => import('./ToastList'), toasterStyles));
+const ToastList = lazy(() => import('./ToastList'));
 
 export default function Toaster() {
   const toasts = useStore($toasts);
@@ -20,8 +22,10 @@ export default function Toaster() {
   if (!needed && toasts.length > 0) setNeeded(true);
   if (!needed && toasts.length === 0) return null;
   return (
-    <Suspense fallback={null}>
-      <ToastList />
-    </Suspense>
+    <WithStylesheets hrefs={[toasterCss]}>
+      <Suspense fallback={null}>
+        <ToastList />
+      </Suspense>
+    </WithStylesheets>
   );
 }

@@ -443,5 +443,6 @@ describeEachDialect('jobs', (kind) => {
     } finally {
       await second.close();
     }
-  });
+    // 200 jobs claimed one by one against a real server: seconds on a busy CI machine.
+  }, 30_000);
 });

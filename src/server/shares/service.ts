@@ -385,6 +385,7 @@ export async function changeCollege(deps: Pick<ServerDeps, 'db' | 'clock' | 'sit
   const parsed = collegeChangeForm.safeParse(input);
   if (!parsed.success) return fail(422, parsed.error.issues[0]?.message ?? 'Formulaire incomplet.');
   const { numero, motif } = parsed.data;
+  if (parsed.data.college.trim() === '') return fail(422, 'Choisissez le nouveau collège.');
   const to = findCollege(parsed.data.college);
   if (!to) return fail(422, 'Ce collège n’existe pas dans les statuts.');
   const now = deps.clock.now();

@@ -241,6 +241,7 @@ describeEachDialect('becoming a sociétaire', (kind) => {
     const change = (over: Record<string, unknown>) => changeCollegeAsAdmin(deps, admin, { numero: String(numero), college: 'salaries', motif: 'Embauchée comme monteuse', ...over });
     expect(await changeCollegeAsAdmin(deps, reader, { numero: String(numero), college: 'salaries', motif: 'Embauchée' })).toMatchObject({ ok: false, status: 403 });
     expect(await change({ college: 'inconnu' })).toMatchObject({ ok: false, status: 422, message: 'Ce collège n’existe pas dans les statuts.' });
+    expect(await change({ college: '' })).toMatchObject({ ok: false, status: 422, message: 'Choisissez le nouveau collège.' });
     expect(await change({ college: 'lecteurs' })).toMatchObject({ ok: false, status: 409, message: expect.stringContaining('déjà dans le collège') });
     expect(await change({ college: 'partenaires' })).toMatchObject({ ok: false, status: 422, message: expect.stringContaining('personnes morales') });
     expect(await change({ numero: '999999' })).toMatchObject({ ok: false, status: 404 });

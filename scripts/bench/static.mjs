@@ -1,0 +1,268 @@
+/**
+ * Static throughput: `npm start`'s front process against Debian's nginx serving the same `client/`
+ * folder (gzip_static, and brotli_static when Debian's module is installed:
+ * libnginx-mod-http-brotli-static), both on loopback, in the same run. autocannon, 100 connections,
+ * on an article page, asking for brotli as browsers do; then the plain bytes (no Accept-Encoding).
+ * Prints requests per second, p99 latency and the ratio front / nginx (goal: at least 0.5).
+ *
+ * autocannon turns every body into a string (`req.body += chunk`, lib/pipelinedRequestsQueue.js):
+ * compressed bodies are invalid UTF-8, slow to decode, and autocannon, not the server, becomes the
+ * limit (nginx too drops from 13,000 to 4,000 req/s here). So compressed answers are also measured
+ * with a minimal keep-alive client below (rawLoad: same 100 connections, bytes counted, not read).
+ *
+ *   npm run bench:static                   builds dist/ first if needed
+ *   npm run bench:static -- --sizes        only the transferred sizes (identity, br, gzip) of an
+ *                                          article's HTML and the React DOM chunk, from the front
+ *   BENCH_SECONDS=5, BENCH_ROUNDS=3        each measurement's duration, and how many times the
+ *                                          two servers take turns (the median is kept)
+ *   BENCH_PATH=/articles/…/                another page
+ */
+import autocannon from 'autocannon';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { request } from 'node:http';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+const root = resolve(import.meta.dirname, '../..');
+const seconds = Number(process.env.BENCH_SECONDS ?? 5);
+const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
+const sizesOnly = process.argv.includes('--sizes');
+const work = mkdtempSync(join(tmpdir(), 'contrechamp-bench-static-'));
+/** @type {import('node:child_process').ChildProcess[]} */
+const children = [];
+process.on('exit', () => {
+  for (const child of children) child.kill('SIGTERM');
+  rmSync(work, { recursive: true, force: true });
+});
+for (const signal of ['SIGINT', 'SIGTERM']) process.once(signal, () => process.exit(1));
+
+/** @returns {Promise<number>} */
+const freePort = () =>
+  new Promise((done) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = /** @type {import('node:net').AddressInfo} */ (server.address());
+      server.close(() => done(port));
+    });
+  });
+
+/** @param {string} url */
+async function waitFor(url, tries = 1200) {
+  for (let i = 0; i < tries; i++) {
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      // Not up yet (the first start builds).
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`${url} did not answer`);
+}
+
+/**
+ * The bytes a request transfers (the body as sent, compressed or not).
+ * @param {number} port @param {string} path @param {string | undefined} encoding
+ * @returns {Promise<{ bytes: number, encoding: string }>}
+ */
+function transferred(port, path, encoding) {
+  return new Promise((done, fail) => {
+    const req = request({ host: '127.0.0.1', port, path, headers: encoding ? { 'Accept-Encoding': encoding } : {} }, (res) => {
+      let bytes = 0;
+      res.on('data', (c) => (bytes += c.length)).on('end', () => done({ bytes, encoding: String(res.headers['content-encoding'] ?? 'identity') }));
+    });
+    req.on('error', fail);
+    req.end();
+  });
+}
+
+// npm start's front on dist/ (built first when missing or stale), with a data folder of its own.
+const frontPort = await freePort();
+const front = spawn(process.execPath, [join(root, 'scripts/start.mjs')], {
+  cwd: root,
+  env: { ...process.env, PORT: String(frontPort), HOST: '127.0.0.1', DATA_DIR: join(work, 'data'), APP_MODE: 'demo' },
+  stdio: ['ignore', 'ignore', 'inherit'],
+});
+children.push(front);
+await waitFor(`http://127.0.0.1:${frontPort}/api/health`);
+const client = join(root, 'dist', 'client');
+
+// An article page: the first story of the build (or BENCH_PATH).
+const articles = join(client, 'articles');
+const year = readdirSync(articles).find((d) => /^\d{4}$/.test(d));
+const story = year && readdirSync(join(articles, year)).find((d) => existsSync(join(articles, year, d, 'index.html')));
+const path = process.env.BENCH_PATH ?? (story ? `/articles/${year}/${story}/` : '/');
+
+// The React DOM chunk: the biggest script that carries React DOM.
+const astroDir = join(client, '_astro');
+const reactChunk = readdirSync(astroDir)
+  .filter((f) => f.endsWith('.js'))
+  .map((f) => ({ f, text: readFileSync(join(astroDir, f), 'utf8') }))
+  .filter(({ text }) => text.includes('react-dom') || text.includes('__reactContainer'))
+  .sort((a, b) => b.text.length - a.text.length)[0]?.f;
+
+console.log('Transferred sizes from the front (bytes):');
+console.log('| file | identity | br | gzip |');
+console.log('|---|---|---|---|');
+for (const [label, p] of [[`article HTML (${path})`, path], ...(reactChunk ? [[`React DOM chunk (${reactChunk})`, `/_astro/${reactChunk}`]] : [])]) {
+  const sizes = [];
+  for (const encoding of [undefined, 'br, gzip', 'gzip']) {
+    const { bytes, encoding: got } = await transferred(frontPort, /** @type {string} */ (p), encoding);
+    sizes.push(`${bytes.toLocaleString('en')}${got === 'identity' ? '' : ` (${got})`}`);
+  }
+  console.log(`| ${label} | ${sizes.join(' | ')} |`);
+}
+if (sizesOnly) process.exit(0);
+
+// nginx from Debian on the same folder.
+const nginxBin = ['/usr/sbin/nginx', '/usr/bin/nginx'].find((p) => existsSync(p));
+if (!nginxBin) {
+  console.error('nginx is not installed: apt-get install nginx (and libnginx-mod-http-brotli-static)');
+  process.exit(1);
+}
+const brotliModule = '/usr/lib/nginx/modules/ngx_http_brotli_static_module.so';
+const hasBrotli = existsSync(brotliModule);
+const nginxPort = await freePort();
+const nginxDir = join(work, 'nginx');
+mkdirSync(nginxDir, { recursive: true });
+writeFileSync(
+  join(nginxDir, 'nginx.conf'),
+  `${hasBrotli ? `load_module ${brotliModule};\n` : ''}daemon off;
+worker_processes auto;
+pid ${nginxDir}/nginx.pid;
+error_log ${nginxDir}/error.log;
+events { worker_connections 4096; }
+http {
+  include /etc/nginx/mime.types;
+  access_log off;
+  sendfile on;
+  tcp_nopush on;
+  keepalive_requests 100000;
+  open_file_cache max=10000 inactive=60s;
+  client_body_temp_path ${nginxDir}/body;
+  proxy_temp_path ${nginxDir}/proxy;
+  fastcgi_temp_path ${nginxDir}/fastcgi;
+  uwsgi_temp_path ${nginxDir}/uwsgi;
+  scgi_temp_path ${nginxDir}/scgi;
+  gzip_static on;
+  gzip_vary on;
+  ${hasBrotli ? 'brotli_static on;' : ''}
+  server {
+    listen 127.0.0.1:${nginxPort};
+    root ${client};
+    add_header X-Content-Type-Options nosniff;
+    add_header Cache-Control "public, no-cache";
+    location /_astro/ { add_header Cache-Control "public, max-age=31536000, immutable"; }
+    location / { try_files $uri $uri/index.html =404; }
+  }
+}
+`,
+);
+const check = spawnSync(nginxBin, ['-p', nginxDir, '-c', join(nginxDir, 'nginx.conf'), '-t'], { encoding: 'utf8' });
+if (check.status !== 0) {
+  console.error(check.stderr);
+  process.exit(1);
+}
+const nginx = spawn(nginxBin, ['-p', nginxDir, '-c', join(nginxDir, 'nginx.conf')], { stdio: ['ignore', 'ignore', 'inherit'] });
+children.push(nginx);
+await waitFor(`http://127.0.0.1:${nginxPort}${path}`);
+const nginxEncoding = (await transferred(nginxPort, path, 'br, gzip')).encoding;
+
+/**
+ * @param {number} port @param {Record<string, string>} headers
+ * @returns {Promise<{ rps: number, p99: number, errors: number, non2xx: number }>}
+ */
+async function load(port, headers) {
+  const result = await autocannon({ url: `http://127.0.0.1:${port}${path}`, connections: 100, duration: seconds, headers });
+  return { rps: result.requests.average, p99: result.latency.p99, errors: result.errors + result.timeouts, non2xx: result.non2xx };
+}
+
+/**
+ * 100 keep-alive connections, one request at a time each, for `seconds`: requests per second and
+ * p99 latency. Answers are framed by Content-Length and never decoded.
+ * @param {number} port @param {Record<string, string>} headers
+ * @returns {Promise<{ rps: number, p99: number, errors: number, non2xx: number }>}
+ */
+async function rawLoad(port, headers, connections = 100) {
+  const { connect } = await import('node:net');
+  const head = Buffer.from(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\n${Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join('')}\r\n`);
+  /** @type {number[]} */
+  const latencies = [];
+  let errors = 0;
+  let non2xx = 0;
+  const end = performance.now() + seconds * 1000;
+  await Promise.all(Array.from({ length: connections }, () => new Promise((resolveConnection) => {
+    const socket = connect(port, '127.0.0.1');
+    let buffer = Buffer.alloc(0);
+    let need = -1;
+    let sent = 0;
+    const send = () => {
+      if (performance.now() > end) {
+        socket.destroy();
+        resolveConnection(undefined);
+        return;
+      }
+      sent = performance.now();
+      socket.write(head);
+    };
+    socket.on('connect', send);
+    socket.on('data', (chunk) => {
+      buffer = buffer.length > 0 ? Buffer.concat([buffer, chunk]) : chunk;
+      for (;;) {
+        if (need < 0) {
+          const at = buffer.indexOf('\r\n\r\n');
+          if (at < 0) return;
+          const text = buffer.subarray(0, at).toString('latin1');
+          if (!/^HTTP\/1\.1 2/.test(text)) non2xx += 1;
+          need = at + 4 + Number(/\r\ncontent-length: *(\d+)/i.exec(text)?.[1] ?? 0);
+        }
+        if (buffer.length < need) return;
+        buffer = buffer.subarray(need);
+        need = -1;
+        latencies.push(performance.now() - sent);
+        send();
+        if (socket.destroyed) return;
+      }
+    });
+    socket.on('error', () => {
+      errors += 1;
+      resolveConnection(undefined);
+    });
+  })));
+  latencies.sort((a, b) => a - b);
+  return { rps: latencies.length / seconds, p99: Math.round(latencies[Math.floor(latencies.length * 0.99)] ?? 0), errors, non2xx };
+}
+
+console.log(`\nStatic throughput, ${path}, 100 connections, median of ${rounds} turns of ${seconds} s each (nginx ${hasBrotli ? 'gzip_static + brotli_static' : 'gzip_static'}; nginx sends ${nginxEncoding}):`);
+console.log('| client | Accept-Encoding | npm start (front) req/s | p99 ms | nginx req/s | p99 ms | ratio |');
+console.log('|---|---|---|---|---|---|---|');
+/** @type {string[]} */
+const ratios = [];
+for (const [client, label, headers] of /** @type {const} */ ([
+  ['autocannon', 'none', {}],
+  ['autocannon', 'br, gzip', { 'Accept-Encoding': 'br, gzip' }],
+  ['keep-alive client', 'br, gzip', { 'Accept-Encoding': 'br, gzip' }],
+])) {
+  // Warm both (the front keeps small files in memory; nginx its open-file cache).
+  await autocannon({ url: `http://127.0.0.1:${frontPort}${path}`, connections: 10, amount: 500, headers });
+  await autocannon({ url: `http://127.0.0.1:${nginxPort}${path}`, connections: 10, amount: 500, headers });
+  const run = client === 'autocannon' ? load : rawLoad;
+  // The machine is shared: the two servers take turns, ROUNDS times, and each keeps its median.
+  /** @type {Awaited<ReturnType<typeof load>>[]} */
+  const fronts = [];
+  /** @type {Awaited<ReturnType<typeof load>>[]} */
+  const references = [];
+  for (let round = 0; round < rounds; round++) {
+    fronts.push(await run(frontPort, { ...headers }));
+    references.push(await run(nginxPort, { ...headers }));
+  }
+  const median = (/** @type {Awaited<ReturnType<typeof load>>[]} */ list) => /** @type {Awaited<ReturnType<typeof load>>} */ ([...list].sort((a, b) => a.rps - b.rps)[Math.floor(list.length / 2)]);
+  const front = median(fronts);
+  const reference = median(references);
+  const ratio = front.rps / reference.rps;
+  ratios.push(`${ratio.toFixed(2)} (${client}, ${label === 'none' ? 'uncompressed' : 'brotli'})`);
+  const fault = (/** @type {{ errors: number, non2xx: number }} */ r) => (r.errors + r.non2xx > 0 ? ` (${r.errors + r.non2xx} errors)` : '');
+  console.log(`| ${client} | ${label} | ${Math.round(front.rps).toLocaleString('en')}${fault(front)} | ${front.p99} | ${Math.round(reference.rps).toLocaleString('en')}${fault(reference)} | ${reference.p99} | ${ratio.toFixed(2)} |`);
+}
+console.log(`\nRatio front / nginx: ${ratios.join(', ')} (goal: at least 0.5)`);
+process.exit(0);

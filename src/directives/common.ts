@@ -1,0 +1,24 @@
+/**
+ * Helpers of the client directives (src/directives/). Each directive is bundled on its own by
+ * esbuild and inlined by Astro in the pages whose islands use it (with its hash in the
+ * Content-Security-Policy), so it must stay tiny: no import but these and
+ * src/lib/client/intents.ts.
+ */
+import type { ClientDirective } from 'astro';
+
+type DirectiveLoad = Parameters<ClientDirective>[0];
+
+/** Loads the island's code and hydrates it, once, whatever asks how many times. */
+export function hydrator(load: DirectiveLoad): () => Promise<void> {
+  let started: Promise<void> | undefined;
+  return () => (started ??= load().then((hydrate) => hydrate()));
+}
+
+/** A plain left click, not one that opens a new tab or window. */
+export function isPlainClick(event: MouseEvent): boolean {
+  return event.button === 0 && !event.ctrlKey && !event.metaKey && !event.shiftKey && !event.altKey;
+}
+
+export function isEditable(target: EventTarget | null): boolean {
+  return target instanceof HTMLElement && (target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName));
+}
