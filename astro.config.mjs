@@ -14,6 +14,7 @@ import clientDirectives from './src/integrations/directives.ts';
 import precompress from './src/integrations/precompress.mjs';
 import { cspDigestCache, reactIslandRenderer } from './src/integrations/on-demand-speed.ts';
 import { satteri } from '@astrojs/markdown-satteri';
+import { isCSSRequest } from 'vite';
 import { frenchTypographyPlugin } from './src/lib/typography.ts';
 
 /**
@@ -91,6 +92,32 @@ const site = process.env.SITE_URL ?? `http://localhost:${process.env.PORT ?? 432
  * same scripts, and leaves every page it did not change identical, which incremental builds need
  * (a value in `vite.define` that changed at every build would also void their cache).
  */
+/**
+ * One stylesheet per page (docs/performance.md, goal 2). Vite splits CSS by chunk, so a page
+ * used to block on six files (the layout's, each component's). Server-side, every stylesheet
+ * module goes into one chunk: the prerendered (public) pages all share one file, cached for the
+ * whole visit, and the pages rendered on demand another. Scoped component styles stay scoped,
+ * so a page's rules never reach another page. Stylesheets of islands not on screen (the player
+ * bar, the toasts, the search dialog) are not in it: they are loaded with the island's code
+ * (src/lib/client/island-styles.ts).
+ * @type {import('vite').Plugin}
+ */
+const oneStylesheet = {
+  name: 'contrechamp:one-stylesheet',
+  configEnvironment(name) {
+    if (name !== 'prerender' && name !== 'ssr') return;
+    return {
+      build: {
+        rollupOptions: {
+          output: {
+            manualChunks: (id) => (isCSSRequest(id) ? 'site' : undefined),
+          },
+        },
+      },
+    };
+  },
+};
+
 const buildId = process.env.CODE_VERSION ?? codeVersion(fileURLToPath(new URL('.', import.meta.url)));
 
 
@@ -192,6 +219,7 @@ export default defineConfig({
     incrementalBuild: true,
   },
   vite: {
+    plugins: [oneStylesheet],
     define: { __BUILD_ID__: JSON.stringify(buildId) },
     plugins: [cspDigestCache(), reactIslandRenderer()],
     build: {

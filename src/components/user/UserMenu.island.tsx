@@ -9,8 +9,10 @@ import { lazy, Suspense, useEffect, useState } from 'react';
 import { $user, syncSession, watchSession } from '../../stores/session';
 import { toast } from '../../stores/toasts';
 import { UserIcon } from '../ui/icons';
+import { withIslandStyles } from '../../lib/client/island-styles';
+import dropdownStyles from './user-dropdown.css?url';
 
-const UserDropdown = lazy(() => import('./UserDropdown'));
+const UserDropdown = lazy(withIslandStyles(() => import('./UserDropdown'), dropdownStyles));
 
 // Once per visit: the menu follows sign-ins and sign-outs made by forms (swapped in by the
 // ClientRouter, no reload) and pages restored from the back/forward cache.

@@ -1,0 +1,111 @@
+import { expect, test, type Page } from '@playwright/test';
+
+/**
+ * What a page needs before its first paint (docs/performance.md, goal 2): one stylesheet,
+ * holding nothing of the islands not on screen (player bar, toasts, search dialog, user menu),
+ * which bring theirs with their code and keep it across navigations; one font file, preloaded
+ * and the one the stylesheet uses; text never invisible; nothing moves once painted; the
+ * largest image above the fold fetched first. No Content-Security-Policy violation on the way.
+ */
+const PAGES = {
+  home: '/',
+  article: '/articles/2026/amiante-dans-les-ecoles-les-diagnostics-que-personne-ne-lit',
+  émission: '/emissions/2026/cantines-scolaires-enquete-sur-un-marche-verrouille',
+  episode: '/podcasts/a-contre-courant/juger-en-vingt-minutes',
+  contact: '/contact',
+  login: '/login',
+};
+
+/** Rules of islands that are not on screen when a page is first shown. */
+const OFF_SCREEN = ['.player-bar', '.toast-viewport', '.search-dialog', '.dropdown-item'];
+
+function watchCsp(page: Page): string[] {
+  const violations: string[] = [];
+  page.on('console', (message) => {
+    if (/Content Security Policy|Refused to (apply|load|execute)/i.test(message.text())) violations.push(message.text());
+  });
+  return violations;
+}
+
+const stylesheets = (page: Page) =>
+  page.evaluate(() => [...document.querySelectorAll<HTMLLinkElement>('link[rel="stylesheet"]')].map((link) => link.getAttribute('href')!));
+
+for (const [name, path] of Object.entries(PAGES)) {
+  test(`${name}: one stylesheet without the islands off screen, one preloaded font that it uses`, async ({ page, request }) => {
+    const csp = watchCsp(page);
+    await page.goto(path);
+    const sheets = await stylesheets(page);
+    expect(sheets, 'stylesheets blocking the first paint').toHaveLength(1);
+    const css = await (await request.get(sheets[0]!)).text();
+    for (const selector of OFF_SCREEN) expect(css, `${selector} is not in the page's stylesheet`).not.toContain(selector);
+
+    const preloads = await page.locator('link[rel="preload"][as="font"]').evaluateAll((links) =>
+      links.map((link) => ({ href: link.getAttribute('href')!, type: link.getAttribute('type'), crossorigin: link.hasAttribute('crossorigin') })));
+    expect(preloads).toHaveLength(1);
+    expect(preloads[0]).toMatchObject({ type: 'font/woff2', crossorigin: true });
+    // The preloaded file is the one the @font-face asks for (else it would be fetched twice).
+    expect(css).toContain(`url(${preloads[0]!.href})`);
+    expect(css).toMatch(/font-display:\s*swap/);
+
+    // Every weight of the design comes from that one file, and no other font file is fetched.
+    await page.evaluate(() => document.fonts.ready);
+    const fonts = await page.evaluate(() =>
+      performance.getEntriesByType('resource').filter((entry) => /\.(woff2?|ttf|otf)(\?|$)/.test(entry.name)).map((entry) => new URL(entry.name).pathname));
+    expect(fonts).toEqual([preloads[0]!.href]);
+    expect(await page.evaluate(() => document.fonts.check('800 16px Inter') && document.fonts.check('400 16px Inter'))).toBe(true);
+    expect(csp).toEqual([]);
+  });
+}
+
+test('nothing moves once painted, and the image at the top of an article comes first', async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.addInitScript(() => {
+    const win = window as Window & { shift?: number };
+    win.shift = 0;
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries() as (PerformanceEntry & { value: number; hadRecentInput: boolean })[]) {
+        if (!entry.hadRecentInput) win.shift! += entry.value;
+      }
+    }).observe({ type: 'layout-shift', buffered: true });
+  });
+  for (const path of [PAGES.home, PAGES.article, PAGES.émission, PAGES.episode]) {
+    await page.goto(path, { waitUntil: 'networkidle' });
+    await page.evaluate(() => document.fonts.ready);
+    await page.waitForTimeout(300);
+    expect(await page.evaluate(() => (window as Window & { shift?: number }).shift), `layout shift on ${path}`).toBe(0);
+  }
+  await page.goto(PAGES.article);
+  const cover = page.locator('main img').first();
+  expect(await cover.getAttribute('loading')).not.toBe('lazy');
+  expect(await cover.getAttribute('fetchpriority')).toBe('high');
+  expect(await cover.getAttribute('width')).toBeTruthy();
+  expect(await cover.getAttribute('height')).toBeTruthy();
+});
+
+test('the player bar brings its stylesheet with its code and keeps it through navigations', async ({ page }) => {
+  const csp = watchCsp(page);
+  await page.goto(PAGES.episode);
+  const before = await stylesheets(page);
+  await page.getByRole('main').getByRole('link', { name: /^Écouter/ }).first().click();
+  const bar = page.locator('[data-player-bar]');
+  await expect(bar).toBeVisible();
+  // Styled from its first frame: a fixed bar at the bottom, on the dark background.
+  const styled = () => bar.evaluate((element) => {
+    const style = getComputedStyle(element);
+    return { position: style.position, background: style.backgroundColor, bottom: Math.round(element.getBoundingClientRect().bottom) };
+  });
+  const expected = { position: 'fixed', background: 'rgb(31, 35, 40)', bottom: page.viewportSize()!.height };
+  expect(await styled()).toEqual(expected);
+  // Its stylesheets came with it, after the page had painted.
+  expect((await stylesheets(page)).length).toBeGreaterThan(before.length);
+
+  // A prerendered page, then one rendered on demand: the bar is the same element, still styled.
+  await page.evaluate(() => ((document.querySelector('[data-player-bar]') as HTMLElement & { marker?: string }).marker = 'same'));
+  await page.locator('header a[href="/"]').first().click();
+  await expect(page).toHaveURL(/\/$/);
+  await page.locator('header a[href="/login"]').click();
+  await expect(page).toHaveURL(/\/login$/);
+  expect(await bar.evaluate((element: HTMLElement & { marker?: string }) => element.marker)).toBe('same');
+  expect(await styled()).toEqual(expected);
+  expect(csp).toEqual([]);
+});
