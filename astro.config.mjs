@@ -219,9 +219,8 @@ export default defineConfig({
     incrementalBuild: true,
   },
   vite: {
-    plugins: [oneStylesheet],
+    plugins: [oneStylesheet, cspDigestCache(), reactIslandRenderer()],
     define: { __BUILD_ID__: JSON.stringify(buildId) },
-    plugins: [cspDigestCache(), reactIslandRenderer()],
     build: {
       // scripts/site/build.mjs fills the output folder with the cached pages before the build.
       ...(process.env.CONTRECHAMP_LINKED_PAGES ? { emptyOutDir: false } : {}),
