@@ -53,12 +53,14 @@ describe('security headers', () => {
     // scripts/start.mjs (its front process and the app process behind it), run as is against a
     // stand-in build whose handler sets no header.
     const root = mkdtempSync(join(tmpdir(), 'contrechamp-start-'));
-    for (const file of ['scripts/start.mjs', 'scripts/build-fingerprint.mjs', 'scripts/server/front.mjs', 'scripts/server/app.mjs', 'src/config/security-headers.mjs', 'src/server/editorial/live.mjs']) {
+    for (const file of ['scripts/start.mjs', 'scripts/build-fingerprint.mjs', 'scripts/server/front.mjs', 'scripts/server/static.mjs', 'scripts/server/app.mjs', 'src/config/security-headers.mjs', 'src/server/editorial/live.mjs']) {
       mkdirSync(join(root, file, '..'), { recursive: true });
       copyFileSync(join(repo, file), join(root, file));
     }
     mkdirSync(join(root, 'dist/server'), { recursive: true });
-    mkdirSync(join(root, 'dist/client'), { recursive: true });
+    mkdirSync(join(root, 'dist/client/_astro'), { recursive: true });
+    // A file of the build's client folder, which the front process serves itself.
+    writeFileSync(join(root, 'dist/client/_astro/site.css'), 'main{}');
     writeFileSync(join(root, 'dist/server/entry.mjs'), "export const handler = (req, res) => { res.setHeader('Content-Type', 'text/css'); res.end('body{}'); };\n");
     const port = 20_000 + Math.floor(Math.random() * 20_000);
     const child = spawn(process.execPath, [join(root, 'scripts/start.mjs'), '--no-build'], { env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: join(root, 'data') }, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -70,6 +72,9 @@ describe('security headers', () => {
       const response = await fetch(`http://127.0.0.1:${port}/_astro/style.css`);
       expect(await response.text()).toBe('body{}');
       expect(securityHeadersOf(response.headers)).toEqual(lower(SECURITY_HEADERS));
+      const file = await fetch(`http://127.0.0.1:${port}/_astro/site.css`);
+      expect(await file.text()).toBe('main{}');
+      expect(securityHeadersOf(file.headers)).toEqual(lower(SECURITY_HEADERS));
     } finally {
       child.kill('SIGTERM');
     }

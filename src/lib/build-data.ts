@@ -8,8 +8,16 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { SCHEMES_WITH_PAGES } from './content-constants';
 import type { EditorialPageData } from './editorial-page';
-import type { LatestStory } from './latest-stories';
+
+/** One of the newest stories with a page (src/lib/latest-stories.ts picks them at build time). */
+export interface LatestStory {
+  title: string;
+  url: string;
+  scheme: (typeof SCHEMES_WITH_PAGES)[number];
+  published: Date;
+}
 
 /** The file's name, in the build's server folder. */
 export const BUILD_DATA_FILE = 'build-data.json';

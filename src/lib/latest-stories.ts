@@ -4,14 +4,9 @@
  */
 import { SCHEMES_WITH_PAGES } from './content-constants';
 import { storyUrl } from './urls';
-import { buildData } from './build-data';
+import { buildData, type LatestStory } from './build-data';
 
-export interface LatestStory {
-  title: string;
-  url: string;
-  scheme: (typeof SCHEMES_WITH_PAGES)[number];
-  published: Date;
-}
+export type { LatestStory };
 
 const KEPT = 5;
 
