@@ -9,12 +9,13 @@
  *   npm run bench:lighthouse -- --runs 5      runs per page (median kept; default 3)
  *   npm run bench:lighthouse -- --report-only prints the figures, never fails
  *   npm run bench:lighthouse -- --url http://localhost:4321   against a server already running
+ *   npm run bench:lighthouse -- --save DIR    also writes each run's full report (JSON) to DIR
  *   CHROME_PATH=/usr/bin/chromium (default when present)
  */
 import { chromium } from '@playwright/test';
 import lighthouse from 'lighthouse';
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -26,6 +27,7 @@ const { values: args } = parseArgs({
     runs: { type: 'string', default: '3' },
     'report-only': { type: 'boolean', default: false },
     url: { type: 'string' },
+    save: { type: 'string' },
   },
 });
 const runs = Math.max(1, Number(args.runs));
@@ -103,7 +105,7 @@ const median = (values) => {
 };
 
 /** One Lighthouse run: the figures of the performance category. */
-async function measure(url) {
+async function measure(url, reportName) {
   const result = await lighthouse(url, {
     port: debugPort,
     output: 'json',
@@ -115,6 +117,10 @@ async function measure(url) {
   const lhr = result?.lhr;
   if (!lhr) throw new Error(`Lighthouse gave no result for ${url}`);
   if (lhr.runtimeError) throw new Error(`${url}: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
+  if (args.save) {
+    mkdirSync(args.save, { recursive: true });
+    writeFileSync(join(args.save, `${reportName}.json`), JSON.stringify(lhr));
+  }
   const audit = (id) => lhr.audits[id]?.numericValue ?? Number.NaN;
   // Lighthouse 13 names the LCP element in its LCP breakdown insight.
   const lcpElement = lhr.audits['lcp-breakdown-insight']?.details?.items?.find((item) => item.type === 'node');
@@ -134,7 +140,7 @@ const rows = [];
 try {
   for (const [name, path] of pages) {
     const results = [];
-    for (let run = 0; run < runs; run++) results.push(await measure(base + path));
+    for (let run = 0; run < runs; run++) results.push(await measure(base + path, `${name}-${run + 1}`));
     // The run of median score (then median LCP) stands for the page, so its figures agree.
     const byScore = [...results].sort((a, b) => a.score - b.score || a.lcp - b.lcp);
     const typical = byScore[Math.floor((byScore.length - 1) / 2)];

@@ -5,7 +5,8 @@ import { expect, test, type Page } from '@playwright/test';
  * holding nothing of the islands not on screen (player bar, toasts, search dialog, user menu),
  * which bring theirs with their code and keep it across navigations; one font file, preloaded
  * and the one the stylesheet uses; text never invisible; nothing moves once painted; the
- * largest image above the fold fetched first. No Content-Security-Policy violation on the way.
+ * largest image of a phone's first screen preloaded with the stylesheet, and other covers kept
+ * from competing with it. No Content-Security-Policy violation on the way.
  */
 const PAGES = {
   home: '/',
@@ -57,7 +58,7 @@ for (const [name, path] of Object.entries(PAGES)) {
   });
 }
 
-test('nothing moves once painted, and the image at the top of an article comes first', async ({ page }) => {
+test('nothing moves once painted, and the image at the top of an article comes without taking the lead', async ({ page }) => {
   await page.setViewportSize({ width: 390, height: 844 });
   await page.addInitScript(() => {
     const win = window as Window & { shift?: number };
@@ -77,9 +78,41 @@ test('nothing moves once painted, and the image at the top of an article comes f
   await page.goto(PAGES.article);
   const cover = page.locator('main img').first();
   expect(await cover.getAttribute('loading')).not.toBe('lazy');
-  expect(await cover.getAttribute('fetchpriority')).toBe('high');
+  // On a phone the lead paragraph is the largest paint: the cover, below it, does not take the
+  // link from the font and the stylesheet.
+  expect(await cover.getAttribute('fetchpriority')).not.toBe('high');
   expect(await cover.getAttribute('width')).toBeTruthy();
   expect(await cover.getAttribute('height')).toBeTruthy();
+  expect(await page.locator('link[rel="preload"][as="image"]').count()).toBe(0);
+});
+
+test('the home page preloads its lead image, the very file the phone then shows, fetched once', async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  const csp = watchCsp(page);
+  await page.goto(PAGES.home, { waitUntil: 'networkidle' });
+  const preload = page.locator('head link[rel="preload"][as="image"]');
+  await expect(preload).toHaveCount(1);
+  expect(await preload.getAttribute('fetchpriority')).toBe('high');
+  // Before the stylesheet, so that the browser asks for both at once.
+  expect(await page.evaluate(() => {
+    const links = [...document.head.querySelectorAll('link')];
+    return links.findIndex((l) => l.rel === 'preload' && l.getAttribute('as') === 'image') < links.findIndex((l) => l.rel === 'stylesheet');
+  })).toBe(true);
+
+  const lead = page.locator('main .teaser.lead img').first();
+  await expect(lead).toBeVisible();
+  // Same candidates and sizes as the <img>, so the file preloaded is the file shown.
+  expect(await preload.getAttribute('imagesrcset')).toBe(await lead.getAttribute('srcset'));
+  expect(await preload.getAttribute('imagesizes')).toBe(await lead.getAttribute('sizes'));
+  expect(await lead.getAttribute('fetchpriority')).toBe('high');
+  const shown = await lead.evaluate((img: HTMLImageElement) => new URL(img.currentSrc).pathname);
+  // Sized to the column, not the whole screen: at 390 px (1x), the 640 px file at most.
+  expect(await lead.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeLessThanOrEqual(640);
+  const stem = shown.replace(/_[^_/]+\.webp$/, '');
+  const fetched = await page.evaluate((prefix) =>
+    performance.getEntriesByType('resource').map((entry) => new URL(entry.name).pathname).filter((path) => path.startsWith(prefix)), stem);
+  expect(fetched).toEqual([shown]);
+  expect(csp).toEqual([]);
 });
 
 test('the player bar brings its stylesheet with its code and keeps it through navigations', async ({ page }) => {
