@@ -7,7 +7,6 @@
  */
 import { mkdirSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { simpleParser, type ParsedMail } from 'mailparser';
 import { expect, test, type Page } from '@playwright/test';
@@ -15,25 +14,13 @@ import { createMember, outboxDir } from '../helpers/members';
 import { addressesIn, readOutbox } from '../helpers/outbox';
 import { seedSubscription, subscriptionRow } from '../helpers/revenue';
 import { plainSpaces } from '../helpers/site';
+import { shoot as shootAt } from '../helpers/browse';
 
 const SHOTS = process.env.SHOTS_DIR ?? '/work/shots/account';
 mkdirSync(SHOTS, { recursive: true });
 
-/** Lets a view transition of the client router end (a capture during one is a stretched snapshot). */
-const settled = (page: Page) =>
-  page.waitForFunction(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve(document.getAnimations().every((a) => a.playState !== 'running'))))));
 
-/** The page at 1280 px and at 390 px wide, whole. */
-async function shoot(page: Page, name: string) {
-  for (const width of [1280, 390]) {
-    await page.setViewportSize({ width, height: width === 390 ? 844 : 900 });
-    // From the top: the sticky header would otherwise sit in the middle of a whole-page capture.
-    await page.evaluate(() => window.scrollTo(0, 0));
-    await settled(page);
-    await page.screenshot({ path: join(SHOTS, `${name}-${width}.png`), fullPage: true });
-  }
-  await page.setViewportSize({ width: 1280, height: 900 });
-}
+const shoot = (page: Page, name: string) => shootAt(page, SHOTS, name);
 
 async function signIn(page: Page, email: string, password: string) {
   await page.goto('/login');

@@ -6,7 +6,6 @@
  * /work/shots/admin/ (SHOTS_DIR overrides it).
  */
 import { randomUUID } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
@@ -17,6 +16,7 @@ import { migrateToLatest } from '../../src/server/db/migrate';
 import { enqueue } from '../../src/server/jobs/queue';
 import { insertOrder } from '../../src/server/orders/repository';
 import { insertSubscription } from '../../src/server/subscriptions/repository';
+import { shoot as shootAt } from '../helpers/browse';
 
 const SHOTS = process.env.SHOTS_DIR ?? '/work/shots/admin';
 const ADMIN = { email: 'administration@exemple.fr', password: 'motdepasse-demo' };
@@ -63,16 +63,7 @@ async function signIn(page: Page, email: string, password: string, to: string) {
   await expect(page).toHaveURL(new RegExp(`${to.replace(/\//g, '\\/')}$`));
 }
 
-async function shoot(page: Page, name: string) {
-  mkdirSync(SHOTS, { recursive: true });
-  for (const width of [1280, 390]) {
-    await page.setViewportSize({ width, height: 900 });
-    // Let the layout settle at the new width before the full-page capture.
-    await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
-    await page.screenshot({ path: `${SHOTS}/${name}-${width}.png`, fullPage: true });
-  }
-  await page.setViewportSize({ width: 1280, height: 900 });
-}
+const shoot = (page: Page, name: string) => shootAt(page, SHOTS, name);
 
 /** No serious or critical accessibility violation (as tests/e2e/a11y.spec.ts asks of every template). */
 async function expectAccessible(page: Page) {

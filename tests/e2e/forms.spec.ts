@@ -78,6 +78,8 @@ async function signInByClicks(page: Page, email: string, password: string) {
 }
 
 test.describe('with JavaScript, through the router', () => {
+  // Whole journeys (several sign-ins, each a real password hash): more than the default 30 s on a busy machine.
+  test.describe.configure({ timeout: 60_000 });
   test('“Mot de passe oublié”, Back, then sign in: signed in, no password in any URL', async ({ page }) => {
     await page.goto('/login');
     await markDocument(page);
@@ -320,6 +322,7 @@ test.describe('with JavaScript, through the router', () => {
 });
 
 test.describe('without JavaScript', () => {
+  test.describe.configure({ timeout: 60_000 });
   test.use({ javaScriptEnabled: false });
 
   test('sign in (refused, then accepted, back to the page asked for), and sign out', async ({ page }) => {

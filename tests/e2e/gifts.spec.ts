@@ -8,9 +8,9 @@
  * their next payment moves. A gift sent today arrives by mail, and its link creates the account.
  * axe on every page; screenshots at 1280 and 390 px in /work/shots/gifts/ (SHOTS_DIR overrides).
  */
-import { mkdirSync } from 'node:fs';
+
 import { readdir, readFile } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import type { Locator, Page } from '@playwright/test';
 import { simpleParser, type ParsedMail } from 'mailparser';
@@ -18,6 +18,7 @@ import { openDatabase } from '../../src/server/db/client';
 import { expect, test } from '../helpers/guard';
 import { createMember, forgetClientRateLimits, outboxDir } from '../helpers/members';
 import { seedSubscription } from '../helpers/revenue';
+import { shoot as shootAt } from '../helpers/browse';
 
 test.describe.configure({ timeout: 90_000 });
 
@@ -52,20 +53,8 @@ async function signedIn(page: Page, member: { email: string; password: string })
   await arrived(page, /\/mon-compte$/);
 }
 
-/** Lets a view transition end (a capture during one is a stretched snapshot). */
-const settled = (page: Page) =>
-  page.waitForFunction(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(() => done(document.getAnimations().every((a) => a.playState !== 'running'))))));
 
-async function shoot(page: Page, name: string) {
-  mkdirSync(SHOTS, { recursive: true });
-  for (const width of [1280, 390]) {
-    await page.setViewportSize({ width, height: width === 390 ? 844 : 900 });
-    await page.evaluate(() => window.scrollTo(0, 0));
-    await settled(page);
-    await page.screenshot({ path: join(SHOTS, `${name}-${width}.png`), fullPage: true });
-  }
-  await page.setViewportSize({ width: 1280, height: 900 });
-}
+const shoot = (page: Page, name: string) => shootAt(page, SHOTS, name);
 
 async function expectAccessible(page: Page) {
   const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();

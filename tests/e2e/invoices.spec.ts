@@ -10,7 +10,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
@@ -20,6 +20,7 @@ import { openDatabase } from '../../src/server/db/client';
 import { newId } from '../../src/server/db/database';
 import { createMember, forgetClientRateLimits } from '../helpers/members';
 import { parseCsv } from '../helpers/csv';
+import { shoot as shootAt } from '../helpers/browse';
 
 test.describe.configure({ timeout: 90_000 });
 
@@ -41,20 +42,8 @@ async function inDatabase<T>(work: (db: ReturnType<typeof openDatabase>['db']) =
   }
 }
 
-/** Lets a view transition of the client router end (a capture during one is a stretched snapshot). */
-const settled = (page: Page) =>
-  page.waitForFunction(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(() => done(document.getAnimations().every((a) => a.playState !== 'running'))))));
 
-async function shoot(page: Page, name: string) {
-  mkdirSync(SHOTS, { recursive: true });
-  for (const width of [1280, 390]) {
-    await page.setViewportSize({ width, height: width === 390 ? 844 : 900 });
-    await page.evaluate(() => window.scrollTo(0, 0));
-    await settled(page);
-    await page.screenshot({ path: join(SHOTS, `${name}-${width}.png`), fullPage: true });
-  }
-  await page.setViewportSize({ width: 1280, height: 900 });
-}
+const shoot = (page: Page, name: string) => shootAt(page, SHOTS, name);
 
 async function expectAccessible(page: Page) {
   const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();

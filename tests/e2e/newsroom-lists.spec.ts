@@ -4,7 +4,7 @@
  * subscribers as a CSV; a reader gets the site's 404 on both, a visitor the sign-in page.
  * Screenshots at 1280 and 390 px go to /work/shots/issue12/prod/ (SHOTS_DIR overrides it).
  */
-import { mkdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { formatInTimeZone } from 'date-fns-tz';
@@ -13,6 +13,7 @@ import { parseCsv } from '../helpers/csv';
 import { openDatabase } from '../../src/server/db/client';
 import { newId, toTimestamp } from '../../src/server/db/database';
 import { migrateToLatest } from '../../src/server/db/migrate';
+import { shoot as shootAt } from '../helpers/browse';
 
 const SHOTS = process.env.SHOTS_DIR ?? '/work/shots/issue12/prod';
 const EDITOR = { email: 'redaction@exemple.fr', password: 'motdepasse-demo' };
@@ -60,16 +61,7 @@ async function signIn(page: Page, who: { email: string; password: string }, to: 
   await expect(page).toHaveURL(new RegExp(`${to.replace(/[/?.]/g, '\\$&')}$`));
 }
 
-async function shoot(page: Page, name: string) {
-  mkdirSync(SHOTS, { recursive: true });
-  await page.mouse.move(0, 0);
-  for (const width of [1280, 390]) {
-    await page.setViewportSize({ width, height: 900 });
-    await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
-    await page.screenshot({ path: `${SHOTS}/${name}-${width}.png`, fullPage: true });
-  }
-  await page.setViewportSize({ width: 1280, height: 900 });
-}
+const shoot = (page: Page, name: string) => shootAt(page, SHOTS, name);
 
 test('the newsroom reads the messages received, newest first, by subject, and downloads the subscribers’ CSV', async ({ page }) => {
   const seeded = await seed();

@@ -42,19 +42,34 @@ export async function signIn(page: Page, email: string, password: string): Promi
 const settled = (page: Page) =>
   page.waitForFunction(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(() => done(document.getAnimations().every((a) => a.playState !== 'running'))))));
 
-/** axe finds nothing serious, then the page is captured at 1280 and 390 px in `dir`. */
-export async function look(page: Page, dir: string, name: string): Promise<void> {
-  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
-  const blocking = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(' | ')})`);
-  expect(blocking).toEqual([]);
+/**
+ * Whether screenshots are saved: always on a developer's machine (they are looked at), in CI only
+ * with SCREENSHOTS=1 (nobody looks at them there, and the whole-page captures at two widths
+ * took a tenth of the end-to-end run).
+ */
+export const screenshotsWanted = !process.env.CI || process.env.SCREENSHOTS === '1';
+
+/** The page, whole, at 1280 and 390 px wide, into `dir` (from the top, once animations end). */
+export async function shoot(page: Page, dir: string, name: string): Promise<void> {
+  if (!screenshotsWanted) return;
   mkdirSync(dir, { recursive: true });
+  await page.mouse.move(0, 0);
   for (const width of [1280, 390]) {
     await page.setViewportSize({ width, height: width === 390 ? 844 : 900 });
+    // From the top: the sticky header would otherwise sit in the middle of a whole-page capture.
     await page.evaluate(() => window.scrollTo(0, 0));
     await settled(page);
     await page.screenshot({ path: join(dir, `${name}-${width}.png`), fullPage: true });
   }
   await page.setViewportSize({ width: 1280, height: 900 });
+}
+
+/** axe finds nothing serious, then the page is captured at 1280 and 390 px in `dir`. */
+export async function look(page: Page, dir: string, name: string): Promise<void> {
+  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
+  const blocking = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(' | ')})`);
+  expect(blocking).toEqual([]);
+  await shoot(page, dir, name);
 }
 
 /** Reloads until `locator` shows: the provider's notifications reach the site a moment later. */
