@@ -61,12 +61,12 @@ for (const size of sizes) {
     console.error(result.stdout.slice(-4000));
     process.exit(result.status ?? 1);
   }
-  const { seconds, peakMiB } = JSON.parse(result.stdout.trim().split('\n').pop());
+  const { seconds, peakMiB, cpuSeconds } = JSON.parse(result.stdout.trim().split('\n').pop());
   const pages = countPages(join(out, 'client'));
-  rows.push({ stories: size, pages, seconds: Number(seconds.toFixed(1)), 'pages/s': Math.round(pages / seconds), 'peak MiB': Math.round(peakMiB) });
+  rows.push({ stories: size, pages, seconds: Number(seconds.toFixed(1)), 'pages/s': Math.round(pages / seconds), 'peak MiB': Math.round(peakMiB), 'CPU s': Math.round(cpuSeconds) });
   rmSync(work, { recursive: true, force: true });
   rmSync(out, { recursive: true, force: true });
 }
 console.table(rows);
 console.log(cold ? 'image cache: emptied first (--cold)' : `image cache: ${imageCache} (kept between runs; --cold to empty it)`);
-for (const r of rows) console.log(`build ${r.stories} stories: ${r.pages} pages in ${r.seconds} s (${r['pages/s']} pages/s), peak ${r['peak MiB']} MiB`);
+for (const r of rows) console.log(`build ${r.stories} stories: ${r.pages} pages in ${r.seconds} s (${r['pages/s']} pages/s), peak ${r['peak MiB']} MiB, ${r['CPU s']} s of CPU in the build process`);
