@@ -9,7 +9,6 @@
  * categories and editorial pages stay local files.
  */
 import { defineCollection, reference, type SchemaContext } from 'astro:content';
-import { z } from 'astro/zod';
 import { file, glob, type Loader } from 'astro/loaders';
 import { CONTENT_DIR } from './lib/content-dir';
 import { apiLoader } from './lib/content-source/api-loader';
@@ -17,34 +16,13 @@ import { API_COLLECTIONS, type ApiCollection } from './lib/content-source/collec
 import { contentSourceSettings } from './lib/content-source/config';
 import {
   authorSchema, categorySchema, dossierSchema, episodeSchema, pageSchema, podcastSchema, storySchema, tagSchema,
-  type SchemaHelpers,
+  schemaOnce as schemaOnceWith, type SchemaHelpers,
 } from './lib/content-schemas';
 
 const dir = (sub: string) => `${CONTENT_DIR}/${sub}`;
-type Image = ReturnType<SchemaContext['image']>;
-
-/**
- * A collection's schema, made once. Astro calls a schema function once per entry, to hand it an
- * `image()` resolving paths from that entry's folder, and making the story schema cost 1.7 ms
- * against 0.1 ms to check a story with it: 17 s of a 10,000-story build (docs/performance.md,
- * goal 5). So the schema is made once, with an `image()` that hands each value to the `image()`
- * of the entry being checked. Astro checks an entry right after calling the function, and the
- * check is synchronous (the content layer's `image()` and `reference()` transform synchronously):
- * no other entry's call comes in between.
- */
-function schemaOnce<Schema>(make: (helpers: SchemaHelpers<Image>) => Schema): (context: SchemaContext) => Schema {
-  let entryImage: SchemaContext['image'] | undefined;
-  let schema: Schema | undefined;
-  const image = () =>
-    z.string().transform((path) => {
-      if (!entryImage) throw new Error('image() hors de la vérification d’une entrée');
-      return entryImage().parse(path);
-    }) as unknown as Image;
-  return (context) => {
-    entryImage = context.image;
-    return (schema ??= make({ image, reference }));
-  };
-}
+/** Each collection's schema is made once (`schemaOnce`, src/lib/content-schemas.ts), not once per entry. */
+const schemaOnce = <Schema>(make: (helpers: SchemaHelpers<ReturnType<SchemaContext['image']>>) => Schema) =>
+  schemaOnceWith(make, reference);
 
 const source = contentSourceSettings();
 /** The API's loader for this collection when the API is the source, else the local one. */
