@@ -16,11 +16,13 @@ import { API_COLLECTIONS, type ApiCollection } from './lib/content-source/collec
 import { contentSourceSettings } from './lib/content-source/config';
 import {
   authorSchema, categorySchema, dossierSchema, episodeSchema, pageSchema, podcastSchema, storySchema, tagSchema,
-  type SchemaHelpers,
+  schemaOnce as schemaOnceWith, type SchemaHelpers,
 } from './lib/content-schemas';
 
 const dir = (sub: string) => `${CONTENT_DIR}/${sub}`;
-const helpers = ({ image }: SchemaContext): SchemaHelpers<ReturnType<SchemaContext['image']>> => ({ image, reference });
+/** Each collection's schema is made once (`schemaOnce`, src/lib/content-schemas.ts), not once per entry. */
+const schemaOnce = <Schema>(make: (helpers: SchemaHelpers<ReturnType<SchemaContext['image']>>) => Schema) =>
+  schemaOnceWith(make, reference);
 
 const source = contentSourceSettings();
 /** The API's loader for this collection when the API is the source, else the local one. */
@@ -34,12 +36,12 @@ const stories = defineCollection({
     // Slugs are unique within a scheme only, so the scheme is part of the id.
     generateId: ({ data }) => `${String(data['scheme'])}/${String(data['slug'])}`,
   })),
-  schema: (context) => storySchema(helpers(context)),
+  schema: schemaOnce(storySchema),
 });
 
 const authors = defineCollection({
   loader: from('authors', glob({ pattern: '*.{yaml,yml}', base: dir('authors') })),
-  schema: (context) => authorSchema(helpers(context)),
+  schema: schemaOnce(authorSchema),
 });
 
 const tags = defineCollection({ loader: from('tags', file(dir('tags.yaml'))), schema: tagSchema });
@@ -49,12 +51,12 @@ const categories = defineCollection({ loader: file(dir('categories.yaml')), sche
 
 const dossiers = defineCollection({
   loader: from('dossiers', glob({ pattern: '*.md', base: dir('dossiers') })),
-  schema: (context) => dossierSchema(helpers(context)),
+  schema: schemaOnce(dossierSchema),
 });
 
 const podcasts = defineCollection({
   loader: from('podcasts', glob({ pattern: '*.{yaml,yml}', base: dir('podcasts') })),
-  schema: (context) => podcastSchema(helpers(context)),
+  schema: schemaOnce(podcastSchema),
 });
 
 const episodes = defineCollection({
@@ -64,7 +66,7 @@ const episodes = defineCollection({
     // Episode slugs are unique within their podcast.
     generateId: ({ data }) => `${String(data['podcast'])}/${String(data['slug'])}`,
   })),
-  schema: (context) => episodeSchema(helpers(context)),
+  schema: schemaOnce(episodeSchema),
 });
 
 /** Editorial pages (presentation, FAQ, legal texts…). */

@@ -17,6 +17,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, rmSync, statSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { buildHeapMiB } from '../site/build-heap.mjs';
 
 const root = resolve(import.meta.dirname, '../..');
 const sizes = process.argv.slice(2).map(Number).filter((n) => n > 0);
@@ -50,7 +51,8 @@ for (const size of sizes) {
   const gen = spawnSync(process.execPath, [join(root, 'scripts/generate-content.mjs'), '--count', String(size), '--out', corpus], { stdio: 'inherit' });
   if (gen.status !== 0) process.exit(gen.status ?? 1);
   console.log(`Construction de ${size} contenus…`);
-  const result = spawnSync(process.execPath, [join(root, 'scripts/bench/build-once.mjs')], {
+  // The same heap limit as the publisher's builds (scripts/site/build.mjs).
+  const result = spawnSync(process.execPath, [`--max-old-space-size=${buildHeapMiB()}`, join(root, 'scripts/bench/build-once.mjs')], {
     cwd: root,
     env: { ...process.env, CONTENT_DIR: corpus, ASTRO_OUT_DIR: out, ASTRO_CACHE_DIR: cache, ASTRO_TELEMETRY_DISABLED: '1' },
     encoding: 'utf8',
@@ -61,12 +63,12 @@ for (const size of sizes) {
     console.error(result.stdout.slice(-4000));
     process.exit(result.status ?? 1);
   }
-  const { seconds, peakMiB } = JSON.parse(result.stdout.trim().split('\n').pop());
+  const { seconds, peakMiB, cpuSeconds } = JSON.parse(result.stdout.trim().split('\n').pop());
   const pages = countPages(join(out, 'client'));
-  rows.push({ stories: size, pages, seconds: Number(seconds.toFixed(1)), 'pages/s': Math.round(pages / seconds), 'peak MiB': Math.round(peakMiB) });
+  rows.push({ stories: size, pages, seconds: Number(seconds.toFixed(1)), 'pages/s': Math.round(pages / seconds), 'peak MiB': Math.round(peakMiB), 'CPU s': Math.round(cpuSeconds) });
   rmSync(work, { recursive: true, force: true });
   rmSync(out, { recursive: true, force: true });
 }
 console.table(rows);
 console.log(cold ? 'image cache: emptied first (--cold)' : `image cache: ${imageCache} (kept between runs; --cold to empty it)`);
-for (const r of rows) console.log(`build ${r.stories} stories: ${r.pages} pages in ${r.seconds} s (${r['pages/s']} pages/s), peak ${r['peak MiB']} MiB`);
+for (const r of rows) console.log(`build ${r.stories} stories: ${r.pages} pages in ${r.seconds} s (${r['pages/s']} pages/s), peak ${r['peak MiB']} MiB, ${r['CPU s']} s of CPU in the build process`);

@@ -24,6 +24,7 @@
  * no write reaches the live build. Deleting the cache is always safe; the next build is then a
  * full one.
  */
+import { buildHeapMiB } from './build-heap.mjs';
 import { spawn } from 'node:child_process';
 import { cpSync, existsSync, linkSync, mkdirSync, readdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -76,7 +77,7 @@ console.log(`[build] ${linked.length} cached pages linked in ${((performance.now
 
 const astro = join(root, 'node_modules/astro/bin/astro.mjs');
 const freshWrites = pathToFileURL(join(import.meta.dirname, 'fresh-writes.mjs')).href;
-const child = spawn(process.execPath, ['--import', freshWrites, astro, 'build'], {
+const child = spawn(process.execPath, [`--max-old-space-size=${buildHeapMiB()}`, '--import', freshWrites, astro, 'build'], {
   cwd: root,
   stdio: ['ignore', 'pipe', 'pipe'],
   env: {

@@ -152,6 +152,9 @@ async function writeIndex(documents: Document[], output: string, started?: { ind
  * anyway (no previous index: a first build, a cleared cache), each page is given to Pagefind at
  * once, which indexes in its own process while Astro renders the next pages.
  */
+/** Pages sent to Pagefind and not yet indexed, at most, while Astro renders. */
+const IN_FLIGHT = 64;
+
 interface Streaming {
   /** Documents of the rendered pages, by file, without their content (read again if needed). */
   byFile: Map<string, Document[]>;
@@ -206,6 +209,11 @@ export default function pagefindIndex(): AstroIntegration {
                     }),
                   );
                 }
+                // Pagefind's process reads what it is sent at its own pace, and what it has not
+                // read waits in this process's memory: at most IN_FLIGHT pages ahead of it, or
+                // the build held gigabytes at 10,000 stories (docs/performance.md, goal 5).
+                const behind = index.pending.at(-IN_FLIGHT - 1);
+                if (behind) await behind;
               }
             }
             // Held until the end of the build otherwise: read again from disk when needed.

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'astro/zod';
-import { dossierSchema, episodeSchema, podcastSchema, storySchema, tagSchema, type SchemaHelpers } from './content-schemas';
+import { dossierSchema, episodeSchema, podcastSchema, schemaOnce, storySchema, tagSchema, type SchemaHelpers } from './content-schemas';
 
 // Stand-ins for Astro's helpers: an image is its path, a reference is its id.
 const helpers: SchemaHelpers<z.ZodString> = {
@@ -165,5 +165,30 @@ describe('podcast schema', () => {
     expect(podcasts.safeParse({ ...show, apps: { spotify: 'https://podcasts.apple.com/fr/podcast/x' } }).success).toBe(false);
     expect(podcasts.safeParse({ ...show, apps: { others: [{ name: 'Deezer', url: 'http://www.deezer.com/fr/show/1' }] } }).success).toBe(false);
     expect(podcasts.safeParse({ ...show, apps: { deezer: 'https://www.deezer.com/fr/show/1' } }).success).toBe(false);
+  });
+});
+
+describe('a collection schema made once (schemaOnce)', () => {
+  // Astro's image() resolves a path from the folder of the entry being checked.
+  const imageFrom = (folder: string) => () => z.string().transform((path) => `${folder}/${path}`);
+
+  it('is made once, and hands each image to the image() of the entry being checked', () => {
+    let made = 0;
+    const schemaFor = schemaOnce((h) => {
+      made += 1;
+      return storySchema(h);
+    }, helpers.reference);
+    const first = schemaFor({ image: imageFrom('/stories/2024') }).parse(article);
+    const second = schemaFor({ image: imageFrom('/stories/2025') }).parse(article);
+    expect(made).toBe(1);
+    expect(first.cover?.src).toBe('/stories/2024/../../images/foret.jpg');
+    expect(second.cover?.src).toBe('/stories/2025/../../images/foret.jpg');
+  });
+
+  it('rejects what the schema made for each entry rejects', () => {
+    const schemaFor = schemaOnce(storySchema, helpers.reference);
+    const result = schemaFor({ image: imageFrom('/stories') }).safeParse({ ...article, title: 'ab' });
+    expect(result.success).toBe(false);
+    expect(storySchema(helpers).safeParse({ ...article, title: 'ab' }).success).toBe(false);
   });
 });
