@@ -238,7 +238,9 @@ test.describe('the account', () => {
     const country = page.getByLabel('Pays');
     expect(await country.evaluate((el) => el.tagName)).toBe('SELECT');
     const options = await country.locator('option').evaluateAll((os) => os.map((o) => [(o as HTMLOptionElement).value, o.textContent]));
-    expect(options[0]).toEqual(['FR', 'France']);
+    // A required list starts with an empty choice (HTML), then France.
+    expect(options[0]).toEqual(['', 'Choisissez un pays']);
+    expect(options[1]).toEqual(['FR', 'France']);
     expect(options).toContainEqual(['DE', 'Allemagne']);
     expect(options).toContainEqual(['GB', 'Royaume-Uni']);
     expect(options.length).toBeGreaterThan(200);
