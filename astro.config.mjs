@@ -126,7 +126,10 @@ export default defineConfig({
   site,
   // Prerendered by default; on-demand routes opt out with `export const prerender = false`.
   output: 'static',
-  adapter: node({ mode: 'standalone' }),
+  // Pages rendered on demand are rendered whole, not streamed: every HTML answer is read whole
+  // anyway to be typeset (src/middleware.ts), and streaming cost a member page a tenth of its
+  // time (docs/performance.md, goal 4).
+  adapter: node({ mode: 'standalone', experimentalDisableStreaming: true }),
   trailingSlash: 'ignore',
   // Only the settings that pages read through `astro:env`: the audience measurement, fixed at
   // build time. Server settings (APP_MODE, DATA_DIR, DATABASE_URL, SMTP_URL, APP_SECRET…) are
@@ -150,7 +153,9 @@ export default defineConfig({
     // The search index, built from the prerendered pages; before the fingerprint, so that a
     // failed index leaves no build that `npm start` would take as complete.
     pagefindIndex(),
-    react(),
+    // Islands' server render as a string: the layout's islands are small and never suspend, and
+    // React's streaming renderer cost several times more per island (docs/performance.md, goal 4).
+    react({ experimentalDisableStreaming: true }),
     // Islands load on the interaction that needs them (src/directives/).
     clientDirectives(),
     icon({

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { NBSP, NNBSP, RULES, frenchHtml, frenchText, frenchTypographyPlugin, typesetResponse } from './typography';
+import { NBSP, NNBSP, RULES, frenchHtml, frenchPage, frenchText, frenchTypographyPlugin, typesetResponse } from './typography';
 
 /** Expected strings, readable: `_` is a narrow no-break space, `~` a no-break space. */
 const t = (s: string) => s.replace(/_/g, NNBSP).replace(/~/g, NBSP);
@@ -193,5 +193,39 @@ describe('pages on their way out', () => {
     ]) {
       expect(await typesetResponse(response)).toBe(response);
     }
+  });
+
+  // The layout's part of a page is kept once typeset (frenchPage): the page must come out as if
+  // typeset whole, whatever its own part holds, on the first request and on the next ones.
+  const layout = (main: string, head = '') =>
+    `<!doctype html><html><head><title>Mon compte : Contrechamp</title>${head}</head><body><nav>Contact : ici</nav>` +
+    `<main id="contenu" tabindex="-1">${main}</main><footer>© 2026 : 45 %</footer></body></html>`;
+
+  it('come out as if typeset whole when the layout is kept', () => {
+    for (const main of ['<p>Bonjour Léa !</p>', '<p>Vous payez 6,80 € : merci</p>', '<astro-island><p>a : b</p></astro-island><p>c : d</p>']) {
+      const page = layout(main);
+      expect(frenchPage(page)).toBe(frenchHtml(page));
+      expect(frenchPage(page)).toBe(frenchHtml(page));
+    }
+    expect(frenchPage(layout('<p>x</p>'))).toContain(t('<footer>© 2026~: 45_%</footer>'));
+    expect(frenchPage(layout('<p>x</p>'))).toContain(t('<nav>Contact~: ici</nav>'));
+  });
+
+  it('are typeset whole when a cut would fall inside a script, a comment or an island', () => {
+    const cases = [
+      layout('<p>a : b</p>', '<script type="application/ld+json">{"x": "<main id=\\"contenu\\">"}</script>'),
+      layout('<p>a : b</p>', '<!-- <main id="contenu"> -->'),
+      `<p>a : b</p><astro-island><main id="contenu"><p>c : d</p></main></astro-island><p>e : f</p>`,
+      `<p>a : b</p><main id="contenu"><astro-island><p>c : d</p></main><p>e : f</p>`,
+    ];
+    for (const page of cases) {
+      expect(frenchPage(page)).toBe(frenchHtml(page));
+      expect(frenchPage(page)).toBe(frenchHtml(page));
+    }
+  });
+
+  it('are typeset whole when the layout is not there', () => {
+    const page = '<p>Durée : 3 min</p>';
+    expect(frenchPage(page)).toBe(t('<p>Durée~: 3_min</p>'));
   });
 });

@@ -199,13 +199,24 @@ const MARKUP = /<!--[\s\S]*?(?:-->|$)|<[!?][^>]*>|<\/?([A-Za-z][^\s/>]*)(?:[^>"'
  * the Markdown pipeline produce, not as a general HTML parser.
  */
 export function frenchHtml(html: string): string {
+  return typesetHtml(html).html;
+}
+
+/**
+ * `frenchHtml`, telling also whether the HTML ended outside any element that changes what is
+ * typeset (no open island, code, script, comment): then the HTML after it can be typeset apart.
+ */
+function typesetHtml(html: string): { html: string; closed: boolean } {
+  let closed = true;
   let out = '';
   let last = 0;
   // The open elements that change what is typeset, innermost last.
   const open: { name: string; typeset: boolean }[] = [];
   const typesetting = () => open.at(-1)?.typeset ?? true;
   MARKUP.lastIndex = 0;
+  let lastMarkup = 0;
   for (let m = MARKUP.exec(html); m; m = MARKUP.exec(html)) {
+    lastMarkup = m.index;
     const text = html.slice(last, m.index);
     out += (typesetting() ? frenchHtmlText(text) : text) + m[0];
     last = MARKUP.lastIndex;
@@ -217,7 +228,9 @@ export function frenchHtml(html: string): string {
       if (RAW_TEXT.has(name)) {
         const close = new RegExp(`</${name}[\\s>]`, 'gi');
         close.lastIndex = last;
-        const stop = close.exec(html)?.index ?? html.length;
+        const found = close.exec(html);
+        if (!found) closed = false;
+        const stop = found?.index ?? html.length;
         out += html.slice(last, stop);
         last = MARKUP.lastIndex = stop;
       } else if (SKIPPED.has(name)) {
@@ -228,7 +241,56 @@ export function frenchHtml(html: string): string {
     }
   }
   const rest = html.slice(last);
-  return out + (typesetting() ? frenchHtmlText(rest) : rest);
+  // A comment left open at the end ran to it: what follows would be inside it.
+  if (open.length > 0 || /^<!--(?![\s\S]*-->)/.test(html.slice(lastMarkup))) closed = false;
+  return { html: out + (typesetting() ? frenchHtmlText(rest) : rest), closed };
+}
+
+/**
+ * The layout around a page's own content (head, header, navigation, footer), typeset: the same
+ * for every page of an address and for every member, so kept by its HTML (bounded) rather than
+ * typeset again on every request. A page is cut where the layout's <main> opens and where it
+ * closes (src/layouts/BaseLayout.astro); each piece must end outside any skipped element, or the
+ * page is typeset whole.
+ */
+const typesetChrome = new Map<number, { html: string; typeset: string }[]>();
+let typesetChromeCount = 0;
+const CHROME_MAX = 200;
+const CHROME_MAX_LENGTH = 100_000;
+const MAIN_OPEN = '<main id="contenu"';
+const MAIN_CLOSE = '</main>';
+
+function typesetPiece(html: string, keep: boolean): string | undefined {
+  // Found by length, then compared: hashing a fresh string of 15 KB on every lookup (a Map keyed
+  // by the HTML) cost as much as typesetting it.
+  const same = keep ? typesetChrome.get(html.length) : undefined;
+  if (same) for (const kept of same) if (kept.html === html) return kept.typeset;
+  const typeset = typesetHtml(html);
+  if (!typeset.closed) return undefined;
+  if (keep && html.length <= CHROME_MAX_LENGTH) {
+    if (typesetChromeCount >= CHROME_MAX) {
+      typesetChrome.clear();
+      typesetChromeCount = 0;
+    }
+    const list = typesetChrome.get(html.length) ?? [];
+    // Copies: a piece cut out of a page would keep the whole page in memory.
+    list.push({ html: JSON.parse(JSON.stringify(html)) as string, typeset: JSON.parse(JSON.stringify(typeset.html)) as string });
+    typesetChrome.set(html.length, list);
+    typesetChromeCount++;
+  }
+  return typeset.html;
+}
+
+/** `frenchHtml` for a whole page of the layout: the layout's part from a cache, the page's own part typeset. */
+export function frenchPage(html: string): string {
+  const start = html.indexOf(MAIN_OPEN);
+  const end = html.lastIndexOf(MAIN_CLOSE);
+  if (start < 0 || end < start) return frenchHtml(html);
+  const before = typesetPiece(html.slice(0, start), true);
+  const main = before === undefined ? undefined : typesetPiece(html.slice(start, end), false);
+  // The end needs no check: nothing follows it.
+  const after = main === undefined ? undefined : typesetPiece(html.slice(end), true);
+  return after === undefined ? frenchHtml(html) : before! + main! + after;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -279,7 +341,7 @@ export const frenchTypographyPlugin = {
  */
 export async function typesetResponse(response: Response): Promise<Response> {
   if (!response.body || !/^text\/html\b/i.test(response.headers.get('content-type') ?? '')) return response;
-  const html = frenchHtml(await response.text());
+  const html = frenchPage(await response.text());
   const headers = new Headers(response.headers);
   headers.delete('content-length');
   return new Response(html, { status: response.status, statusText: response.statusText, headers });
