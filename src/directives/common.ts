@@ -1,8 +1,8 @@
 /**
  * Helpers of the client directives (src/directives/). Each directive is bundled on its own by
  * esbuild and inlined by Astro in the pages whose islands use it (with its hash in the
- * Content-Security-Policy), so it must stay tiny: no import but these and
- * src/lib/client/intents.ts.
+ * Content-Security-Policy), so it must stay tiny: no import but these,
+ * src/lib/client/intents.ts and src/lib/client/search-shortcut.ts.
  */
 import type { ClientDirective } from 'astro';
 
@@ -19,6 +19,3 @@ export function isPlainClick(event: MouseEvent): boolean {
   return event.button === 0 && !event.ctrlKey && !event.metaKey && !event.shiftKey && !event.altKey;
 }
 
-export function isEditable(target: EventTarget | null): boolean {
-  return target instanceof HTMLElement && (target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName));
-}

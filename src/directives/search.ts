@@ -9,36 +9,21 @@
  */
 import type { ClientDirective } from 'astro';
 import { isClaimed, peekIntent, requestIntent, takeIntent } from '../lib/client/intents';
-import { hydrator, isEditable, isPlainClick } from './common';
-
-/** The header's search link (src/components/shell/Header.astro). */
-const TRIGGER = '[data-search-trigger]';
-/** The search page's own field. */
-const PAGE_FIELD = '[data-search-field]';
-
-const isMac = () => /Mac|iPhone|iPad/.test(navigator.platform || navigator.userAgent);
+import { focusPageField, isEditable, searchTrigger } from '../lib/client/search-shortcut';
+import { hydrator, isPlainClick } from './common';
 
 const searchDirective: ClientDirective = (load, _options, el) => {
   const hydrate = hydrator(load);
   // A request left by the previous page (swapped out while its dialog loaded) is void here.
   takeIntent('search');
-  const trigger = document.querySelector<HTMLElement>(TRIGGER);
-  if (trigger && isMac()) {
-    trigger.title = 'Rechercher (⌘K)';
-    trigger.setAttribute('aria-keyshortcuts', 'Meta+K');
-  }
+  const trigger = searchTrigger();
 
   const stop = () => {
     document.removeEventListener('keydown', onKeyDown);
     trigger?.removeEventListener('click', onClick);
   };
   const open = () => {
-    const field = document.querySelector<HTMLInputElement>(PAGE_FIELD);
-    if (field) {
-      field.focus();
-      field.select();
-      return;
-    }
+    if (focusPageField()) return;
     requestIntent('search');
     // Without its code (offline, a new deployment), the search page still works.
     hydrate().catch(() => window.location.assign('/rechercher'));

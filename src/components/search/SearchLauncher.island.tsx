@@ -10,18 +10,8 @@
  */
 import { useEffect, useRef, useState, type ComponentType } from 'react';
 import { claimIntent, peekIntent, requestIntent, takeIntent } from '../../lib/client/intents';
+import { focusPageField, isEditable, searchTrigger } from '../../lib/client/search-shortcut';
 import type { SearchDialogProps } from './SearchDialog';
-
-/** The header's search link (src/components/shell/Header.astro). */
-const TRIGGER = '[data-search-trigger]';
-/** The search page's own field: there, the shortcut focuses it instead of opening the dialog. */
-const PAGE_FIELD = '[data-search-field]';
-
-const isMac = () => /Mac|iPhone|iPad/.test(navigator.platform || navigator.userAgent);
-
-function isEditable(target: EventTarget | null): boolean {
-  return target instanceof HTMLElement && (target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName));
-}
 
 export default function SearchLauncher() {
   const [Dialog, setDialog] = useState<ComponentType<SearchDialogProps> | null>(null);
@@ -29,19 +19,10 @@ export default function SearchLauncher() {
   const isOpen = useRef(false);
 
   useEffect(() => {
-    const trigger = document.querySelector<HTMLAnchorElement>(TRIGGER);
-    if (trigger && isMac()) {
-      trigger.title = 'Rechercher (⌘K)';
-      trigger.setAttribute('aria-keyshortcuts', 'Meta+K');
-    }
+    const trigger = searchTrigger<HTMLAnchorElement>();
 
     const open = () => {
-      const field = document.querySelector<HTMLInputElement>(PAGE_FIELD);
-      if (field) {
-        field.focus();
-        field.select();
-        return;
-      }
+      if (focusPageField()) return;
       if (isOpen.current) return;
       isOpen.current = true;
       // Keystrokes made while the dialog loads are kept for its field (src/directives/search.ts).
