@@ -42,8 +42,12 @@ export default function PlayerRoot() {
   const episode = useStore($episode);
   useEffect(() => reservePlayerRoom(episode !== null), [episode]);
   // Once needed, the stylesheets stay linked, so that the next episode's bar shows at once.
+  // Set after the first render, which must match the server's empty one: the island hydrates on
+  // the first « Écouter », with the episode already chosen (React error 418 otherwise).
   const [needed, setNeeded] = useState(false);
-  if (!needed && episode) setNeeded(true);
+  useEffect(() => {
+    if (episode) setNeeded(true);
+  }, [episode]);
   if (!needed) return null;
   return (
     <WithStylesheets hrefs={[playerCss, tooltipCss]}>

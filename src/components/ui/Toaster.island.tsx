@@ -7,7 +7,7 @@
  * in server HTML. Toasts raised before the island hydrates wait in the store.
  */
 import { useStore } from '@nanostores/react';
-import { lazy, Suspense, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { $toasts } from '../../stores/toasts';
 import { WithStylesheets } from './WithStylesheets';
 // Brought by this island when a toast first shows, not linked from every page (WithStylesheets).
@@ -18,9 +18,13 @@ const ToastList = lazy(() => import('./ToastList'));
 export default function Toaster() {
   const toasts = useStore($toasts);
   // Once loaded it stays, so the last toast can animate out.
+  // Set after the first render, which must match the server's empty one: the island hydrates
+  // on the first toast, already in the store (React error 418 otherwise).
   const [needed, setNeeded] = useState(false);
-  if (!needed && toasts.length > 0) setNeeded(true);
-  if (!needed && toasts.length === 0) return null;
+  useEffect(() => {
+    if (toasts.length > 0) setNeeded(true);
+  }, [toasts.length]);
+  if (!needed) return null;
   return (
     <WithStylesheets hrefs={[toasterCss]}>
       <Suspense fallback={null}>
