@@ -2,7 +2,6 @@
 import { defineConfig, envField } from 'astro/config';
 import node from '@astrojs/node';
 import react from '@astrojs/react';
-import icon from 'astro-icon';
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -158,19 +157,6 @@ export default defineConfig({
     react({ experimentalDisableStreaming: true }),
     // Islands load on the interaction that needs them (src/directives/).
     clientDirectives(),
-    icon({
-      // Only the icons in use are bundled (the server bundle would otherwise carry whole sets).
-      include: {
-        lucide: [
-          'menu', 'search', 'user', 'mail', 'x', 'heart', 'rss', 'play', 'pause', 'chevron-left',
-          'chevron-right', 'clock', 'calendar', 'headphones', 'video', 'arrow-right', 'external-link',
-          'folder-open', 'tag', 'newspaper', 'zap', 'mic', 'users', 'gift', 'hand-coins', 'landmark',
-          // Sharing (src/components/content/ShareBlock.astro).
-          'share-2', 'link',
-        ],
-        'simple-icons': ['youtube', 'peertube', 'x', 'mastodon', 'instagram', 'facebook', 'bluesky', 'applepodcasts', 'spotify'],
-      },
-    }),
     // Public, indexable pages only: no private area, nothing rendered on demand or marked noindex.
     publicSitemap(),
     // `.br` and `.gz` beside every text file, once the search index and the sitemap are written.

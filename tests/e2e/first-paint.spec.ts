@@ -144,3 +144,26 @@ test('the player bar brings its stylesheet with its code and keeps it through na
   await expect.poll(styled).toEqual(expected);
   expect(csp).toEqual([]);
 });
+
+test('icons are drawn by the cached stylesheet in the text colour, also in forced colours, with no SVG in the page', async ({ page }) => {
+  const icons = (selector: string) =>
+    page.locator(selector).evaluateAll((spans) => spans.map((span) => {
+      const style = getComputedStyle(span);
+      const box = span.getBoundingClientRect();
+      return { mask: style.maskImage, background: style.backgroundColor, color: getComputedStyle(span.parentElement!).color, width: box.width, height: box.height };
+    }));
+  await page.goto(PAGES.article);
+  // The page sends no icon markup: the header, share bar and footer name their icons by class.
+  expect(await page.locator('header svg[data-icon], footer svg, .share-links svg').count()).toBe(0);
+  const socials = await icons('.socials .icon');
+  expect(socials).toHaveLength(7);
+  for (const icon of [...socials, ...await icons('.site-header .icon-btn .icon')]) {
+    expect(icon.mask).toMatch(/^url\("data:image\/svg\+xml,/);
+    expect(icon.background).toBe(icon.color);
+    expect(icon.width).toBeGreaterThanOrEqual(20);
+    expect(icon.height).toBe(icon.width);
+  }
+  // Windows' contrast themes: the icon takes the forced link colour, not the page's background.
+  await page.emulateMedia({ forcedColors: 'active' });
+  for (const icon of await icons('.socials .icon')) expect(icon.background).toBe(icon.color);
+});

@@ -6,7 +6,7 @@
  * - focus moves into it when it opens, and back to the menu button when it closes;
  * - `$sideNavOpen` follows the popover, and the popover follows `$sideNavOpen`, so other
  *   islands can open or close the panel.
- * The links are server-rendered children (icons come from astro-icon): the island owns
+ * The links are server-rendered children (icons drawn by the stylesheet, src/components/ui/Icon.astro): the island owns
  * behaviour only.
  */
 import { useEffect, useRef, type ReactNode } from 'react';

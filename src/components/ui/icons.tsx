@@ -1,6 +1,7 @@
 /**
  * The islands' icons (Lucide's outlines), inline so that no island needs an extra request.
- * Astro pages use astro-icon instead; React islands cannot.
+ * Astro pages draw theirs from the stylesheet (src/components/ui/Icon.astro); an island
+ * rendering on its own needs its markup.
  */
 import type { ReactNode } from 'react';
 
