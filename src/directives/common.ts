@@ -1,8 +1,7 @@
 /**
- * Helpers of the client directives (src/directives/). Each directive is bundled on its own by
- * esbuild and inlined by Astro in the pages whose islands use it (with its hash in the
- * Content-Security-Policy), so it must stay tiny: no import but these,
- * src/lib/client/intents.ts and src/lib/client/search-shortcut.ts.
+ * Helpers of the client directives (src/directives/). The directives travel in the layout's
+ * script, before any island's code (src/lib/client/islands.ts), so they must stay tiny: no import
+ * but these, src/lib/client/intents.ts and src/lib/client/search-shortcut.ts.
  */
 import type { ClientDirective } from 'astro';
 

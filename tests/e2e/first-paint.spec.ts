@@ -34,7 +34,13 @@ const stylesheets = (page: Page) =>
 for (const [name, path] of Object.entries(PAGES)) {
   test(`${name}: one stylesheet without the islands off screen, one preloaded font that it uses`, async ({ page, request }) => {
     const csp = watchCsp(page);
-    await page.goto(path);
+    const response = await page.goto(path);
+    // No inline script: Astro's island runtime and the directives come with the layout's
+    // script (src/lib/client/islands.ts), so the policy allows scripts from the site only.
+    expect(await page.locator('script:not([src]):not([type="application/ld+json"])').count()).toBe(0);
+    const policy = (await response!.headerValue('content-security-policy'))
+      ?? await page.locator('meta[http-equiv="content-security-policy"]').getAttribute('content');
+    expect(policy).toMatch(/script-src 'self' 'wasm-unsafe-eval' ?;/);
     const sheets = await stylesheets(page);
     expect(sheets, 'stylesheets blocking the first paint').toHaveLength(1);
     const css = await (await request.get(sheets[0]!)).text();

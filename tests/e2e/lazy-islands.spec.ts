@@ -9,7 +9,7 @@ import { islandReady } from '../helpers/site';
 const ARTICLE = '/articles/2026/meubles-de-tourisme-marseille-les-societes-ecrans';
 const EPISODE = '/podcasts/a-contre-courant/juger-en-vingt-minutes';
 
-/** React and the islands' own modules (not the tiny client directives, which are inline). */
+/** React and the islands' own modules (not the client directives, in the layout's script). */
 const REACT_OR_ISLAND = /\/_astro\/(react-dom|react|jsx-runtime|[^/]+\.island)\.[\w-]+\.js$/;
 
 /** Records the island and React modules the page requests. */

@@ -56,6 +56,9 @@ export default function SearchDialog({ onClose }: SearchDialogProps) {
     const typed = takeIntent('search')?.text;
     if (typed) {
       setQuery(typed);
+      // The field shows it at once: a key pressed before React renders the new query then adds
+      // to it, where it would otherwise replace it (the field's change comes after setQuery).
+      if (input.current) input.current.value = typed;
       input.current?.focus();
     } else {
       input.current?.select();
