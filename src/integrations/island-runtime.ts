@@ -28,8 +28,10 @@ const SCRIPT_HASHES = [
 
 /**
  * What the layout's script brings for the islands: the runtime, the directives and the helpers
- * they share with the islands' own code. Bundled apart, Vite would make a chunk of each shared
- * helper, fetched one after the other once the layout's script arrives; one chunk instead.
+ * they share with the islands' own code. Left to itself, Vite would make a chunk of each shared
+ * helper, fetched one after the other once the layout's script arrives. They go into the
+ * layout's own chunk instead (its only entry, so no facade): a page loads one file for the
+ * layout, which the islands' code imports from.
  */
 const RUNTIME_MODULES = [
   /[\\/]src[\\/]lib[\\/]client[\\/](islands|islands-directives|intents|member-hint|search-shortcut)\.ts$/,
@@ -37,6 +39,8 @@ const RUNTIME_MODULES = [
   /[\\/]src[\\/]lib[\\/]island-directive-names\.ts$/,
   /[\\/]astro[\\/]dist[\\/]runtime[\\/](server[\\/]astro-island|client[\\/]load)\.js$/,
 ];
+
+const LAYOUT_SCRIPT = /[\\/]src[\\/]layouts[\\/]BaseLayout\.astro\?astro&type=script/;
 
 export function externalIslandRuntime(): Plugin {
   return {
@@ -48,7 +52,10 @@ export function externalIslandRuntime(): Plugin {
       return {
         build: {
           rollupOptions: {
-            output: { manualChunks: (id: string) => (RUNTIME_MODULES.some((module) => module.test(id.split('?')[0] ?? id)) ? 'islands' : undefined) },
+            output: {
+              manualChunks: (id: string) =>
+                LAYOUT_SCRIPT.test(id) || RUNTIME_MODULES.some((module) => module.test(id.split('?')[0] ?? id)) ? 'islands' : undefined,
+            },
           },
         },
       };
