@@ -11,7 +11,7 @@ import pagefindIndex from './src/integrations/pagefind.ts';
 import publicSitemap from './src/integrations/sitemap.ts';
 import clientDirectives from './src/integrations/directives.ts';
 import precompress from './src/integrations/precompress.mjs';
-import { cspDigestCache, reactIslandRenderer } from './src/integrations/on-demand-speed.ts';
+import { cspDigestCache, reactIslandRenderer, skipStaticCheck } from './src/integrations/on-demand-speed.ts';
 import { externalIslandRuntime } from './src/integrations/island-runtime.ts';
 import { pageModulesOnce } from './src/integrations/build-speed.ts';
 import { satteri } from '@astrojs/markdown-satteri';
@@ -212,7 +212,7 @@ export default defineConfig({
     incrementalBuild: true,
   },
   vite: {
-    plugins: [oneStylesheet, cspDigestCache(), reactIslandRenderer(), externalIslandRuntime(), pageModulesOnce()],
+    plugins: [oneStylesheet, cspDigestCache(), reactIslandRenderer(), skipStaticCheck(), externalIslandRuntime(), pageModulesOnce()],
     define: { __BUILD_ID__: JSON.stringify(buildId) },
     build: {
       // scripts/site/build.mjs fills the output folder with the cached pages before the build.

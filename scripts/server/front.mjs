@@ -34,7 +34,9 @@ import { buildDir, isCompleteBuild, prepareBuildsDir, writeLive } from '../../sr
 /** How long an app process may take to start (migrations, the demo's seed on a first start). */
 const READY_TIMEOUT_MS = 120_000;
 /** Request headers that concern one connection only, never passed on. */
-const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'proxy-authorization', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'x-contrechamp-client']);
+const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'proxy-authorization', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'x-contrechamp-client', 'x-contrechamp-no-file']);
+/** Tells an app process that this build has no file of the request's name (src/integrations/on-demand-speed.ts). */
+const NO_FILE_HEADER = 'x-contrechamp-no-file';
 
 /** @param {string} msg @param {Record<string, unknown>} [fields] */
 function log(msg, fields = {}, level = 'info') {
@@ -318,8 +320,9 @@ export async function startFront(options) {
    * @param {import('node:http').IncomingMessage} req
    * @param {import('node:http').ServerResponse} res
    * @param {boolean} retried
+   * @param {boolean} noFile the build has no file of that name: the app need not look
    */
-  function proxy(req, res, retried = false) {
+  function proxy(req, res, retried = false, noFile = false) {
     const pool = live;
     const ready = pool?.apps.filter((a) => a.ready) ?? [];
     if (!pool || ready.length === 0) {
@@ -331,6 +334,7 @@ export async function startFront(options) {
     const headers = {};
     for (const [name, value] of Object.entries(req.headers)) if (value !== undefined && !HOP_BY_HOP.has(name)) headers[name] = value;
     headers['x-contrechamp-client'] = clientAddress(req.socket.remoteAddress, req.headers['x-forwarded-for'], trusted);
+    if (noFile) headers[NO_FILE_HEADER] = '1';
     const upstream = request({ socketPath: app.socket, method: req.method, path: req.url, headers, agent });
     let responded = false;
     upstream.on('response', (up) => {
@@ -357,7 +361,7 @@ export async function startFront(options) {
       // A kept-alive connection closed by an app as it stopped: a request without a body is sent again.
       const safe = req.method === 'GET' || req.method === 'HEAD';
       if (safe && !retried) {
-        proxy(req, res, true);
+        proxy(req, res, true, noFile);
         return;
       }
       log('proxy.error', { error: String(error), method: req.method }, 'error');
@@ -386,7 +390,8 @@ export async function startFront(options) {
     /** @param {import('./static.mjs').Entry | null} entry */
     const answerWith = (entry) => {
       if (!entry) {
-        proxy(req, res);
+        // Said only of the build that was looked up (a switch may have come in between).
+        proxy(req, res, false, live === pool);
         return;
       }
       try {

@@ -6,7 +6,7 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
-import { Agent, get } from 'node:http';
+import { Agent, get, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -36,6 +36,10 @@ export function handler(req, res) {
     return;
   }
   const reply = () => { res.setHeader('Content-Type', 'text/plain'); res.end(${JSON.stringify(id)} + ' ' + (req.socket.remoteAddress ?? '')); };
+  if (url.pathname === '/no-file') {
+    res.end(String(req.headers['x-contrechamp-no-file'] ?? 'absent'));
+    return;
+  }
   if (url.pathname === '/slow') setTimeout(reply, 1500);
   else reply();
 }
@@ -121,6 +125,30 @@ describe('the front process', () => {
       // Rollback is a switch to an earlier build.
       await front.switchTo(A);
       expect((await fetchText(port, '/')).body).toMatch(new RegExp(`^${A} `));
+    } finally {
+      await front.close();
+    }
+  });
+
+  it('tells the app which requests have no file in the build, and a reader cannot say it for another', async () => {
+    writeFileSync(join(buildsDir, A, 'client', 'robots.txt'), 'User-agent: *\n');
+    const front = await startFront({ root, buildsDir, port: 0, host: '127.0.0.1', processes: 1, initialIds: [A] });
+    const port = (front.server.address() as AddressInfo).port;
+    const ask = (method: string, path: string, headers: Record<string, string>) =>
+      new Promise<{ status: number; body: string }>((done, fail) => {
+        request({ host: '127.0.0.1', port, path, method, headers }, (res) => {
+          let body = '';
+          res.setEncoding('utf8').on('data', (c) => (body += c)).on('end', () => done({ status: res.statusCode ?? 0, body }));
+        }).on('error', fail).end();
+      });
+    try {
+      // Looked up, no file: the app renders at once, without looking for one itself.
+      expect(await ask('GET', '/no-file', {})).toEqual({ status: 200, body: '1' });
+      // Not looked up by the front (a condition it leaves to the app): the app looks, whatever the reader says.
+      expect(await ask('GET', '/no-file', { 'If-Match': '*', 'X-Contrechamp-No-File': '1' })).toEqual({ status: 200, body: 'absent' });
+      expect(await ask('POST', '/no-file', { 'X-Contrechamp-No-File': '1' })).toEqual({ status: 200, body: 'absent' });
+      // A file of the build is the front's answer.
+      expect(await ask('GET', '/robots.txt', { 'X-Contrechamp-No-File': '1' })).toEqual({ status: 200, body: 'User-agent: *\n' });
     } finally {
       await front.close();
     }
