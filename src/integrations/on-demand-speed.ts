@@ -68,7 +68,7 @@ export function reactIslandRenderer(): Plugin {
 const STANDALONE = /[\\/]@astrojs[\\/]node[\\/]dist[\\/]standalone\.js$/;
 const STATIC_FIRST = 'staticHandler(req, res, () => appHandler(req, res));';
 /** Set by the front (scripts/server/front.mjs) on a request it looked up in the build and found no file for. */
-export const NO_FILE_HEADER = 'x-contrechamp-no-file';
+const NO_FILE_HEADER = 'x-contrechamp-no-file';
 
 /**
  * Lets an app process skip the adapter's static-file check when the front has already made it.

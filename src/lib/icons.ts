@@ -13,10 +13,7 @@ export const ICON_SETS = {
   'simple-icons': ['youtube', 'peertube', 'x', 'mastodon', 'instagram', 'facebook', 'bluesky', 'applepodcasts', 'spotify'],
 } as const;
 
-/** `set:name`, as Iconify writes it. */
-export type IconName = { [S in keyof typeof ICON_SETS]: `${S}:${(typeof ICON_SETS)[S][number]}` }[keyof typeof ICON_SETS];
-
-/** The class that draws an icon; throws on a name the stylesheet does not hold (a build error). */
+/** The class that draws an icon named `set:name`; throws on one the stylesheet does not hold (a build error). */
 export function iconClass(name: string): string {
   const [set, icon] = name.split(':') as [string, string | undefined];
   const names: readonly string[] | undefined = ICON_SETS[set as keyof typeof ICON_SETS];
