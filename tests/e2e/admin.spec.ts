@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Locator, type Page } from '@playwright/test';
 import { createUser } from '../../src/server/auth/service';
 import { openDatabase } from '../../src/server/db/client';
 import { toTimestamp } from '../../src/server/db/database';
@@ -67,9 +67,20 @@ const shoot = (page: Page, name: string) => shootAt(page, SHOTS, name);
 
 /** No serious or critical accessibility violation (as tests/e2e/a11y.spec.ts asks of every template). */
 async function expectAccessible(page: Page) {
+  // Not in the middle of a view transition's fade, where every text is paler than it will be.
+  await page.evaluate(() => Promise.all(document.getAnimations().map((animation) => animation.finished.catch(() => undefined))));
   const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
   const blocking = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.help}`);
   expect(blocking).toEqual([]);
+}
+
+/** Opens an order's history (once the page under it has settled: a late swap would close it again). */
+async function openHistory(order: Locator) {
+  const history = order.locator('details').filter({ has: order.page().locator('summary', { hasText: /^Historique/ }) });
+  await expect(async () => {
+    if (!(await history.evaluate((details: HTMLDetailsElement) => details.open))) await history.locator('summary').click();
+    await expect(history).toHaveAttribute('open', '', { timeout: 1000 });
+  }).toPass({ timeout: 10_000 });
 }
 
 async function search(page: Page, email: string) {
@@ -97,7 +108,7 @@ test('an administrator refunds a paid order, which becomes « Remboursée » whe
   await expect(page.getByRole('heading', { level: 2, name: `2 commandes pour « ${reader.email} »` })).toBeVisible();
   const donation = page.getByRole('article').filter({ hasText: 'Don ponctuel' });
   await expect(donation.getByText('Payée', { exact: true })).toBeVisible();
-  await donation.getByText(/^Historique/).click();
+  await openHistory(donation);
   await expect(donation.getByText('Commande créée')).toBeVisible();
   await expectAccessible(page);
   await shoot(page, 'commandes');
@@ -121,7 +132,7 @@ test('an administrator refunds a paid order, which becomes « Remboursée » whe
     await expect(page.getByRole('article').filter({ hasText: 'Don ponctuel' }).getByText('Remboursée', { exact: true })).toBeVisible({ timeout: 1000 });
   }).toPass({ timeout: 15_000 });
   const refunded = page.getByRole('article').filter({ hasText: 'Don ponctuel' });
-  await refunded.getByText(/^Historique/).click();
+  await openHistory(refunded);
   await expect(refunded.getByText(`Remboursement demandé par ${ADMIN.email} : Don fait en double par erreur`)).toBeVisible();
   await expect(refunded.getByText('Remboursement effectué')).toBeVisible();
   await expect(refunded.getByRole('button', { name: 'Rembourser…' })).toHaveCount(0);
