@@ -7,7 +7,6 @@
  */
 import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { createUser } from '../../src/server/auth/service';
 import { openDatabase } from '../../src/server/db/client';
@@ -16,7 +15,7 @@ import { migrateToLatest } from '../../src/server/db/migrate';
 import { enqueue } from '../../src/server/jobs/queue';
 import { insertOrder } from '../../src/server/orders/repository';
 import { insertSubscription } from '../../src/server/subscriptions/repository';
-import { shoot as shootAt } from '../helpers/browse';
+import { expectAccessible, shoot as shootAt } from '../helpers/browse';
 
 const SHOTS = process.env.SHOTS_DIR ?? '/work/shots/admin';
 const ADMIN = { email: 'administration@exemple.fr', password: 'motdepasse-demo' };
@@ -64,15 +63,6 @@ async function signIn(page: Page, email: string, password: string, to: string) {
 }
 
 const shoot = (page: Page, name: string) => shootAt(page, SHOTS, name);
-
-/** No serious or critical accessibility violation (as tests/e2e/a11y.spec.ts asks of every template). */
-async function expectAccessible(page: Page) {
-  // Not in the middle of a view transition's fade, where every text is paler than it will be.
-  await page.evaluate(() => Promise.all(document.getAnimations().map((animation) => animation.finished.catch(() => undefined))));
-  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
-  const blocking = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.help}`);
-  expect(blocking).toEqual([]);
-}
 
 /** Opens an order's history (once the page under it has settled: a late swap would close it again). */
 async function openHistory(order: Locator) {

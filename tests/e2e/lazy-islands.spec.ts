@@ -1,4 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
+import { signIn } from '../helpers/browse';
 import { islandReady } from '../helpers/site';
 
 /**
@@ -141,11 +142,7 @@ test('the newsletter field loads its form, which keeps what was typed and subscr
 });
 
 test('the user menu hydrates at once for a signed-in member, with no interaction', async ({ page }) => {
-  await page.goto('/login');
-  await page.locator('#login-email').fill('redaction@exemple.fr');
-  await page.locator('#login-password').fill('motdepasse-demo');
-  await page.getByRole('button', { name: 'Se connecter' }).click();
-  await expect(page).toHaveURL(/\/mon-compte$/);
+  await signIn(page, 'redaction@exemple.fr', 'motdepasse-demo');
   const requested = watchScripts(page);
   await page.goto(ARTICLE);
   // No click, no key: the member's menu replaces the sign-in link by itself.
