@@ -11,15 +11,14 @@
  */
 import type { AstroIntegration } from 'astro';
 import { fileURLToPath } from 'node:url';
-
-const NAMES = ['search', 'menu', 'focus', 'member', 'intent'] as const;
+import { SITE_DIRECTIVE_NAMES } from '../lib/island-directive-names';
 
 export default function clientDirectives(): AstroIntegration {
   return {
     name: 'contrechamp:client-directives',
     hooks: {
       'astro:config:setup': ({ addClientDirective }) => {
-        for (const name of NAMES) {
+        for (const name of SITE_DIRECTIVE_NAMES) {
           addClientDirective({ name, entrypoint: fileURLToPath(new URL(`../directives/${name}.ts`, import.meta.url)) });
         }
       },

@@ -1,6 +1,8 @@
 /**
- * The client directives the layout's script registers (src/lib/client/islands-directives.ts):
- * Astro's `client:load` and the site's own (src/integrations/directives.ts). Shared with the
- * server render, which fails on a directive not in this list.
+ * The client directives. The site's own (src/directives/) are registered with Astro by
+ * src/integrations/directives.ts; the layout's script registers them for the browser, with
+ * Astro's `client:load` (src/lib/client/islands-directives.ts), and the server render fails on a
+ * directive not in ISLAND_DIRECTIVE_NAMES (src/integrations/island-runtime.ts).
  */
-export const ISLAND_DIRECTIVE_NAMES = ['load', 'search', 'menu', 'focus', 'member', 'intent'] as const;
+export const SITE_DIRECTIVE_NAMES = ['search', 'menu', 'focus', 'member', 'intent'] as const;
+export const ISLAND_DIRECTIVE_NAMES = ['load', ...SITE_DIRECTIVE_NAMES] as const;
