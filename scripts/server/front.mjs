@@ -33,10 +33,10 @@ import { buildDir, isCompleteBuild, prepareBuildsDir, writeLive } from '../../sr
 
 /** How long an app process may take to start (migrations, the demo's seed on a first start). */
 const READY_TIMEOUT_MS = 120_000;
-/** Request headers that concern one connection only, never passed on. */
-const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'proxy-authorization', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'x-contrechamp-client', 'x-contrechamp-no-file']);
 /** Tells an app process that this build has no file of the request's name (src/integrations/on-demand-speed.ts). */
 const NO_FILE_HEADER = 'x-contrechamp-no-file';
+/** Request headers that concern one connection only, or that only the front may set: never passed on. */
+const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'proxy-authorization', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'x-contrechamp-client', NO_FILE_HEADER]);
 
 /** @param {string} msg @param {Record<string, unknown>} [fields] */
 function log(msg, fields = {}, level = 'info') {

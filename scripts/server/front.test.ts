@@ -6,7 +6,7 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
-import { Agent, get, request } from 'node:http';
+import { Agent, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -47,12 +47,12 @@ export function handler(req, res) {
   );
 }
 
-function fetchText(port: number, path: string, agent?: Agent): Promise<{ status: number; body: string }> {
+function fetchText(port: number, path: string, agent?: Agent, init: { method?: string; headers?: Record<string, string> } = {}): Promise<{ status: number; body: string }> {
   return new Promise((resolvePromise, reject) => {
-    get({ host: '127.0.0.1', port, path, agent }, (res) => {
+    request({ host: '127.0.0.1', port, path, agent, ...init }, (res) => {
       let body = '';
       res.setEncoding('utf8').on('data', (c) => (body += c)).on('end', () => resolvePromise({ status: res.statusCode ?? 0, body }));
-    }).on('error', reject);
+    }).on('error', reject).end();
   });
 }
 
@@ -134,13 +134,7 @@ describe('the front process', () => {
     writeFileSync(join(buildsDir, A, 'client', 'robots.txt'), 'User-agent: *\n');
     const front = await startFront({ root, buildsDir, port: 0, host: '127.0.0.1', processes: 1, initialIds: [A] });
     const port = (front.server.address() as AddressInfo).port;
-    const ask = (method: string, path: string, headers: Record<string, string>) =>
-      new Promise<{ status: number; body: string }>((done, fail) => {
-        request({ host: '127.0.0.1', port, path, method, headers }, (res) => {
-          let body = '';
-          res.setEncoding('utf8').on('data', (c) => (body += c)).on('end', () => done({ status: res.statusCode ?? 0, body }));
-        }).on('error', fail).end();
-      });
+    const ask = (method: string, path: string, headers: Record<string, string>) => fetchText(port, path, undefined, { method, headers });
     try {
       // Looked up, no file: the app renders at once, without looking for one itself.
       expect(await ask('GET', '/no-file', {})).toEqual({ status: 200, body: '1' });
