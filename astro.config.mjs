@@ -13,7 +13,7 @@ import clientDirectives from './src/integrations/directives.ts';
 import precompress from './src/integrations/precompress.mjs';
 import { cspDigestCache, reactIslandRenderer, skipStaticCheck } from './src/integrations/on-demand-speed.ts';
 import { externalIslandRuntime } from './src/integrations/island-runtime.ts';
-import { pageModulesOnce } from './src/integrations/build-speed.ts';
+import { exposeContentStore, pageModulesOnce } from './src/integrations/build-speed.ts';
 import { satteri } from '@astrojs/markdown-satteri';
 import { isCSSRequest } from 'vite';
 import { frenchTypographyPlugin } from './src/lib/typography.ts';
@@ -212,7 +212,7 @@ export default defineConfig({
     incrementalBuild: true,
   },
   vite: {
-    plugins: [oneStylesheet, cspDigestCache(), reactIslandRenderer(), skipStaticCheck(), externalIslandRuntime(), pageModulesOnce()],
+    plugins: [oneStylesheet, cspDigestCache(), reactIslandRenderer(), skipStaticCheck(), externalIslandRuntime(), pageModulesOnce(), exposeContentStore()],
     define: { __BUILD_ID__: JSON.stringify(buildId) },
     build: {
       // scripts/site/build.mjs fills the output folder with the cached pages before the build.

@@ -17,6 +17,8 @@
  *   npm run bench:publish -- 2000 --keep     # keep the corpus and builds (.bench/publish/)
  *   npm run bench:publish -- 2000 --verify   # then a full build with an empty cache, which must
  *                                            # give the same pages, byte for byte, as the last one
+ *   npm run bench:publish -- 2000 --full     # without the resident builder: every publication is
+ *                                            # a full (incremental) `astro build`
  *
  * Builds go under .bench/publish/, the corpus under the system's temporary folder; both are
  * removed at the end. The publishing queue waits REBUILD_DEBOUNCE_MS after a publication
@@ -39,6 +41,7 @@ const { values, positionals } = parseArgs({
     keep: { type: 'boolean', default: false },
     direct: { type: 'boolean', default: false },
     verify: { type: 'boolean', default: false },
+    full: { type: 'boolean', default: false },
   },
 });
 const size = Number(positionals[0] ?? 10000);
@@ -62,6 +65,8 @@ const env = {
   APP_MODE: 'demo',
   REBUILD_SECRET: SECRET,
   REBUILD_DEBOUNCE_MS: '0',
+  // The resident builder makes its first build when the server starts (waited for below).
+  RESIDENT_BUILDER: values.full ? 'off' : 'warm',
 };
 
 const run = (args, extraEnv = {}) =>
@@ -191,6 +196,21 @@ async function startServer() {
   });
 }
 
+/** Until the resident builder has made its first build (RESIDENT_BUILDER=warm). */
+async function builderWarm() {
+  const started = performance.now();
+  const file = join(buildsDir, 'builder.log');
+  const deadline = Date.now() + 20 * 60_000;
+  for (;;) {
+    const text = existsSync(file) ? readFileSync(file, 'utf8') : '';
+    if (text.includes('warm: first build made')) break;
+    if (text.includes('warm build failed')) throw new Error(`the resident builder's first build failed\n${text.slice(-3000)}`);
+    if (Date.now() > deadline) throw new Error(`the resident builder is still not warm after 20 minutes\n${text.slice(-3000)}`);
+    await new Promise((resolveWait) => setTimeout(resolveWait, 500));
+  }
+  return { seconds: (performance.now() - started) / 1000 };
+}
+
 /** The build's log, as the publisher recorded it (webhook mode). */
 async function buildLog(id) {
   const { default: Database } = await import('better-sqlite3');
@@ -288,7 +308,13 @@ try {
   console.log(gen.log.trim().split('\n').pop());
   console.log(`Construction complète de ${size} contenus (cache vide)…`);
   record(`full build, ${size} stories, empty cache`, await fullBuild());
-  if (!values.direct) await startServer();
+  if (!values.direct) {
+    await startServer();
+    if (!values.full) {
+      console.log('Premier passage du constructeur résident (en arrière-plan du serveur)…');
+      record('resident builder warm-up (not published)', await builderWarm());
+    }
+  }
 
   // 1. The newest article's title changes.
   const article = newestArticle();

@@ -26,14 +26,14 @@
  */
 import { buildHeapMiB } from './build-heap.mjs';
 import { spawn } from 'node:child_process';
-import { cpSync, existsSync, linkSync, mkdirSync, readdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { cpSync, mkdirSync, renameSync, rmSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { BuildPhases, SUMMARY_PREFIX, isDetail } from './build-phases.mjs';
+import { astroEnv, buildPlaces, prepareStaging, root } from './build-places.mjs';
 
-const root = resolve(import.meta.dirname, '../..');
 const { values } = parseArgs({ options: { out: { type: 'string' }, id: { type: 'string' }, previous: { type: 'string' } } });
 if (!values.out || !values.id) {
   console.error('usage: node scripts/site/build.mjs --out <dir> --id <build id> [--previous <dir>]');
@@ -41,54 +41,20 @@ if (!values.out || !values.id) {
 }
 const started = performance.now();
 const out = resolve(values.out);
-const cache = resolve(process.env.BUILD_CACHE_DIR ?? join(dirname(out), 'cache'));
-const staging = join(cache, 'staging');
-// ASTRO_CACHE_DIR, when set, names Astro's part of the cache.
-const astroCache = resolve(process.env.ASTRO_CACHE_DIR ?? join(cache, 'astro'));
-for (const dir of [out, staging]) rmSync(dir, { recursive: true, force: true });
-mkdirSync(cache, { recursive: true });
+const places = buildPlaces(dirname(out));
+const { staging } = places;
+rmSync(out, { recursive: true, force: true });
 mkdirSync(dirname(out), { recursive: true });
-// Astro imports the pages' bundle from the staging folder while it builds: outside the project,
-// its packages are found through this link.
-const modules = join(cache, 'node_modules');
-if (relative(root, cache).startsWith('..') && !existsSync(modules)) symlinkSync(join(root, 'node_modules'), modules, 'dir');
-
-// The pages Astro keeps in its cache (its copy of each page with a cacheKey) are linked into the
-// staging folder before the build: the pages it skips are then left where they are instead of
-// copied (13,000 pages, 660 MB at 10,000 stories). The live build shares those files, so no
-// write may happen in place: fresh-writes.mjs makes every write in the staging folder and the
-// cache go to a new file. Pages no longer built are removed before the search index and the
-// sitemap read the folder (astro.config.mjs, contrechamp:stale-pages).
-const cachedPages = join(astroCache, 'dist', 'client');
-const linkedList = join(cache, 'linked.json');
 const linking = performance.now();
-const linked = [];
-if (existsSync(cachedPages)) {
-  for (const entry of readdirSync(cachedPages, { recursive: true, withFileTypes: true })) {
-    if (!entry.isFile()) continue;
-    const file = relative(cachedPages, join(entry.parentPath, entry.name));
-    mkdirSync(dirname(join(staging, 'client', file)), { recursive: true });
-    linkSync(join(cachedPages, file), join(staging, 'client', file));
-    linked.push(file);
-  }
-}
-writeFileSync(linkedList, JSON.stringify(linked));
-console.log(`[build] ${linked.length} cached pages linked in ${((performance.now() - linking) / 1000).toFixed(1)} s`);
+const linked = prepareStaging(places);
+console.log(`[build] ${linked} cached pages linked in ${((performance.now() - linking) / 1000).toFixed(1)} s`);
 
 const astro = join(root, 'node_modules/astro/bin/astro.mjs');
 const freshWrites = pathToFileURL(join(import.meta.dirname, 'fresh-writes.mjs')).href;
 const child = spawn(process.execPath, [`--max-old-space-size=${buildHeapMiB()}`, '--import', freshWrites, astro, 'build'], {
   cwd: root,
   stdio: ['ignore', 'pipe', 'pipe'],
-  env: {
-    ...process.env,
-    ASTRO_OUT_DIR: staging,
-    ASTRO_CACHE_DIR: astroCache,
-    BUILD_ID: values.id,
-    ASTRO_TELEMETRY_DISABLED: '1',
-    CONTRECHAMP_FRESH_WRITES: JSON.stringify([staging, astroCache]),
-    CONTRECHAMP_LINKED_PAGES: linkedList,
-  },
+  env: { ...process.env, ...astroEnv(places, values.id) },
 });
 // The log editors read: Astro's, without its line per page and per image (thousands of them),
 // which are counted instead; the phases' durations at the end.

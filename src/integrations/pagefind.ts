@@ -9,7 +9,7 @@
  * (`<cacheDir>/pagefind/`) keeps the full index, what it holds, and each page's documents by
  * the page's stamp, so that the pages Astro copied from its cache are not read again.
  */
-import type { AstroIntegration } from 'astro';
+import type { AstroConfig, AstroIntegration, AstroPrerenderer } from 'astro';
 import { existsSync } from 'node:fs';
 import { copyFile, link, mkdir, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
@@ -162,17 +162,32 @@ interface Streaming {
   started?: { index: PagefindIndex; problems: string[]; pending: Promise<void>[]; urls: Set<string> };
 }
 
+/**
+ * The resident builder (scripts/site/builder.mjs), when it runs the build in its own process,
+ * sets these hooks: it keeps Astro's prerenderer, the paths it rendered with their keys and the
+ * settings, so that a publication renders the pages it changes with the same bundle; and it
+ * imports the whole pages' bundle before Astro deletes its files.
+ */
+export const RESIDENT = Symbol.for('contrechamp.resident');
+export interface ResidentHooks {
+  paths(config: AstroConfig, prerenderer: AstroPrerenderer, paths: Awaited<ReturnType<AstroPrerenderer['getStaticPaths']>>): void;
+  teardown(bundleDir: string): Promise<void>;
+}
+
 export default function pagefindIndex(): AstroIntegration {
   let cacheDir: string | undefined;
   let outDir: string | undefined;
+  let config: AstroConfig | undefined;
+  const resident = (globalThis as Record<symbol, ResidentHooks | undefined>)[RESIDENT];
   let streaming: Streaming | undefined;
   const cacheOf = (root: string) => join(cacheDir ?? join(root, '..', '.pagefind-cache'), 'pagefind');
   return {
     name: 'contrechamp:pagefind',
     hooks: {
-      'astro:config:done': ({ config }) => {
-        cacheDir = fileURLToPath(config.cacheDir);
-        outDir = fileURLToPath(config.outDir);
+      'astro:config:done': ({ config: done }) => {
+        config = done;
+        cacheDir = fileURLToPath(done.cacheDir);
+        outDir = fileURLToPath(done.outDir);
       },
       'astro:build:start': ({ setPrerenderer }) => {
         const stream: Streaming = { byFile: new Map() };
@@ -184,9 +199,16 @@ export default function pagefindIndex(): AstroIntegration {
         setPrerenderer((astro) => ({
           name: 'contrechamp:pagefind',
           setup: () => astro.setup?.() ?? Promise.resolve(),
-          getStaticPaths: () => astro.getStaticPaths(),
+          getStaticPaths: async () => {
+            const paths = await astro.getStaticPaths();
+            if (config) resident?.paths(config, astro, paths);
+            return paths;
+          },
           collectStaticImages: astro.collectStaticImages ? () => astro.collectStaticImages!() : undefined,
-          teardown: () => astro.teardown?.() ?? Promise.resolve(),
+          teardown: async () => {
+            if (config) await resident?.teardown(fileURLToPath(new URL('./.prerender/', config.build.server)));
+            await astro.teardown?.();
+          },
           render: async (request, options) => {
             const result = await astro.render(request, options);
             const response = result instanceof Response ? result : result.response;

@@ -42,6 +42,7 @@ import { assemblyJobs } from './shares/assemblies';
 import { shareJobs } from './shares/service';
 import { hasFront, switchThroughFront } from './editorial/front-link';
 import { createPublisher, type Publisher, resolveContentDir } from './editorial/publisher';
+import { ensureBuilder, residentBuild } from './editorial/resident';
 import { places, setPublisherWake } from './editorial/service';
 
 /** Every domain's job handlers: a domain with deferred work adds its list here. */
@@ -118,12 +119,14 @@ export function services(): Promise<ServerDeps> {
         keep: publishing.keepBuilds,
         timeoutMs: publishing.buildTimeoutMs,
         switchTo: switchThroughFront,
+        ...(publishing.residentBuilder === 'off' ? {} : { build: residentBuild(places()) }),
         contentDir: process.env['CONTENT_SOURCE'] === 'api' ? undefined : resolveContentDir(places().root),
         // Astro's part of the builds' cache (scripts/site/build.mjs), where its content store is.
         cacheDir: process.env['ASTRO_CACHE_DIR'] ?? join(process.env['BUILD_CACHE_DIR'] ?? join(publishing.buildsDir, 'cache'), 'astro'),
         log: { info: (msg, fields) => log.info(msg, fields), error: (msg, fields) => log.error(msg, fields) },
       });
       publisher = started;
+      if (publishing.residentBuilder === 'warm') await ensureBuilder(places());
       setPublisherWake(() => started.poke());
       await started.start();
     }

@@ -82,6 +82,13 @@ const schema = z.object({
   REBUILD_DEBOUNCE_MS: z.coerce.number().int().min(0).max(600_000).default(2_000),
   /** A build that runs longer is stopped and fails. */
   BUILD_TIMEOUT_MS: z.coerce.number().int().min(10_000).max(7_200_000).default(1_800_000),
+  /**
+   * The resident builder (scripts/site/builder.mjs): `warm` starts it with the server and makes a
+   * first build in the background, so that every publication of stories is fast; `lazy` starts it
+   * with the first publication (a full build), the next ones are fast; `off`: every build is a
+   * full one in its own process.
+   */
+  RESIDENT_BUILDER: z.enum(['warm', 'lazy', 'off'], { message: 'RESIDENT_BUILDER vaut warm, lazy ou off' }).default('lazy'),
   KEY_VERSIONS: z
     .string()
     .transform((value, ctx) => {
@@ -114,6 +121,7 @@ export interface Config {
     keepBuilds: number;
     debounceMs: number;
     buildTimeoutMs: number;
+    residentBuilder: 'warm' | 'lazy' | 'off';
     /** REBUILD_SECRET when set; otherwise the webhook's key is derived from the master secret. Never log it. */
     rebuildSecret: string | undefined;
   };
@@ -172,6 +180,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       keepBuilds: e.KEEP_BUILDS,
       debounceMs: e.REBUILD_DEBOUNCE_MS,
       buildTimeoutMs: e.BUILD_TIMEOUT_MS,
+      residentBuilder: e.RESIDENT_BUILDER,
       rebuildSecret: e.REBUILD_SECRET,
     },
     keys: {

@@ -1,0 +1,69 @@
+// @ts-check
+/**
+ * Where a build works, shared by the one-off build (scripts/site/build.mjs) and the resident
+ * builder (scripts/site/builder.mjs): the cache, the staging folder Astro builds into, and the
+ * links to the pages Astro cached, laid in the staging folder before a build.
+ */
+import { existsSync, linkSync, mkdirSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+
+export const root = resolve(import.meta.dirname, '../..');
+
+/**
+ * @param {string} buildsDir the folder builds go into (each in `<buildsDir>/<id>`)
+ * @param {NodeJS.ProcessEnv} env
+ */
+export function buildPlaces(buildsDir, env = process.env) {
+  const cache = resolve(env.BUILD_CACHE_DIR ?? join(buildsDir, 'cache'));
+  // ASTRO_CACHE_DIR, when set, names Astro's part of the cache.
+  const astroCache = resolve(env.ASTRO_CACHE_DIR ?? join(cache, 'astro'));
+  return { cache, astroCache, staging: join(cache, 'staging'), linkedList: join(cache, 'linked.json') };
+}
+
+/**
+ * The environment of an Astro build in these places.
+ * @param {ReturnType<typeof buildPlaces>} places
+ * @param {string} id
+ */
+export function astroEnv(places, id) {
+  return {
+    ASTRO_OUT_DIR: places.staging,
+    ASTRO_CACHE_DIR: places.astroCache,
+    BUILD_ID: id,
+    ASTRO_TELEMETRY_DISABLED: '1',
+    CONTRECHAMP_FRESH_WRITES: JSON.stringify([places.staging, places.astroCache]),
+    CONTRECHAMP_LINKED_PAGES: places.linkedList,
+  };
+}
+
+/**
+ * Empties the staging folder and lays in it hard links to the pages Astro keeps in its cache
+ * (its copy of each page with a cacheKey): the pages it skips are then left where they are
+ * instead of copied (13,000 pages, 660 MB at 10,000 stories). The live build shares those files,
+ * so no write may happen in place: fresh-writes.mjs makes every write in the staging folder and
+ * the cache go to a new file. Pages no longer built are removed before the search index and the
+ * sitemap read the folder (astro.config.mjs, contrechamp:stale-pages).
+ * @param {ReturnType<typeof buildPlaces>} places
+ * @returns {number} how many pages were linked
+ */
+export function prepareStaging(places) {
+  rmSync(places.staging, { recursive: true, force: true });
+  mkdirSync(places.cache, { recursive: true });
+  // Astro imports the pages' bundle from the staging folder while it builds: outside the
+  // project, its packages are found through this link.
+  const modules = join(places.cache, 'node_modules');
+  if (relative(root, places.cache).startsWith('..') && !existsSync(modules)) symlinkSync(join(root, 'node_modules'), modules, 'dir');
+  const cachedPages = join(places.astroCache, 'dist', 'client');
+  const linked = [];
+  if (existsSync(cachedPages)) {
+    for (const entry of readdirSync(cachedPages, { recursive: true, withFileTypes: true })) {
+      if (!entry.isFile()) continue;
+      const file = relative(cachedPages, join(entry.parentPath, entry.name));
+      mkdirSync(dirname(join(places.staging, 'client', file)), { recursive: true });
+      linkSync(join(cachedPages, file), join(places.staging, 'client', file));
+      linked.push(file);
+    }
+  }
+  writeFileSync(places.linkedList, JSON.stringify(linked));
+  return linked.length;
+}

@@ -1,0 +1,271 @@
+#!/usr/bin/env node
+// @ts-nocheck
+/**
+ * The resident builder: one process that keeps the last build's Astro state in memory, so that a
+ * publication that changes only stories goes live in seconds instead of a full `astro build`
+ * (docs/incremental-builds.md, « The resident builder »).
+ *
+ * The publisher (src/server/editorial/resident.ts) starts it, detached, and asks it for builds on
+ * a Unix socket (BUILDER_SOCKET): one JSON line `{ id, dir }` per build; it answers with
+ * `{ output }` lines (the build's log) and a last `{ code }` (0: `dir` holds a complete build).
+ * Builds run one at a time, in the order they were asked.
+ *
+ * - Its first build runs `astro build` in this process (the same steps as scripts/site/build.mjs),
+ *   and leaves the prerenderer, the content store and the paths with their keys here.
+ * - A build after that, when only stories changed since (no other content, no code), reads them
+ *   again into the store and renders only the pages they change (scripts/site/publish-fast.mjs).
+ * - Anything else needs a new `astro build`, which Astro cannot run twice in one process: that
+ *   build runs in a child process (scripts/site/build.mjs), and this process then exits; the
+ *   publisher starts another one for the next build.
+ *
+ * With BUILDER_WARM=1 it makes a first build at once, into the cache (not published), so that
+ * even the first publication is fast. It exits when the process that owns it (BUILDER_OWNER,
+ * the front) is gone, and when its requester disconnects during a build (stopped by the queue).
+ */
+import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { cpSync, existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync, unlinkSync } from 'node:fs';
+import { createConnection, createServer } from 'node:net';
+import { join, relative, resolve } from 'node:path';
+import { astroEnv, buildPlaces, prepareStaging, root } from './build-places.mjs';
+import { BuildPhases, SUMMARY_PREFIX, isDetail } from './build-phases.mjs';
+
+const socketPath = process.env.BUILDER_SOCKET;
+const buildsDir = process.env.BUILDS_DIR;
+const owner = Number(process.env.BUILDER_OWNER);
+if (!socketPath || !buildsDir) {
+  console.error('BUILDER_SOCKET et BUILDS_DIR sont nécessaires.');
+  process.exit(2);
+}
+const places = buildPlaces(buildsDir);
+// The environment of every build of this process, set before Astro and fresh-writes.mjs load.
+Object.assign(process.env, astroEnv(places, 'resident'));
+await import('./fresh-writes.mjs');
+const fast = await import('./publish-fast.mjs');
+const { codeVersion } = await import('../build-fingerprint.mjs');
+
+const contentDir = resolve(root, process.env.CONTENT_DIR ?? 'src/content');
+const remote = process.env.CONTENT_SOURCE === 'api';
+
+/** Everything in the content folder but the stories: a change there needs a full build. */
+function otherContentDigest() {
+  const hash = createHash('sha256');
+  const walk = (path) => {
+    for (const name of readdirSync(path).sort()) {
+      if (name.startsWith('.')) continue;
+      const full = join(path, name);
+      const rel = relative(contentDir, full);
+      if (rel === 'stories') continue;
+      if (statSync(full).isDirectory()) walk(full);
+      else hash.update(`${rel}\0`).update(readFileSync(full)).update('\0');
+    }
+  };
+  if (existsSync(contentDir)) walk(contentDir);
+  return hash.digest('hex');
+}
+
+/** What the state in memory was built from; undefined until the first build. */
+let made;
+/** The last complete build this process made: the next publication starts from its files. */
+let baseline;
+let astroBuilt = false;
+
+const log = (line) => process.stdout.write(`${new Date().toISOString()} ${line}\n`);
+
+/** Runs `task` with this process's output also sent to `send`, line by line. */
+async function capturing(send, task) {
+  const original = { out: process.stdout.write.bind(process.stdout), err: process.stderr.write.bind(process.stderr) };
+  const phases = new BuildPhases();
+  let pending = '';
+  const relay = (chunk) => {
+    pending += String(chunk);
+    const lines = pending.split('\n');
+    pending = lines.pop();
+    for (const line of lines) {
+      phases.read(line);
+      if (!isDetail(line)) send({ output: `${line}\n` });
+    }
+  };
+  process.stdout.write = (chunk, ...rest) => (relay(chunk), original.out(chunk, ...rest));
+  process.stderr.write = (chunk, ...rest) => (relay(chunk), original.err(chunk, ...rest));
+  try {
+    return await task(phases);
+  } finally {
+    process.stdout.write = original.out;
+    process.stderr.write = original.err;
+    if (pending) send({ output: `${pending}\n` });
+  }
+}
+
+function moveStaging(out) {
+  rmSync(out, { recursive: true, force: true });
+  try {
+    renameSync(places.staging, out);
+  } catch (error) {
+    if (error.code !== 'EXDEV') throw error;
+    cpSync(places.staging, out, { recursive: true });
+  }
+}
+
+/** `astro build` in this process, into `out`. */
+async function astroBuild(id, out) {
+  const started = performance.now();
+  const version = { code: codeVersion(root), other: otherContentDigest() };
+  const linked = prepareStaging(places);
+  console.log(`[build] ${linked} cached pages linked`);
+  process.env.BUILD_ID = id;
+  astroBuilt = true;
+  const { build } = await import('astro');
+  await build({ root });
+  moveStaging(out);
+  made = version;
+  baseline = out;
+  return (performance.now() - started) / 1000;
+}
+
+/** A full build in a child process (scripts/site/build.mjs); this process exits after it. */
+function childBuild(id, out, send) {
+  return new Promise((done) => {
+    const child = spawn(process.execPath, [join(root, 'scripts/site/build.mjs'), '--out', out, '--id', id], { cwd: root, env: process.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    for (const stream of [child.stdout, child.stderr]) stream.setEncoding('utf8').on('data', (chunk) => send({ output: chunk }));
+    child.on('close', (code) => done(code ?? 1));
+  });
+}
+
+/** Why the state in memory cannot make the next build, or undefined when it can. */
+function whyFull() {
+  if (!made) return undefined;
+  if (remote) return 'le contenu vient de l’API de la rédaction';
+  if (!baseline || !existsSync(join(baseline, 'server', 'entry.mjs'))) return 'la dernière construction de ce processus n’est plus sur le disque';
+  if (codeVersion(root) !== made.code) return 'le code du site a changé';
+  if (otherContentDigest() !== made.other) return 'un autre contenu que les articles a changé';
+  return undefined;
+}
+
+let queue = Promise.resolve();
+let exiting = false;
+
+/** One build, as asked on the socket. */
+async function run({ id, dir }, send) {
+  const started = performance.now();
+  if (!made && !astroBuilt) {
+    const code = await capturing(send, async (phases) => {
+      await astroBuild(id, dir);
+      const summary = { ...phases.summary(), total: Math.round((performance.now() - started) / 100) / 10, resident: 'full' };
+      console.log(`[build] ${summary.rendered} pages rendered, ${summary.reused} reused; build ${id} done in ${summary.total} s (in the resident builder)`);
+      console.log(`${SUMMARY_PREFIX}${JSON.stringify(summary)}`);
+      return 0;
+    });
+    return code;
+  }
+  const reason = whyFull() ?? (astroBuilt && !made ? 'la construction précédente de ce processus a échoué' : undefined);
+  if (!reason) {
+    const result = await capturing(send, () => fast.publishFast({ baseline, out: dir, staging: places.staging, linkedList: places.linkedList }));
+    if (!result.refused) {
+      baseline = dir;
+      const total = Math.round((performance.now() - started) / 100) / 10;
+      send({ output: `[build] publication rapide : ${result.changed.length} article(s) modifié(s) ou ajouté(s), ${result.removed.length} retiré(s) ; ${result.rendered} pages rendues, ${result.reused} reprises ; ${total} s\n` });
+      send({ output: `${SUMMARY_PREFIX}${JSON.stringify({ ...result.phases, rendered: result.rendered, reused: result.reused, total, resident: 'fast' })}\n` });
+      return 0;
+    }
+    send({ output: `[build] publication rapide impossible (${result.refused}) : construction complète\n` });
+  } else {
+    send({ output: `[build] construction complète : ${reason}\n` });
+  }
+  exiting = true;
+  return childBuild(id, dir, send);
+}
+
+const server = createServer((socket) => {
+  let buffer = '';
+  let active = false;
+  socket.setEncoding('utf8');
+  socket.on('data', (chunk) => {
+    buffer += chunk;
+    const end = buffer.indexOf('\n');
+    if (end < 0 || active) return;
+    active = true;
+    let request;
+    try {
+      request = JSON.parse(buffer.slice(0, end));
+    } catch {
+      socket.end(`${JSON.stringify({ output: 'requête illisible\n', code: 2 })}\n`);
+      return;
+    }
+    const send = (message) => {
+      if (!socket.destroyed) socket.write(`${JSON.stringify(message)}\n`);
+    };
+    let finished = false;
+    // Stopped by the queue (the requester went away) during the build: this process stops too;
+    // the publisher gives the build back to the queue.
+    socket.on('close', () => {
+      if (!finished) process.exit(1);
+    });
+    queue = queue.then(async () => {
+      let code = 1;
+      try {
+        code = await run(request, send);
+      } catch (error) {
+        send({ output: `\nError: ${error?.stack ?? error}\n` });
+        code = 1;
+      }
+      finished = true;
+      send({ code });
+      socket.end();
+      log(`build ${request.id}: ${code}`);
+      if (exiting) setTimeout(() => process.exit(0), 100);
+    });
+  });
+});
+
+/** Listens on the socket; a file left by a builder that died is removed, a live builder is left alone. */
+function listen() {
+  return new Promise((done, fail) => {
+    server.once('error', (error) => {
+      if (error.code !== 'EADDRINUSE') return fail(error);
+      const probe = createConnection(socketPath);
+      probe.once('connect', () => {
+        probe.destroy();
+        log('another builder is already running');
+        process.exit(0);
+      });
+      probe.once('error', () => {
+        unlinkSync(socketPath);
+        server.listen(socketPath, done);
+      });
+    });
+    server.listen(socketPath, done);
+  });
+}
+
+await listen();
+log(`builder listening on ${socketPath}`);
+if (owner) {
+  setInterval(() => {
+    try {
+      process.kill(owner, 0);
+    } catch {
+      log('owner gone: exiting');
+      process.exit(0);
+    }
+  }, 1000).unref();
+}
+process.on('exit', () => {
+  try {
+    unlinkSync(socketPath);
+  } catch {
+    // Already gone.
+  }
+});
+if (process.env.BUILDER_WARM === '1' && !remote) {
+  queue = queue.then(async () => {
+    const out = join(places.cache, 'resident-base');
+    try {
+      const seconds = await astroBuild('resident', out);
+      log(`warm: first build made in ${seconds.toFixed(1)} s`);
+    } catch (error) {
+      log(`warm build failed: ${error?.stack ?? error}`);
+      made = undefined;
+    }
+  });
+}

@@ -1,0 +1,266 @@
+// @ts-nocheck
+/**
+ * A publication without `astro build`: in the process that ran the last build (the resident
+ * builder, scripts/site/builder.mjs), the stories that changed are read into the pages' content
+ * store, the pages whose cacheKey changed (and those without one) are rendered by the same
+ * prerenderer, and a new build folder is made of the previous one's files (hard links) with
+ * those pages in their place.
+ *
+ * Used only when the stories' files are all that changed, and their images are images the
+ * bundle already holds; anything else (code, other collections, a new image) takes a full build.
+ */
+import { existsSync, linkSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const root = resolve(import.meta.dirname, '../..');
+const astroDist = (path) => import(pathToFileURL(join(root, 'node_modules/astro/dist', path)).href);
+const require = createRequire(join(root, 'node_modules/astro/package.json'));
+
+const [{ MutableDataStore }, { globalContentConfigObserver, getEntryData }, { markdownContentEntryType }, { createRequest }, { imageSrcToImportId }] =
+  await Promise.all([
+    astroDist('content/mutable-data-store.js'),
+    astroDist('content/utils.js'),
+    astroDist('vite-plugin-markdown/content-entry-type.js'),
+    astroDist('core/request.js'),
+    astroDist('assets/utils/resolveImports.js'),
+  ]);
+const { default: xxhash } = await import(pathToFileURL(require.resolve('xxhash-wasm')).href);
+const { h64ToString } = await xxhash();
+
+export const RESIDENT = Symbol.for('contrechamp.resident');
+/** What the build leaves for publications (src/integrations/pagefind.ts calls these hooks). */
+const resident = { config: undefined, prerenderer: undefined, paths: [], addStaticImage: undefined };
+globalThis[RESIDENT] = {
+  paths(config, prerenderer, paths) {
+    Object.assign(resident, { config, prerenderer, paths });
+  },
+  async teardown(dir) {
+    // Astro removes it once the build's images are made; a publication's pages need it to name
+    // their images' optimised files (without it, they would point at the /_image endpoint).
+    resident.addStaticImage = globalThis.astroAsset?.addStaticImage;
+    const { readdir } = await import('node:fs/promises');
+    for (const file of await readdir(dir, { recursive: true })) if (file.endsWith('.mjs')) await import(pathToFileURL(join(dir, file)).href);
+  },
+};
+export const residentState = () => resident;
+const CONTENT_STORE = Symbol.for('contrechamp.contentStore');
+const CONTENT_ASSETS = Symbol.for('contrechamp.contentAssets');
+const FORGET_CORPUS = Symbol.for('contrechamp.forgetCorpus');
+
+const quiet = { info() {}, debug() {}, warn: (m) => console.warn(m), error: (m) => console.error(m), options: {}, fork: () => quiet, label: 'publish' };
+
+/** `../../images/a.jpg?astroContentImageFlag&importer=src/content/stories/x.md` → its file. */
+function imageFile(id) {
+  const [src, query] = id.split('?');
+  const importer = new URLSearchParams(query).get('importer');
+  return importer ? resolve(root, dirname(importer), src) : undefined;
+}
+
+/**
+ * Makes the images of the changed entries resolvable: the bundle's table of content images is
+ * keyed by image and importing file, so an image an entry uses for the first time is given the
+ * bundle's copy of that image, when another entry already has it. A refusal when an image is new
+ * to the bundle (its optimised files do not exist yet: a full build makes them).
+ */
+function resolveImages(entries) {
+  const table = globalThis[CONTENT_ASSETS];
+  if (!table) return 'table des images absente';
+  const byFile = new Map();
+  for (const id of table.keys()) {
+    const file = imageFile(id);
+    if (file && !byFile.has(file)) byFile.set(file, id);
+  }
+  for (const entry of entries) {
+    for (const path of entry.assetImports ?? []) {
+      const id = imageSrcToImportId(path, entry.filePath);
+      if (!id || table.has(id)) continue;
+      const known = byFile.get(imageFile(id));
+      if (!known) return `image nouvelle : ${path}`;
+      table.set(id, table.get(known));
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Reads the stories again into the bundle's content store. Returns the ids changed, added and
+ * removed, or a reason why a full build is needed.
+ */
+export async function updateStories() {
+  const config = globalContentConfigObserver.get();
+  if (config?.status !== 'loaded') return { refused: 'configuration du contenu non chargée' };
+  const collection = config.config.collections.stories;
+  const source = await globalThis[CONTENT_STORE]?.get();
+  if (!source || !resident.prerenderer || !collection?.loader?.load) return { refused: 'pas de construction résidente' };
+  const collections = source.collections();
+  const before = new Map(collections.get('stories'));
+  const store = new MutableDataStore();
+  store._collections = new Map([['stories', new Map(before)]]);
+  await collection.loader.load({
+    collection: 'stories',
+    store: store.scopedStore('stories'),
+    meta: store.metaStore('stories'),
+    logger: quiet,
+    config: resident.config,
+    entryTypes: new Map([['.md', markdownContentEntryType]]),
+    generateDigest: (data) => h64ToString(typeof data === 'string' ? data : JSON.stringify(data)),
+    parseData: ({ id, data, filePath = '' }) =>
+      getEntryData({ id, collection: 'stories', unvalidatedData: data, _internal: { rawData: undefined, filePath } }, collection, false),
+  });
+  const after = store._collections.get('stories');
+  const changed = [];
+  for (const [id, entry] of after) if (before.get(id) !== entry) changed.push(id);
+  const removed = [...before.keys()].filter((id) => !after.has(id));
+  const entries = changed.map((id) => after.get(id));
+  const inText = entries.find((entry) => entry.rendered?.metadata?.localImagePaths?.length);
+  if (inText) return { refused: `images dans le texte de ${inText.id}` };
+  const images = resolveImages(entries);
+  if (images) return { refused: images };
+  collections.set('stories', after);
+  globalThis[FORGET_CORPUS]?.();
+  // Astro keeps each route's getStaticPaths() result for the whole build.
+  resident.prerenderer.app.routeCache.clearAll();
+  return { changed, removed };
+}
+
+/** The file a path is written to: `<path>/index.html` for a page, the path for an endpoint. */
+export function outFile(pathname, route) {
+  const clean = pathname.replace(/^\/+/, '');
+  if (route.type === 'endpoint') return clean;
+  if (pathname === '/404' || pathname === '/500') return `${clean}.html`;
+  return clean ? `${clean.replace(/\/$/, '')}/index.html` : 'index.html';
+}
+
+/** The paths whose page must be rendered again: a new or changed key, or none. */
+export async function pagesToRender() {
+  const previous = new Map(resident.paths.map((p) => [p.pathname, p.cacheKey]));
+  const paths = await resident.prerenderer.getStaticPaths();
+  const render = paths.filter((p) => p.cacheKey === undefined || previous.get(p.pathname) !== p.cacheKey || !previous.has(p.pathname));
+  const now = new Set(paths.map((p) => p.pathname));
+  const gone = resident.paths.filter((p) => !now.has(p.pathname));
+  return { paths, render, gone };
+}
+
+/** Renders one path as Astro's build does; the body, or null for none. */
+export async function renderPath({ pathname, route }, prerenderer = resident.prerenderer) {
+  const origin = new URL(resident.config.site ?? 'http://localhost:4321').origin;
+  const ending = route.type === 'page' && !pathname.endsWith('/') ? '/' : '';
+  const url = new URL(`${pathname}${route.type === 'endpoint' ? '' : ending}`, origin);
+  const request = createRequest({ url, headers: new Headers(), logger: quiet, isPrerendered: true, routePattern: route.component });
+  const result = await prerenderer.render(request, { routeData: route, collectMetadata: false });
+  const response = result instanceof Response ? result : result.response;
+  if (response.status >= 300 || !response.body) return null;
+  return Buffer.from(await response.arrayBuffer());
+}
+
+/**
+ * The integrations whose `astro:build:done` a publication runs again, in the configuration's
+ * order: stale pages, build data, search index, sitemap, compression, fingerprint. The others
+ * (the adapter's) concern the server's code, which a publication does not change.
+ */
+const REPLAYED = /^(contrechamp:|@astrojs\/sitemap$)/;
+
+/** Links every file of `from` into `to`, the same folders. */
+function linkTree(from, to) {
+  const files = [];
+  for (const entry of readdirSync(from, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile()) continue;
+    const file = relative(from, join(entry.parentPath, entry.name));
+    mkdirSync(dirname(join(to, file)), { recursive: true });
+    linkSync(join(from, file), join(to, file));
+    files.push(file);
+  }
+  return files;
+}
+
+/** An integration logger writing to the build's log. */
+function integrationLogger(label) {
+  const write = (level) => (message) => console.log(`[${label}] ${level === 'info' ? '' : `${level}: `}${message}`);
+  return { label, options: {}, info: write('info'), warn: write('warn'), error: write('error'), debug() {}, fork: (l) => integrationLogger(l) };
+}
+
+/**
+ * Makes the next build from `baseline` (the last build this process made) and the stories read
+ * again: the pages to render are rendered into the staging folder, which starts as links to the
+ * baseline's files, then the build's last steps run as after `astro build`, and the folder is
+ * moved to `out`. Resolves with what was done, or `{ refused }` when a full build is needed.
+ */
+export async function publishFast({ baseline, out, staging, linkedList }) {
+  const started = performance.now();
+  const phase = {};
+  const lap = (name, since) => (phase[name] = Math.round(performance.now() - since) / 1000);
+  let at = performance.now();
+  const update = await updateStories();
+  if (update.refused) return update;
+  lap('content', at);
+  at = performance.now();
+  const plan = await pagesToRender();
+  lap('plan', at);
+
+  at = performance.now();
+  rmSync(staging, { recursive: true, force: true });
+  linkTree(baseline, staging);
+  const config = resident.config;
+  const client = fileURLToPath(config.build.client);
+  const previousPages = new Set(resident.paths.map((p) => outFile(p.pathname, p.route)));
+  writeFileSync(linkedList, JSON.stringify([...previousPages]));
+  lap('link', at);
+
+  // A new search capture for this publication: the index integration's build:start hook.
+  const integrations = config.integrations.filter((i) => REPLAYED.test(i.name));
+  let prerenderer = resident.prerenderer;
+  for (const integration of integrations) {
+    await integration.hooks['astro:build:start']?.({
+      logger: integrationLogger(integration.name),
+      setPrerenderer: (made) => (prerenderer = typeof made === 'function' ? made(resident.prerenderer) : made),
+    });
+  }
+  at = performance.now();
+  let rendered = 0;
+  globalThis.astroAsset.addStaticImage = resident.addStaticImage;
+  globalThis.astroAsset.staticImages = new Map();
+  try {
+    for (const path of plan.render) {
+      const body = await renderPath(path, prerenderer);
+      if (!body) continue;
+      const file = join(client, outFile(path.pathname, path.route));
+      mkdirSync(dirname(file), { recursive: true });
+      rmSync(file, { force: true });
+      writeFileSync(file, body);
+      rendered += 1;
+    }
+  } finally {
+    delete globalThis.astroAsset.addStaticImage;
+  }
+  // Every optimised image the pages name must already exist: the baseline made them. An image
+  // at a size never made before needs a full build, which makes it.
+  for (const { transforms } of globalThis.astroAsset.staticImages.values()) {
+    for (const { finalPath } of transforms.values()) {
+      if (!existsSync(join(client, finalPath))) {
+        rmSync(staging, { recursive: true, force: true });
+        return { refused: `image à préparer : ${finalPath}` };
+      }
+    }
+  }
+  lap('pages', at);
+
+  at = performance.now();
+  const assets = new Map();
+  const pages = [];
+  for (const { pathname, route } of plan.paths) {
+    const list = assets.get(route.component) ?? [];
+    list.push(pathToFileURL(join(client, outFile(pathname, route))));
+    assets.set(route.component, list);
+    if (route.type === 'page') pages.push({ pathname: pathname.replace(/\/?$/, '/').replace(/^\//, '') });
+  }
+  for (const integration of integrations) {
+    await integration.hooks['astro:build:done']?.({ dir: config.build.client, pages, assets, routes: [], logger: integrationLogger(integration.name) });
+  }
+  lap('done', at);
+  rmSync(out, { recursive: true, force: true });
+  renameSync(staging, out);
+  resident.paths = plan.paths;
+  return { ...update, rendered, reused: plan.paths.length - plan.render.length, phases: phase, total: Math.round(performance.now() - started) / 1000 };
+}
