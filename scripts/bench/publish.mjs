@@ -363,6 +363,7 @@ try {
     server.kill('SIGTERM');
     await new Promise((done) => server.once('exit', done));
   }
+  for (const line of serverLog.split('\n')) if (line.includes('"build.switched"')) console.log(`switch: ${line}`);
   if (!values.keep) {
     rmSync(work, { recursive: true, force: true });
     rmSync(corpus, { recursive: true, force: true });

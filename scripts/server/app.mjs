@@ -92,6 +92,16 @@ function stop() {
   });
   server.closeIdleConnections();
 }
+// A switch to a build that changed content only (its server code is this one's, file for file):
+// the front keeps this process, which takes the new build's folder and data (src/lib/build-data.ts).
+process.on('message', (message) => {
+  const m = /** @type {{ type?: string, id?: unknown, dir?: unknown }} */ (message);
+  if (m?.type !== 'content' || typeof m.id !== 'string' || typeof m.dir !== 'string') return;
+  process.env['APP_BUILD_DIR'] = m.dir;
+  process.env['LIVE_BUILD_ID'] = m.id;
+  /** @type {Record<symbol, (() => void) | undefined>} */ (globalThis)[Symbol.for('contrechamp.buildData.forget')]?.();
+  process.send?.({ type: 'content-ready', id: m.id });
+});
 process.off('disconnect', leaveIfOrphan);
 process.once('SIGTERM', stop);
 process.once('SIGINT', () => {});

@@ -21,7 +21,7 @@
  * passed on here) after they schedule work.
  */
 import { fork } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { Agent, createServer, request } from 'node:http';
 import { BlockList, isIP } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -153,7 +153,8 @@ export function compressAnswer(req, up, raw) {
 
 /**
  * @typedef {{ id: string, index: number, dir: string, child: import('node:child_process').ChildProcess, socket: string, ready: boolean, stopping: boolean }} App
- * @typedef {{ id: string, apps: App[], next: number, site: ReturnType<typeof createStaticSite> }} Pool
+ * @typedef {{ id: string, apps: App[], next: number, site: ReturnType<typeof createStaticSite>, server: string }} Pool
+ * `server`: the build whose server code the apps run (`id`, unless a content-only switch kept them).
  * @typedef {{ root: string, buildsDir: string, port: number, host: string, processes?: number, trustedProxies?: string, initialIds: string[], env?: NodeJS.ProcessEnv }} FrontOptions
  */
 
@@ -251,7 +252,56 @@ export async function startFront(options) {
       for (const r of started) if (r.status === 'fulfilled') stopApp(r.value);
       throw failed.reason;
     }
-    return { id, apps: started.map((r) => /** @type {PromiseFulfilledResult<App>} */ (r).value), next: 0, site: createStaticSite(join(dir, 'client')) };
+    return { id, apps: started.map((r) => /** @type {PromiseFulfilledResult<App>} */ (r).value), next: 0, site: createStaticSite(join(dir, 'client')), server: id };
+  }
+
+  /**
+   * Whether two builds run the same server code: a publication made by the resident builder
+   * (scripts/site/builder.mjs) links the server's files of the build it started from, so its
+   * entry point is the same file. Only its build data (server/build-data.json) is its own.
+   * @param {string} a @param {string} b
+   */
+  function sameServer(a, b) {
+    try {
+      const x = statSync(join(buildDir(places, a), 'server', 'entry.mjs'));
+      const y = statSync(join(buildDir(places, b), 'server', 'entry.mjs'));
+      return x.ino === y.ino && x.dev === y.dev;
+    } catch {
+      return false;
+    }
+  }
+
+  /**
+   * A content-only switch: the live apps take the new build's folder and data, and answer once
+   * they have; the static files come from the new build from then on.
+   * @param {Pool} current @param {string} id
+   * @returns {Promise<Pool>}
+   */
+  async function switchContent(current, id) {
+    const dir = buildDir(places, id);
+    const apps = current.apps.filter((app) => app.ready && app.child.connected);
+    if (apps.length === 0) throw new Error('aucun processus prêt');
+    await Promise.all(apps.map((app) => new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        app.child.off('message', onReady);
+        reject(new Error(`un processus n\u2019a pas pris la version ${id} en ${READY_TIMEOUT_MS / 1000} s`));
+      }, READY_TIMEOUT_MS);
+      /** @param {unknown} message */
+      function onReady(message) {
+        const m = /** @type {{ type?: string, id?: string }} */ (message);
+        if (m?.type !== 'content-ready' || m.id !== id) return;
+        clearTimeout(timer);
+        app.child.off('message', onReady);
+        resolve(undefined);
+      }
+      app.child.on('message', onReady);
+      app.child.send({ type: 'content', id, dir });
+    })));
+    for (const app of current.apps) {
+      app.id = id;
+      app.dir = dir;
+    }
+    return { id, apps: current.apps, next: current.next, site: createStaticSite(join(dir, 'client')), server: current.server };
   }
 
   /**
@@ -268,13 +318,14 @@ export async function startFront(options) {
         return { switched: false };
       }
       const started = Date.now();
-      const pool = await startPool(id);
+      const contentOnly = live !== undefined && sameServer(live.server, id);
+      const pool = contentOnly && live ? await switchContent(live, id) : await startPool(id);
       const previous = live;
       live = pool;
-      writeLive(places, id, new Date());
-      log('build.switched', { build: id, previous: previous?.id, ms: Date.now() - started });
+      writeLive(places, id, new Date(), pool.server);
+      log('build.switched', { build: id, previous: previous?.id, ms: Date.now() - started, ...(contentOnly ? { kept: 'app processes (content only)' } : {}) });
       if (previous) setImmediate(() => {
-        previous.apps.forEach(stopApp);
+        if (!contentOnly) previous.apps.forEach(stopApp);
         previous.site.close();
       });
       return { switched: true };

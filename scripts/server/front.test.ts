@@ -5,7 +5,7 @@
  * again on the last good build, and its app processes do not outlive it.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { linkSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -36,6 +36,10 @@ export function handler(req, res) {
     return;
   }
   const reply = () => { res.setHeader('Content-Type', 'text/plain'); res.end(${JSON.stringify(id)} + ' ' + (req.socket.remoteAddress ?? '')); };
+  if (url.pathname === '/whoami') {
+    res.end(process.env.LIVE_BUILD_ID + ' ' + process.pid);
+    return;
+  }
   if (url.pathname === '/no-file') {
     res.end(String(req.headers['x-contrechamp-no-file'] ?? 'absent'));
     return;
@@ -125,6 +129,46 @@ describe('the front process', () => {
       // Rollback is a switch to an earlier build.
       await front.switchTo(A);
       expect((await fetchText(port, '/')).body).toMatch(new RegExp(`^${A} `));
+    } finally {
+      await front.close();
+    }
+  });
+
+  it('switches to a build of the same server code without restarting its app processes, under load with only 200s', async () => {
+    const front = await startFront({ root, buildsDir, port: 0, host: '127.0.0.1', processes: 2, initialIds: [A] });
+    const port = (front.server.address() as AddressInfo).port;
+    // A publication made by the resident builder: the server's files are links to the live build's.
+    const C = '2026-11-23T10-20-00Z-cccc';
+    mkdirSync(join(buildsDir, C, 'server'), { recursive: true });
+    mkdirSync(join(buildsDir, C, 'client'), { recursive: true });
+    linkSync(join(buildsDir, A, 'server', 'entry.mjs'), join(buildsDir, C, 'server', 'entry.mjs'));
+    writeFileSync(join(buildsDir, C, 'client', 'page.txt'), 'la page de C');
+    try {
+      const agent = new Agent({ keepAlive: true, maxSockets: 8 });
+      const pids = async () => new Set(await Promise.all(Array.from({ length: 8 }, async () => (await fetchText(port, '/whoami', agent)).body.split(' ')[1])));
+      const before = await pids();
+      const statuses: number[] = [];
+      let stop = false;
+      const loops = Array.from({ length: 8 }, async () => {
+        while (!stop) statuses.push((await fetchText(port, '/whoami', agent).catch(() => ({ status: 0 }))).status);
+      });
+      await new Promise((r) => setTimeout(r, 300));
+      await front.switchTo(C);
+      stop = true;
+      await Promise.all(loops);
+      expect(statuses.length).toBeGreaterThan(50);
+      expect(statuses.filter((s) => s !== 200)).toEqual([]);
+      // The same processes, now on C: its static files, its id; the pointer names the server's build.
+      expect((await fetchText(port, '/whoami', agent)).body).toMatch(new RegExp(`^${C} `));
+      expect([...(await pids())].every((pid) => before.has(pid))).toBe(true);
+      expect((await fetchText(port, '/page.txt')).body).toBe('la page de C');
+      expect(readLive(buildsDir)).toMatchObject({ id: C, server: A });
+
+      // Another server's code: new processes.
+      await front.switchTo(B);
+      expect([...(await pids())].some((pid) => before.has(pid))).toBe(false);
+      expect(readLive(buildsDir)?.server).toBeUndefined();
+      agent.destroy();
     } finally {
       await front.close();
     }

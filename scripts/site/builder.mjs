@@ -24,11 +24,12 @@
  */
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { cpSync, existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync, unlinkSync } from 'node:fs';
+import { cpSync, existsSync, linkSync, readdirSync, readFileSync, renameSync, rmSync, statSync, unlinkSync } from 'node:fs';
 import { createConnection, createServer } from 'node:net';
 import { join, relative, resolve } from 'node:path';
 import { astroEnv, buildPlaces, prepareStaging, root } from './build-places.mjs';
 import { BuildPhases, SUMMARY_PREFIX, isDetail } from './build-phases.mjs';
+import { buildDir, readLive } from '../../src/server/editorial/live.mjs';
 
 const socketPath = process.env.BUILDER_SOCKET;
 const buildsDir = process.env.BUILDS_DIR;
@@ -163,6 +164,8 @@ async function run({ id, dir }, send) {
     const result = await capturing(send, () => fast.publishFast({ baseline, out: dir, staging: places.staging, linkedList: places.linkedList }));
     if (!result.refused) {
       baseline = dir;
+      const apart = adoptLiveServer(dir);
+      send({ output: apart ? `[build] serveur propre à cette version (${apart})\n` : '[build] même code serveur que la version en ligne : ses processus la servent sans redémarrer\n' });
       const total = Math.round((performance.now() - started) / 100) / 10;
       send({ output: `[build] publication rapide : ${result.changed.length} article(s) modifié(s) ou ajouté(s), ${result.removed.length} retiré(s) ; ${result.rendered} pages rendues, ${result.reused} reprises ; ${total} s\n` });
       send({ output: `${SUMMARY_PREFIX}${JSON.stringify({ ...result.phases, rendered: result.rendered, reused: result.reused, total, resident: 'fast' })}\n` });
@@ -257,6 +260,38 @@ process.on('exit', () => {
     // Already gone.
   }
 });
+/**
+ * A publication's server files become links to those of the live app processes' build, when they
+ * are the same code: the same files, byte for byte, but the entry point, whose manifest differs
+ * between two builds of the same code (a random key, the order of the pages). The front then
+ * keeps the live app processes at the switch (front.mjs, content-only switch), which take the
+ * publication's build data (server/build-data.json, its own). Returns why not, or undefined.
+ */
+function adoptLiveServer(out) {
+  const live = readLive(buildsDir);
+  if (!live) return 'pas de version en ligne';
+  const theirs = join(buildDir({ root, buildsDir }, live.server ?? live.id), 'server');
+  const ours = join(out, 'server');
+  if (!existsSync(theirs)) return 'serveur de la version en ligne absent';
+  const list = (dir) => readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile() && entry.name !== 'build-data.json')
+    .map((entry) => relative(dir, join(entry.parentPath, entry.name)))
+    .sort();
+  const files = list(ours);
+  if (files.join('\n') !== list(theirs).join('\n')) return 'autres fichiers';
+  const same = (file) => {
+    const [a, b] = [statSync(join(ours, file)), statSync(join(theirs, file))];
+    return (a.ino === b.ino && a.dev === b.dev) || readFileSync(join(ours, file)).equals(readFileSync(join(theirs, file)));
+  };
+  const differing = files.find((file) => file !== 'entry.mjs' && !same(file));
+  if (differing) return `${differing} diffère`;
+  for (const file of files) {
+    rmSync(join(ours, file));
+    linkSync(join(theirs, file), join(ours, file));
+  }
+  return undefined;
+}
+
 if (process.env.BUILDER_WARM === '1' && !remote) {
   queue = queue.then(async () => {
     const out = join(places.cache, 'resident-base');

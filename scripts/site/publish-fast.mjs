@@ -9,22 +9,28 @@
  * Used only when the stories' files are all that changed, and their images are images the
  * bundle already holds; anything else (code, other collections, a new image) takes a full build.
  */
+import { spawnSync } from 'node:child_process';
 import { existsSync, linkSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
+import { Worker } from 'node:worker_threads';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+
+import { BROTLI_QUALITY, COMPRESSIBLE, GZIP_LEVEL, MIN_BYTES } from '../../src/integrations/precompress.mjs';
 
 const root = resolve(import.meta.dirname, '../..');
 const astroDist = (path) => import(pathToFileURL(join(root, 'node_modules/astro/dist', path)).href);
 const require = createRequire(join(root, 'node_modules/astro/package.json'));
 
-const [{ MutableDataStore }, { globalContentConfigObserver, getEntryData }, { markdownContentEntryType }, { createRequest }, { imageSrcToImportId }] =
+const [{ MutableDataStore }, { globalContentConfigObserver, getEntryData }, { markdownContentEntryType }, { createRequest }, { imageSrcToImportId }, { redirectTemplate }] =
   await Promise.all([
     astroDist('content/mutable-data-store.js'),
     astroDist('content/utils.js'),
     astroDist('vite-plugin-markdown/content-entry-type.js'),
     astroDist('core/request.js'),
     astroDist('assets/utils/resolveImports.js'),
+    astroDist('core/routing/3xx.js'),
   ]);
 const { default: xxhash } = await import(pathToFileURL(require.resolve('xxhash-wasm')).href);
 const { h64ToString } = await xxhash();
@@ -32,7 +38,8 @@ const { h64ToString } = await xxhash();
 export const RESIDENT = Symbol.for('contrechamp.resident');
 /** What the build leaves for publications (src/integrations/pagefind.ts calls these hooks). */
 const resident = { config: undefined, prerenderer: undefined, paths: [], addStaticImage: undefined };
-globalThis[RESIDENT] = {
+const hooks = {
+  publishing: false,
   paths(config, prerenderer, paths) {
     Object.assign(resident, { config, prerenderer, paths });
   },
@@ -44,6 +51,7 @@ globalThis[RESIDENT] = {
     for (const file of await readdir(dir, { recursive: true })) if (file.endsWith('.mjs')) await import(pathToFileURL(join(dir, file)).href);
   },
 };
+globalThis[RESIDENT] = hooks;
 export const residentState = () => resident;
 const CONTENT_STORE = Symbol.for('contrechamp.contentStore');
 const CONTENT_ASSETS = Symbol.for('contrechamp.contentAssets');
@@ -151,7 +159,16 @@ export async function renderPath({ pathname, route }, prerenderer = resident.pre
   const request = createRequest({ url, headers: new Headers(), logger: quiet, isPrerendered: true, routePattern: route.component });
   const result = await prerenderer.render(request, { routeData: route, collectMetadata: false });
   const response = result instanceof Response ? result : result.response;
-  if (response.status >= 300 || !response.body) return null;
+  // A redirect is written as Astro writes it: a page that sends the reader on (generate.js).
+  if (response.status >= 300 && response.status < 400) {
+    const { config } = resident;
+    if (route.type === 'redirect' && !config.build.redirects) return null;
+    const relativeLocation = response.headers.get('location');
+    if (!relativeLocation) return null;
+    const body = redirectTemplate({ status: response.status, absoluteLocation: config.site ? new URL(relativeLocation, config.site) : relativeLocation, relativeLocation, from: url.pathname });
+    return Buffer.from(config.compressHTML ? body.replaceAll('\n', '') : body);
+  }
+  if (!response.body) return null;
   return Buffer.from(await response.arrayBuffer());
 }
 
@@ -162,17 +179,52 @@ export async function renderPath({ pathname, route }, prerenderer = resident.pre
  */
 const REPLAYED = /^(contrechamp:|@astrojs\/sitemap$)/;
 
-/** Links every file of `from` into `to`, the same folders. */
+/** Links every file of `from` into `to`, the same folders: `cp -al` where there is one (GNU), else file by file. */
 function linkTree(from, to) {
-  const files = [];
+  if (spawnSync('cp', ['-al', from, to]).status === 0) return;
+  rmSync(to, { recursive: true, force: true });
   for (const entry of readdirSync(from, { recursive: true, withFileTypes: true })) {
     if (!entry.isFile()) continue;
     const file = relative(from, join(entry.parentPath, entry.name));
     mkdirSync(dirname(join(to, file)), { recursive: true });
     linkSync(join(from, file), join(to, file));
-    files.push(file);
   }
-  return files;
+}
+
+/**
+ * Compresses the pages as they are rendered, on a worker thread, into the compression cache
+ * (src/integrations/precompress.mjs), where the build's compression step then finds them: the
+ * rendering and the compression share the machine's cores instead of following each other.
+ */
+function compressor(cacheDir) {
+  mkdirSync(cacheDir, { recursive: true });
+  const workerScript = join(root, 'scripts/site/compress-worker.mjs');
+  // One worker at a time: the other core renders.
+  let chain = Promise.resolve();
+  let batch = [];
+  const flush = () => {
+    if (batch.length === 0) return;
+    const jobs = batch;
+    batch = [];
+    chain = chain.then(() => new Promise((done, fail) => {
+      const worker = new Worker(workerScript, { workerData: { jobs } });
+      worker.once('error', fail);
+      worker.once('exit', (code) => (code === 0 ? done() : fail(new Error(`compression worker exited with ${code}`))));
+    }));
+  };
+  return {
+    add(file, body) {
+      if (!COMPRESSIBLE.test(file) || body.length < MIN_BYTES) return;
+      const target = join(cacheDir, `${createHash('sha1').update(body).digest('hex')}-${BROTLI_QUALITY}-${GZIP_LEVEL}`);
+      if (existsSync(`${target}.br`) && existsSync(`${target}.gz`)) return;
+      batch.push({ source: file, target, brotliQuality: BROTLI_QUALITY, gzipLevel: GZIP_LEVEL });
+      if (batch.length >= 50) flush();
+    },
+    async done() {
+      flush();
+      await chain;
+    },
+  };
 }
 
 /** An integration logger writing to the build's log. */
@@ -219,6 +271,7 @@ export async function publishFast({ baseline, out, staging, linkedList }) {
   }
   at = performance.now();
   let rendered = 0;
+  const compressing = compressor(fileURLToPath(new URL('precompressed/', config.cacheDir)));
   globalThis.astroAsset.addStaticImage = resident.addStaticImage;
   globalThis.astroAsset.staticImages = new Map();
   try {
@@ -229,10 +282,12 @@ export async function publishFast({ baseline, out, staging, linkedList }) {
       mkdirSync(dirname(file), { recursive: true });
       rmSync(file, { force: true });
       writeFileSync(file, body);
+      compressing.add(file, body);
       rendered += 1;
     }
   } finally {
     delete globalThis.astroAsset.addStaticImage;
+    await compressing.done();
   }
   // Every optimised image the pages name must already exist: the baseline made them. An image
   // at a size never made before needs a full build, which makes it.
@@ -255,8 +310,13 @@ export async function publishFast({ baseline, out, staging, linkedList }) {
     assets.set(route.component, list);
     if (route.type === 'page') pages.push({ pathname: pathname.replace(/\/?$/, '/').replace(/^\//, '') });
   }
-  for (const integration of integrations) {
-    await integration.hooks['astro:build:done']?.({ dir: config.build.client, pages, assets, routes: [], logger: integrationLogger(integration.name) });
+  hooks.publishing = true;
+  try {
+    for (const integration of integrations) {
+      await integration.hooks['astro:build:done']?.({ dir: config.build.client, pages, assets, routes: [], logger: integrationLogger(integration.name) });
+    }
+  } finally {
+    hooks.publishing = false;
   }
   lap('done', at);
   rmSync(out, { recursive: true, force: true });

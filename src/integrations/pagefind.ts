@@ -172,6 +172,8 @@ export const RESIDENT = Symbol.for('contrechamp.resident');
 export interface ResidentHooks {
   paths(config: AstroConfig, prerenderer: AstroPrerenderer, paths: Awaited<ReturnType<AstroPrerenderer['getStaticPaths']>>): void;
   teardown(bundleDir: string): Promise<void>;
+  /** True while the builder makes a publication without `astro build` (Astro's cached copies are then older than the pages). */
+  publishing: boolean;
 }
 
 export default function pagefindIndex(): AstroIntegration {
@@ -179,6 +181,8 @@ export default function pagefindIndex(): AstroIntegration {
   let outDir: string | undefined;
   let config: AstroConfig | undefined;
   const resident = (globalThis as Record<symbol, ResidentHooks | undefined>)[RESIDENT];
+  /** In the resident builder: each page's documents in the last build. */
+  let lastDocuments: Map<string, Document[]> | undefined;
   let streaming: Streaming | undefined;
   const cacheOf = (root: string) => join(cacheDir ?? join(root, '..', '.pagefind-cache'), 'pagefind');
   return {
@@ -277,8 +281,13 @@ export default function pagefindIndex(): AstroIntegration {
         // leaves alone when it skips it. (Astro's manifest says the same, but it is 230 MB of
         // JSON at 10,000 stories: parsing it cost seconds and a gigabyte.)
         const cachedPages = join(cacheDir ?? join(root, '..', '.pagefind-cache'), 'dist', prefix);
+        // A publication without `astro build` (the resident builder): the pages it did not render
+        // are the last build's files, whose documents are known; Astro's cached copies are older
+        // than the pages it rendered, so their stamps say nothing of them.
+        const publishing = resident?.publishing === true;
+        const known = publishing ? lastDocuments : undefined;
         const stamps = new Map<string, string>();
-        await each(files, async (file) => {
+        if (!publishing) await each(files, async (file) => {
           const key = file.split(sep).join('/');
           const info = await stat(join(cachedPages, file), { bigint: true }).catch(() => undefined);
           if (info) stamps.set(key, `${info.ino}:${info.size}:${info.mtimeNs}`);
@@ -292,6 +301,11 @@ export default function pagefindIndex(): AstroIntegration {
           if (captured) {
             rendered += 1;
             byFile.set(file, captured.map((document) => ({ ...document, file })));
+            return;
+          }
+          const same = known?.get(file);
+          if (same) {
+            byFile.set(file, same);
             return;
           }
           const stamp = stamps.get(key);
@@ -340,8 +354,12 @@ export default function pagefindIndex(): AstroIntegration {
         } else {
           // Only a build without a previous index gives Pagefind its pages while they render.
           if (stream?.started) await pagefind.close();
-          await rm(output, { recursive: true, force: true });
-          await copyTree(baseDir, output, true);
+          // A publication's folder starts as links to the last build's, whose index is already
+          // the base's (a base changes only with a full index, which that build then held).
+          if (!publishing || !existsSync(join(output, 'pagefind-entry.json'))) {
+            await rm(output, { recursive: true, force: true });
+            await copyTree(baseDir, output, true);
+          }
           if (plan.changed.length > 0) {
             const changed = plan.changed.map((url) => documents.get(url)!);
             await withContent(changed);
@@ -362,13 +380,21 @@ export default function pagefindIndex(): AstroIntegration {
         await rm(join(output, DELTA_FILE), { force: true });
         await writeFile(join(output, DELTA_FILE), JSON.stringify(manifest));
 
-        // 3. What the next build needs.
-        state.files = {};
-        for (const file of files) {
-          const key = file.split(sep).join('/');
-          const stamp = stamps.get(key);
-          if (stamp !== undefined) state.files[key] = { stamp, documents: byFile.get(file)!.map(({ url, hash }) => ({ url, hash })) };
+        // 3. What the next build needs. After a publication, the pages it rendered lose their
+        // stamp (the next `astro build` reads them again); the others keep theirs.
+        if (publishing) {
+          const present = new Set(files.map((file) => file.split(sep).join('/')));
+          for (const key of Object.keys(state.files)) if (!present.has(key) || stream?.byFile.has(key)) delete state.files[key];
+        } else {
+          state.files = {};
+          for (const file of files) {
+            const key = file.split(sep).join('/');
+            const stamp = stamps.get(key);
+            if (stamp !== undefined) state.files[key] = { stamp, documents: byFile.get(file)!.map(({ url, hash }) => ({ url, hash })) };
+          }
         }
+        // The resident builder's next publication starts from this build's files.
+        if (resident) lastDocuments = new Map([...byFile].map(([file, list]) => [file, list.map(({ url, hash }) => ({ url, hash, file }))]));
         await mkdir(cache, { recursive: true });
         await writeFile(statePath, JSON.stringify(state));
         logger.info(`search index done in ${seconds(started)}`);

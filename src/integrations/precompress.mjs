@@ -41,6 +41,9 @@ export const ASSET_GZIP_LEVEL = 9;
  * @param {string} source @param {string} target
  */
 function place(source, target) {
+  // Already this file (a build made from the previous one's links): nothing to do.
+  const there = statSync(target, { throwIfNoEntry: false });
+  if (there && there.ino === statSync(source).ino) return;
   rmSync(target, { force: true });
   try {
     linkSync(source, target);

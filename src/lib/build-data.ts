@@ -63,8 +63,14 @@ export function readBuildData(dir = serverDir()): BuildData {
 
 let cached: BuildData | undefined;
 
-/** The running build's data, read once per process. */
+/** The running build's data, read once per process (and again after a content-only switch). */
 export function buildData(): BuildData {
   cached ??= readBuildData();
   return cached;
 }
+
+// A switch to a build that changed content only keeps this process (scripts/server/app.mjs): its
+// build folder changes, and the data is read again from the new one.
+(globalThis as Record<symbol, unknown>)[Symbol.for('contrechamp.buildData.forget')] = () => {
+  cached = undefined;
+};

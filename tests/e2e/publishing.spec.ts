@@ -2,13 +2,14 @@
  * The newsroom publishes (issue « the newsroom publishes »), on a server of its own: a copy of the
  * demo corpus that the test edits, its own data folder and builds. An editor presses « Publier
  * maintenant » and reads the new title on the live site without a restart; the CMS's signed
- * webhook does the same (unsigned or stale ones are refused); a rollback puts the earlier version
- * back; a broken front matter fails its build while the site keeps serving.
+ * webhook does the same (unsigned or stale ones are refused), through the resident builder's fast
+ * path, whose pages must be those of a full build; a rollback puts the earlier version back; a
+ * broken front matter fails its build while the site keeps serving.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { test, type Page } from '@playwright/test';
 import { expect } from '../helpers/guard';
 import { look } from '../helpers/browse';
@@ -64,6 +65,35 @@ async function lastBuildOutcome(page: Page): Promise<string> {
     }, { timeout: 180_000, intervals: [1000] })
     .toBe(true);
   return outcome;
+}
+
+/** The text files of a build's client folder (the search index aside: its file names are random). */
+function pagesOf(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile() && /\.(html|xml|json|txt)$/.test(entry.name))
+    .map((entry) => relative(dir, join(entry.parentPath, entry.name)))
+    .filter((file) => !file.startsWith('pagefind'))
+    .sort();
+}
+
+/** Builds the content in full, with an empty cache, and lists what differs from the live build. */
+function differencesFromFullBuild(): { files: number; list: string[] } {
+  const out = join(work, 'full');
+  const built = spawnSync(process.execPath, [join(root, 'scripts/site/build.mjs'), '--out', out, '--id', 'full'], {
+    cwd: root,
+    env: { ...process.env, SITE_URL: base, CONTENT_DIR: content, BUILD_CACHE_DIR: join(work, 'full-cache') },
+    encoding: 'utf8',
+  });
+  expect(built.status, built.stdout.slice(-2000) + built.stderr.slice(-2000)).toBe(0);
+  const live = JSON.parse(readFileSync(join(work, 'data/builds/live.json'), 'utf8')) as { id: string };
+  const liveClient = join(work, 'data/builds', live.id, 'client');
+  const expected = pagesOf(join(out, 'client'));
+  const actual = pagesOf(liveClient);
+  const list = [
+    ...expected.filter((file) => !actual.includes(file) || !readFileSync(join(out, 'client', file)).equals(readFileSync(join(liveClient, file)))),
+    ...actual.filter((file) => !expected.includes(file)),
+  ];
+  return { files: expected.length, list };
 }
 
 test.beforeAll(async () => {
@@ -141,6 +171,15 @@ test('an editor publishes, the CMS publishes, an editor rolls back, a broken sto
   expect(await lastBuildOutcome(page)).toBe('Réussie');
   expect(await storyTitle()).toBe('Aides à domicile : les kilomètres que le CMS a publiés');
   await expect(page.locator('table.builds tbody tr').first()).toContainText('CMS (webhook)');
+
+  // Only a story changed since the last build: the resident builder rendered the pages it changes,
+  // and those are, byte for byte, the pages a full build with an empty cache makes of that content.
+  await page.locator('table.builds tbody tr').first().getByRole('link', { name: /Journal/ }).click();
+  await expect(page.locator('pre.log')).toContainText('publication rapide');
+  const differing = differencesFromFullBuild();
+  expect(differing.files).toBeGreaterThan(100);
+  expect(differing.list).toEqual([]);
+  await page.goto(`${base}/redaction`);
 
   // 3. Rollback to the editor's version.
   await page.locator('table.builds tbody tr').nth(1).getByRole('button', { name: /Remettre en ligne/ }).click();

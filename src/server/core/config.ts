@@ -86,9 +86,9 @@ const schema = z.object({
    * The resident builder (scripts/site/builder.mjs): `warm` starts it with the server and makes a
    * first build in the background, so that every publication of stories is fast; `lazy` starts it
    * with the first publication (a full build), the next ones are fast; `off`: every build is a
-   * full one in its own process.
+   * full one in its own process. Default: `warm` in production, `lazy` otherwise.
    */
-  RESIDENT_BUILDER: z.enum(['warm', 'lazy', 'off'], { message: 'RESIDENT_BUILDER vaut warm, lazy ou off' }).default('lazy'),
+  RESIDENT_BUILDER: z.enum(['warm', 'lazy', 'off'], { message: 'RESIDENT_BUILDER vaut warm, lazy ou off' }).optional(),
   KEY_VERSIONS: z
     .string()
     .transform((value, ctx) => {
@@ -180,7 +180,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       keepBuilds: e.KEEP_BUILDS,
       debounceMs: e.REBUILD_DEBOUNCE_MS,
       buildTimeoutMs: e.BUILD_TIMEOUT_MS,
-      residentBuilder: e.RESIDENT_BUILDER,
+      residentBuilder: e.RESIDENT_BUILDER ?? (mode === 'production' ? 'warm' : 'lazy'),
       rebuildSecret: e.REBUILD_SECRET,
     },
     keys: {

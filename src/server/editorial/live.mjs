@@ -63,7 +63,10 @@ export function isCompleteBuild(dir) {
 }
 
 /**
- * @typedef {{ id: string, since: string }} LivePointer
+ * @typedef {{ id: string, since: string, server?: string }} LivePointer
+ * `server`: the build whose server code the app processes run, when it is not `id` itself (a
+ * publication that changed content only keeps the app processes, see front.mjs); kept on disk
+ * while live, since those processes load modules from its folder.
  */
 
 /**
@@ -74,7 +77,9 @@ export function isCompleteBuild(dir) {
 export function readLive(buildsDir) {
   try {
     const value = JSON.parse(readFileSync(join(buildsDir, 'live.json'), 'utf8'));
-    if (typeof value?.id === 'string' && typeof value?.since === 'string') return { id: value.id, since: value.since };
+    if (typeof value?.id === 'string' && typeof value?.since === 'string') {
+      return { id: value.id, since: value.since, ...(typeof value.server === 'string' && value.server !== value.id ? { server: value.server } : {}) };
+    }
   } catch {
     // No pointer yet, or a foreign file: as if none.
   }
@@ -115,10 +120,11 @@ function syncDir(dir) {
  * @param {{ root: string, buildsDir: string }} places
  * @param {string} id
  * @param {Date} now
+ * @param {string} [server] the build whose server code runs, when not this one
  */
-export function writeLive(places, id, now) {
+export function writeLive(places, id, now, server) {
   mkdirSync(places.buildsDir, { recursive: true });
-  writeFileAtomic(join(places.buildsDir, 'live.json'), `${JSON.stringify({ id, since: now.toISOString() })}\n`);
+  writeFileAtomic(join(places.buildsDir, 'live.json'), `${JSON.stringify({ id, since: now.toISOString(), ...(server && server !== id ? { server } : {}) })}\n`);
   const link = join(places.buildsDir, 'current');
   const temporary = `${link}.${process.pid}.tmp`;
   rmSync(temporary, { force: true });

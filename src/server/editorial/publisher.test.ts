@@ -248,6 +248,14 @@ describeEachDialect('the publisher', (kind) => {
     await until(async () => !ids.slice(2).some((id) => existsSync(join(places.buildsDir, id))));
     expect(ids.slice(0, 2).every((id) => existsSync(join(places.buildsDir, id)))).toBe(true);
     expect(await pruneBuilds(t.db, places, 2, [])).toEqual([]);
+
+    // The build whose server code the live app processes run (a content-only switch kept them)
+    // stays while they do, even past the builds kept for a rollback.
+    const [newest, older] = ids;
+    writeLive(places, newest!, new Date(), older);
+    expect(await pruneBuilds(t.db, places, 1, [])).toEqual([]);
+    writeLive(places, newest!, new Date());
+    expect(await pruneBuilds(t.db, places, 1, [])).toEqual([older]);
   });
 
   it('rolls back to a kept build through the front, records it, and refuses what cannot be rolled back to', async () => {

@@ -165,8 +165,10 @@ export async function pruneBuilds(db: Kysely<Database>, places: Places, keep: nu
   if (!existsSync(places.buildsDir)) return [];
   const builds = await listBuilds(db, 500);
   const kept = new Set([...protect, ...builds.filter((b) => b.status === 'succeeded').slice(0, keep).map((b) => b.id)]);
-  const live = readLive(places.buildsDir)?.id;
-  if (live) kept.add(live);
+  const live = readLive(places.buildsDir);
+  if (live) kept.add(live.id);
+  // The build whose server code the app processes run (a content-only switch kept them).
+  if (live?.server) kept.add(live.server);
   for (const b of builds) if (b.status === 'running' || b.status === 'queued') kept.add(b.id);
   const removed: string[] = [];
   for (const name of readdirSync(places.buildsDir)) {
