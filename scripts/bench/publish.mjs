@@ -266,6 +266,11 @@ async function publish(url, title, { deleted = false } = {}) {
     phases = readSummary(row?.log ?? '');
   }
   const seconds = (performance.now() - started) / 1000;
+  // A publication that left later list pages for a follow-up build (scripts/site/publish-fast.mjs):
+  // until that one is live too, so that the next publication starts on a quiet queue.
+  const following = performance.now();
+  if (!values.direct) await queueIdle();
+  const followUp = phases?.deferred > 0 ? (performance.now() - following) / 1000 : undefined;
   // A build that the publisher no longer keeps (the benchmark's first one, which its history does
   // not know) is removed once the next is live: nothing to compare then.
   let untouched;
@@ -277,14 +282,29 @@ async function publish(url, title, { deleted = false } = {}) {
   const where = await checks(url, title);
   // A deleted story must be nowhere; the others everywhere.
   const found = deleted ? Object.fromEntries(Object.entries(where).map(([place, shown]) => [place, !shown])) : where;
-  return { seconds, phases, found, untouched };
+  return { seconds, phases, found, untouched, followUp };
+}
+
+/** Until no build waits or runs (webhook mode). */
+async function queueIdle() {
+  const { default: Database } = await import('better-sqlite3');
+  const db = new Database(join(work, 'data', 'contrechamp.db'), { readonly: true });
+  try {
+    const deadline = Date.now() + 15 * 60_000;
+    while (db.prepare("select count(*) as n from site_builds where status in ('queued', 'running')").get().n > 0) {
+      if (Date.now() > deadline) throw new Error('the build queue is still busy after 15 minutes');
+      await new Promise((resolveWait) => setTimeout(resolveWait, 100));
+    }
+  } finally {
+    db.close();
+  }
 }
 
 const rows = [];
 const table = [];
 let verified;
-function record(label, { seconds, phases, found = {}, untouched = true }) {
-  rows.push({ label, seconds, phases, found, untouched });
+function record(label, { seconds, phases, found = {}, untouched = true, followUp }) {
+  rows.push({ label, seconds, phases, found, untouched, followUp });
   const p = phases ?? {};
   table.push({
     publication: label,
@@ -297,6 +317,8 @@ function record(label, { seconds, phases, found = {}, untouched = true }) {
     's search': p.search,
     's sitemap': p.sitemap,
     rendered: p.rendered,
+    deferred: p.deferred,
+    's follow-up': followUp === undefined ? '' : Number(followUp.toFixed(1)),
     reused: p.reused,
     shown: Object.keys(found).length ? `${Object.values(found).filter(Boolean).length}/${Object.keys(found).length}` : '',
     'live intact': untouched === 'removed' ? 'removed after' : untouched ? 'yes' : 'NO',
@@ -376,7 +398,7 @@ for (const row of rows) {
   const misses = Object.entries(row.found).filter(([, ok]) => !ok).map(([where]) => where);
   const p = row.phases ?? {};
   console.log(
-    `${row.label}: ${row.seconds.toFixed(1)} s (${p.rendered ?? '?'} pages rendered, ${p.reused ?? '?'} reused)` +
+    `${row.label}: ${row.seconds.toFixed(1)} s (${p.rendered ?? '?'} pages rendered, ${p.reused ?? '?'} reused${p.deferred ? `; ${p.deferred} later list pages live ${row.followUp?.toFixed(1)} s after, through a follow-up build` : ''})` +
       (Object.keys(row.found).length ? (misses.length ? `; WRONG on: ${misses.join(', ')}` : row.label.includes('deleted') ? '; gone from the page, home page, list, feed, sitemap and search' : '; shown on the page, home page, list, feed, sitemap and search') : '') +
       (row.untouched === 'removed' ? '; the previous build was removed by the publisher once replaced' : row.untouched ? '; the previous build was left untouched' : '; THE LIVE BUILD CHANGED DURING THE BUILD'),
   );

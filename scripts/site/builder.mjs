@@ -70,6 +70,8 @@ let made;
 /** The last complete build this process made: the next publication starts from its files. */
 let baseline;
 let astroBuilt = false;
+/** The last publication left later list pages for the next build. */
+let owesPages = false;
 
 const log = (line) => process.stdout.write(`${new Date().toISOString()} ${line}\n`);
 
@@ -161,14 +163,21 @@ async function run({ id, dir }, send) {
   }
   const reason = whyFull() ?? (astroBuilt && !made ? 'la construction précédente de ce processus a échoué' : undefined);
   if (!reason) {
-    const result = await capturing(send, () => fast.publishFast({ baseline, out: dir, staging: places.staging, linkedList: places.linkedList }));
+    // The build after one that left pages for later renders everything: it is that follow-up.
+    const defer = !owesPages;
+    const result = await capturing(send, () => fast.publishFast({ baseline, out: dir, staging: places.staging, linkedList: places.linkedList, defer }));
     if (!result.refused) {
       baseline = dir;
+      owesPages = result.deferred > 0;
       const apart = adoptLiveServer(dir);
       send({ output: apart ? `[build] serveur propre à cette version (${apart})\n` : '[build] même code serveur que la version en ligne : ses processus la servent sans redémarrer\n' });
       const total = Math.round((performance.now() - started) / 100) / 10;
       send({ output: `[build] publication rapide : ${result.changed.length} article(s) modifié(s) ou ajouté(s), ${result.removed.length} retiré(s) ; ${result.rendered} pages rendues, ${result.reused} reprises ; ${total} s\n` });
-      send({ output: `${SUMMARY_PREFIX}${JSON.stringify({ ...result.phases, rendered: result.rendered, reused: result.reused, total, resident: 'fast' })}\n` });
+      if (result.deferred > 0) {
+        send({ output: `[build] ${result.deferred} pages suivantes des listes (page 2 et au-delà) sont rendues par la construction suivante, demandée à l’instant\n` });
+        send({ followUp: true });
+      }
+      send({ output: `${SUMMARY_PREFIX}${JSON.stringify({ ...result.phases, rendered: result.rendered, deferred: result.deferred, reused: result.reused, total, resident: 'fast' })}\n` });
       return 0;
     }
     send({ output: `[build] publication rapide impossible (${result.refused}) : construction complète\n` });

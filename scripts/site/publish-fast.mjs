@@ -148,8 +148,18 @@ export async function pagesToRender() {
   const render = paths.filter((p) => p.cacheKey === undefined || previous.get(p.pathname) !== p.cacheKey || !previous.has(p.pathname));
   const now = new Set(paths.map((p) => p.pathname));
   const gone = resident.paths.filter((p) => !now.has(p.pathname));
-  return { paths, render, gone };
+  return { paths, render, gone, previous };
 }
+
+/**
+ * A story added (or removed) moves every page of the lists it is in, newest first: about 1,150
+ * pages at 10,000 stories, a few seconds of rendering. Past this many pages to render, the
+ * second and later pages of lists that already existed wait for the next build, which the
+ * publisher queues at once (trigger `follow-up`): the story, the first page of every list, the
+ * home page, the feeds, the sitemap and the search index go live first.
+ */
+export const DEFER_FROM = 200;
+const LATER_LIST_PAGE = /\/page\/\d+$/;
 
 /** Renders one path as Astro's build does; the body, or null for none. */
 export async function renderPath({ pathname, route }, prerenderer = resident.prerenderer) {
@@ -238,8 +248,9 @@ function integrationLogger(label) {
  * again: the pages to render are rendered into the staging folder, which starts as links to the
  * baseline's files, then the build's last steps run as after `astro build`, and the folder is
  * moved to `out`. Resolves with what was done, or `{ refused }` when a full build is needed.
+ * `defer`: whether later list pages may wait for the next build (DEFER_FROM).
  */
-export async function publishFast({ baseline, out, staging, linkedList }) {
+export async function publishFast({ baseline, out, staging, linkedList, defer = true }) {
   const started = performance.now();
   const phase = {};
   const lap = (name, since) => (phase[name] = Math.round(performance.now() - since) / 1000);
@@ -249,6 +260,13 @@ export async function publishFast({ baseline, out, staging, linkedList }) {
   lap('content', at);
   at = performance.now();
   const plan = await pagesToRender();
+  let render = plan.render;
+  let deferred = [];
+  if (defer && render.length > DEFER_FROM) {
+    deferred = render.filter((p) => p.route.type === 'page' && LATER_LIST_PAGE.test(p.pathname) && plan.previous.has(p.pathname));
+    const waiting = new Set(deferred);
+    render = render.filter((p) => !waiting.has(p));
+  }
   lap('plan', at);
 
   at = performance.now();
@@ -275,7 +293,7 @@ export async function publishFast({ baseline, out, staging, linkedList }) {
   globalThis.astroAsset.addStaticImage = resident.addStaticImage;
   globalThis.astroAsset.staticImages = new Map();
   try {
-    for (const path of plan.render) {
+    for (const path of render) {
       const body = await renderPath(path, prerenderer);
       if (!body) continue;
       const file = join(client, outFile(path.pathname, path.route));
@@ -321,6 +339,8 @@ export async function publishFast({ baseline, out, staging, linkedList }) {
   lap('done', at);
   rmSync(out, { recursive: true, force: true });
   renameSync(staging, out);
-  resident.paths = plan.paths;
-  return { ...update, rendered, reused: plan.paths.length - plan.render.length, phases: phase, total: Math.round(performance.now() - started) / 1000 };
+  // The deferred pages keep their last key: the next build renders them.
+  const waiting = new Set(deferred.map((p) => p.pathname));
+  resident.paths = plan.paths.map((p) => (waiting.has(p.pathname) ? { ...p, cacheKey: plan.previous.get(p.pathname) } : p));
+  return { ...update, rendered, deferred: deferred.length, reused: plan.paths.length - render.length - deferred.length, phases: phase, total: Math.round(performance.now() - started) / 1000 };
 }

@@ -568,7 +568,7 @@ export interface AssemblyMinutesTable {
 }
 
 /** Where a build comes from: the CMS's webhook, an editor's button, `npm run rebuild`, or a restart that resumed the queue. */
-export type BuildTrigger = 'cms' | 'editor' | 'cli' | 'restart';
+export type BuildTrigger = 'cms' | 'editor' | 'cli' | 'restart' | 'follow-up';
 export type BuildStatus = 'queued' | 'running' | 'succeeded' | 'failed';
 
 /** The build queue and its history: at most one `queued` and one `running` row (partial unique indexes). */

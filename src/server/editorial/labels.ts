@@ -15,6 +15,7 @@ export const TRIGGER_LABELS: Record<BuildTrigger, string> = {
   editor: 'Rédaction',
   cli: 'Terminal (npm run rebuild)',
   restart: 'Reprise après un arrêt',
+  'follow-up': 'Suite de la publication précédente (pages suivantes des listes)',
 };
 
 /** The date a build id starts with (`2026-11-23T10-15-02Z-k3f9`). */

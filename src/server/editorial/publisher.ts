@@ -16,7 +16,7 @@ import type { Kysely } from 'kysely';
 import type { Clock } from '../core/clock';
 import type { Database, SiteBuildRow } from '../db/database';
 import { BUILD_ID_PATTERN, DIST_BUILD_ID, buildDir, isCompleteBuild, readLive } from './live.mjs';
-import { claimBuild, finishBuild, heartbeat, listBuilds, nextDue, recoverInterrupted, releaseBuild } from './queue';
+import { claimBuild, finishBuild, heartbeat, listBuilds, nextDue, recoverInterrupted, releaseBuild, requestBuild } from './queue';
 
 export interface Places {
   root: string;
@@ -29,6 +29,8 @@ export interface BuildRun {
   previous: string | undefined;
   signal: AbortSignal;
   onOutput(chunk: string): void;
+  /** The build left pages for the next one (the resident builder's later list pages): queue it once this one is live. */
+  onFollowUp?(): void;
 }
 
 /** Runs one build; resolves with its exit code (0: complete). */
@@ -246,7 +248,15 @@ export function createPublisher(options: PublisherOptions): Publisher {
     log.info('build.started', { build: claimed.id, requests: claimed.requests });
     try {
       let contentVersion = options.contentDir ? contentDigest(options.contentDir) : null;
-      const code = await build({ id: claimed.id, dir, previous: isCompleteBuild(previousDir) ? previousDir : undefined, signal: controller.signal, onOutput: (chunk) => output.push(chunk) });
+      let followUp = false;
+      const code = await build({
+        id: claimed.id,
+        dir,
+        previous: isCompleteBuild(previousDir) ? previousDir : undefined,
+        signal: controller.signal,
+        onOutput: (chunk) => output.push(chunk),
+        onFollowUp: () => (followUp = true),
+      });
       if (controller.signal.aborted && !timedOut) {
         // Stopped with the process: back in the queue, for the next process.
         rmSync(dir, { recursive: true, force: true });
@@ -276,6 +286,10 @@ export function createPublisher(options: PublisherOptions): Publisher {
       contentVersion ??= options.cacheDir ? dataStoreDigest(options.cacheDir) : null;
       await finishBuild(db, claimed, runner, { status: 'succeeded', pages, contentVersion, log: output.toString() }, clock.now());
       log.info('build.live', { build: claimed.id, pages });
+      if (followUp) {
+        const queued = await requestBuild(db, { trigger: 'follow-up', now: clock.now(), debounceMs: 0 });
+        log.info('build.follow_up', { build: claimed.id, next: queued.id });
+      }
       const removed = await pruneBuilds(db, places, options.keep, [claimed.id]);
       if (removed.length > 0) log.info('build.pruned', { builds: removed });
     } finally {

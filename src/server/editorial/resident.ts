@@ -74,7 +74,7 @@ async function builder(places: Places): Promise<Socket> {
 
 /** Builds through the resident builder; the signal stops the build (and the builder with it). */
 export function residentBuild(places: Places): BuildFn {
-  return ({ id, dir, signal, onOutput }) =>
+  return ({ id, dir, signal, onOutput, onFollowUp }) =>
     new Promise((resolve) => {
       builder(places).then(
         (socket) => {
@@ -91,8 +91,9 @@ export function residentBuild(places: Places): BuildFn {
               const line = buffer.slice(0, end);
               buffer = buffer.slice(end + 1);
               try {
-                const message = JSON.parse(line) as { output?: string; code?: number };
+                const message = JSON.parse(line) as { output?: string; code?: number; followUp?: boolean };
                 if (typeof message.output === 'string') onOutput(message.output);
+                if (message.followUp === true) onFollowUp?.();
                 if (typeof message.code === 'number') code = message.code;
               } catch {
                 onOutput(`${line}\n`);
