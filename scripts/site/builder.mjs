@@ -218,7 +218,11 @@ const server = createServer((socket) => {
       try {
         code = await run(request, send);
       } catch (error) {
-        send({ output: `\nError: ${error?.stack ?? error}\n` });
+        // As Astro's own log names an error (the newsroom reads its first line: publisher.ts, failureOf).
+        const name = error?.name && error.name !== 'Error' ? error.name : 'Error';
+        const message = String(error?.message ?? error).replaceAll('**', '');
+        const stack = String(error?.stack ?? '').split('\n').filter((line) => /^\s+at /.test(line)).join('\n');
+        send({ output: `\n[${name}] ${message}\n${stack}\n` });
         code = 1;
       }
       finished = true;
