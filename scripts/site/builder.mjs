@@ -6,8 +6,9 @@
  * (docs/incremental-builds.md, « The resident builder »).
  *
  * The publisher (src/server/editorial/resident.ts) starts it, detached, and asks it for builds on
- * a Unix socket (BUILDER_SOCKET): one JSON line `{ id, dir }` per build; it answers with
- * `{ output }` lines (the build's log) and a last `{ code }` (0: `dir` holds a complete build).
+ * a Unix socket (BUILDER_SOCKET): one JSON line `{ id }` per build, built into `<BUILDS_DIR>/<id>`;
+ * it answers with `{ output }` lines (the build's log), `{ followUp: true }` when later list pages
+ * wait for the next build, and a last `{ code }` (0: the folder holds a complete build).
  * Builds run one at a time, in the order they were asked.
  *
  * - Its first build runs `astro build` in this process (the same steps as scripts/site/build.mjs),
@@ -24,7 +25,7 @@
  */
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { cpSync, existsSync, linkSync, readdirSync, readFileSync, renameSync, rmSync, statSync, unlinkSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, linkSync, readdirSync, readFileSync, renameSync, rmSync, statSync, unlinkSync } from 'node:fs';
 import { createConnection, createServer } from 'node:net';
 import { join, relative, resolve } from 'node:path';
 import { astroEnv, buildPlaces, prepareStaging, root } from './build-places.mjs';
@@ -148,9 +149,10 @@ function whyFull() {
 let queue = Promise.resolve();
 let exiting = false;
 
-/** One build, as asked on the socket. */
-async function run({ id, dir }, send) {
+/** One build, as asked on the socket: its folder is the builds folder's for that id, nowhere else. */
+async function run({ id }, send) {
   const started = performance.now();
+  const dir = buildDir({ root, buildsDir }, String(id));
   if (!made && !astroBuilt) {
     const code = await capturing(send, async (phases) => {
       await astroBuild(id, dir);
@@ -255,6 +257,8 @@ function listen() {
 }
 
 await listen();
+// Only this user's processes may ask for builds.
+chmodSync(socketPath, 0o600);
 log(`builder listening on ${socketPath}`);
 if (owner) {
   setInterval(() => {

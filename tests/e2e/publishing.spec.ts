@@ -176,6 +176,8 @@ test('an editor publishes, the CMS publishes, an editor rolls back, a broken sto
   // and those are, byte for byte, the pages a full build with an empty cache makes of that content.
   await page.locator('table.builds tbody tr').first().getByRole('link', { name: /Journal/ }).click();
   await expect(page.locator('pre.log')).toContainText('publication rapide');
+  await expect(page.locator('pre.log')).toContainText('ses processus la servent sans redémarrer');
+  await look(page, SHOTS, 'redaction-journal-rapide');
   const differing = differencesFromFullBuild();
   expect(differing.files).toBeGreaterThan(100);
   expect(differing.list).toEqual([]);

@@ -5,7 +5,7 @@
  */
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdirSync, openSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, renameSync, statSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,6 +18,7 @@ export function builderSocket(buildsDir: string): string {
 }
 
 const CONNECT_TIMEOUT_MS = 30_000;
+const LOG_ROTATE_BYTES = 10 * 1024 * 1024;
 
 function tryConnect(path: string): Promise<Socket | undefined> {
   return new Promise((resolve) => {
@@ -30,7 +31,10 @@ function tryConnect(path: string): Promise<Socket | undefined> {
 /** Starts a builder, detached, its output in `<buildsDir>/builder.log`. */
 export function startBuilder(places: Places, warm: boolean): void {
   mkdirSync(places.buildsDir, { recursive: true });
-  const output = openSync(join(places.buildsDir, 'builder.log'), 'a');
+  const logFile = join(places.buildsDir, 'builder.log');
+  // One older log is kept.
+  if ((statSync(logFile, { throwIfNoEntry: false })?.size ?? 0) > LOG_ROTATE_BYTES) renameSync(logFile, `${logFile}.1`);
+  const output = openSync(logFile, 'a');
   // It holds a build's state between builds: more heap than a one-off build.
   const child = spawn(process.execPath, [`--max-old-space-size=${buildHeapMiB() + 1024}`, join(places.root, 'scripts', 'site', 'builder.mjs')], {
     cwd: places.root,
@@ -48,6 +52,7 @@ export function startBuilder(places: Places, warm: boolean): void {
     },
   });
   child.unref();
+  closeSync(output);
 }
 
 /** With RESIDENT_BUILDER=warm: a builder started with the server, unless one already runs. */
@@ -74,7 +79,7 @@ async function builder(places: Places): Promise<Socket> {
 
 /** Builds through the resident builder; the signal stops the build (and the builder with it). */
 export function residentBuild(places: Places): BuildFn {
-  return ({ id, dir, signal, onOutput, onFollowUp }) =>
+  return ({ id, signal, onOutput, onFollowUp }) =>
     new Promise((resolve) => {
       builder(places).then(
         (socket) => {
@@ -106,7 +111,7 @@ export function residentBuild(places: Places): BuildFn {
             if (code === undefined) onOutput('\nLe constructeur résident s’est arrêté pendant la construction.\n');
             resolve(code ?? 1);
           });
-          socket.write(`${JSON.stringify({ id, dir })}\n`);
+          socket.write(`${JSON.stringify({ id })}\n`);
         },
         (error: unknown) => {
           onOutput(`\n${String(error)}\n`);
