@@ -4,7 +4,8 @@
  * builder (scripts/site/builder.mjs): the cache, the staging folder Astro builds into, and the
  * links to the pages Astro cached, laid in the staging folder before a build.
  */
-import { existsSync, linkSync, mkdirSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, linkSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 
 export const root = resolve(import.meta.dirname, '../..');
@@ -54,16 +55,46 @@ export function prepareStaging(places) {
   const modules = join(places.cache, 'node_modules');
   if (relative(root, places.cache).startsWith('..') && !existsSync(modules)) symlinkSync(join(root, 'node_modules'), modules, 'dir');
   const cachedPages = join(places.astroCache, 'dist', 'client');
-  const linked = [];
-  if (existsSync(cachedPages)) {
-    for (const entry of readdirSync(cachedPages, { recursive: true, withFileTypes: true })) {
-      if (!entry.isFile()) continue;
-      const file = relative(cachedPages, join(entry.parentPath, entry.name));
-      mkdirSync(dirname(join(places.staging, 'client', file)), { recursive: true });
-      linkSync(join(cachedPages, file), join(places.staging, 'client', file));
-      linked.push(file);
-    }
-  }
+  const linked = existsSync(cachedPages) ? linkTree(cachedPages, join(places.staging, 'client')) : [];
   writeFileSync(places.linkedList, JSON.stringify(linked));
   return linked.length;
+}
+
+/**
+ * Hard-links every file of `from` into `to`, in the same folders.
+ * @param {string} from @param {string} to
+ * @returns {string[]} the files, relative to `from`
+ */
+export function linkTree(from, to) {
+  const files = [];
+  for (const entry of readdirSync(from, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile()) continue;
+    const file = relative(from, join(entry.parentPath, entry.name));
+    mkdirSync(dirname(join(to, file)), { recursive: true });
+    linkSync(join(from, file), join(to, file));
+    files.push(file);
+  }
+  return files;
+}
+
+/**
+ * A digest of a content folder (paths and contents, hidden files aside), so that editors see which
+ * content a build holds and the resident builder sees what changed. `skip`: top-level entries left out.
+ * @param {string} dir @param {string[]} [skip]
+ * @returns {string | null} null when there is no folder
+ */
+export function contentDigest(dir, skip = []) {
+  if (!existsSync(dir)) return null;
+  const hash = createHash('sha256');
+  /** @param {string} path */
+  const walk = (path) => {
+    for (const name of readdirSync(path).sort()) {
+      if (name.startsWith('.') || (path === dir && skip.includes(name))) continue;
+      const full = join(path, name);
+      if (statSync(full).isDirectory()) walk(full);
+      else hash.update(`${relative(dir, full)}\0`).update(readFileSync(full)).update('\0');
+    }
+  };
+  walk(dir);
+  return hash.digest('hex');
 }

@@ -24,11 +24,10 @@
  * the front) is gone, and when its requester disconnects during a build (stopped by the queue).
  */
 import { spawn } from 'node:child_process';
-import { createHash } from 'node:crypto';
 import { chmodSync, cpSync, existsSync, linkSync, readdirSync, readFileSync, renameSync, rmSync, statSync, unlinkSync } from 'node:fs';
 import { createConnection, createServer } from 'node:net';
 import { join, relative, resolve } from 'node:path';
-import { astroEnv, buildPlaces, prepareStaging, root } from './build-places.mjs';
+import { astroEnv, buildPlaces, contentDigest, prepareStaging, root } from './build-places.mjs';
 import { BuildPhases, SUMMARY_PREFIX, isDetail } from './build-phases.mjs';
 import { buildDir, readLive } from '../../src/server/editorial/live.mjs';
 
@@ -50,27 +49,17 @@ const contentDir = resolve(root, process.env.CONTENT_DIR ?? 'src/content');
 const remote = process.env.CONTENT_SOURCE === 'api';
 
 /** Everything in the content folder but the stories: a change there needs a full build. */
-function otherContentDigest() {
-  const hash = createHash('sha256');
-  const walk = (path) => {
-    for (const name of readdirSync(path).sort()) {
-      if (name.startsWith('.')) continue;
-      const full = join(path, name);
-      const rel = relative(contentDir, full);
-      if (rel === 'stories') continue;
-      if (statSync(full).isDirectory()) walk(full);
-      else hash.update(`${rel}\0`).update(readFileSync(full)).update('\0');
-    }
-  };
-  if (existsSync(contentDir)) walk(contentDir);
-  return hash.digest('hex');
-}
+const otherContentDigest = () => contentDigest(contentDir, ['stories']);
 
-/** What the state in memory was built from; undefined until the first build. */
+/**
+ * `fresh` until this process's `astro build`; then `made` (its state in memory can make the next
+ * builds) or `failed` (Astro cannot build again in this process).
+ */
+let state = 'fresh';
+/** What the state in memory was built from. */
 let made;
 /** The last complete build this process made: the next publication starts from its files. */
 let baseline;
-let astroBuilt = false;
 /** The last publication left later list pages for the next build. */
 let owesPages = false;
 
@@ -118,10 +107,11 @@ async function astroBuild(id, out) {
   const linked = prepareStaging(places);
   console.log(`[build] ${linked} cached pages linked`);
   process.env.BUILD_ID = id;
-  astroBuilt = true;
+  state = 'failed';
   const { build } = await import('astro');
   await build({ root });
   moveStaging(out);
+  state = 'made';
   made = version;
   baseline = out;
   return (performance.now() - started) / 1000;
@@ -138,7 +128,7 @@ function childBuild(id, out, send) {
 
 /** Why the state in memory cannot make the next build, or undefined when it can. */
 function whyFull() {
-  if (!made) return undefined;
+  if (state === 'failed') return 'la construction précédente de ce processus a échoué';
   if (remote) return 'le contenu vient de l’API de la rédaction';
   if (!baseline || !existsSync(join(baseline, 'server', 'entry.mjs'))) return 'la dernière construction de ce processus n’est plus sur le disque';
   if (codeVersion(root) !== made.code) return 'le code du site a changé';
@@ -153,7 +143,7 @@ let exiting = false;
 async function run({ id }, send) {
   const started = performance.now();
   const dir = buildDir({ root, buildsDir }, String(id));
-  if (!made && !astroBuilt) {
+  if (state === 'fresh') {
     const code = await capturing(send, async (phases) => {
       await astroBuild(id, dir);
       const summary = { ...phases.summary(), total: Math.round((performance.now() - started) / 100) / 10, resident: 'full' };
@@ -163,7 +153,7 @@ async function run({ id }, send) {
     });
     return code;
   }
-  const reason = whyFull() ?? (astroBuilt && !made ? 'la construction précédente de ce processus a échoué' : undefined);
+  const reason = whyFull();
   if (!reason) {
     // The build after one that left pages for later renders everything: it is that follow-up.
     const defer = !owesPages;
@@ -317,7 +307,6 @@ if (process.env.BUILDER_WARM === '1' && !remote) {
       log(`warm: first build made in ${seconds.toFixed(1)} s`);
     } catch (error) {
       log(`warm build failed: ${error?.stack ?? error}`);
-      made = undefined;
     }
   });
 }

@@ -10,13 +10,14 @@
  * bundle already holds; anything else (code, other collections, a new image) takes a full build.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, linkSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
-import { dirname, join, relative, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
+import { linkTree } from './build-places.mjs';
 import { BROTLI_QUALITY, COMPRESSIBLE, GZIP_LEVEL, MIN_BYTES } from '../../src/integrations/precompress.mjs';
 
 const root = resolve(import.meta.dirname, '../..');
@@ -35,7 +36,7 @@ const [{ MutableDataStore }, { globalContentConfigObserver, getEntryData }, { ma
 const { default: xxhash } = await import(pathToFileURL(require.resolve('xxhash-wasm')).href);
 const { h64ToString } = await xxhash();
 
-export const RESIDENT = Symbol.for('contrechamp.resident');
+const RESIDENT = Symbol.for('contrechamp.resident');
 /** What the build leaves for publications (src/integrations/pagefind.ts calls these hooks). */
 const resident = { config: undefined, prerenderer: undefined, paths: [], addStaticImage: undefined };
 const hooks = {
@@ -52,7 +53,6 @@ const hooks = {
   },
 };
 globalThis[RESIDENT] = hooks;
-export const residentState = () => resident;
 const CONTENT_STORE = Symbol.for('contrechamp.contentStore');
 const CONTENT_ASSETS = Symbol.for('contrechamp.contentAssets');
 const FORGET_CORPUS = Symbol.for('contrechamp.forgetCorpus');
@@ -146,9 +146,7 @@ export async function pagesToRender() {
   const previous = new Map(resident.paths.map((p) => [p.pathname, p.cacheKey]));
   const paths = await resident.prerenderer.getStaticPaths();
   const render = paths.filter((p) => p.cacheKey === undefined || previous.get(p.pathname) !== p.cacheKey || !previous.has(p.pathname));
-  const now = new Set(paths.map((p) => p.pathname));
-  const gone = resident.paths.filter((p) => !now.has(p.pathname));
-  return { paths, render, gone, previous };
+  return { paths, render, previous };
 }
 
 /**
@@ -189,16 +187,11 @@ export async function renderPath({ pathname, route }, prerenderer = resident.pre
  */
 const REPLAYED = /^(contrechamp:|@astrojs\/sitemap$)/;
 
-/** Links every file of `from` into `to`, the same folders: `cp -al` where there is one (GNU), else file by file. */
-function linkTree(from, to) {
+/** Links every file of `from` into `to`: `cp -al` where there is one (GNU, several times faster), else file by file. */
+function linkAll(from, to) {
   if (spawnSync('cp', ['-al', from, to]).status === 0) return;
   rmSync(to, { recursive: true, force: true });
-  for (const entry of readdirSync(from, { recursive: true, withFileTypes: true })) {
-    if (!entry.isFile()) continue;
-    const file = relative(from, join(entry.parentPath, entry.name));
-    mkdirSync(dirname(join(to, file)), { recursive: true });
-    linkSync(join(from, file), join(to, file));
-  }
+  linkTree(from, to);
 }
 
 /**
@@ -271,7 +264,7 @@ export async function publishFast({ baseline, out, staging, linkedList, defer = 
 
   at = performance.now();
   rmSync(staging, { recursive: true, force: true });
-  linkTree(baseline, staging);
+  linkAll(baseline, staging);
   const config = resident.config;
   const client = fileURLToPath(config.build.client);
   const previousPages = new Set(resident.paths.map((p) => outFile(p.pathname, p.route)));

@@ -9,12 +9,13 @@
  */
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { hostname } from 'node:os';
-import { join, relative, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { Kysely } from 'kysely';
 import type { Clock } from '../core/clock';
 import type { Database, SiteBuildRow } from '../db/database';
+import { contentDigest as corpusDigest } from '../../../scripts/site/build-places.mjs';
 import { BUILD_ID_PATTERN, DIST_BUILD_ID, buildDir, isCompleteBuild, readLive } from './live.mjs';
 import { claimBuild, finishBuild, heartbeat, listBuilds, nextDue, recoverInterrupted, releaseBuild, requestBuild } from './queue';
 
@@ -96,18 +97,7 @@ export function failureOf(log: string): string {
 
 /** A short digest of the corpus (paths and contents), so that editors see which content a build holds. */
 export function contentDigest(dir: string): string | null {
-  if (!existsSync(dir)) return null;
-  const hash = createHash('sha256');
-  const walk = (path: string) => {
-    for (const name of readdirSync(path).sort()) {
-      if (name.startsWith('.')) continue;
-      const full = join(path, name);
-      if (statSync(full).isDirectory()) walk(full);
-      else hash.update(`${relative(dir, full)}\0`).update(readFileSync(full)).update('\0');
-    }
-  };
-  walk(dir);
-  return hash.digest('hex').slice(0, 12);
+  return corpusDigest(dir)?.slice(0, 12) ?? null;
 }
 
 /**
