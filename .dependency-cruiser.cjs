@@ -17,7 +17,8 @@ const domains = ['auth', 'newsletter', 'contact', 'account', 'catalog', 'payment
 const domainEdges = {
   auth: [],
   contact: [],
-  newsletter: ['auth'],
+  // The segments read who supports the newspaper (subscriptions) and who holds shares (shares), through their queries.
+  newsletter: ['auth', 'subscriptions', 'shares'],
   catalog: [],
   payments: [],
   orders: ['payments', 'catalog'],

@@ -34,8 +34,12 @@ type Serialized = {
   pages: Record<string, Omit<EditorialPageData, 'updated'> & { updated?: string }>;
 };
 
-/** The build's server folder: APP_BUILD_DIR's, or the one holding entry.mjs above this bundled module. */
-function serverDir(): string | undefined {
+/**
+ * The build's server folder: APP_BUILD_DIR's, or the one holding entry.mjs above this bundled
+ * module. Every file the build leaves there for the server is found through it
+ * (src/server/newsletter/stories.ts reads the newsletter's catalogue of stories the same way).
+ */
+export function serverDir(): string | undefined {
   if (process.env.APP_BUILD_DIR) return join(process.env.APP_BUILD_DIR, 'server');
   let dir = dirname(fileURLToPath(import.meta.url));
   for (let i = 0; i < 6; i += 1) {
@@ -45,14 +49,22 @@ function serverDir(): string | undefined {
   return undefined;
 }
 
+/**
+ * A JSON file the build left in its server folder `dir`, parsed; undefined when missing or
+ * unreadable, so that the pages that need it show nothing rather than fail.
+ */
+export function readServerFile(name: string, dir = serverDir()): unknown {
+  if (!dir) return undefined;
+  try {
+    return JSON.parse(readFileSync(join(dir, name), 'utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
 /** The data as the build wrote it into `dir`; empty when missing. */
 export function readBuildData(dir = serverDir()): BuildData {
-  let raw: Serialized | undefined;
-  try {
-    if (dir) raw = JSON.parse(readFileSync(join(dir, BUILD_DATA_FILE), 'utf8')) as Serialized;
-  } catch {
-    raw = undefined;
-  }
+  const raw = readServerFile(BUILD_DATA_FILE, dir) as Serialized | undefined;
   return {
     latestStories: (raw?.latestStories ?? []).map((story) => ({ ...story, published: new Date(story.published) })),
     pages: Object.fromEntries(
@@ -69,8 +81,19 @@ export function buildData(): BuildData {
   return cached;
 }
 
+const forgetters = new Set<() => void>();
+
+/**
+ * Registers what to drop when this process takes another build's folder: every module that
+ * keeps a file of the server folder in memory (read once per process) registers here.
+ */
+export function onBuildSwitch(forget: () => void): void {
+  forgetters.add(forget);
+}
+
 // A switch to a build that changed content only keeps this process (scripts/server/app.mjs): its
 // build folder changes, and the data is read again from the new one.
 (globalThis as Record<symbol, unknown>)[Symbol.for('contrechamp.buildData.forget')] = () => {
   cached = undefined;
+  for (const forget of forgetters) forget();
 };

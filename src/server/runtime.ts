@@ -26,7 +26,7 @@ import { log } from './core/log';
 import { closeDatabase, getDatabase } from './db/client';
 import { createJobWorker, type JobDefinition, type JobWorker } from './jobs';
 import { mailJobs } from './mail/jobs';
-import { getMailer } from './mail/transport';
+import { getBulkMailer, getMailer, type Mailer } from './mail/transport';
 import { authJobs } from './auth/jobs';
 import { contactJobs } from './contact/service';
 import { newsletterJobs } from './newsletter/jobs';
@@ -45,12 +45,21 @@ import { createPublisher, type Publisher, resolveContentDir } from './editorial/
 import { ensureBuilder, residentBuild } from './editorial/resident';
 import { places, setPublisherWake } from './editorial/service';
 
-/** Every domain's job handlers: a domain with deferred work adds its list here. */
-export function jobHandlers(deps: ServerDeps): JobDefinition[] {
+/**
+ * Every domain's job handlers: a domain with deferred work adds its list here. Newsletters go
+ * through `bulkMailer` (the server's pooled one); tests leave it to the deps' own mailer.
+ */
+export function jobHandlers(deps: ServerDeps, bulkMailer: Mailer = deps.mailer): JobDefinition[] {
   const payments = isSimulated(deps.payments) ? deps.payments.jobs((raw, headers) => handlePaymentWebhook(deps, 'simulated', raw, headers)) : [];
   return [
-    ...mailJobs(deps.mailer), ...authJobs(deps), ...newsletterJobs(deps), ...contactJobs(deps), ...orderJobs(deps), ...subscriptionJobs(deps), ...giftJobs(deps), ...billingJobs(deps), ...assemblyJobs(deps), ...shareJobs(deps), ...payments,
+    ...mailJobs(deps.mailer), ...authJobs(deps), ...newsletterJobs(deps, newsletterSending(bulkMailer)), ...contactJobs(deps), ...orderJobs(deps), ...subscriptionJobs(deps), ...giftJobs(deps), ...billingJobs(deps), ...assemblyJobs(deps), ...shareJobs(deps), ...payments,
   ] as JobDefinition[];
+}
+
+/** How this process sends newsletter issues (src/server/newsletter/delivery.ts). */
+function newsletterSending(mailer: Mailer) {
+  const { newsletter } = config();
+  return { mailer, ratePerSecond: newsletter.ratePerSecond, concurrency: newsletter.connections, unsubscribeMailto: newsletter.unsubscribeMailto };
 }
 
 /** How long a stopping process lets running jobs finish before giving them back. */
@@ -104,7 +113,7 @@ export function services(): Promise<ServerDeps> {
       await seedDemoAssemblies(deps);
     }
     await reportInFlight(db);
-    worker = createJobWorker({ db, handlers: jobHandlers(deps), clock: systemClock });
+    worker = createJobWorker({ db, handlers: jobHandlers(deps, getBulkMailer()), clock: systemClock });
     // Paid orders left without their invoice by a crash (or paid before billing) get it now; the January statements are due.
     await scheduleBillingWork(deps);
     worker.start();

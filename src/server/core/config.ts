@@ -11,6 +11,7 @@
  * listens before any of this is loaded), LOG_LEVEL and DEBUG by the logger
  * (src/server/core/log.ts), which must work before, and when, this configuration fails.
  */
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { z } from 'zod';
 import { CONTACTS } from '../../config/publisher';
@@ -64,6 +65,24 @@ const schema = z.object({
   MAIL_OUTBOX_DIR: z.string().min(1).optional(),
   MAIL_FROM: z.string().min(3).default('Contrechamp <ne-pas-repondre@contrechamp.media>'),
   NEWSROOM_EMAIL: z.email().default(CONTACTS.redaction.email),
+  /** The sender of newsletters (a list address of its own keeps the transactional sender's reputation apart). */
+  NEWSLETTER_FROM: z.string().min(3).default('Contrechamp <lettres@contrechamp.media>'),
+  /** The envelope sender (Return-Path) where relays send bounces; the From's when unset. */
+  MAIL_RETURN_PATH: z.email().optional(),
+  /** The mailbox of the List-Unsubscribe mailto: link; its mails reach the relay-events webhook (docs/newsletter-webhooks.md). */
+  NEWSLETTER_UNSUBSCRIBE_MAILTO: z.email().default('desinscription@contrechamp.media'),
+  /** Newsletter messages per second, per sending process: protects the relay's reputation. */
+  NEWSLETTER_RATE: z.coerce.number().min(0.1).max(10_000).default(20),
+  /** Connections of the newsletters' SMTP pool. */
+  NEWSLETTER_SMTP_CONNECTIONS: z.coerce.number().int().min(1).max(50).default(4),
+  /** The key of the relay's bounce and complaint webhook in our generic format (docs/newsletter-webhooks.md). */
+  NEWSLETTER_WEBHOOK_SECRET: z.string().refine((v) => secretStrengthBits(v) >= 128, 'NEWSLETTER_WEBHOOK_SECRET est trop faible : au moins 128 bits aléatoires (32 caractères hexadécimaux)').optional(),
+  /** Mailgun's « HTTP webhook signing key », for its bounce and complaint webhooks. */
+  MAILGUN_WEBHOOK_SIGNING_KEY: z.string().optional(),
+  /** DKIM signing of every mail, when the three are set: the domain, the selector, the private key (PEM text or a file path). */
+  DKIM_DOMAIN: z.string().regex(/^[a-z0-9.-]+\.[a-z]{2,}$/i, 'DKIM_DOMAIN doit être un nom de domaine').optional(),
+  DKIM_SELECTOR: z.string().regex(/^[a-z0-9._-]+$/i, 'DKIM_SELECTOR : lettres, chiffres, points, tirets').optional(),
+  DKIM_PRIVATE_KEY: z.string().min(1).optional(),
   APP_SECRET: z.string().refine((v) => secretStrengthBits(v) >= 256, APP_SECRET_TOO_WEAK).optional(),
   // Legacy: the secret of the rate limits before APP_SECRET; the master secret when APP_SECRET is unset.
   RATE_LIMIT_SECRET: z.string().refine((v) => secretStrengthBits(v) >= 256, APP_SECRET_TOO_WEAK.replace('APP_SECRET', 'RATE_LIMIT_SECRET (qui sert de secret maître)')).optional(),
@@ -107,7 +126,17 @@ export interface Config {
   /** Public address; links in e-mails are built from it, never from a request's Host. */
   siteUrl: URL;
   database: { kind: 'sqlite'; path: string } | { kind: 'postgres'; url: string };
-  mail: { from: string; newsroom: string; transport: { kind: 'outbox'; dir: string } | { kind: 'smtp'; url: string } };
+  mail: {
+    from: string;
+    newsroom: string;
+    transport: { kind: 'outbox'; dir: string } | { kind: 'smtp'; url: string };
+    /** Envelope sender for bounces. */
+    returnPath?: string | undefined;
+    /** DKIM signing (nodemailer's), when configured. Never log the key. */
+    dkim?: { domainName: string; keySelector: string; privateKey: string } | undefined;
+  };
+  /** The newsletters' sending (src/server/newsletter/delivery.ts). */
+  newsletter: { from: string; ratePerSecond: number; connections: number; unsubscribeMailto: string; /** Keys of the relay's bounce and complaint webhooks; a provider without one has no endpoint. Never log them. */ webhooks: { generic?: string; mailgun?: string } };
   /** The payment provider: Stripe when both its keys are set, the simulated one otherwise. Never log the keys. */
   payments:
     | { provider: 'simulated'; sepaDelaySeconds: number }
@@ -168,7 +197,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       from: e.MAIL_FROM,
       newsroom: e.NEWSROOM_EMAIL,
       transport: e.SMTP_URL ? { kind: 'smtp', url: e.SMTP_URL } : { kind: 'outbox', dir: resolve(e.MAIL_OUTBOX_DIR ?? `${dataDir}/outbox`) },
+      returnPath: e.MAIL_RETURN_PATH,
+      dkim: dkimOf(e),
     },
+    newsletter: { from: e.NEWSLETTER_FROM, ratePerSecond: e.NEWSLETTER_RATE, connections: e.NEWSLETTER_SMTP_CONNECTIONS, unsubscribeMailto: e.NEWSLETTER_UNSUBSCRIBE_MAILTO, webhooks: relayWebhookKeys(e, mode) },
     payments:
       e.STRIPE_SECRET_KEY && e.STRIPE_WEBHOOK_SECRET
         ? { provider: 'stripe', secretKey: e.STRIPE_SECRET_KEY, webhookSecret: e.STRIPE_WEBHOOK_SECRET, sepaDelaySeconds: e.SIMULATED_SEPA_DELAY_SECONDS }
@@ -189,6 +221,21 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       versions: Object.fromEntries(KEY_LABELS.map((label) => [label, e.KEY_VERSIONS?.[label] ?? 1])) as Record<KeyLabel, number>,
     },
   };
+}
+
+/** In demo mode the generic webhook has a published key, so that it can be tried locally (docs/newsletter-webhooks.md). */
+function relayWebhookKeys(e: { NEWSLETTER_WEBHOOK_SECRET?: string | undefined; MAILGUN_WEBHOOK_SIGNING_KEY?: string | undefined }, mode: Config['mode']): Config['newsletter']['webhooks'] {
+  return { generic: e.NEWSLETTER_WEBHOOK_SECRET ?? (mode === 'demo' ? 'demo-relay-secret' : undefined), mailgun: e.MAILGUN_WEBHOOK_SIGNING_KEY };
+}
+
+/** The DKIM settings go together; the key is PEM text or the path of a PEM file. */
+function dkimOf(e: { DKIM_DOMAIN?: string | undefined; DKIM_SELECTOR?: string | undefined; DKIM_PRIVATE_KEY?: string | undefined }): Config['mail']['dkim'] {
+  const given = [e.DKIM_DOMAIN, e.DKIM_SELECTOR, e.DKIM_PRIVATE_KEY].filter(Boolean).length;
+  if (given === 0) return undefined;
+  if (given < 3 || !e.DKIM_DOMAIN || !e.DKIM_SELECTOR || !e.DKIM_PRIVATE_KEY) throw new Error('Configuration invalide : DKIM_DOMAIN, DKIM_SELECTOR et DKIM_PRIVATE_KEY vont ensemble.');
+  const privateKey = e.DKIM_PRIVATE_KEY.includes('-----BEGIN') ? e.DKIM_PRIVATE_KEY : readFileSync(resolve(e.DKIM_PRIVATE_KEY), 'utf8');
+  if (!privateKey.includes('PRIVATE KEY')) throw new Error('Configuration invalide : DKIM_PRIVATE_KEY n’est pas une clé privée PEM.');
+  return { domainName: e.DKIM_DOMAIN.toLowerCase(), keySelector: e.DKIM_SELECTOR, privateKey };
 }
 
 let cached: Config | undefined;

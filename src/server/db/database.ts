@@ -13,6 +13,9 @@
  * so that they read as strings everywhere.
  */
 import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
+import type { NewsletterStatus, NewsletterSubscribersTable, NewsletterTables } from '../newsletter/tables';
+
+export type { NewsletterStatus, NewsletterSubscribersTable };
 
 /** ISO-8601 UTC text, as written by `toTimestamp()`. */
 export type Timestamp = string;
@@ -27,7 +30,6 @@ type Immutable<T> = ColumnType<T, T, never>;
  */
 export type UserRole = 'reader' | 'editor' | 'admin';
 export type TokenPurpose = 'magic_link' | 'password_reset' | 'email_change' | 'newsletter_confirm';
-export type NewsletterStatus = 'pending' | 'confirmed' | 'unsubscribed';
 
 export interface UsersTable {
   id: Immutable<string>;
@@ -83,18 +85,6 @@ export interface RateLimitsTable {
   /** Start of the fixed window, as a timestamp. */
   window_start: Immutable<Timestamp>;
   count: number;
-}
-
-export interface NewsletterSubscribersTable {
-  id: Immutable<string>;
-  /** Unique; stored lower-cased, like users.email. */
-  email: string;
-  status: Generated<NewsletterStatus>;
-  /** sha-256 hex of the token in unsubscribe links; unique when set. */
-  unsubscribe_hash: string | null;
-  created_at: Immutable<Timestamp>;
-  confirmed_at: Timestamp | null;
-  unsubscribed_at: Timestamp | null;
 }
 
 export interface ContactMessagesTable {
@@ -607,12 +597,12 @@ export interface SiteSwitchesTable {
   at: Immutable<Timestamp>;
 }
 
-export interface Database {
+/** Each domain that has moved its tables beside it (`<domain>/tables.ts`) is composed here. */
+export interface Database extends NewsletterTables {
   users: UsersTable;
   sessions: SessionsTable;
   tokens: TokensTable;
   rate_limits: RateLimitsTable;
-  newsletter_subscribers: NewsletterSubscribersTable;
   contact_messages: ContactMessagesTable;
   jobs: JobsTable;
   payment_customers: PaymentCustomersTable;

@@ -48,10 +48,10 @@ const samples: Array<{ mail: MailContent; paths: string[] }> = [
   { mail: passwordChangedMail({ siteUrl }), paths: ['/modifier-mon-mot-de-passe', '/contact'] },
   { mail: accountDeletedMail({ siteUrl }), paths: ['/contact'] },
   {
-    mail: newsletterConfirmMail({ siteUrl, token: 'nl_tok', unsubscribeToken: 'unsub_tok' }),
-    paths: ['/mailinglist/confirm?token=nl_tok', '/mailinglist/unsubscribe?token=unsub_tok'],
+    mail: newsletterConfirmMail({ siteUrl, token: 'nl_tok', unsubscribeToken: 'unsub_tok', newsletters: ['L’Hebdo', 'Les Émissions'] }),
+    paths: ['/mailinglist/confirm?token=nl_tok', '/mailinglist/unsubscribe?token=unsub_tok', '/mailinglist/preferences?token=unsub_tok'],
   },
-  { mail: newsletterWelcomeMail({ siteUrl, unsubscribeToken: 'unsub_tok' }), paths: ['/mailinglist/unsubscribe?token=unsub_tok'] },
+  { mail: newsletterWelcomeMail({ siteUrl, unsubscribeToken: 'unsub_tok', newsletters: ['L’Hebdo'] }), paths: ['/mailinglist/unsubscribe?token=unsub_tok', '/mailinglist/preferences?token=unsub_tok'] },
   {
     mail: contactNewsroomMail({ siteUrl, name: 'Léa Moreau', email: 'lea@exemple.fr', subject: 'Une correction', message: 'Bonjour,\nune coquille dans votre article.' }),
     paths: ['/'],
@@ -294,8 +294,10 @@ describe('templates', () => {
       'List-Unsubscribe': `<${SITE}api/mailinglist/unsubscribe?token=unsub_tok>`,
       'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
     });
-    const confirm = newsletterConfirmMail({ siteUrl, token: 'nl_tok', unsubscribeToken: 'unsub_tok' });
-    const welcome = newsletterWelcomeMail({ siteUrl, unsubscribeToken: 'unsub_tok' });
+    const confirm = newsletterConfirmMail({ siteUrl, token: 'nl_tok', unsubscribeToken: 'unsub_tok', newsletters: ['L’Hebdo', 'Les Émissions'] });
+    const welcome = newsletterWelcomeMail({ siteUrl, unsubscribeToken: 'unsub_tok', newsletters: ['L’Hebdo'] });
+    expect(confirm.text).toContain('L’Hebdo et Les Émissions');
+    expect(welcome.text).toContain('L’Hebdo');
     for (const mail of [confirm, welcome]) {
       expect(mail.headers).toEqual(headers);
       expect(linksIn(mail.text)).toContain(`${SITE}mailinglist/unsubscribe?token=unsub_tok`);

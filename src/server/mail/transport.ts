@@ -30,6 +30,14 @@ export interface OutgoingMail {
   template?: string;
   /** Files attached (a gift card): composed by the domain's own job, never carried in a job's payload. */
   attachments?: { filename: string; contentType: string; content: Uint8Array }[];
+  /** Another sender than the configured one (the newsletters' list address). */
+  from?: string;
+  /**
+   * The message's identity, fixed by the caller before the first attempt (a newsletter delivery):
+   * a resubmission after a crash carries the same Message-ID, which mailbox providers use to drop
+   * duplicates, and the outbox writes the same file again instead of a second one.
+   */
+  identity?: { messageId: string; outboxName: string };
 }
 
 /** What a transport reports once it has taken a message: submitted, not delivered. */
@@ -46,11 +54,15 @@ export interface Mailer {
    * relay, rejects otherwise. Delivery to the mailbox is neither awaited nor guaranteed.
    */
   send(mail: OutgoingMail): Promise<SubmittedMail>;
+  /** Closes a pool's open connections (a pooled mailer's; nothing otherwise). */
+  close?(): void;
 }
 
 export interface MailerOptions {
   /** Date of the message and of the outbox file name. */
   clock?: Clock;
+  /** A pool of SMTP connections kept open (the newsletters' bulk sending); one connection per message otherwise. */
+  pool?: { maxConnections: number };
 }
 
 const HEADER_NAME = /^[A-Za-z0-9-]+$/;
@@ -59,6 +71,8 @@ const LINE_BREAK = /[\r\n]/;
 /** Refuses values that could smuggle extra headers or recipients into the message. */
 function assertSafe(mail: OutgoingMail): void {
   if (LINE_BREAK.test(mail.to) || !mail.to.includes('@') || mail.to.includes(',')) throw new Error('mail: invalid recipient');
+  if (mail.from !== undefined && LINE_BREAK.test(mail.from)) throw new Error('mail: invalid From');
+  if (mail.identity && (!/^[A-Za-z0-9._-]+@[A-Za-z0-9.-]+$/.test(mail.identity.messageId) || !/^[A-Za-z0-9._-]{1,120}$/.test(mail.identity.outboxName))) throw new Error('mail: invalid identity');
   if (mail.replyTo !== undefined && (LINE_BREAK.test(mail.replyTo) || !mail.replyTo.includes('@'))) throw new Error('mail: invalid Reply-To');
   for (const [name, value] of Object.entries(mail.headers ?? {})) {
     if (!HEADER_NAME.test(name) || LINE_BREAK.test(value)) throw new Error(`mail: invalid header ${JSON.stringify(name)}`);
@@ -71,9 +85,11 @@ export function recipientDomain(address: string): string {
   return at < 0 ? '?' : address.slice(at + 1).replace(/[>\s].*$/, '').toLowerCase();
 }
 
-function toNodemailer(mail: OutgoingMail, from: string, date: Date): SendMailOptions {
+function toNodemailer(mail: OutgoingMail, from: string, date: Date, returnPath: string | undefined): SendMailOptions {
   return {
-    from,
+    from: mail.from ?? from,
+    ...(returnPath ? { envelope: { from: returnPath, to: mail.to } } : {}),
+    ...(mail.identity ? { messageId: `<${mail.identity.messageId}>` } : {}),
     to: mail.to,
     subject: mail.subject,
     text: mail.text,
@@ -101,7 +117,9 @@ function outboxFileStem(date: Date): string {
 async function writeAtomically(dir: string, stem: string, content: Buffer): Promise<string> {
   await mkdir(dir, { recursive: true, mode: 0o700 });
   const file = join(dir, `${stem}.eml`);
-  const tmp = `${file}.tmp`;
+  // A name of its own per attempt: a resubmission of a named message must not trip on the
+  // leftover of an attempt killed midway.
+  const tmp = `${file}.${randomBytes(4).toString('hex')}.tmp`;
   try {
     const handle = await open(tmp, 'wx', 0o600);
     try {
@@ -129,33 +147,41 @@ export function createMailer(mail: Config['mail'], options: MailerOptions = {}):
   const clock = options.clock ?? systemClock;
   const kind = mail.transport.kind;
 
+  let closePool: (() => void) | undefined;
   const submit: (message: OutgoingMail, date: Date) => Promise<SubmittedMail> =
     mail.transport.kind === 'outbox'
       ? (() => {
           const dir = mail.transport.dir;
-          const transporter = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+          const transporter = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix', ...(mail.dkim ? { dkim: mail.dkim } : {}) });
           return async (message, date) => {
-            const info = await transporter.sendMail(toNodemailer(message, mail.from, date));
+            const info = await transporter.sendMail(toNodemailer(message, mail.from, date, mail.returnPath));
             if (!Buffer.isBuffer(info.message)) throw new Error('mail: the stream transport did not return a buffer');
-            const file = await writeAtomically(dir, outboxFileStem(date), info.message);
+            // A message with an identity always lands in the same file: a resubmission replaces it.
+            const file = await writeAtomically(dir, message.identity?.outboxName ?? outboxFileStem(date), info.message);
             return { messageId: info.messageId, file };
           };
         })()
       : (() => {
-          const transporter = nodemailer.createTransport(mail.transport.url);
+          const url = mail.transport.url;
+          const transporter = options.pool
+            ? nodemailer.createTransport({ url, pool: true, maxConnections: options.pool.maxConnections, maxMessages: 500, ...(mail.dkim ? { dkim: mail.dkim } : {}) } as Parameters<typeof nodemailer.createTransport>[0])
+            : nodemailer.createTransport(url, mail.dkim ? { dkim: mail.dkim } : {});
+          if (options.pool) closePool = () => transporter.close();
           return async (message, date) => {
-            const info = await transporter.sendMail(toNodemailer(message, mail.from, date));
+            const info = await transporter.sendMail(toNodemailer(message, mail.from, date, mail.returnPath));
             return { messageId: info.messageId };
           };
         })();
 
   return {
+    close: () => closePool?.(),
     async send(message) {
       assertSafe(message);
       const fields = { template: message.template ?? 'unknown', recipientDomain: recipientDomain(message.to), transport: kind };
       try {
         const submitted = await submit(message, clock.now());
-        log.info('mail submitted', { ...fields, messageId: submitted.messageId, ...(submitted.file ? { file: basename(submitted.file) } : {}) });
+        // Bulk messages (a newsletter's deliveries) are logged per batch by their sender, not one line each.
+        if (!message.identity) log.info('mail submitted', { ...fields, messageId: submitted.messageId, ...(submitted.file ? { file: basename(submitted.file) } : {}) });
         return submitted;
       } catch (error) {
         log.error('mail submission failed', { ...fields, ...errorFields(error) });
@@ -171,4 +197,16 @@ let instance: Mailer | undefined;
 export function getMailer(): Mailer {
   instance ??= createMailer(config().mail);
   return instance;
+}
+
+let bulk: Mailer | undefined;
+
+/**
+ * The newsletters' mailer: the newsletters' sender, and a pool of SMTP connections kept open
+ * (NEWSLETTER_SMTP_CONNECTIONS) when a relay is configured; the outbox otherwise.
+ */
+export function getBulkMailer(): Mailer {
+  const { mail, newsletter } = config();
+  bulk ??= createMailer({ ...mail, from: newsletter.from }, { pool: { maxConnections: newsletter.connections } });
+  return bulk;
 }

@@ -1,20 +1,37 @@
-/** The newsletter's mails: each carries its unsubscribe link in the body and in the List-Unsubscribe headers. */
+/** The newsletters' mails: each carries its unsubscribe and preferences links in the body and the List-Unsubscribe headers. */
 import { renderMail, siteLink, type MailContent, type MailSpec } from '../mail/layout';
 
-export function unsubscribeUrl(siteUrl: URL, unsubscribeToken: string): URL {
-  return siteLink(siteUrl, '/mailinglist/unsubscribe', { token: unsubscribeToken });
+/** The unsubscribe page (one newsletter when `newsletter` is given, else all). */
+export function unsubscribeUrl(siteUrl: URL, unsubscribeToken: string, newsletter?: string): URL {
+  return siteLink(siteUrl, '/mailinglist/unsubscribe', { token: unsubscribeToken, ...(newsletter ? { lettre: newsletter } : {}) });
 }
 
+/** The page where a reader chooses their newsletters without signing in. */
+export function preferencesUrl(siteUrl: URL, unsubscribeToken: string): URL {
+  return siteLink(siteUrl, '/mailinglist/preferences', { token: unsubscribeToken });
+}
+
+/** ASCII words for a header's display phrase (List-Id's must not need encoding). */
+const asciiPhrase = (text: string) => text.normalize('NFD').replace(/[\u0300-\u036f]/g, '').replace(/[’‘]/g, "'").replace(/[^A-Za-z0-9 '.-]/g, '').trim();
+
 /**
- * Headers every newsletter mail carries: a List-Unsubscribe address, and the RFC 8058 one-click
- * marker, which tells the mailbox provider it may POST `List-Unsubscribe=One-Click` to that
- * address to unsubscribe without showing a page.
+ * Headers every newsletter mail carries (RFC 2369, 2919, 8058): List-Unsubscribe with an https
+ * address, which mailbox providers POST `List-Unsubscribe=One-Click` to without showing a page,
+ * and a mailto one (`mailto`) for clients that only mail; List-Id naming the newsletter, so that
+ * the one-click leaves that newsletter only.
  */
-export function newsletterHeaders(siteUrl: URL, unsubscribeToken: string): Record<string, string> {
+export function newsletterHeaders(
+  siteUrl: URL,
+  unsubscribeToken: string,
+  options: { newsletter?: { id: string; name: string }; mailto?: string } = {},
+): Record<string, string> {
+  const { newsletter, mailto } = options;
+  const oneClick = siteLink(siteUrl, '/api/mailinglist/unsubscribe', { token: unsubscribeToken, ...(newsletter ? { lettre: newsletter.id } : {}) });
+  const byMail = mailto ? `, <mailto:${mailto}?subject=${encodeURIComponent(`unsubscribe ${unsubscribeToken}`)}>` : '';
   return {
-    // Mail providers POST `List-Unsubscribe=One-Click` here (RFC 8058), without showing a page.
-    'List-Unsubscribe': `<${siteLink(siteUrl, '/api/mailinglist/unsubscribe', { token: unsubscribeToken }).href}>`,
+    'List-Unsubscribe': `<${oneClick.href}>${byMail}`,
     'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
+    ...(newsletter ? { 'List-Id': `${asciiPhrase(`${newsletter.name} - Contrechamp`)} <${newsletter.id}.lettres.${siteUrl.hostname}>` } : {}),
   };
 }
 
@@ -23,7 +40,11 @@ function newsletterMail(template: string, spec: MailSpec & { unsubscribeToken: s
   const { unsubscribeToken, ...rest } = spec;
   return renderMail(template, {
     ...rest,
-    footerLinks: [...(rest.footerLinks ?? []), { label: 'Se désinscrire de la lettre d’information', url: unsubscribeUrl(spec.siteUrl, unsubscribeToken) }],
+    footerLinks: [
+      ...(rest.footerLinks ?? []),
+      { label: 'Gérer mes lettres d’information', url: preferencesUrl(spec.siteUrl, unsubscribeToken) },
+      { label: 'Se désinscrire de toutes les lettres', url: unsubscribeUrl(spec.siteUrl, unsubscribeToken) },
+    ],
     headers: { ...rest.headers, ...newsletterHeaders(spec.siteUrl, unsubscribeToken) },
   });
 }
@@ -31,7 +52,12 @@ function newsletterMail(template: string, spec: MailSpec & { unsubscribeToken: s
 // ---------------------------------------------------------------------------------------------
 // Newsletter
 
-export function newsletterConfirmMail({ siteUrl, token, unsubscribeToken }: { siteUrl: URL; token: string; unsubscribeToken: string }): MailContent {
+/** « L’Hebdo », « L’Hebdo et La Quotidienne », « A, B et C ». */
+export function namesList(names: readonly string[]): string {
+  return names.length <= 1 ? (names[0] ?? '') : `${names.slice(0, -1).join(', ')} et ${names.at(-1)}`;
+}
+
+export function newsletterConfirmMail({ siteUrl, token, unsubscribeToken, newsletters }: { siteUrl: URL; token: string; unsubscribeToken: string; newsletters: readonly string[] }): MailContent {
   return newsletterMail('newsletter-confirm', {
     siteUrl,
     unsubscribeToken,
@@ -40,7 +66,10 @@ export function newsletterConfirmMail({ siteUrl, token, unsubscribeToken }: { si
     preheader: 'Un clic pour recevoir la lettre d’information de Contrechamp.',
     blocks: [
       { kind: 'paragraph', text: 'Bonjour,' },
-      { kind: 'paragraph', text: 'Merci de votre intérêt pour Contrechamp ! Pour recevoir notre lettre d’information, confirmez votre adresse.' },
+      {
+        kind: 'paragraph',
+        text: ['Merci de votre intérêt pour Contrechamp ! Pour recevoir ', { strong: namesList(newsletters) }, ', confirmez votre adresse.'],
+      },
       { kind: 'action', label: 'Confirmer mon inscription', url: siteLink(siteUrl, '/mailinglist/confirm', { token }) },
       { kind: 'paragraph', text: 'Si vous n’êtes pas à l’origine de cette inscription, ignorez ce message : sans confirmation, vous ne recevrez rien de notre part.' },
     ],
@@ -48,7 +77,7 @@ export function newsletterConfirmMail({ siteUrl, token, unsubscribeToken }: { si
   });
 }
 
-export function newsletterWelcomeMail({ siteUrl, unsubscribeToken }: { siteUrl: URL; unsubscribeToken: string }): MailContent {
+export function newsletterWelcomeMail({ siteUrl, unsubscribeToken, newsletters }: { siteUrl: URL; unsubscribeToken: string; newsletters: readonly string[] }): MailContent {
   return newsletterMail('newsletter-welcome', {
     siteUrl,
     unsubscribeToken,
@@ -59,8 +88,9 @@ export function newsletterWelcomeMail({ siteUrl, unsubscribeToken }: { siteUrl: 
       { kind: 'paragraph', text: 'Bonjour,' },
       {
         kind: 'paragraph',
-        text: 'Votre inscription est confirmée. Vous recevrez désormais notre lettre d’information : nos enquêtes, nos reportages, nos émissions et nos podcasts, sans publicité.',
+        text: ['Votre inscription est confirmée. Vous recevrez désormais ', { strong: namesList(newsletters) }, ' : nos enquêtes, nos reportages, nos émissions et nos podcasts, sans publicité.'],
       },
+      { kind: 'paragraph', text: 'Vous pouvez choisir à tout moment les lettres que vous recevez, depuis le lien « Gérer mes lettres d’information » en bas de chacune.' },
       { kind: 'paragraph', text: 'Contrechamp ne vit que grâce à ses lecteurs : abonnés, donateurs et sociétaires. Si nos articles vous sont utiles, vous pouvez nous soutenir.' },
       { kind: 'action', label: 'Lire Contrechamp', url: siteLink(siteUrl, '/') },
       { kind: 'link', label: 'Nous soutenir', url: siteLink(siteUrl, '/soutenir') },

@@ -61,8 +61,8 @@ describeEachDialect('newsletter', (kind) => {
     await confirm(deps, { token: token(sent[0]!, 'token')! });
     await flush();
     const link = token(sent[1]!, 'token')!;
-    expect(await unsubscribe(deps, { token: link })).toEqual({ ok: true });
-    expect(await unsubscribe(deps, { token: link })).toEqual({ ok: true });
+    expect(await unsubscribe(deps, { token: link })).toMatchObject({ ok: true });
+    expect(await unsubscribe(deps, { token: link })).toMatchObject({ ok: true });
     expect(await status()).toBe('unsubscribed');
   });
 
@@ -72,7 +72,7 @@ describeEachDialect('newsletter', (kind) => {
     const fromConfirmationMail = token(sent[0]!, 'unsubscribe\\?token')!;
     await confirm(deps, { token: token(sent[0]!, 'confirm\\?token')! });
     await flush();
-    expect(await unsubscribe(deps, { token: fromConfirmationMail })).toEqual({ ok: true });
+    expect(await unsubscribe(deps, { token: fromConfirmationMail })).toMatchObject({ ok: true });
     expect(await status()).toBe('unsubscribed');
   });
 
@@ -95,7 +95,7 @@ describeEachDialect('newsletter', (kind) => {
     const forged = `u1.${id}.${mac!.slice(0, -2)}${mac!.endsWith('AA') ? 'AB' : 'AA'}`;
     expect(await unsubscribe(deps, { token: forged })).toMatchObject({ ok: false, status: 400 });
     expect(await status()).toBe('confirmed');
-    expect(await unsubscribe(deps, { token: old })).toEqual({ ok: true });
+    expect(await unsubscribe(deps, { token: old })).toMatchObject({ ok: true });
     expect(await status()).toBe('unsubscribed');
   });
 
@@ -116,7 +116,7 @@ describeEachDialect('newsletter', (kind) => {
       for (const versions of ['unsubscribe=2', 'rate-limit=5,client-key=3']) {
         const service = await load(versions);
         await test.db.insertInto('newsletter_subscribers').values({ id: '0d8f2a1c-5b7e-4c3a-9f10-2b6d8e4a7c11', email: `rotation-${versions.length}@exemple.fr`, status: 'confirmed', unsubscribe_hash: null, created_at: '2026-11-21T10:00:00.000Z', confirmed_at: null, unsubscribed_at: null }).execute();
-        expect(await service.unsubscribe(deps, { token: link })).toEqual({ ok: true });
+        expect(await service.unsubscribe(deps, { token: link })).toMatchObject({ ok: true });
         await test.db.deleteFrom('newsletter_subscribers').where('id', '=', '0d8f2a1c-5b7e-4c3a-9f10-2b6d8e4a7c11').execute();
       }
     } finally {

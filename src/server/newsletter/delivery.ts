@@ -1,0 +1,291 @@
+/**
+ * Sending an issue: durable jobs in batches, one delivery row per recipient.
+ *
+ * 1. `startSend` (job SEND_ISSUE, due at the scheduled time) fixes the recipients in one
+ *    transaction: the issue gets its number and its mail as sent (the record), and one delivery
+ *    row per recipient is inserted by a single INSERT … SELECT (unique per issue and subscriber;
+ *    no list ever leaves the database: no address in a job's payload or a log line). Its first
+ *    `LANES` batch jobs are queued in the same transaction.
+ * 2. `deliverBatch` (job DELIVER_BATCH) takes the rows of its batch, checks each recipient again
+ *    (unsubscribed, account deleted or suppressed since: skipped), sends each one through the
+ *    pooled transport at the configured rate, and records each outcome as soon as the relay
+ *    answers. Then it queues the batch `LANES` further on: one batch job per lane at a time, so
+ *    that the other jobs of the queue (a sign-in link) never wait behind a whole send.
+ *
+ * Exactly once. A batch job is run by one worker at a time (the queue's lease), and a delivery's
+ * Message-ID and outbox file name are fixed before its first attempt. A worker killed mid-batch
+ * leaves rows `sending`; the batch's next attempt sends them again, with the same identity: the
+ * outbox writes the same file, a relay or mailbox provider sees the same Message-ID. A row whose
+ * outcome is recorded is never sent again, and no row is left behind: the batch job is retried
+ * until every row has an outcome. Several server processes on PostgreSQL take different batches.
+ */
+import type { Kysely } from 'kysely';
+import { sql } from 'kysely';
+import { findNewsletter } from '../../config/newsletters';
+import type { ServerDeps } from '../core/deps';
+import { log } from '../core/log';
+import { type Database, fromFlag, toTimestamp } from '../db/database';
+import { writeTransaction } from '../db/transaction';
+import { schedule } from '../jobs/schedule';
+import { siteLink } from '../mail/layout';
+import type { Mailer } from '../mail/transport';
+import { recipientsQuery, stillSubscribed } from './audience';
+import { type IssueMailTemplate, personaliseIssueMail, renderIssueMail } from './issue-mail';
+import { DELIVER_BATCH, SEND_ISSUE } from './job-types';
+import { newsletterHeaders, preferencesUrl, unsubscribeUrl } from './mails';
+import { storiesByUrl } from './stories';
+import { countSoftBounce, suppress } from './suppression';
+import type { Segment } from './tables';
+import { unsubscribeTokenFor } from './service';
+
+/** Recipients per batch job. */
+export const BATCH_SIZE = 500;
+/** Batch jobs of one issue in the queue at once (one per lane). */
+export const LANES = 2;
+/** A recipient refused for now (4xx) is tried again this many times in all, then counted as a soft bounce. */
+export const SOFT_ATTEMPTS = 3;
+/** Delay before a batch retries the recipients the relay deferred. */
+const SOFT_RETRY_MS = 15 * 60_000;
+
+export interface SendingOptions {
+  /** The pooled transport for newsletters. */
+  mailer: Mailer;
+  /** Messages per second, in this process. */
+  ratePerSecond: number;
+  /** Messages in flight at once (the pool's connections). */
+  concurrency: number;
+  /** The mailto: address of List-Unsubscribe. */
+  unsubscribeMailto: string;
+  /** Recipients per batch (BATCH_SIZE) and batches in the queue at once (LANES): tests make them small. */
+  batchSize?: number;
+  lanes?: number;
+}
+
+/**
+ * A process-wide pace: each message takes the next slot, `1 / rate` seconds after the previous
+ * one. Every batch of the process shares it, so the relay sees the configured rate at most.
+ */
+export function createThrottle(ratePerSecond: number, now: () => number = () => performance.now()) {
+  const interval = 1000 / ratePerSecond;
+  let next = 0;
+  return {
+    async take(signal?: AbortSignal): Promise<void> {
+      const t = now();
+      const slot = Math.max(t, next);
+      next = slot + interval;
+      const wait = slot - t;
+      if (wait <= 0.5) return;
+      await new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(resolve, wait);
+        signal?.addEventListener('abort', () => {
+          clearTimeout(timer);
+          reject(signal.reason);
+        }, { once: true });
+      });
+    },
+  };
+}
+export type Throttle = ReturnType<typeof createThrottle>;
+
+/** The domain of Message-IDs: the site's. */
+const messageDomain = (siteUrl: URL) => `lettres.${siteUrl.hostname}`;
+
+/**
+ * Starts the send of an issue scheduled by schedule `version`: does nothing if it was cancelled or
+ * rescheduled since, or has started already (a retried job).
+ */
+export async function startSend(deps: ServerDeps, input: { issueId: string; version: number }, options: Pick<SendingOptions, 'batchSize' | 'lanes'> = {}): Promise<void> {
+  const batchSize = options.batchSize ?? BATCH_SIZE;
+  const lanes = options.lanes ?? LANES;
+  const now = deps.clock.now();
+  const at = toTimestamp(now);
+  const started = await writeTransaction(deps.db, async (trx) => {
+    const issue = await trx.selectFrom('newsletter_issues').selectAll().where('id', '=', input.issueId).executeTakeFirst();
+    if (!issue || issue.status !== 'scheduled' || issue.schedule_version !== input.version) return null;
+    const newsletter = findNewsletter(issue.newsletter);
+    if (!newsletter) throw new Error(`newsletter: unknown newsletter ${issue.newsletter}`);
+    const last = await trx.selectFrom('newsletter_issues').select((eb) => eb.fn.max<number>('number').as('n')).where('newsletter', '=', issue.newsletter).executeTakeFirst();
+    const number = Number(last?.n ?? 0) + 1;
+    const urls = JSON.parse(issue.stories) as string[];
+    const stories = storiesByUrl(urls).filter((s) => s !== undefined);
+    const template = renderIssueMail({
+      siteUrl: deps.siteUrl,
+      newsletter,
+      number,
+      date: now,
+      subject: issue.subject,
+      preheader: issue.preheader,
+      intro: issue.intro,
+      stories,
+      supportBlock: fromFlag(issue.support_block),
+      webUrl: siteLink(deps.siteUrl, `/lettres/${newsletter.id}/${number}`),
+    });
+    // One row per recipient, in one statement: the list never leaves the database. The batch is
+    // the recipient's rank by id; the Message-ID is fixed now, for every attempt.
+    const recipients = recipientsQuery(trx, { newsletter: issue.newsletter, segment: issue.segment as Segment, now });
+    const domain = messageDomain(deps.siteUrl);
+    const inserted = await sql<{ n: number }>`
+      insert into newsletter_deliveries (id, issue_id, subscriber_id, batch, status, attempts, message_id, sent_at, error, updated_at)
+      select cast(${issue.id} as text) || '.' || r.id, cast(${issue.id} as text), r.id, (row_number() over (order by r.id) - 1) / ${sql.lit(batchSize)}, 'queued', 0,
+             cast(${`n${number}.${newsletter.id}.`} as text) || r.id || cast(${`@${domain}`} as text), null, null, cast(${at} as text)
+      from (${recipients}) as r`.execute(trx);
+    const count = Number(inserted.numAffectedRows ?? 0n);
+    await trx
+      .updateTable('newsletter_issues')
+      .set({
+        status: count === 0 ? 'sent' : 'sending',
+        number,
+        queued_at: at,
+        sent_at: count === 0 ? at : null,
+        recipients: count,
+        mail_html: template.html,
+        mail_text: template.text,
+        mail_stories: JSON.stringify(stories),
+        subject: template.subject,
+        updated_at: at,
+      })
+      .where('id', '=', issue.id)
+      .execute();
+    const batches = Math.ceil(count / batchSize);
+    for (let batch = 0; batch < Math.min(lanes, batches); batch++) await queueBatch(deps, trx, issue.id, batch);
+    return { count, batches, number, newsletter: newsletter.id };
+  });
+  if (started) {
+    log.info('newsletter.send_started', { issue: input.issueId, newsletter: started.newsletter, number: started.number, recipients: started.count, batches: started.batches });
+    deps.jobs.wake();
+  }
+}
+
+function queueBatch(deps: Pick<ServerDeps, 'clock'>, db: Kysely<Database>, issueId: string, batch: number, retry?: { runAt: Date; round: number }) {
+  return schedule(deps, db, DELIVER_BATCH, { issueId, batch }, {
+    uniqueKey: `newsletter-batch:${issueId}:${batch}${retry ? `:retry${retry.round}` : ''}`,
+    ...(retry ? { runAt: retry.runAt } : {}),
+  });
+}
+
+type Outcome = { status: 'sent' } | { status: 'refused'; code: string } | { status: 'deferred'; code: string };
+
+/** What the relay's answer means for one recipient; a fault of the relay itself (no answer, 421 for the connection) rethrows. */
+function outcomeOf(error: unknown): Outcome {
+  const e = error as { responseCode?: number; code?: string; command?: string };
+  const code = typeof e?.responseCode === 'number' ? e.responseCode : undefined;
+  // A refusal of the recipient or the message: 5xx is for good (a hard bounce), 4xx for now.
+  if (code !== undefined && code >= 500 && code < 600) return { status: 'refused', code: String(code) };
+  if (code !== undefined && code >= 400 && code < 500 && code !== 421) return { status: 'deferred', code: String(code) };
+  throw error;
+}
+
+/** Sends one batch of an issue; see the module's comment. */
+export async function deliverBatch(deps: ServerDeps, options: SendingOptions & { throttle: Throttle }, input: { issueId: string; batch: number }, signal?: AbortSignal): Promise<void> {
+  const issue = await deps.db
+    .selectFrom('newsletter_issues')
+    .select(['id', 'newsletter', 'status', 'number', 'mail_html', 'mail_text', 'subject'])
+    .where('id', '=', input.issueId)
+    .executeTakeFirst();
+  if (!issue || issue.status !== 'sending' || issue.mail_html === null || issue.mail_text === null) return;
+  const newsletter = findNewsletter(issue.newsletter);
+  if (!newsletter) throw new Error(`newsletter: unknown newsletter ${issue.newsletter}`);
+  const template: IssueMailTemplate = { subject: issue.subject, html: issue.mail_html, text: issue.mail_text };
+
+  // Claim the batch: rows never tried, deferred ones, and those a killed attempt left `sending`.
+  const at = toTimestamp(deps.clock.now());
+  const rows = await deps.db
+    .updateTable('newsletter_deliveries')
+    .set((eb) => ({ status: 'sending', attempts: eb('attempts', '+', 1), updated_at: at }))
+    .where('issue_id', '=', issue.id)
+    .where('batch', '=', input.batch)
+    .where('status', 'in', ['queued', 'sending'])
+    .returning(['id', 'subscriber_id', 'message_id', 'attempts'])
+    .execute();
+
+  const still = await stillSubscribed(deps.db, { newsletter: issue.newsletter, subscriberIds: rows.map((r) => r.subscriber_id) });
+  const skipped = rows.filter((r) => !still.has(r.subscriber_id)).map((r) => r.id);
+  if (skipped.length > 0) await deps.db.updateTable('newsletter_deliveries').set({ status: 'skipped', updated_at: at }).where('id', 'in', skipped).where('status', '=', 'sending').execute();
+  const todo = rows.filter((r) => still.has(r.subscriber_id));
+  const emails = new Map<string, string>();
+  for (let i = 0; i < todo.length; i += 500) {
+    const chunk = todo.slice(i, i + 500).map((r) => r.subscriber_id);
+    for (const s of await deps.db.selectFrom('newsletter_subscribers').select(['id', 'email']).where('id', 'in', chunk).execute()) emails.set(s.id, s.email);
+  }
+
+  const counts = { sent: 0, refused: 0, deferred: 0, skipped: skipped.length };
+  let next = 0;
+  const lane = async () => {
+    while (next < todo.length) {
+      if (signal?.aborted) throw signal.reason;
+      const row = todo[next++]!;
+      const email = emails.get(row.subscriber_id);
+      if (!email) continue;
+      const token = unsubscribeTokenFor(row.subscriber_id);
+      const mail = personaliseIssueMail(template, { preferences: preferencesUrl(deps.siteUrl, token), unsubscribe: unsubscribeUrl(deps.siteUrl, token, newsletter.id) });
+      await options.throttle.take(signal);
+      let outcome: Outcome;
+      try {
+        await options.mailer.send({
+          to: email,
+          ...mail,
+          template: 'newsletter-issue',
+          headers: {
+            ...newsletterHeaders(deps.siteUrl, token, { newsletter, mailto: options.unsubscribeMailto }),
+            // Gmail's complaint reports are grouped by this (campaign:list:sender); it names no reader.
+            'Feedback-ID': `${issue.number}:${newsletter.id}:contrechamp`,
+          },
+          identity: { messageId: row.message_id, outboxName: `lettre-${newsletter.id}-${issue.number}-${row.subscriber_id}` },
+        });
+        outcome = { status: 'sent' };
+      } catch (error) {
+        outcome = outcomeOf(error);
+      }
+      await record(deps, row, email, outcome);
+      counts[outcome.status] += 1;
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(options.concurrency, todo.length)) }, lane));
+  log.info('newsletter.batch_done', { issue: issue.id, batch: input.batch, ...counts });
+
+  // Deferred recipients are tried again later; the batch's lane goes on meanwhile.
+  const deferred = await deps.db.selectFrom('newsletter_deliveries').select('attempts').where('issue_id', '=', issue.id).where('batch', '=', input.batch).where('status', '=', 'queued').executeTakeFirst();
+  await writeTransaction(deps.db, async (trx) => {
+    if (deferred) await queueBatch(deps, trx, issue.id, input.batch, { runAt: new Date(deps.clock.now().getTime() + SOFT_RETRY_MS), round: deferred.attempts });
+    const following = input.batch + (options.lanes ?? LANES);
+    const more = await trx.selectFrom('newsletter_deliveries').select('id').where('issue_id', '=', issue.id).where('batch', '=', following).limit(1).executeTakeFirst();
+    if (more) await queueBatch(deps, trx, issue.id, following);
+    // The end of a lane: is the whole issue done? (Every row has an outcome.)
+    else if (!deferred) {
+      const open = await trx.selectFrom('newsletter_deliveries').select('id').where('issue_id', '=', issue.id).where('status', 'in', ['queued', 'sending']).limit(1).executeTakeFirst();
+      if (!open) await trx.updateTable('newsletter_issues').set({ status: 'sent', sent_at: toTimestamp(deps.clock.now()), updated_at: toTimestamp(deps.clock.now()) }).where('id', '=', issue.id).where('status', '=', 'sending').execute();
+    }
+  });
+  deps.jobs.wake();
+}
+
+/** Records a delivery's outcome as soon as the relay has answered (only while the row is still this attempt's). */
+async function record(deps: ServerDeps, row: { id: string; attempts: number }, email: string, outcome: Outcome): Promise<void> {
+  const now = deps.clock.now();
+  const at = toTimestamp(now);
+  const mine = (db: Kysely<Database>) => db.updateTable('newsletter_deliveries').where('id', '=', row.id).where('status', '=', 'sending').where('attempts', '=', row.attempts);
+  switch (outcome.status) {
+    case 'sent':
+      await mine(deps.db).set({ status: 'sent', sent_at: at, error: null, updated_at: at }).execute();
+      return;
+    case 'refused':
+      await writeTransaction(deps.db, async (trx) => {
+        await mine(trx).set({ status: 'refused', error: outcome.code, updated_at: at }).execute();
+        await suppress(trx, { email, reason: 'hard_bounce', source: 'relay', detail: `refusée par le relais (${outcome.code})`, now });
+      });
+      return;
+    case 'deferred':
+      await writeTransaction(deps.db, async (trx) => {
+        if (row.attempts >= SOFT_ATTEMPTS) {
+          await mine(trx).set({ status: 'failed', error: outcome.code, updated_at: at }).execute();
+          await countSoftBounce(trx, { email, source: 'relay', detail: `différée par le relais (${outcome.code})`, now });
+        } else await mine(trx).set({ status: 'queued', error: outcome.code, updated_at: at }).execute();
+      });
+      return;
+  }
+}
+
+/** Schedules a send job for the issue's current schedule, in the caller's transaction. */
+export function scheduleSendJob(deps: Pick<ServerDeps, 'clock'>, trx: Kysely<Database>, input: { issueId: string; version: number; runAt: Date }) {
+  return schedule(deps, trx, SEND_ISSUE, { issueId: input.issueId, version: input.version }, { runAt: input.runAt, uniqueKey: `newsletter-send:${input.issueId}:${input.version}` });
+}
