@@ -26,7 +26,7 @@ import { log } from './core/log';
 import { closeDatabase, getDatabase } from './db/client';
 import { createJobWorker, type JobDefinition, type JobWorker } from './jobs';
 import { mailJobs } from './mail/jobs';
-import { getBulkMailer, getMailer, type Mailer } from './mail/transport';
+import { closeBulkMailer, getBulkMailer, getMailer, type Mailer } from './mail/transport';
 import { authJobs } from './auth/jobs';
 import { contactJobs } from './contact/service';
 import { newsletterJobs } from './newsletter/jobs';
@@ -167,6 +167,8 @@ export async function shutdown(graceMs = SHUTDOWN_GRACE_MS): Promise<void> {
     const { drained } = await stopping.stop({ graceMs });
     log.info('jobs stopped', { drained });
   }
+  // The newsletters' pool of SMTP connections, once no batch runs.
+  closeBulkMailer();
   await closeDatabase();
 }
 

@@ -39,7 +39,7 @@ export function schedule<S extends z.ZodType>(
   db: Kysely<Database>,
   type: JobType<S>,
   payload: z.input<S>,
-  options: { runAt?: Date; uniqueKey?: string } = {},
+  options: { runAt?: Date; uniqueKey?: string; timeoutMs?: number } = {},
 ): Promise<Enqueued> {
   const checked = type.schema.safeParse(payload);
   if (!checked.success) throw new InvalidJobPayloadError(type.kind, describeIssues(checked.error));
@@ -51,7 +51,7 @@ export function schedule<S extends z.ZodType>(
       ...(options.runAt ? { runAt: options.runAt } : {}),
       ...(options.uniqueKey ? { uniqueKey: options.uniqueKey } : {}),
       ...(type.maxAttempts ? { maxAttempts: type.maxAttempts } : {}),
-      ...(type.timeoutMs ? { timeoutMs: type.timeoutMs } : {}),
+      ...(options.timeoutMs ?? type.timeoutMs ? { timeoutMs: options.timeoutMs ?? type.timeoutMs } : {}),
     },
     { clock: deps.clock },
   );

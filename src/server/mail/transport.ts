@@ -210,3 +210,9 @@ export function getBulkMailer(): Mailer {
   bulk ??= createMailer({ ...mail, from: newsletter.from }, { pool: { maxConnections: newsletter.connections } });
   return bulk;
 }
+
+/** Closes the newsletters' pool, if it was opened. */
+export function closeBulkMailer(): void {
+  bulk?.close?.();
+  bulk = undefined;
+}

@@ -94,8 +94,9 @@ const messageDomain = (siteUrl: URL) => `lettres.${siteUrl.hostname}`;
  * Starts the send of an issue scheduled by schedule `version`: does nothing if it was cancelled or
  * rescheduled since, or has started already (a retried job).
  */
-export async function startSend(deps: ServerDeps, input: { issueId: string; version: number }, options: Pick<SendingOptions, 'batchSize' | 'lanes'> = {}): Promise<void> {
+export async function startSend(deps: ServerDeps, input: { issueId: string; version: number }, options: Pick<SendingOptions, 'batchSize' | 'lanes' | 'ratePerSecond'>): Promise<void> {
   const batchSize = options.batchSize ?? BATCH_SIZE;
+  const timeoutMs = batchTimeoutMs(batchSize, options.ratePerSecond);
   const lanes = options.lanes ?? LANES;
   const now = deps.clock.now();
   const at = toTimestamp(now);
@@ -147,7 +148,7 @@ export async function startSend(deps: ServerDeps, input: { issueId: string; vers
       .where('id', '=', issue.id)
       .execute();
     const batches = Math.ceil(count / batchSize);
-    for (let batch = 0; batch < Math.min(lanes, batches); batch++) await queueBatch(deps, trx, issue.id, batch);
+    for (let batch = 0; batch < Math.min(lanes, batches); batch++) await queueBatch(deps, trx, issue.id, batch, timeoutMs);
     return { count, batches, number, newsletter: newsletter.id };
   });
   if (started) {
@@ -156,8 +157,18 @@ export async function startSend(deps: ServerDeps, input: { issueId: string; vers
   }
 }
 
-function queueBatch(deps: Pick<ServerDeps, 'clock'>, db: Kysely<Database>, issueId: string, batch: number, retry?: { runAt: Date; round: number }) {
+/**
+ * A batch's time limit: twice what its messages take at the configured rate, and a minute at
+ * least. Its lease (this plus the queue's margin) is how long a batch whose worker died waits
+ * before another takes it up, so it is kept close to the real need.
+ */
+export function batchTimeoutMs(batchSize: number, ratePerSecond: number): number {
+  return Math.min(30 * 60_000, Math.max(60_000, Math.ceil((2 * batchSize * 1000) / ratePerSecond)));
+}
+
+function queueBatch(deps: Pick<ServerDeps, 'clock'>, db: Kysely<Database>, issueId: string, batch: number, timeoutMs: number, retry?: { runAt: Date; round: number }) {
   return schedule(deps, db, DELIVER_BATCH, { issueId, batch }, {
+    timeoutMs,
     uniqueKey: `newsletter-batch:${issueId}:${batch}${retry ? `:retry${retry.round}` : ''}`,
     ...(retry ? { runAt: retry.runAt } : {}),
   });
@@ -245,11 +256,12 @@ export async function deliverBatch(deps: ServerDeps, options: SendingOptions & {
 
   // Deferred recipients are tried again later; the batch's lane goes on meanwhile.
   const deferred = await deps.db.selectFrom('newsletter_deliveries').select('attempts').where('issue_id', '=', issue.id).where('batch', '=', input.batch).where('status', '=', 'queued').executeTakeFirst();
+  const timeoutMs = batchTimeoutMs(options.batchSize ?? BATCH_SIZE, options.ratePerSecond);
   await writeTransaction(deps.db, async (trx) => {
-    if (deferred) await queueBatch(deps, trx, issue.id, input.batch, { runAt: new Date(deps.clock.now().getTime() + SOFT_RETRY_MS), round: deferred.attempts });
+    if (deferred) await queueBatch(deps, trx, issue.id, input.batch, timeoutMs, { runAt: new Date(deps.clock.now().getTime() + SOFT_RETRY_MS), round: deferred.attempts });
     const following = input.batch + (options.lanes ?? LANES);
     const more = await trx.selectFrom('newsletter_deliveries').select('id').where('issue_id', '=', issue.id).where('batch', '=', following).limit(1).executeTakeFirst();
-    if (more) await queueBatch(deps, trx, issue.id, following);
+    if (more) await queueBatch(deps, trx, issue.id, following, timeoutMs);
     // The end of a lane: is the whole issue done? (Every row has an outcome.)
     else if (!deferred) {
       const open = await trx.selectFrom('newsletter_deliveries').select('id').where('issue_id', '=', issue.id).where('status', 'in', ['queued', 'sending']).limit(1).executeTakeFirst();
