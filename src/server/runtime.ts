@@ -30,7 +30,7 @@ import { closeBulkMailer, getBulkMailer, getMailer, type Mailer } from './mail/t
 import { authJobs } from './auth/jobs';
 import { contactJobs } from './contact/service';
 import { newsletterJobs } from './newsletter/jobs';
-import { seedDemoAccounts, seedDemoAssemblies, seedDemoCooperative, seedDemoRevenue } from './demo/seed';
+import { seedDemoAccounts, seedDemoAssemblies, seedDemoCooperative, seedDemoNewsletters, seedDemoRevenue } from './demo/seed';
 import { orderJobs } from './orders/service';
 import { subscriptionJobs } from './subscriptions/service';
 import { giftJobs } from './subscriptions/gifts';
@@ -111,9 +111,11 @@ export function services(): Promise<ServerDeps> {
       await seedDemoRevenue(deps);
       await seedDemoCooperative(deps);
       await seedDemoAssemblies(deps);
+      await seedDemoNewsletters(deps);
     }
     await reportInFlight(db);
-    worker = createJobWorker({ db, handlers: jobHandlers(deps, getBulkMailer()), clock: systemClock });
+    // Two lanes: a newsletter's batch holds one for seconds; a sign-in link or a receipt takes the other.
+    worker = createJobWorker({ db, handlers: jobHandlers(deps, getBulkMailer()), clock: systemClock, concurrency: 2 });
     // Paid orders left without their invoice by a crash (or paid before billing) get it now; the January statements are due.
     await scheduleBillingWork(deps);
     worker.start();

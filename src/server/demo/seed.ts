@@ -23,6 +23,16 @@ import { addDocument, addResolution, closeAssembly, createAssembly, scheduleNoti
 import { castVotes, giveProxy, setAttendance } from '../shares/ballots';
 import { latestAccounts } from '../../config/cooperative-documents';
 import { statutes } from '../../config/statutes';
+import { formatInTimeZone } from 'date-fns-tz';
+import { findNewsletter } from '../../config/newsletters';
+import { TIME_ZONE } from '../../lib/dates';
+import { config } from '../core/config';
+import { isSupporterAddress } from '../newsletter/audience';
+import { startSend } from '../newsletter/delivery';
+import { createIssue, type IssueInput, parisTime, scheduleIssue } from '../newsletter/issues';
+import { searchStories, storiesByUrl } from '../newsletter/stories';
+import { suppress } from '../newsletter/suppression';
+import type { Segment } from '../newsletter/tables';
 
 export const DEMO_PASSWORD = 'motdepasse-demo';
 
@@ -260,4 +270,268 @@ export async function seedDemoAssemblies(deps: ServerDeps): Promise<void> {
     { title: 'Élection de la co-gérance', text: 'L’assemblée élit pour trois ans la co-gérance proposée par le conseil des sociétaires.', boardProposal: true },
   ], now);
   log.info('demo assemblies seeded');
+}
+
+// ——— Newsletters ———
+
+/** A demo issue: what the newsroom wrote, and the stories it picked from the demo corpus. */
+interface DemoIssue {
+  input: Omit<IssueInput, 'stories'>;
+  /** Addresses in the demo corpus, in the mail's order (a brève by its anchor, which outlives its list page). */
+  stories: readonly string[];
+  /** Kinds to take from the newest stories when the corpus is not the demo's (CONTENT_SOURCE=api). */
+  kinds: readonly string[];
+}
+
+const demoIssue = (newsletter: string, segment: Segment, supportBlock: boolean, subject: string, preheader: string, intro: string, stories: readonly string[], kinds: readonly string[] = ['Article', 'Brève']): DemoIssue => ({
+  input: { newsletter, subject, preheader, intro, supportBlock, segment },
+  stories,
+  kinds,
+});
+
+/** Sent at the first start, in this order: each newsletter numbers them 1, 2, 3… */
+const DEMO_SENT_ISSUES: readonly DemoIssue[] = [
+  demoIssue('quotidienne', 'all', true,
+    'Amérique latine : 31 journalistes tués depuis janvier',
+    'Le décompte des défenseurs de la liberté de la presse, notre Journal de la semaine et une commune du Finistère qui achète des terres pour ses maraîchers.',
+    'Bonjour,\n\nAu moins trente et un journalistes ont été tués en Amérique latine depuis janvier, selon un réseau d’organisations de défense de la liberté de la presse, qui dénonce l’impunité de leurs assassins. C’est aussi de cela que parle **Le Journal** de cette semaine.\n\nEt parce qu’il n’y a pas que de mauvaises nouvelles : dans le Finistère, une commune rachète des terres agricoles pour y installer des maraîchers.\n\nBonne lecture,\n\nLa rédaction',
+    ['/breves#breve-amerique-latine-31-journalistes-tues-depuis-janvier', '/emissions/2026/le-journal-climat-expulsions-et-liberte-de-la-presse', '/breves#breve-finistere-une-commune-achete-des-terres-pour-ses-maraichers', '/articles/2026/encadrement-des-loyers-fin-de-l-experimentation-parlement'],
+    ['Brève', 'Article', 'Émission']),
+  demoIssue('quotidienne', 'all', true,
+    'Déchets plastiques : enquête sur une filière d’export vers l’Afrique de l’Ouest',
+    'Des conteneurs partis d’un port français, des déchets brûlés à l’arrivée. Et au Portugal, le droit d’être injoignable.',
+    'Bonjour,\n\nCe matin, une enquête au long cours : nous avons suivi des conteneurs partis d’un port français vers l’Afrique de l’Ouest. **Déclarés comme matière première**, ils contenaient en partie des déchets souillés, brûlés à l’arrivée. À quelques jours de l’interdiction européenne de ces exportations, voici comment la filière s’organise.\n\nÀ lire aussi : depuis 2022, la loi portugaise interdit aux employeurs de contacter leurs salariés pendant leur repos. Quatre ans plus tard, à Lisbonne, le télétravail la met à l’épreuve.\n\nLa rédaction',
+    ['/articles/2026/dechets-plastiques-une-filiere-d-export-vers-l-afrique', '/articles/2026/au-portugal-le-droit-d-etre-injoignable-a-l-epreuve', '/breves#breve-pologne-une-ville-chauffe-ses-logements-a-la-geothermie']),
+  demoIssue('quotidienne', 'all', true,
+    'Expulsions : les associations redoutent un printemps record',
+    'À quatre mois de la fin de la trêve hivernale, les signaux d’alerte se multiplient. Et un épisode de La Fabrique de l’info.',
+    'Bonjour,\n\nLa trêve hivernale protège les locataires jusqu’au 31 mars, mais un collectif d’associations tire déjà la sonnette d’alarme : les expulsions avec recours à la force publique ont encore augmenté cette année, et il réclame un moratoire. Notre article sur l’encadrement des loyers éclaire ce qui se joue.\n\nDans **La Fabrique de l’info**, nous racontons comment Contrechamp signale et répare ses erreurs, et pourquoi nous le faisons en public.\n\nLa rédaction',
+    ['/breves#breve-expulsions-les-associations-redoutent-un-printemps-record', '/articles/2026/encadrement-des-loyers-fin-de-l-experimentation-parlement', '/breves#breve-seine-saint-denis-ouverture-d-un-centre-de-sante-cooperatif', '/podcasts/la-fabrique-de-l-info/corriger-une-erreur'],
+    ['Brève', 'Article', 'Podcast']),
+  demoIssue('hebdo', 'all', true,
+    'L’Hebdo : loyers, aides à domicile et un média sans actionnaire',
+    'Le meilleur de la semaine : le Parlement face à l’encadrement des loyers, les kilomètres que personne ne paie, et Marion Delacroix dans notre émission.',
+    'Bonjour à toutes et à tous,\n\nCette semaine, deux enquêtes sur ce que coûte la vie quand on la gagne mal. À deux mois de la fin de l’expérimentation, le Parlement hésite à prolonger **l’encadrement des loyers**, et villes, locataires et propriétaires se mobilisent. Dans les campagnes, les **aides à domicile** parcourent chaque mois des centaines de kilomètres avec leur propre voiture : une partie de leur salaire part dans le réservoir.\n\nDans notre émission, l’historienne Marion Delacroix explique pourquoi « un média sans actionnaire rend des comptes » : à ses lecteurs. C’est exactement ce que nous essayons de faire.\n\nBon week-end,\n\nLa rédaction de Contrechamp',
+    ['/articles/2026/encadrement-des-loyers-fin-de-l-experimentation-parlement', '/articles/2026/aides-a-domicile-les-kilometres-que-personne-ne-paie', '/emissions/2026/marion-delacroix-un-media-sans-actionnaire-rend-des-comptes', '/podcasts/a-contre-courant/juger-en-vingt-minutes'],
+    ['Article', 'Émission', 'Podcast']),
+  demoIssue('hebdo', 'supporters', false,
+    'Pour nos soutiens : l’information locale, qui la paie ?',
+    'Un numéro hors-série pour celles et ceux qui font vivre Contrechamp : nos sources, nos comptes, nos choix.',
+    'Bonjour,\n\nVous recevez ce numéro parce que vous soutenez Contrechamp, par un abonnement, un don mensuel ou des parts de la coopérative. **Merci.**\n\nOn nous demande souvent qui paie l’information locale. Chez nous, la réponse tient en un mot : vous. Dans ce hors-série, nous vous proposons de réécouter deux épisodes de **La Fabrique de l’info** où nous ouvrons nos cuisines, et l’enquête sur les radios associatives, qui vivent la même question que nous.\n\nÀ très vite,\n\nLa rédaction',
+    ['/podcasts/la-fabrique-de-l-info/qui-paie-l-information-locale', '/podcasts/la-fabrique-de-l-info/pourquoi-publier-nos-sources', '/articles/2026/radios-associatives-la-bande-fm-des-sans-voix-en-sursis', '/breves#breve-presse-regionale-deux-groupes-tiennent-la-moitie-des-titres'],
+    ['Podcast', 'Article']),
+  demoIssue('hebdo', 'all', true,
+    'L’Hebdo : l’école à l’épreuve, de l’amiante aux médiathèques du dimanche',
+    'Des diagnostics que personne ne lit, 2 300 postes d’accompagnants vacants, et des bibliothèques qui ne ferment plus.',
+    'Bonjour à toutes et à tous,\n\nCette semaine, l’école. Nous avons obtenu **les dossiers techniques amiante** de 96 établissements : documents absents, surveillances oubliées, enseignants jamais informés. Il manque toujours 2 300 accompagnants pour les élèves handicapés. Mais il y a aussi ce qui marche : en Seine-Saint-Denis, des médiathèques ouvertes le dimanche, et à Aubervilliers, un collège qui ouvre ses portes le samedi matin.\n\nBonne lecture, et bon week-end,\n\nLa rédaction de Contrechamp',
+    ['/articles/2026/amiante-dans-les-ecoles-les-diagnostics-que-personne-ne-lit', '/breves#breve-eleves-handicapes-2-300-postes-d-accompagnants-non-pourvus', '/articles/2026/le-dimanche-a-la-mediatheque-en-seine-saint-denis', '/podcasts/les-voix-du-terrain/l-ecole-ouverte-le-samedi'],
+    ['Article', 'Podcast', 'Brève']),
+  demoIssue('emissions', 'all', true,
+    'Nouvelle émission : Marion Delacroix, « Un média sans actionnaire rend des comptes »',
+    'L’entretien en vidéo, et deux podcasts pour prolonger.',
+    'Bonjour,\n\nNotre nouvelle émission est en ligne : l’historienne Marion Delacroix retrace l’histoire des journaux coopératifs depuis la Libération, et dit à quelles conditions un média reste indépendant de l’argent comme du pouvoir. Sans coupure publicitaire, évidemment.\n\nPour prolonger, deux épisodes de nos podcasts : qui paie l’information locale, et la juge Nadia Benhamou, pour qui « on ne juge pas bien en vingt minutes ».\n\nBon visionnage,\n\nL’équipe des émissions',
+    ['/emissions/2026/marion-delacroix-un-media-sans-actionnaire-rend-des-comptes', '/podcasts/la-fabrique-de-l-info/qui-paie-l-information-locale', '/podcasts/a-contre-courant/juger-en-vingt-minutes'],
+    ['Émission', 'Podcast']),
+  demoIssue('emissions', 'all', true,
+    'Le Journal : climat, expulsions et liberté de la presse',
+    'Notre journal vidéo de la semaine, et les coulisses d’un reportage à Aubervilliers.',
+    'Bonjour,\n\n**Le Journal** de la semaine est en ligne : l’ouverture de la conférence de l’ONU sur le climat, le début de la trêve hivernale après une saison d’expulsions chargée, et les journalistes menacés en Amérique latine.\n\nCôté podcasts, nous vous emmenons à Aubervilliers, dans un collège ouvert le samedi matin, et dans notre rédaction, pour comprendre comment nous corrigeons nos erreurs.\n\nBon visionnage,\n\nL’équipe des émissions',
+    ['/emissions/2026/le-journal-climat-expulsions-et-liberte-de-la-presse', '/podcasts/les-voix-du-terrain/l-ecole-ouverte-le-samedi', '/podcasts/la-fabrique-de-l-info/corriger-une-erreur'],
+    ['Émission', 'Podcast']),
+  demoIssue('coulisses', 'all', false,
+    'Les Coulisses : ce que devient votre argent',
+    'Les comptes du trimestre, l’assemblée générale extraordinaire et ce que prépare la rédaction.',
+    'Bonjour,\n\nChaque mois, nous rendons des comptes à celles et ceux qui nous financent. Ce trimestre, **vos abonnements et vos dons** ont couvert 82 % de nos dépenses ; le reste vient de la vente de parts sociales et d’une bourse d’enquête.\n\nCe que nous en avons fait :\n\n- l’enquête sur l’export des déchets plastiques vers l’Afrique de l’Ouest, publiée ce mois-ci ;\n- un deuxième poste de journaliste en CDI, à Marseille ;\n- la transcription de toutes nos émissions et de nos podcasts.\n\nSi vous êtes sociétaire, le vote en ligne de l’assemblée générale extraordinaire est ouvert : il porte sur la création d’un collège des contributeurs. Votre voix compte, et vous pouvez aussi donner pouvoir.\n\nMerci d’être là,\n\nLa gérance et la rédaction',
+    ['/podcasts/la-fabrique-de-l-info/pourquoi-publier-nos-sources', '/articles/2026/dechets-plastiques-une-filiere-d-export-vers-l-afrique'],
+    ['Podcast', 'Article']),
+];
+
+/** The weekly that waits for next Saturday, and the one the newsroom is still writing. */
+const DEMO_SCHEDULED_ISSUE = demoIssue('hebdo', 'all', true,
+  'L’Hebdo : plastique exporté, droit à la déconnexion et presse en danger',
+  'Notre enquête sur l’export des déchets plastiques, le télétravail au Portugal et Le Journal de la semaine.',
+  'Bonjour à toutes et à tous,\n\nCette semaine, notre plus longue enquête de l’année : où finissent **les déchets plastiques** que nous trions avec soin ? Nous avons suivi des conteneurs partis d’un port français jusqu’en Afrique de l’Ouest, et la réponse n’est pas belle.\n\nAu Portugal, le droit d’être injoignable le soir existe dans la loi depuis 2022 ; nous sommes allés voir s’il existe aussi dans la vie. Et dans **Le Journal**, le décompte des journalistes tués en Amérique latine depuis janvier.\n\nBon week-end,\n\nLa rédaction de Contrechamp',
+  ['/articles/2026/dechets-plastiques-une-filiere-d-export-vers-l-afrique', '/articles/2026/au-portugal-le-droit-d-etre-injoignable-a-l-epreuve', '/emissions/2026/le-journal-climat-expulsions-et-liberte-de-la-presse', '/podcasts/la-fabrique-de-l-info/corriger-une-erreur', '/breves#breve-expulsions-les-associations-redoutent-un-printemps-record'],
+  ['Article', 'Émission', 'Podcast']);
+
+const DEMO_DRAFT_ISSUE = demoIssue('hebdo', 'all', true,
+  'L’Hebdo : ces communs qui tiennent bon',
+  'Des terres pour les maraîchers, la géothermie pour tous et un centre de santé en coopérative.',
+  'Bonjour à toutes et à tous,\n\nCette semaine, des communs qui marchent : une commune du Finistère qui achète des terres pour ses maraîchers, une ville polonaise chauffée à la géothermie, un centre de santé coopératif en Seine-Saint-Denis.\n\n(À compléter : le chiffre du parc éolien de Vauclair, à vérifier avec l’auteur.)',
+  ['/breves#breve-finistere-une-commune-achete-des-terres-pour-ses-maraichers', '/breves#breve-pologne-une-ville-chauffe-ses-logements-a-la-geothermie', '/breves#breve-seine-saint-denis-ouverture-d-un-centre-de-sante-cooperatif', '/articles/2026/eolien-citoyen-le-parc-finance-par-les-habitants'],
+  ['Brève', 'Article']);
+
+/** What each demo account reads (sensible for who they are; the supporters' one only for supporters). */
+const DEMO_ACCOUNT_NEWSLETTERS: Record<string, readonly string[]> = {
+  'lecteur@exemple.fr': ['hebdo', 'emissions'],
+  'abonne@exemple.fr': ['quotidienne', 'hebdo', 'coulisses'],
+  'societaire@exemple.fr': ['hebdo', 'coulisses'],
+  'salariee@exemple.fr': ['quotidienne', 'emissions', 'coulisses'],
+  'partenaire@exemple.fr': ['hebdo'],
+  'redaction@exemple.fr': ['quotidienne', 'hebdo', 'emissions'],
+  'administration@exemple.fr': ['hebdo'],
+};
+
+type DemoChoice = 'confirmed' | 'pending' | 'unsubscribed';
+
+/**
+ * Readers without an account, signed up over the past months: `q` quotidienne, `h` hebdo, `e`
+ * émissions; c confirmed, p pending (never clicked the link), u unsubscribed since. The first one
+ * is the newsletter seed's mark (see `seedDemoNewsletters`): never reorder it.
+ */
+const DEMO_READERS: readonly [local: string, daysAgo: number, choices: string][] = [
+  ['camille.martin', 310, 'qc hc'], ['lucas.bernard', 295, 'hc'], ['emma.dubois', 280, 'hc ec'], ['hugo.thomas', 266, 'qc'],
+  ['chloe.robert', 250, 'hc'], ['nathan.richard', 241, 'qc hc ec'], ['ines.petit', 230, 'ec'], ['louis.durand', 214, 'hu'],
+  ['lea.leroy', 205, 'qc'], ['gabriel.moreau', 198, 'hc ec'], ['manon.simon', 187, 'hc'], ['adam.mansouri', 176, 'qc eu'],
+  ['jade.lefebvre', 170, 'hc'], ['raphael.michel', 161, 'ec'], ['louise.garcia', 150, 'qc hc'], ['arthur.david', 144, 'hc'],
+  ['alice.bertrand', 133, 'qu hc'], ['jules.roux', 127, 'ec'], ['lina.vincent', 119, 'hc'], ['mael.fournier', 110, 'qc'],
+  ['rose.morel', 104, 'hc ec'], ['leo.girard', 96, 'qc hc'], ['anna.andre', 90, 'hc'], ['thomas.nguyen', 84, 'ec'],
+  ['julia.mercier', 77, 'qc'], ['paul.dupont', 71, 'hc'], ['sarah.bonnet', 66, 'hc ec'], ['noah.francois', 60, 'qc'],
+  ['clara.martinez', 55, 'hc'], ['yanis.legrand', 49, 'qp'], ['margaux.garnier', 43, 'hc'], ['sacha.faure', 38, 'ec'],
+  ['agathe.rousseau', 31, 'qc hc'], ['victor.guerin', 26, 'hu'], ['mathilde.muller', 20, 'hp ep'], ['fatou.diallo', 15, 'qc'],
+  ['lou.roussel', 11, 'hc'], ['nina.nicolas', 7, 'ep'], ['samuel.perrin', 4, 'hp'], ['elise.morin', 2, 'qp hp'],
+];
+
+/** The reader whose address bounced for good: suppressed for every newsletter, so the back-office list has a row. */
+const DEMO_BOUNCED = 'lina.vincent@exemple.fr';
+
+const DEMO_CHOICE_NEWSLETTER: Record<string, string> = { q: 'quotidienne', h: 'hebdo', e: 'emissions' };
+const DEMO_CHOICE_STATUS: Record<string, DemoChoice> = { c: 'confirmed', p: 'pending', u: 'unsubscribed' };
+
+/** The first Saturday at 07:00, Paris time, after `now`. */
+export function nextSaturdayMorning(now: Date): Date {
+  const noon = parisTime(formatInTimeZone(now, TIME_ZONE, 'yyyy-MM-dd'), '12:00')!;
+  for (let d = 0; d <= 7; d++) {
+    // From Paris noon, whole days never cross a Paris midnight, summer time or not.
+    const day = new Date(noon.getTime() + d * 24 * 3600_000);
+    const at = parisTime(formatInTimeZone(day, TIME_ZONE, 'yyyy-MM-dd'), '07:00')!;
+    if (formatInTimeZone(day, TIME_ZONE, 'i') === '6' && at.getTime() > now.getTime()) return at;
+  }
+  throw new Error('unreachable: a week has a Saturday');
+}
+
+/**
+ * The addresses of an issue's stories: those of the demo corpus it was written for that the
+ * running build has (the catalogue of src/server/newsletter/stories.ts), topped up with the
+ * newest of the wanted kinds when the corpus is another one. None without a build (tests).
+ */
+function demoStories(issue: DemoIssue): string[] {
+  const found = storiesByUrl(issue.stories).filter((card) => card !== undefined);
+  const urls = [...new Set(found.map((card) => card.url))];
+  if (urls.length >= 3) return urls.slice(0, 5);
+  const newest = searchStories('', 30).filter((card) => !urls.includes(card.url));
+  const wanted = [...newest.filter((card) => issue.kinds.includes(card.kicker)), ...newest.filter((card) => !issue.kinds.includes(card.kicker))];
+  return [...urls, ...wanted.map((card) => card.url)].slice(0, 4);
+}
+
+/**
+ * The demo's newsletters: the demo accounts subscribed to what suits them (the subscriber and
+ * the sociétaires also to the supporters' one), forty readers without an account signed up over
+ * the past months (some pending, some unsubscribed, one suppressed after a hard bounce), and
+ * issues: for the daily, the weekly (one of them for supporters only), the émissions' one and
+ * the supporters' one, sent; a weekly scheduled for next Saturday at 07:00 (Paris); a draft.
+ *
+ * The sent issues go through the real path, at the first start: created, scheduled « now » by
+ * the service, their send started (what the SEND_ISSUE job does, called here so that they are
+ * numbered 1, 2, 3… in the order written and are in the archive before the first request; the
+ * job then finds them started and does nothing), and their mails written by the job worker's
+ * batches, which start right after the seeds, into `data/outbox/`. Their record is not faked:
+ * they are dated the first start (sending, sent), like any issue sent then.
+ *
+ * Seeded once, in one transaction: all of it or nothing (a process killed midway leaves no
+ * trace, the next start seeds again). The mark is the first demo reader's row: its unique
+ * address is inserted first, so a second start, or a second process at the same time (on
+ * PostgreSQL it waits for the first one's commit), finds it and does nothing. Demo accounts that
+ * already chose their newsletters are left as they are.
+ */
+export async function seedDemoNewsletters(deps: ServerDeps): Promise<void> {
+  const editor = await findUserRowByEmail(deps.db, 'redaction@exemple.fr');
+  if (!editor) return;
+  const now = deps.clock.now();
+  const at = (date: Date) => toTimestamp(date);
+  const days = (n: number) => addDays(now, -n);
+  const seeded = await writeTransaction(deps.db, async (trx) => {
+    const insertReader = async (email: string, since: Date) =>
+      (await trx
+        .insertInto('newsletter_subscribers')
+        .values({ id: newId(), email, status: 'pending', unsubscribe_hash: null, created_at: at(since), confirmed_at: null, unsubscribed_at: null })
+        .onConflict((oc) => oc.column('email').doNothing())
+        .returning('id')
+        .executeTakeFirst())?.id;
+    const [markLocal, markDays] = DEMO_READERS[0]!;
+    const mark = await insertReader(`${markLocal}@exemple.fr`, days(markDays));
+    if (!mark) return null;
+
+    /** One address's choices, and its summary as the service keeps it (confirmed while one is). */
+    const subscribe = async (subscriberId: string, since: Date, choices: [newsletter: string, status: DemoChoice][]) => {
+      const confirmedAt = new Date(since.getTime() + 40 * 60_000);
+      const leftAt = new Date((since.getTime() + now.getTime()) / 2);
+      for (const [newsletter, status] of choices) {
+        await trx.insertInto('newsletter_subscriptions').values({
+          subscriber_id: subscriberId, newsletter, status, created_at: at(since),
+          confirmed_at: status === 'pending' ? null : at(confirmedAt), unsubscribed_at: status === 'unsubscribed' ? at(leftAt) : null,
+        }).onConflict((oc) => oc.columns(['subscriber_id', 'newsletter']).doNothing()).execute();
+      }
+      const statuses = choices.map(([, status]) => status);
+      const summary: DemoChoice = statuses.includes('confirmed') ? 'confirmed' : statuses.includes('unsubscribed') ? 'unsubscribed' : 'pending';
+      await trx.updateTable('newsletter_subscribers').set({
+        status: summary, confirmed_at: statuses.some((s) => s !== 'pending') ? at(confirmedAt) : null, unsubscribed_at: summary === 'unsubscribed' ? at(leftAt) : null,
+      }).where('id', '=', subscriberId).execute();
+    };
+    const parse = (choices: string) => choices.split(' ').map((c): [string, DemoChoice] => [DEMO_CHOICE_NEWSLETTER[c[0]!]!, DEMO_CHOICE_STATUS[c[1]!]!]);
+
+    let readers = 0;
+    for (const [i, [local, daysAgo, choices]] of DEMO_READERS.entries()) {
+      const id = i === 0 ? mark : await insertReader(`${local}@exemple.fr`, days(daysAgo));
+      // An address already there (signed up by hand) keeps what it chose.
+      if (!id) continue;
+      await subscribe(id, days(daysAgo), parse(choices));
+      readers += 1;
+    }
+    // Her mailbox was closed: a mail to it bounced twelve days ago, as the relay's webhook reported.
+    await suppress(trx, { email: DEMO_BOUNCED, reason: 'hard_bounce', source: 'webhook:generic', detail: 'boîte inexistante (550 5.1.1)', now: days(12) });
+
+    // The demo accounts subscribed from their account (a proven address: confirmed at once).
+    for (const [email, newsletters] of Object.entries(DEMO_ACCOUNT_NEWSLETTERS)) {
+      if (!(await findUserRowByEmail(trx, email))) continue;
+      const supporter = await isSupporterAddress(trx, email, now);
+      const since = new Date(now.getTime() - 40 * 60_000);
+      const id = await insertReader(email, since);
+      if (!id) continue;
+      const allowed = newsletters.filter((n) => supporter || findNewsletter(n)?.audience === 'everyone');
+      await subscribe(id, since, allowed.map((n) => [n, 'confirmed']));
+    }
+
+    // The issues, written by the newsroom a moment before (in this order, for the newsroom's list).
+    const tx: ServerDeps = { ...deps, db: trx };
+    const all = [...DEMO_SENT_ISSUES, DEMO_SCHEDULED_ISSUE, DEMO_DRAFT_ISSUE];
+    const create = async (issue: DemoIssue) => {
+      const writtenAt = new Date(now.getTime() - (all.length - all.indexOf(issue)) * 1000);
+      const created = await createIssue({ db: trx, clock: { now: () => writtenAt } }, { userId: editor.id, issue: { ...issue.input, stories: demoStories(issue) } });
+      if (!created.ok) throw new Error(`Demo newsletter issue refused: ${created.message}`);
+      return created.id;
+    };
+    const { ratePerSecond } = config().newsletter;
+    let sent = 0;
+    for (const issue of DEMO_SENT_ISSUES) {
+      const id = await create(issue);
+      const scheduled = await scheduleIssue(tx, { id, at: 'now' });
+      // Nobody to send it to (the supporters' one without the demo's revenue): it stays a draft.
+      if (!scheduled.ok) {
+        log.info('demo newsletter issue left as a draft', { newsletter: issue.input.newsletter, reason: scheduled.message });
+        continue;
+      }
+      const { schedule_version: version } = await trx.selectFrom('newsletter_issues').select('schedule_version').where('id', '=', id).executeTakeFirstOrThrow();
+      await startSend(tx, { issueId: id, version }, { ratePerSecond });
+      sent += 1;
+    }
+    const waiting = await create(DEMO_SCHEDULED_ISSUE);
+    const scheduled = await scheduleIssue(tx, { id: waiting, at: nextSaturdayMorning(now) });
+    if (!scheduled.ok) log.info('demo newsletter issue left as a draft', { newsletter: 'hebdo', reason: scheduled.message });
+    await create(DEMO_DRAFT_ISSUE);
+    return { readers, sent };
+  });
+  if (!seeded) return;
+  deps.jobs.wake();
+  log.info('demo newsletters seeded', seeded);
 }

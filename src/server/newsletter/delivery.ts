@@ -38,8 +38,14 @@ import { countSoftBounce, suppress } from './suppression';
 import type { Segment } from './tables';
 import { unsubscribeTokenFor } from './service';
 
-/** Recipients per batch job. */
-export const BATCH_SIZE = 500;
+/**
+ * Recipients per batch job: about five seconds of sending at the configured rate, between 20 and
+ * 500. A batch holds one lane of the job worker while it runs: short batches let a sign-in link
+ * queued meanwhile go out within seconds, however long the send.
+ */
+export function batchSizeFor(ratePerSecond: number): number {
+  return Math.max(20, Math.min(500, Math.round(ratePerSecond * 5)));
+}
 /** Batch jobs of one issue in the queue at once (one per lane). */
 export const LANES = 2;
 /** A recipient refused for now (4xx) is tried again this many times in all, then counted as a soft bounce. */
@@ -56,7 +62,7 @@ export interface SendingOptions {
   concurrency: number;
   /** The mailto: address of List-Unsubscribe. */
   unsubscribeMailto: string;
-  /** Recipients per batch (BATCH_SIZE) and batches in the queue at once (LANES): tests make them small. */
+  /** Recipients per batch (`batchSizeFor` the rate) and batches in the queue at once (LANES): tests make them small. */
   batchSize?: number;
   lanes?: number;
 }
@@ -95,7 +101,7 @@ const messageDomain = (siteUrl: URL) => `lettres.${siteUrl.hostname}`;
  * rescheduled since, or has started already (a retried job).
  */
 export async function startSend(deps: ServerDeps, input: { issueId: string; version: number }, options: Pick<SendingOptions, 'batchSize' | 'lanes' | 'ratePerSecond'>): Promise<void> {
-  const batchSize = options.batchSize ?? BATCH_SIZE;
+  const batchSize = options.batchSize ?? batchSizeFor(options.ratePerSecond);
   const timeoutMs = batchTimeoutMs(batchSize, options.ratePerSecond);
   const lanes = options.lanes ?? LANES;
   const now = deps.clock.now();
@@ -256,7 +262,7 @@ export async function deliverBatch(deps: ServerDeps, options: SendingOptions & {
 
   // Deferred recipients are tried again later; the batch's lane goes on meanwhile.
   const deferred = await deps.db.selectFrom('newsletter_deliveries').select('attempts').where('issue_id', '=', issue.id).where('batch', '=', input.batch).where('status', '=', 'queued').executeTakeFirst();
-  const timeoutMs = batchTimeoutMs(options.batchSize ?? BATCH_SIZE, options.ratePerSecond);
+  const timeoutMs = batchTimeoutMs(options.batchSize ?? batchSizeFor(options.ratePerSecond), options.ratePerSecond);
   await writeTransaction(deps.db, async (trx) => {
     if (deferred) await queueBatch(deps, trx, issue.id, input.batch, timeoutMs, { runAt: new Date(deps.clock.now().getTime() + SOFT_RETRY_MS), round: deferred.attempts });
     const following = input.batch + (options.lanes ?? LANES);
