@@ -296,8 +296,12 @@ describeEachDialect('newsletter delivery', (kind) => {
       const ids = new Set(to(email).map((m) => m.messageId));
       expect(ids.size, email).toBe(1);
     }
-    // The one message in doubt went again, with the same Message-ID (mailbox providers drop the copy).
-    expect(sink.messages.length).toBe(readers.length + 1);
+    // The messages in doubt (accepted by the relay, their outcome not yet written when it died: at
+    // most the three it handed over) went again, with the same Message-ID: the outbox writes the
+    // same file again, mailbox providers keep one copy.
+    const resubmitted = sink.messages.length - readers.length;
+    expect(resubmitted).toBeGreaterThanOrEqual(1);
+    expect(resubmitted).toBeLessThanOrEqual(3);
   });
 
   it('keeps a scheduled issue waiting, sends nothing once cancelled, and once when scheduled again', async () => {

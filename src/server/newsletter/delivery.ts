@@ -8,8 +8,8 @@
  *    `LANES` batch jobs are queued in the same transaction.
  * 2. `deliverBatch` (job DELIVER_BATCH) takes the rows of its batch, checks each recipient again
  *    (unsubscribed, account deleted or suppressed since: skipped), sends each one through the
- *    pooled transport at the configured rate, and records each outcome as soon as the relay
- *    answers. Then it queues the batch `LANES` further on: one batch job per lane at a time, so
+ *    pooled transport at the configured rate, and records the outcomes: a refusal at once, the
+ *    messages accepted by groups (one commit per 50 messages or 200 ms). Then it queues the batch `LANES` further on: one batch job per lane at a time, so
  *    that the other jobs of the queue (a sign-in link) never wait behind a whole send.
  *
  * Exactly once. A batch job is run by one worker at a time (the queue's lease), and a delivery's
@@ -50,6 +50,9 @@ export function batchSizeFor(ratePerSecond: number): number {
 export const LANES = 2;
 /** A recipient refused for now (4xx) is tried again this many times in all, then counted as a soft bounce. */
 export const SOFT_ATTEMPTS = 3;
+/** Accepted messages recorded together: at most this many, or this long after the first. */
+const SENT_GROUP = 50;
+const SENT_GROUP_MS = 200;
 /** Delay before a batch retries the recipients the relay deferred. */
 const SOFT_RETRY_MS = 15 * 60_000;
 
@@ -180,7 +183,8 @@ function queueBatch(deps: Pick<ServerDeps, 'clock'>, db: Kysely<Database>, issue
   });
 }
 
-type Outcome = { status: 'sent' } | { status: 'refused'; code: string } | { status: 'deferred'; code: string };
+type Outcome = { status: 'sent' } | Refusal;
+type Refusal = { status: 'refused'; code: string } | { status: 'deferred'; code: string };
 
 /** What the relay's answer means for one recipient; a fault of the relay itself (no answer, 421 for the connection) rethrows. */
 function outcomeOf(error: unknown): Outcome {
@@ -226,6 +230,17 @@ export async function deliverBatch(deps: ServerDeps, options: SendingOptions & {
   }
 
   const counts = { sent: 0, refused: 0, deferred: 0, skipped: skipped.length };
+  // Messages the relay accepted, recorded together: one commit (one fsync, during which SQLite
+  // holds the whole process) per SENT_GROUP messages or SENT_GROUP_MS, instead of one each. A
+  // worker killed before the commit leaves them `sending`: resubmitted with the same identity.
+  const accepted: string[] = [];
+  let firstAcceptedAt = 0;
+  const flushAccepted = async () => {
+    if (accepted.length === 0) return;
+    const ids = accepted.splice(0);
+    const done = toTimestamp(deps.clock.now());
+    await deps.db.updateTable('newsletter_deliveries').set({ status: 'sent', sent_at: done, error: null, updated_at: done }).where('id', 'in', ids).where('status', '=', 'sending').execute();
+  };
   let next = 0;
   const lane = async () => {
     while (next < todo.length) {
@@ -253,11 +268,21 @@ export async function deliverBatch(deps: ServerDeps, options: SendingOptions & {
       } catch (error) {
         outcome = outcomeOf(error);
       }
-      await record(deps, row, email, outcome);
       counts[outcome.status] += 1;
+      if (outcome.status !== 'sent') {
+        await record(deps, row, email, outcome);
+        continue;
+      }
+      if (accepted.push(row.id) === 1) firstAcceptedAt = performance.now();
+      if (accepted.length >= SENT_GROUP || performance.now() - firstAcceptedAt >= SENT_GROUP_MS) await flushAccepted();
     }
   };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(options.concurrency, todo.length)) }, lane));
+  try {
+    await Promise.all(Array.from({ length: Math.max(1, Math.min(options.concurrency, todo.length)) }, lane));
+  } finally {
+    // Stopped or not, what the relay took is recorded (an abort leaves the rest to the next attempt).
+    await flushAccepted();
+  }
   log.info('newsletter.batch_done', { issue: issue.id, batch: input.batch, ...counts });
 
   // Deferred recipients are tried again later; the batch's lane goes on meanwhile.
@@ -277,15 +302,12 @@ export async function deliverBatch(deps: ServerDeps, options: SendingOptions & {
   deps.jobs.wake();
 }
 
-/** Records a delivery's outcome as soon as the relay has answered (only while the row is still this attempt's). */
-async function record(deps: ServerDeps, row: { id: string; attempts: number }, email: string, outcome: Outcome): Promise<void> {
+/** Records a refusal as soon as the relay has answered (only while the row is still this attempt's). */
+async function record(deps: ServerDeps, row: { id: string; attempts: number }, email: string, outcome: Refusal): Promise<void> {
   const now = deps.clock.now();
   const at = toTimestamp(now);
   const mine = (db: Kysely<Database>) => db.updateTable('newsletter_deliveries').where('id', '=', row.id).where('status', '=', 'sending').where('attempts', '=', row.attempts);
   switch (outcome.status) {
-    case 'sent':
-      await mine(deps.db).set({ status: 'sent', sent_at: at, error: null, updated_at: at }).execute();
-      return;
     case 'refused':
       await writeTransaction(deps.db, async (trx) => {
         await mine(trx).set({ status: 'refused', error: outcome.code, updated_at: at }).execute();
