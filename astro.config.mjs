@@ -62,8 +62,12 @@ const stalePages = {
  * What pages rendered on demand need from the content (the 404's « À lire en ce moment », the
  * text of /soutenir/{source}) is computed at build time (src/pages/build-data.json.ts) and read
  * by the server from its own folder (src/lib/build-data.ts): moved out of the client folder, so
- * that it is neither public nor seen by the search index and the sitemap.
+ * that it is neither public nor seen by the search index and the sitemap. So is the catalogue of
+ * stories for newsletter issues (src/pages/newsletter-stories.json.ts). A fast publication runs
+ * this hook again (scripts/site/publish-fast.mjs); the builder keeps these files a build's own
+ * when it links the live server's (SERVER_DATA_FILES in scripts/site/builder.mjs).
  */
+const SERVER_DATA_FILES = ['build-data.json', 'newsletter-stories.json'];
 let serverDir = '';
 /** @type {import('astro').AstroIntegration} */
 const buildDataFile = {
@@ -75,7 +79,7 @@ const buildDataFile = {
     'astro:build:done': ({ dir }) => {
       const server = serverDir;
       mkdirSync(server, { recursive: true });
-      renameSync(fileURLToPath(new URL('build-data.json', dir)), join(server, 'build-data.json'));
+      for (const file of SERVER_DATA_FILES) renameSync(fileURLToPath(new URL(file, dir)), join(server, file));
     },
   },
 };

@@ -267,12 +267,15 @@ process.on('exit', () => {
     // Already gone.
   }
 });
+/** What the build computes from the content into its server folder (astro.config.mjs moves them there). */
+const SERVER_DATA_FILES = new Set(['build-data.json', 'newsletter-stories.json']);
+
 /**
  * A publication's server files become links to those of the live app processes' build, when they
  * are the same code: the same files, byte for byte, but the entry point, whose manifest differs
  * between two builds of the same code (a random key, the order of the pages). The front then
  * keeps the live app processes at the switch (front.mjs, content-only switch), which take the
- * publication's build data (server/build-data.json, its own). Returns why not, or undefined.
+ * publication's build data (SERVER_DATA_FILES, its own). Returns why not, or undefined.
  */
 function adoptLiveServer(out) {
   const live = readLive(buildsDir);
@@ -281,7 +284,7 @@ function adoptLiveServer(out) {
   const ours = join(out, 'server');
   if (!existsSync(theirs)) return 'serveur de la version en ligne absent';
   const list = (dir) => readdirSync(dir, { recursive: true, withFileTypes: true })
-    .filter((entry) => entry.isFile() && entry.name !== 'build-data.json')
+    .filter((entry) => entry.isFile() && !SERVER_DATA_FILES.has(entry.name))
     .map((entry) => relative(dir, join(entry.parentPath, entry.name)))
     .sort();
   const files = list(ours);
