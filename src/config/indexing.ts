@@ -28,6 +28,7 @@ export const PRIVATE_PATH_PREFIXES = [
   '/modifier-mon-email/',
   '/mailinglist/confirm',
   '/mailinglist/unsubscribe',
+  '/mailinglist/preferences',
   '/activer-cadeau',
   '/creer-mon-compte/',
   '/contact/envoyer',
@@ -38,7 +39,7 @@ export const PRIVATE_PATH_PREFIXES = [
  * Pages rendered on demand (they handle a form) that are nevertheless public and worth finding:
  * the sitemap lists them although no prerendered file exists.
  */
-export const INDEXABLE_ON_DEMAND_PATHS = ['/mailinglist'] as const;
+export const INDEXABLE_ON_DEMAND_PATHS = ['/mailinglist', '/lettres'] as const;
 
 /** Whether an address (a path, without query) belongs to a private or transactional area. */
 export function isPrivatePath(pathname: string): boolean {

@@ -66,6 +66,7 @@ export const siteConfig = {
       { to: '/soutenir/dons', label: 'Faire un don' },
       { to: '/devenir-societaire', label: 'Devenir sociétaire' },
       { to: '/mailinglist', label: 'Lettres d’information' },
+      { to: '/lettres', label: 'Archives des lettres' },
       { to: '/mon-compte', label: 'Mon compte' },
       { to: '/contact', label: 'Contact' },
     ],

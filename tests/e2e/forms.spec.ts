@@ -416,14 +416,14 @@ test.describe('without JavaScript', () => {
     await page.goto(confirm);
     await arrived(page, /\/mailinglist\/confirm$/);
     await page.getByRole('button', { name: 'Confirmer mon inscription' }).click();
-    await expect(status(page)).toHaveText('C’est confirmé : vous recevrez la lettre d’information chaque vendredi.');
+    await expect(status(page)).toHaveText('C’est confirmé : vous recevrez les lettres d’information que vous avez choisies.');
     const welcome = await latestMailTo(outboxDir(), email, { after: new Date(mail.date.getTime() + 1) });
     const unsubscribe = linksIn(welcome.text).find((l) => l.includes('/mailinglist/unsubscribe'))!;
     secrets.allow(unsubscribe);
     await page.goto(unsubscribe);
     await arrived(page, /\/mailinglist\/unsubscribe$/);
     await page.getByRole('button', { name: 'Me désinscrire' }).click();
-    await expect(status(page)).toHaveText('Vous êtes désinscrit : vous ne recevrez plus la lettre d’information.');
+    await expect(status(page)).toHaveText('C’est fait : vous ne recevrez plus aucune de nos lettres d’information.');
   });
 
   test('a bad newsletter address is refused in French, the address kept', async ({ page }) => {

@@ -282,21 +282,23 @@ test.describe('the account', () => {
     await page.goto('/mon-compte/mes-informations');
     await expect(profile(page).locator('[name="newsletter"]')).toHaveCount(0);
     const letter = page.locator('#lettre');
-    await expect(letter.getByRole('heading', { name: 'Lettre d’information' })).toBeVisible();
+    await expect(letter.getByRole('heading', { name: 'Lettres d’information' })).toBeVisible();
     const subscribed = () => withE2eDatabase(async (db) => (await db.selectFrom('newsletter_subscribers').select('status').where('email', '=', member.email).executeTakeFirst())?.status);
     expect(await subscribed()).toBeUndefined();
 
-    await letter.getByRole('button', { name: 'Recevoir la lettre' }).click();
-    await expect(page.locator('#lettre').getByRole('status')).toHaveText(`Vous recevrez la lettre d’information du vendredi à ${member.email}.`);
+    await letter.getByRole('switch', { name: 'L’Hebdo' }).check();
+    await letter.getByRole('button', { name: 'Enregistrer mes choix' }).click();
+    await expect(page.locator('#lettre').getByRole('status')).toHaveText('C’est enregistré : vous recevrez L’Hebdo.');
     expect(await subscribed()).toBe('confirmed');
-    // Saving the address leaves the newsletter as it is.
+    // Saving the address leaves the newsletters as they are.
     await page.getByLabel('Ville').fill('Lille');
     await profile(page).getByRole('button', { name: 'Enregistrer' }).click();
     await expect(profile(page).getByRole('status')).toHaveText('Vos informations sont enregistrées.');
     expect(await subscribed()).toBe('confirmed');
 
-    await page.locator('#lettre').getByRole('button', { name: 'Ne plus la recevoir' }).click();
-    await expect(page.locator('#lettre').getByRole('status')).toHaveText('Vous ne recevrez plus la lettre d’information.');
+    await page.locator('#lettre').getByRole('switch', { name: 'L’Hebdo' }).uncheck();
+    await page.locator('#lettre').getByRole('button', { name: 'Enregistrer mes choix' }).click();
+    await expect(page.locator('#lettre').getByRole('status')).toHaveText('C’est enregistré : vous ne recevrez plus aucune de nos lettres d’information.');
     expect(await subscribed()).toBe('unsubscribed');
   });
 

@@ -17,7 +17,7 @@ test('the footer newsletter form: empty is refused; filled, it confirms in place
   await field.focus();
   await islandReady(page, '[data-newsletter-text]');
   // Before submitting: the explanatory text.
-  await expect(text).toContainText('Chaque vendredi');
+  await expect(text).toContainText('choisissez les vôtres');
 
   // Empty: the browser refuses, nothing is sent.
   await footer.getByRole('button', { name: 'Je m’inscris' }).click();
@@ -30,7 +30,7 @@ test('the footer newsletter form: empty is refused; filled, it confirms in place
   await field.fill(email);
   await footer.getByRole('button', { name: 'Je m’inscris' }).click();
   await expect(text).toContainText(`Merci ! Un e-mail de confirmation vient d’être envoyé à ${email}`);
-  await expect(text).not.toContainText('Chaque vendredi');
+  await expect(text).not.toContainText('choisissez les vôtres');
   await expect(field).toHaveValue('');
   await expect(page).toHaveURL(/\/articles$/);
   expect(posts).toHaveLength(1);
@@ -46,15 +46,15 @@ test('the footer newsletter form: empty is refused; filled, it confirms in place
   const welcome = await latestMailTo(outboxDir(), email, { after: new Date(mail.date.getTime() + 1) });
   await page.goto(linksIn(welcome.text).find((l) => l.includes('/mailinglist/unsubscribe'))!);
   await page.getByRole('button', { name: 'Me désinscrire' }).click();
-  await expect(page.locator('main').getByRole('status')).toContainText('Vous êtes désinscrit');
+  await expect(page.locator('main').getByRole('status')).toContainText('vous ne recevrez plus aucune de nos lettres');
 });
 
 test('the newsletter form shows the API’s refusal, and a lost connection, in an alert', async ({ page }) => {
-  await page.goto('/mailinglist');
-  const block = page.locator('[data-newsletter]').filter({ has: page.locator('#page-newsletter-email') });
+  await page.goto('/articles');
+  const block = page.locator('footer [data-newsletter]');
   const field = block.getByLabel('Votre adresse e-mail');
   await field.focus();
-  await islandReady(page, '#page-newsletter-email');
+  await islandReady(page, '#footer-newsletter-email');
   await page.route('**/api/mailinglist/', (route) =>
     route.fulfill({ status: 429, contentType: 'application/json', body: JSON.stringify({ statusCode: 429, message: 'Trop de demandes. Réessayez dans 1 minute.' }) }),
   );
@@ -62,7 +62,7 @@ test('the newsletter form shows the API’s refusal, and a lost connection, in a
   await block.getByRole('button', { name: 'Je m’inscris' }).click();
   await expect(block.getByRole('alert')).toHaveText('Trop de demandes. Réessayez dans 1 minute.');
   // Nothing was confirmed: the explanation stays, and so does the address, to try again.
-  await expect(block.locator('[data-newsletter-text]')).toContainText('Chaque vendredi');
+  await expect(block.locator('[data-newsletter-text]')).toContainText('choisissez les vôtres');
   await expect(field).toHaveValue('lea@exemple.fr');
 
   await page.unroute('**/api/mailinglist/');

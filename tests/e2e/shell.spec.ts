@@ -50,7 +50,7 @@ test('the side navigation opens from the menu, and any click closes it', async (
   const links = await nav.getByRole('link').allTextContents();
   expect(links.map((l) => l.trim())).toEqual([
     'Articles', 'Émissions', 'Podcasts', 'Dossiers', 'Brèves', 'Je soutiens',
-    'Qui sommes-nous\u202f?', 'Questions fréquentes', 'S’abonner', 'Faire un don', 'Devenir sociétaire', 'Lettres d’information', 'Mon compte', 'Contact',
+    'Qui sommes-nous\u202f?', 'Questions fréquentes', 'S’abonner', 'Faire un don', 'Devenir sociétaire', 'Lettres d’information', 'Archives des lettres', 'Mon compte', 'Contact',
   ]);
   // Focus moves into the panel.
   await expect(nav.getByRole('link', { name: 'Articles' })).toBeFocused();
@@ -120,7 +120,7 @@ test('the footer holds every block of the spec', async ({ page }) => {
     await expect(footer.locator(`a[href="${href}"]`)).toHaveAttribute('target', '_blank');
   }
   await expect(footer.getByRole('img', { name: /ministère de la Culture/ })).toBeVisible();
-  await expect(footer.getByRole('heading', { name: 'La lettre d’information' })).toBeVisible();
+  await expect(footer.getByRole('heading', { name: 'Les lettres d’information' })).toBeVisible();
   await expect(footer.getByText(`© ${new Date().getFullYear()} Contrechamp`)).toBeVisible();
   await expect(footer.getByRole('list', { name: 'Contrechamp sur les réseaux' }).getByRole('link')).toHaveCount(7);
   for (const label of ['Mentions légales', 'Vie privée', 'CGU', 'CGV']) await expect(footer.getByRole('link', { name: label })).toBeVisible();

@@ -1,14 +1,19 @@
 /**
- * The newsletter signup form (SPEC §4, §5). The field is required and of type email, so the
- * browser refuses an empty or malformed address and nothing is sent. Before submitting, the
- * form shows its explanatory text; once the API has accepted the address, its confirmation
- * text in the same place, and the field is cleared. A refusal shows the API's message.
+ * The footer's newsletter signup form (SPEC §4, §5): the address and one box per newsletter open
+ * to all (the default one ticked). The field is required and of type email, so the browser
+ * refuses an empty or malformed address and nothing is sent; no box ticked is refused here, in
+ * French. Before submitting, the form shows its explanatory text; once the API has accepted the
+ * address, its confirmation text in the same place, and the field is cleared. A refusal shows
+ * the API's message.
  *
  * Server-rendered, it is a POST form to /mailinglist (rendered on demand), which subscribes
  * and shows the confirmation: a reader who submits before the island hydrates, or without
- * script, gets the same result there. Hydrated, it confirms in place (the submission's default
- * is prevented, so the ClientRouter leaves it alone). /mailinglist passes the outcome of its own
- * POST as props (`sentTo`, `error`), so the server-rendered form shows it.
+ * script, gets the same result there (each box is its own field, `lettre-<id>`, and `choix` says
+ * that a choice was offered). Hydrated, it confirms in place (the submission's default is
+ * prevented, so the ClientRouter leaves it alone).
+ *
+ * The newsletters come as props from the server (src/config/newsletters.ts), so that the
+ * configuration's parser never ships to the browser.
  */
 import { useEffect, useRef, useState, type SubmitEvent } from 'react';
 import { subscribeToNewsletter } from '../../lib/newsletter-client';
@@ -17,52 +22,61 @@ import { useHydrated } from '../ui/use-hydrated';
 export interface Props {
   /** Prefix of the ids inside, unique on the page. */
   id: string;
-  /** An address to start with (what was typed, when /mailinglist refused it). */
+  /** The newsletters open to all, in the configuration's order. */
+  newsletters: readonly { id: string; name: string }[];
+  /** The ones ticked at first (the default newsletter). */
+  chosen: readonly string[];
+  /** An address to start with. */
   email?: string;
-  /** /mailinglist accepted this address (its POST, then 303). */
-  sentTo?: string;
-  /** /mailinglist refused the address, with this French message. */
-  error?: string;
 }
 
-type State = { step: 'idle' } | { step: 'sending' } | { step: 'sent'; email: string } | { step: 'failed'; message: string };
+type State = { step: 'idle' } | { step: 'sending' } | { step: 'sent'; email: string } | { step: 'failed'; message: string; field: 'email' | 'choice' };
 
-function initialState(sentTo?: string, error?: string): State {
-  if (sentTo) return { step: 'sent', email: sentTo };
-  if (error) return { step: 'failed', message: error };
-  return { step: 'idle' };
-}
+const NONE_CHOSEN = 'Cochez au moins une lettre d’information.';
 
-export default function NewsletterForm({ id, email: initialEmail = '', sentTo, error }: Props) {
+export default function NewsletterForm({ id, newsletters, chosen: initialChoice, email: initialEmail = '' }: Props) {
   const [email, setEmail] = useState(initialEmail);
-  const [state, setState] = useState<State>(() => initialState(sentTo, error));
+  const [chosen, setChosen] = useState<readonly string[]>(initialChoice);
+  const [state, setState] = useState<State>({ step: 'idle' });
   const errorId = `${id}-error`;
   const hydrated = useHydrated();
   const field = useRef<HTMLInputElement>(null);
+  const form = useRef<HTMLFormElement>(null);
 
-  // The island loads when the reader comes to the field (`client:focus`): what they typed
-  // meanwhile is in the server-rendered field, which hydration leaves as it is.
+  // The island loads when the reader comes to the form (`client:focus`): what they typed or
+  // ticked meanwhile is in the server-rendered form, which hydration leaves as it is.
   useEffect(() => {
     const typed = field.current?.value;
     if (typed !== undefined && typed !== email) setEmail(typed);
+    const boxes = [...(form.current?.querySelectorAll<HTMLInputElement>('input[type="checkbox"][data-newsletter-id]') ?? [])];
+    const ticked = boxes.filter((box) => box.checked).map((box) => box.dataset.newsletterId ?? '');
+    if (boxes.length > 0 && ticked.join() !== chosen.join()) setChosen(ticked);
   }, []); // Once, at hydration.
 
   async function onSubmit(event: SubmitEvent<HTMLFormElement>) {
     event.preventDefault();
-    const form = event.currentTarget;
     const address = email.trim();
-    if (state.step === 'sending' || !address || !form.reportValidity()) return;
+    if (state.step === 'sending' || !address || !event.currentTarget.reportValidity()) return;
+    if (chosen.length === 0) {
+      setState({ step: 'failed', message: NONE_CHOSEN, field: 'choice' });
+      return;
+    }
     setState({ step: 'sending' });
-    const answer = await subscribeToNewsletter(address);
+    const answer = await subscribeToNewsletter(address, chosen);
     if (answer.ok) {
       setState({ step: 'sent', email: address });
       setEmail('');
     } else {
-      setState({ step: 'failed', message: answer.message });
+      setState({ step: 'failed', message: answer.message, field: 'email' });
     }
   }
 
-  const failed = state.step === 'failed';
+  function toggle(newsletter: string, on: boolean) {
+    setChosen((current) => newsletters.map((n) => n.id).filter((n) => (n === newsletter ? on : current.includes(n))));
+    if (state.step === 'failed' && state.field === 'choice') setState({ step: 'idle' });
+  }
+
+  const failedOn = state.step === 'failed' ? state.field : null;
   return (
     <>
       <p className="newsletter-text" role="status" data-newsletter-text>
@@ -73,10 +87,11 @@ export default function NewsletterForm({ id, email: initialEmail = '', sentTo, e
             qu’il contient pour confirmer votre inscription. Pensez à regarder dans vos indésirables.
           </>
         ) : (
-          'Chaque vendredi, notre sélection de la semaine\u00a0: enquêtes, émissions et podcasts. Gratuite, sans publicité, et vous pouvez vous désinscrire en un clic.'
+          'Nos lettres d’information sont gratuites et sans publicité\u00a0: choisissez les vôtres, vous pourrez vous désinscrire en un clic.'
         )}
       </p>
-      <form className="newsletter-form" action="/mailinglist" method="post" onSubmit={onSubmit} data-hydrated={hydrated || undefined}>
+      <form ref={form} className="newsletter-form" action="/mailinglist" method="post" onSubmit={onSubmit} data-hydrated={hydrated || undefined}>
+        <input type="hidden" name="choix" value="1" />
         <label className="sr-only" htmlFor={`${id}-email`}>
           Votre adresse e-mail
         </label>
@@ -92,17 +107,33 @@ export default function NewsletterForm({ id, email: initialEmail = '', sentTo, e
           value={email}
           onChange={(event) => {
             setEmail(event.target.value);
-            if (failed) setState({ step: 'idle' });
+            if (failedOn === 'email') setState({ step: 'idle' });
           }}
-          aria-invalid={failed || undefined}
-          aria-describedby={failed ? errorId : undefined}
+          aria-invalid={failedOn === 'email' || undefined}
+          aria-describedby={failedOn === 'email' ? errorId : undefined}
         />
+        <fieldset className="newsletter-choice" aria-describedby={failedOn === 'choice' ? errorId : undefined}>
+          <legend className="newsletter-legend">Lettres choisies</legend>
+          {newsletters.map((n) => (
+            <label className="newsletter-option" key={n.id}>
+              <input
+                type="checkbox"
+                name={`lettre-${n.id}`}
+                data-newsletter-id={n.id}
+                checked={chosen.includes(n.id)}
+                onChange={(event) => toggle(n.id, event.target.checked)}
+                aria-invalid={failedOn === 'choice' || undefined}
+              />
+              {n.name}
+            </label>
+          ))}
+        </fieldset>
         <button className="btn btn-primary" type="submit" aria-disabled={state.step === 'sending' || undefined}>
           Je m’inscris
         </button>
       </form>
       <p className="newsletter-error" id={errorId} role="alert">
-        {failed ? state.message : ''}
+        {state.step === 'failed' ? state.message : ''}
       </p>
     </>
   );

@@ -4,7 +4,8 @@ import { changeEmailInput, changePasswordInput, deleteAccountInput, profileInput
 
 export const accountForms = z.discriminatedUnion('form', [
   profileInput.omit({ newsletter: true }).extend({ form: z.literal('profile') }),
-  z.object({ form: z.literal('newsletter'), newsletter: z.enum(['oui', 'non'], { error: 'Choisissez de recevoir la lettre ou non.' }) }),
+  // One switch per newsletter, `lettre-<id>` (src/server/newsletter/schema.ts reads them: `chosenIn`).
+  z.looseObject({ form: z.literal('newsletter') }),
   changeEmailInput.extend({ form: z.literal('email') }),
   changePasswordInput.extend({ form: z.literal('password') }),
   z.object({ form: z.literal('sessions') }),

@@ -13,5 +13,5 @@ export const POST: APIRoute = async (context) => {
   const { deps } = req;
   const result = await confirm(deps, { token: req.body.token });
   if (!result.ok) return apiError(result.status, result.message);
-  return json({ ok: true, message: 'C’est confirmé : vous recevrez la lettre d’information chaque vendredi.' });
+  return json({ ok: true, message: 'C’est confirmé : vous recevrez les lettres d’information que vous avez choisies.' });
 };
