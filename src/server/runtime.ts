@@ -30,6 +30,7 @@ import { closeBulkMailer, getBulkMailer, getMailer, type Mailer } from './mail/t
 import { authJobs } from './auth/jobs';
 import { contactJobs } from './contact/service';
 import { newsletterJobs } from './newsletter/jobs';
+import { scheduleDailyPurge } from './newsletter/retention';
 import { seedDemoAccounts, seedDemoAssemblies, seedDemoCooperative, seedDemoNewsletters, seedDemoRevenue } from './demo/seed';
 import { orderJobs } from './orders/service';
 import { subscriptionJobs } from './subscriptions/service';
@@ -118,6 +119,8 @@ export function services(): Promise<ServerDeps> {
     worker = createJobWorker({ db, handlers: jobHandlers(deps, getBulkMailer()), clock: systemClock, concurrency: 2 });
     // Paid orders left without their invoice by a crash (or paid before billing) get it now; the January statements are due.
     await scheduleBillingWork(deps);
+    // Sign-ups never confirmed are erased after 30 days (the privacy page's promise), daily.
+    await scheduleDailyPurge(deps);
     worker.start();
     if (hasFront()) listenForWake();
     // The newsroom's builds, in the processes that `npm start` runs (the front switches builds).

@@ -18,3 +18,6 @@ export const SEND_ISSUE = jobType({ kind: 'newsletter.send-issue', schema: z.obj
 
 /** Deliver one batch of an issue's recipients (no address in the payload: the rows say who). */
 export const DELIVER_BATCH = jobType({ kind: 'newsletter.deliver-batch', schema: z.object({ issueId: z.string().min(1), batch: z.number().int().min(0) }), maxAttempts: 10, timeoutMs: 5 * 60_000 });
+
+/** Erase the sign-ups never confirmed (privacy page: 30 days); each run queues the next day's. */
+export const PURGE_UNCONFIRMED = jobType({ kind: 'newsletter.purge-unconfirmed', schema: z.object({ day: z.string().regex(/^\d{4}-\d{2}-\d{2}$/) }), maxAttempts: 5 });

@@ -2,8 +2,9 @@
 import type { ServerDeps } from '../core/deps';
 import { handle } from '../jobs/schedule';
 import { createThrottle, deliverBatch, type SendingOptions, startSend } from './delivery';
-import { CONFIRMATION_MAIL, DELIVER_BATCH, SEND_ISSUE, WELCOME_MAIL } from './job-types';
-import { sendConfirmationNow, sendWelcomeNow } from './service';
+import { CONFIRMATION_MAIL, DELIVER_BATCH, PURGE_UNCONFIRMED, SEND_ISSUE, WELCOME_MAIL } from './job-types';
+import { purgeUnconfirmed, sendConfirmationNow, sendWelcomeNow } from './service';
+import { scheduleDailyPurge } from './retention';
 
 /**
  * `sending`: how issues go out (the pooled transport, the rate, the mailto address); without it,
@@ -16,5 +17,9 @@ export const newsletterJobs = (deps: ServerDeps, sending: SendingOptions) => {
     handle(WELCOME_MAIL, ({ payload }) => sendWelcomeNow(deps, payload)),
     handle(SEND_ISSUE, ({ payload }) => startSend(deps, payload, sending)),
     handle(DELIVER_BATCH, ({ payload, signal }) => deliverBatch(deps, { ...sending, throttle }, payload, signal)),
+    handle(PURGE_UNCONFIRMED, async () => {
+      await purgeUnconfirmed(deps.db, deps.clock.now());
+      await scheduleDailyPurge(deps, new Date(deps.clock.now().getTime() + 24 * 3600_000));
+    }),
   ];
 };

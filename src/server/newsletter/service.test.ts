@@ -7,7 +7,7 @@ import { withJobs } from '../../../tests/helpers/jobs';
 import { fakeClock } from '../core/clock';
 import type { Mailer, OutgoingMail } from '../mail/transport';
 import { createTestDatabase, describeEachDialect, type TestDatabase } from '../../../tests/helpers/db';
-import { confirm, subscribe, unsubscribe } from './service';
+import { confirm, purgeUnconfirmed, setAccountNewsletters, subscribe, unsubscribe } from './service';
 
 const token = (mail: OutgoingMail, name: string) => new RegExp(`${name}=((?:u1\\.[0-9a-f-]{36}\\.)?[A-Za-z0-9_-]{43})`).exec(mail.text)?.[1];
 
@@ -123,5 +123,26 @@ describeEachDialect('newsletter', (kind) => {
       vi.unstubAllEnvs();
       vi.resetModules();
     }
+  });
+
+  it('erases a sign-up never confirmed after 30 days, and keeps every confirmed or unsubscribed address', async () => {
+    const kept = `garde-${n}@exemple.fr`;
+    await setAccountNewsletters(deps, { email: kept, newsletters: ['hebdo'] });
+    await subscribe(deps, { email, client: `c${n}`, newsletters: ['quotidienne'] });
+    await flush();
+    expect(await status()).toBe('pending');
+    expect(await purgeUnconfirmed(test.db, new Date(deps.clock.now().getTime() + 29 * 86_400_000))).toBe(0);
+    expect(await status()).toBe('pending');
+    await purgeUnconfirmed(test.db, new Date(deps.clock.now().getTime() + 31 * 86_400_000));
+    expect(await status()).toBeUndefined();
+    expect((await test.db.selectFrom('newsletter_subscribers').select('status').where('email', '=', kept).executeTakeFirst())?.status).toBe('confirmed');
+  });
+
+  it('lets a former supporter keep the supporters’ newsletter they chose, and refuses it to anyone else', async () => {
+    const row = { id: '5d0c2a1c-5b7e-4c3a-9f10-2b6d8e4a7c19', email };
+    await test.db.insertInto('newsletter_subscribers').values({ id: row.id, email, status: 'confirmed', unsubscribe_hash: null, created_at: '2026-11-01T10:00:00.000Z', confirmed_at: '2026-11-01T10:00:00.000Z', unsubscribed_at: null }).execute();
+    await test.db.insertInto('newsletter_subscriptions').values({ subscriber_id: row.id, newsletter: 'coulisses', status: 'confirmed', created_at: '2026-11-01T10:00:00.000Z', confirmed_at: '2026-11-01T10:00:00.000Z', unsubscribed_at: null }).execute();
+    expect(await setAccountNewsletters(deps, { email, newsletters: ['coulisses', 'hebdo'] })).toEqual({ ok: true });
+    expect(await setAccountNewsletters(deps, { email: `autre-${n}@exemple.fr`, newsletters: ['coulisses'] })).toMatchObject({ ok: false, status: 400 });
   });
 });

@@ -261,10 +261,12 @@ export async function setPreferencesByToken(deps: Pick<ServerDeps, 'db' | 'clock
 
 async function applyChoice(deps: Pick<ServerDeps, 'db' | 'clock'>, row: { id: string; email: string }, wanted: readonly string[]): Promise<Result<object>> {
   const supporter = await isSupporterAddress(deps.db, row.email, deps.clock.now());
+  const before = new Map((await deps.db.selectFrom('newsletter_subscriptions').select(['newsletter', 'status']).where('subscriber_id', '=', row.id).execute()).map((r) => [r.newsletter, r.status]));
   for (const id of wanted) {
     const newsletter = findNewsletter(id);
     if (!newsletter) return fail(400, 'Cette lettre d’information n’existe pas.');
-    if (newsletter.audience === 'supporters' && !supporter) return fail(400, `« ${newsletter.name} » est réservée à nos soutiens.`);
+    // A former supporter may keep what they chose (nothing is sent while they do not support); not take it anew.
+    if (newsletter.audience === 'supporters' && !supporter && before.get(id) !== 'confirmed') return fail(400, `« ${newsletter.name} » est réservée à nos soutiens.`);
   }
   const now = toTimestamp(deps.clock.now());
   await writeTransaction(deps.db, async (trx) => {
@@ -387,3 +389,27 @@ export async function confirmedSubscribers(db: Kysely<Database>): Promise<Confir
   return [...byEmail.values()];
 }
 
+
+// ——— Retention: sign-ups never confirmed ———
+
+/** Sign-ups not confirmed within this many days are erased (the privacy page says 30). */
+export const UNCONFIRMED_RETENTION_DAYS = 30;
+
+/**
+ * Erases the choices still pending after the retention, and the addresses left with nothing
+ * (never confirmed, never unsubscribed: nothing to remember). Idempotent; run daily by its job.
+ */
+export async function purgeUnconfirmed(db: Kysely<Database>, now: Date): Promise<number> {
+  const before = toTimestamp(new Date(now.getTime() - UNCONFIRMED_RETENTION_DAYS * 24 * 3600_000));
+  return writeTransaction(db, async (trx) => {
+    const choices = await trx.deleteFrom('newsletter_subscriptions').where('status', '=', 'pending').where('created_at', '<', before).executeTakeFirst();
+    const addresses = await trx
+      .deleteFrom('newsletter_subscribers')
+      .where('status', '=', 'pending')
+      .where('created_at', '<', before)
+      .where((eb) => eb.not(eb.exists(eb.selectFrom('newsletter_subscriptions').select('newsletter_subscriptions.subscriber_id').whereRef('newsletter_subscriptions.subscriber_id', '=', 'newsletter_subscribers.id'))))
+      .where((eb) => eb.not(eb.exists(eb.selectFrom('newsletter_deliveries').select('newsletter_deliveries.id').whereRef('newsletter_deliveries.subscriber_id', '=', 'newsletter_subscribers.id'))))
+      .executeTakeFirst();
+    return Number(choices.numDeletedRows) + Number(addresses.numDeletedRows);
+  });
+}
