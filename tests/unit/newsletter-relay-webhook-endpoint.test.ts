@@ -62,7 +62,7 @@ describe('POST /api/newsletter/webhooks/{provider}', () => {
     expect(await post('generic', raw, { 'X-Contrechamp-Signature': signGeneric(raw) })).toEqual({ status: 200, body: { ok: true, applied: 2 } });
     expect(relay.events.map((e) => [e.eventId, e.kind, e.email])).toEqual([['evt-1', 'hard_bounce', 'lectrice@exemple.fr'], ['evt-2', 'complaint', 'lectrice@exemple.fr']]);
     relay.answer = 'duplicate';
-    expect(await post('mailgun', mailgunBody('failed-temporary'))).toEqual({ status: 200, body: { ok: true, applied: 0 } });
+    expect(await post('mailgun', mailgunBody('complained'))).toEqual({ status: 200, body: { ok: true, applied: 0 } });
     expect(relay.events).toHaveLength(3);
   });
 

@@ -32,6 +32,12 @@ export async function isSupporterAddress(db: Kysely<Database>, email: string, no
   return row !== undefined;
 }
 
+/** Is this address an account's that holds shares now? */
+export async function isShareholderAddress(db: Kysely<Database>, email: string, now: Date): Promise<boolean> {
+  const row = await db.selectFrom('users').select('users.id').where('users.email', '=', email).where('users.id', 'in', shareholderUserIds(db, parisDay(now))).executeTakeFirst();
+  return row !== undefined;
+}
+
 /**
  * The subscribers an issue of `newsletter` for `segment` goes to now (a query selecting
  * `newsletter_subscribers.id`). A supporters-only newsletter goes to supporters only, whatever

@@ -19,7 +19,7 @@ import { countRecipients } from './audience';
 import { createThrottle, type SendingOptions } from './delivery';
 import { cancelIssue, createIssue, type IssueInput, issueStats, scheduleIssue } from './issues';
 import { newsletterJobs } from './jobs';
-import { endSubscription, setAccountNewsletters, unsubscribe, unsubscribeTokenFor } from './service';
+import { endSubscription, purgeOldDeliveries, setAccountNewsletters, unsubscribe, unsubscribeTokenFor } from './service';
 import { applyRelayEvent, liftSuppression, listSuppressions } from './suppression';
 
 const SITE = new URL('https://contrechamp.example');
@@ -323,6 +323,21 @@ describeEachDialect('newsletter delivery', (kind) => {
     await expect(t.db.updateTable('newsletter_issues').set({ subject: 'Autre chose' }).where('id', '=', created.id).execute()).rejects.toThrow(/record/);
     await expect(t.db.deleteFrom('newsletter_issues').where('id', '=', created.id).execute()).rejects.toThrow(/cannot be deleted/);
     expect(await cancelIssue(deps, created.id)).toMatchObject({ ok: false, status: 409 });
+  });
+
+  it('keeps the state of each delivery 13 months after the send, then erases it; the issue keeps its number of recipients', async () => {
+    await reader('retention', ['hebdo']);
+    const id = await sendNow(draft());
+    await drain();
+    const rows = () => t.db.selectFrom('newsletter_deliveries').select('id').where('issue_id', '=', id).execute();
+    expect(await rows()).toHaveLength(1);
+    clock.advance(365 * 86_400_000);
+    await purgeOldDeliveries(t.db, clock.now());
+    expect(await rows()).toHaveLength(1);
+    clock.advance(40 * 86_400_000);
+    await purgeOldDeliveries(t.db, clock.now());
+    expect(await rows()).toHaveLength(0);
+    expect((await t.db.selectFrom('newsletter_issues').select('recipients').where('id', '=', id).executeTakeFirstOrThrow()).recipients).toBe(1);
   });
 });
 

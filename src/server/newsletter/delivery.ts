@@ -85,16 +85,28 @@ export function createThrottle(ratePerSecond: number, now: () => number = () => 
       const wait = slot - t;
       if (wait <= 0.5) return;
       await new Promise<void>((resolve, reject) => {
-        const timer = setTimeout(resolve, wait);
-        signal?.addEventListener('abort', () => {
+        const stop = () => {
           clearTimeout(timer);
-          reject(signal.reason);
-        }, { once: true });
+          reject(signal?.reason);
+        };
+        const timer = setTimeout(() => {
+          signal?.removeEventListener('abort', stop);
+          resolve();
+        }, wait);
+        signal?.addEventListener('abort', stop, { once: true });
       });
     },
   };
 }
 export type Throttle = ReturnType<typeof createThrottle>;
+
+/** The issue changed while its send was starting: the job's next attempt sees it as it is now. */
+class IssueChangedError extends Error {
+  override name = 'IssueChangedError';
+  constructor() {
+    super('the issue changed while its send was starting');
+  }
+}
 
 /** The domain of Message-IDs: the site's. */
 const messageDomain = (siteUrl: URL) => `lettres.${siteUrl.hostname}`;
@@ -140,7 +152,9 @@ export async function startSend(deps: ServerDeps, input: { issueId: string; vers
              cast(${`n${number}.${newsletter.id}.`} as text) || r.id || cast(${`@${domain}`} as text), null, null, cast(${at} as text)
       from (${recipients}) as r`.execute(trx);
     const count = Number(inserted.numAffectedRows ?? 0n);
-    await trx
+    // Only if still scheduled by this version: an editor's cancellation or change committed
+    // meanwhile (PostgreSQL does not lock the row read above) rolls all of this back.
+    const started = await trx
       .updateTable('newsletter_issues')
       .set({
         status: count === 0 ? 'sent' : 'sending',
@@ -155,7 +169,11 @@ export async function startSend(deps: ServerDeps, input: { issueId: string; vers
         updated_at: at,
       })
       .where('id', '=', issue.id)
-      .execute();
+      .where('status', '=', 'scheduled')
+      .where('schedule_version', '=', input.version)
+      .where('updated_at', '=', issue.updated_at)
+      .executeTakeFirst();
+    if (Number(started.numUpdatedRows) !== 1) throw new IssueChangedError();
     const batches = Math.ceil(count / batchSize);
     for (let batch = 0; batch < Math.min(lanes, batches); batch++) await queueBatch(deps, trx, issue.id, batch, timeoutMs);
     return { count, batches, number, newsletter: newsletter.id };
@@ -186,13 +204,20 @@ function queueBatch(deps: Pick<ServerDeps, 'clock'>, db: Kysely<Database>, issue
 type Outcome = { status: 'sent' } | Refusal;
 type Refusal = { status: 'refused'; code: string } | { status: 'deferred'; code: string };
 
-/** What the relay's answer means for one recipient; a fault of the relay itself (no answer, 421 for the connection) rethrows. */
+/**
+ * What the relay's answer means for one recipient. Only a refusal of the recipient itself (at
+ * RCPT TO) is the reader's: 5xx for good (a hard bounce), 4xx for now. Anything else — a wrong
+ * password, a sender the relay refuses, a message refused at DATA, a dropped connection, 421 —
+ * is the relay's or ours, rethrown: the batch stops and is tried again, and no reader is
+ * suppressed for it.
+ */
 function outcomeOf(error: unknown): Outcome {
   const e = error as { responseCode?: number; code?: string; command?: string };
   const code = typeof e?.responseCode === 'number' ? e.responseCode : undefined;
-  // A refusal of the recipient or the message: 5xx is for good (a hard bounce), 4xx for now.
-  if (code !== undefined && code >= 500 && code < 600) return { status: 'refused', code: String(code) };
-  if (code !== undefined && code >= 400 && code < 500 && code !== 421) return { status: 'deferred', code: String(code) };
+  if (e?.command === 'RCPT TO' && code !== undefined) {
+    if (code >= 500 && code < 600) return { status: 'refused', code: String(code) };
+    if (code >= 400 && code < 500 && code !== 421) return { status: 'deferred', code: String(code) };
+  }
   throw error;
 }
 
@@ -239,18 +264,31 @@ export async function deliverBatch(deps: ServerDeps, options: SendingOptions & {
     if (accepted.length === 0) return;
     const ids = accepted.splice(0);
     const done = toTimestamp(deps.clock.now());
-    await deps.db.updateTable('newsletter_deliveries').set({ status: 'sent', sent_at: done, error: null, updated_at: done }).where('id', 'in', ids).where('status', '=', 'sending').execute();
+    await writeTransaction(deps.db, async (trx) => {
+      await trx.updateTable('newsletter_deliveries').set({ status: 'sent', sent_at: done, error: null, updated_at: done }).where('id', 'in', ids).where('status', '=', 'sending').execute();
+      // A mail that went through ends a run of soft bounces.
+      await trx
+        .updateTable('newsletter_subscribers')
+        .set({ soft_bounces: 0 })
+        .where('soft_bounces', '>', 0)
+        .where('id', 'in', trx.selectFrom('newsletter_deliveries').select('subscriber_id').where('id', 'in', ids))
+        .execute();
+    });
   };
+  // One lane failing (the relay gone, the time limit) stops the others before their next message,
+  // so that everything the relay took is recorded before the attempt ends.
+  const stopping = new AbortController();
+  const stop = signal ? AbortSignal.any([signal, stopping.signal]) : stopping.signal;
   let next = 0;
   const lane = async () => {
     while (next < todo.length) {
-      if (signal?.aborted) throw signal.reason;
+      if (stop.aborted) throw stop.reason;
       const row = todo[next++]!;
       const email = emails.get(row.subscriber_id);
       if (!email) continue;
       const token = unsubscribeTokenFor(row.subscriber_id);
       const mail = personaliseIssueMail(template, { preferences: preferencesUrl(deps.siteUrl, token), unsubscribe: unsubscribeUrl(deps.siteUrl, token, newsletter.id) });
-      await options.throttle.take(signal);
+      await options.throttle.take(stop);
       let outcome: Outcome;
       try {
         await options.mailer.send({
@@ -277,12 +315,18 @@ export async function deliverBatch(deps: ServerDeps, options: SendingOptions & {
       if (accepted.length >= SENT_GROUP || performance.now() - firstAcceptedAt >= SENT_GROUP_MS) await flushAccepted();
     }
   };
-  try {
-    await Promise.all(Array.from({ length: Math.max(1, Math.min(options.concurrency, todo.length)) }, lane));
-  } finally {
-    // Stopped or not, what the relay took is recorded (an abort leaves the rest to the next attempt).
-    await flushAccepted();
-  }
+  const lanes = await Promise.allSettled(
+    Array.from({ length: Math.max(1, Math.min(options.concurrency, todo.length)) }, () =>
+      lane().catch((error: unknown) => {
+        stopping.abort(error);
+        throw error;
+      }),
+    ),
+  );
+  // Stopped or not, what the relay took is recorded; the rest is left to the next attempt.
+  await flushAccepted();
+  const failed = lanes.find((l) => l.status === 'rejected');
+  if (failed) throw failed.reason;
   log.info('newsletter.batch_done', { issue: issue.id, batch: input.batch, ...counts });
 
   // Deferred recipients are tried again later; the batch's lane goes on meanwhile.
@@ -292,12 +336,12 @@ export async function deliverBatch(deps: ServerDeps, options: SendingOptions & {
     if (deferred) await queueBatch(deps, trx, issue.id, input.batch, timeoutMs, { runAt: new Date(deps.clock.now().getTime() + SOFT_RETRY_MS), round: deferred.attempts });
     const following = input.batch + (options.lanes ?? LANES);
     const more = await trx.selectFrom('newsletter_deliveries').select('id').where('issue_id', '=', issue.id).where('batch', '=', following).limit(1).executeTakeFirst();
+    // Queued again by a retry of deferred recipients, the next batch's job already exists: its key dedupes it.
     if (more) await queueBatch(deps, trx, issue.id, following, timeoutMs);
-    // The end of a lane: is the whole issue done? (Every row has an outcome.)
-    else if (!deferred) {
-      const open = await trx.selectFrom('newsletter_deliveries').select('id').where('issue_id', '=', issue.id).where('status', 'in', ['queued', 'sending']).limit(1).executeTakeFirst();
-      if (!open) await trx.updateTable('newsletter_issues').set({ status: 'sent', sent_at: toTimestamp(deps.clock.now()), updated_at: toTimestamp(deps.clock.now()) }).where('id', '=', issue.id).where('status', '=', 'sending').execute();
-    }
+    // Is the whole issue done? (Every row has an outcome.) Asked by every batch: the last to end,
+    // a lane's or a retry's, closes it.
+    const open = await trx.selectFrom('newsletter_deliveries').select('id').where('issue_id', '=', issue.id).where('status', 'in', ['queued', 'sending']).limit(1).executeTakeFirst();
+    if (!open) await trx.updateTable('newsletter_issues').set({ status: 'sent', sent_at: toTimestamp(deps.clock.now()), updated_at: toTimestamp(deps.clock.now()) }).where('id', '=', issue.id).where('status', '=', 'sending').execute();
   });
   deps.jobs.wake();
 }

@@ -355,6 +355,8 @@ export interface ArchivedIssue {
   sentAt: Date;
   /** Sent to supporters only (a supporters' newsletter, or a supporters' or sociétaires' segment): shown to signed-in supporters only. */
   restricted: boolean;
+  /** Sent to sociétaires only: shown to signed-in sociétaires only. */
+  forShareholders: boolean;
 }
 
 const restrictedIssue = (newsletter: string, segment: Segment) => findNewsletter(newsletter)?.audience === 'supporters' || segment === 'supporters' || segment === 'shareholders';
@@ -368,7 +370,7 @@ export async function archiveOf(db: Kysely<Database>, newsletter: string): Promi
     .where('status', 'in', ['sending', 'sent'])
     .orderBy('number', 'desc')
     .execute();
-  return rows.map((r) => ({ newsletter: r.newsletter, number: Number(r.number), subject: r.subject, preheader: r.preheader, sentAt: new Date(r.queued_at!), restricted: restrictedIssue(r.newsletter, r.segment) }));
+  return rows.map((r) => ({ newsletter: r.newsletter, number: Number(r.number), subject: r.subject, preheader: r.preheader, sentAt: new Date(r.queued_at!), restricted: restrictedIssue(r.newsletter, r.segment), forShareholders: r.segment === 'shareholders' }));
 }
 
 export interface WebIssue extends ArchivedIssue {
@@ -396,6 +398,7 @@ export async function webIssue(db: Kysely<Database>, newsletter: string, number:
     preheader: r.preheader,
     sentAt: new Date(r.queued_at!),
     restricted: restrictedIssue(r.newsletter, r.segment),
+    forShareholders: r.segment === 'shareholders',
     intro: r.intro,
     stories,
     supportBlock: fromFlag(r.support_block),

@@ -17,7 +17,13 @@ export const WELCOME_MAIL = jobType({ kind: 'newsletter.welcome-mail', schema: z
 export const SEND_ISSUE = jobType({ kind: 'newsletter.send-issue', schema: z.object({ issueId: z.string().min(1), version: z.number().int().min(1) }), maxAttempts: 8, timeoutMs: 10 * 60_000 });
 
 /** Deliver one batch of an issue's recipients (no address in the payload: the rows say who). */
-export const DELIVER_BATCH = jobType({ kind: 'newsletter.deliver-batch', schema: z.object({ issueId: z.string().min(1), batch: z.number().int().min(0) }), maxAttempts: 10, timeoutMs: 5 * 60_000 });
+export const DELIVER_BATCH = jobType({
+  kind: 'newsletter.deliver-batch',
+  schema: z.object({ issueId: z.string().min(1), batch: z.number().int().min(0) }),
+  // A relay down for a day must not end a lane: with the queue's backoff (capped at an hour), about a day of tries.
+  maxAttempts: 30,
+  timeoutMs: 5 * 60_000,
+});
 
-/** Erase the sign-ups never confirmed (privacy page: 30 days); each run queues the next day's. */
+/** Erase the sign-ups never confirmed (privacy page: 30 days) and the deliveries of issues sent 13 months ago; each run queues the next day's. */
 export const PURGE_UNCONFIRMED = jobType({ kind: 'newsletter.purge-unconfirmed', schema: z.object({ day: z.string().regex(/^\d{4}-\d{2}-\d{2}$/) }), maxAttempts: 5 });

@@ -3,7 +3,7 @@ import type { ServerDeps } from '../core/deps';
 import { handle } from '../jobs/schedule';
 import { createThrottle, deliverBatch, type SendingOptions, startSend } from './delivery';
 import { CONFIRMATION_MAIL, DELIVER_BATCH, PURGE_UNCONFIRMED, SEND_ISSUE, WELCOME_MAIL } from './job-types';
-import { purgeUnconfirmed, sendConfirmationNow, sendWelcomeNow } from './service';
+import { purgeOldDeliveries, purgeUnconfirmed, sendConfirmationNow, sendWelcomeNow } from './service';
 import { scheduleDailyPurge } from './retention';
 
 /**
@@ -19,6 +19,7 @@ export const newsletterJobs = (deps: ServerDeps, sending: SendingOptions) => {
     handle(DELIVER_BATCH, ({ payload, signal }) => deliverBatch(deps, { ...sending, throttle }, payload, signal)),
     handle(PURGE_UNCONFIRMED, async () => {
       await purgeUnconfirmed(deps.db, deps.clock.now());
+      await purgeOldDeliveries(deps.db, deps.clock.now());
       await scheduleDailyPurge(deps, new Date(deps.clock.now().getTime() + 24 * 3600_000));
     }),
   ];

@@ -1,5 +1,6 @@
 /** The newsletters' mails: each carries its unsubscribe and preferences links in the body and the List-Unsubscribe headers. */
 import { renderMail, siteLink, type MailContent, type MailSpec } from '../mail/layout';
+import { beforeName } from './issue-mail';
 
 /** The unsubscribe page (one newsletter when `newsletter` is given, else all). */
 export function unsubscribeUrl(siteUrl: URL, unsubscribeToken: string, newsletter?: string): URL {
@@ -61,9 +62,9 @@ export function newsletterConfirmMail({ siteUrl, token, unsubscribeToken, newsle
   return newsletterMail('newsletter-confirm', {
     siteUrl,
     unsubscribeToken,
-    subject: 'Confirmez votre inscription à la lettre d’information',
+    subject: newsletters.length === 1 ? `Confirmez votre inscription ${beforeName('à', newsletters[0]!)}` : 'Confirmez votre inscription à nos lettres d’information',
     heading: 'Confirmez votre inscription',
-    preheader: 'Un clic pour recevoir la lettre d’information de Contrechamp.',
+    preheader: `Un clic pour recevoir ${namesList(newsletters)}.`,
     blocks: [
       { kind: 'paragraph', text: 'Bonjour,' },
       {
@@ -73,7 +74,7 @@ export function newsletterConfirmMail({ siteUrl, token, unsubscribeToken, newsle
       { kind: 'action', label: 'Confirmer mon inscription', url: siteLink(siteUrl, '/mailinglist/confirm', { token }) },
       { kind: 'paragraph', text: 'Si vous n’êtes pas à l’origine de cette inscription, ignorez ce message : sans confirmation, vous ne recevrez rien de notre part.' },
     ],
-    reason: `Vous recevez ce message parce que cette adresse a été inscrite à la lettre d’information de Contrechamp sur ${siteUrl.host}.`,
+    reason: `Vous recevez ce message parce que cette adresse a été inscrite aux lettres d’information de Contrechamp sur ${siteUrl.host}.`,
   });
 }
 
@@ -81,7 +82,7 @@ export function newsletterWelcomeMail({ siteUrl, unsubscribeToken, newsletters }
   return newsletterMail('newsletter-welcome', {
     siteUrl,
     unsubscribeToken,
-    subject: 'Bienvenue dans la lettre d’information de Contrechamp',
+    subject: newsletters.length === 1 ? `Bienvenue ${beforeName('à', newsletters[0]!).replace(/^à /, 'dans ')}` : 'Bienvenue dans les lettres d’information de Contrechamp',
     heading: 'Bienvenue !',
     preheader: 'Votre inscription est confirmée.',
     blocks: [
@@ -95,6 +96,6 @@ export function newsletterWelcomeMail({ siteUrl, unsubscribeToken, newsletters }
       { kind: 'action', label: 'Lire Contrechamp', url: siteLink(siteUrl, '/') },
       { kind: 'link', label: 'Nous soutenir', url: siteLink(siteUrl, '/soutenir') },
     ],
-    reason: `Vous recevez ce message parce que vous avez confirmé l’inscription de cette adresse à la lettre d’information de Contrechamp.`,
+    reason: `Vous recevez ce message parce que vous avez confirmé l’inscription de cette adresse aux lettres d’information de Contrechamp.`,
   });
 }

@@ -11,7 +11,7 @@ import type { ServerDeps } from '../core/deps';
 import { normaliseEmail } from '../auth/repository';
 import type { Database } from '../db/database';
 import type { TokenLink } from '../http/token-links';
-import { isSupporterAddress } from './audience';
+import { isShareholderAddress, isSupporterAddress } from './audience';
 import { beforeName } from './issue-mail';
 import { namesList } from './mails';
 
@@ -67,12 +67,14 @@ export async function isSuppressedAddress(db: Kysely<Database>, email: string): 
 }
 
 /**
- * May this reader see the issue's web version? Anyone, unless the issue went to supporters only:
- * then a signed-in account that supports the newspaper now.
+ * May this reader see the issue's web version? Anyone, unless the issue went to supporters only
+ * (then a signed-in account that supports the newspaper now), or to sociétaires only (then a
+ * signed-in sociétaire).
  */
-export async function mayReadIssue(deps: Pick<ServerDeps, 'db' | 'clock'>, issue: { restricted: boolean }, email: string | null | undefined): Promise<boolean> {
+export async function mayReadIssue(deps: Pick<ServerDeps, 'db' | 'clock'>, issue: { restricted: boolean; forShareholders?: boolean }, email: string | null | undefined): Promise<boolean> {
   if (!issue.restricted) return true;
   if (!email) return false;
+  if (issue.forShareholders) return isShareholderAddress(deps.db, normaliseEmail(email), deps.clock.now());
   return isSupporterAddress(deps.db, normaliseEmail(email), deps.clock.now());
 }
 

@@ -217,7 +217,7 @@ function mailgunDetail(data: MailgunTracked): string {
 
 /**
  * Mailgun's webhook body: `{ signature, "event-data" }`, one event per request. `failed` is a hard
- * bounce when permanent, a soft one when temporary; `complained` and `unsubscribed` map to their
+ * bounce when permanent, and nothing when temporary (Mailgun retries); `complained` and `unsubscribed` map to their
  * kinds; any other event is accepted and gives nothing (opens and clicks are never tracked).
  */
 export function verifyMailgunWebhook(raw: string, signingKey: string, now: Date): RelayVerdict {
@@ -237,13 +237,17 @@ export function verifyMailgunWebhook(raw: string, signingKey: string, now: Date)
   const parsed = mailgunTracked.safeParse(json.data, { error: frenchErrors });
   if (!parsed.success) return refuse(400, describeIssue(parsed.error.issues[0]).message);
   const data = parsed.data['event-data'];
+  // Mailgun retries a temporary failure itself, and reports each try: counting them would
+  // suppress a greylisted reader whose mail Mailgun delivers in the end. Its final word, a
+  // permanent failure, is what counts.
+  if (data.event === 'failed' && data.severity === 'temporary') return { ok: true, events: [] };
   return {
     ok: true,
     events: [
       {
         provider: 'mailgun',
         eventId: data.id,
-        kind: data.event === 'failed' ? (data.severity === 'permanent' ? 'hard_bounce' : 'soft_bounce') : MAILGUN_KIND[data.event],
+        kind: data.event === 'failed' ? 'hard_bounce' : MAILGUN_KIND[data.event],
         email: data.recipient,
         messageId: withoutBrackets(data.message?.headers?.['message-id']),
         at: new Date(data.timestamp * 1000),

@@ -109,7 +109,12 @@ async function setStatus(trx: Kysely<Database>, subscriberId: string, newsletter
     .onConflict((oc) => oc.columns(['subscriber_id', 'newsletter']).doNothing())
     .execute();
   const set =
-    status === 'confirmed' ? { status, confirmed_at: now, unsubscribed_at: null } : status === 'unsubscribed' ? { status, unsubscribed_at: now } : { status, unsubscribed_at: null };
+    status === 'confirmed'
+      ? { status, confirmed_at: now, unsubscribed_at: null }
+      : status === 'unsubscribed'
+        ? { status, unsubscribed_at: now }
+        : // A request anew: its 30 days before erasure start now.
+          { status, unsubscribed_at: null, created_at: now };
   await trx.updateTable('newsletter_subscriptions').set(set).where('subscriber_id', '=', subscriberId).where('newsletter', '=', newsletter).where('status', '!=', status).execute();
 }
 
@@ -140,13 +145,16 @@ export async function sendConfirmationNow(deps: ServerDeps, input: { email: stri
     const existing = new Map(
       (await trx.selectFrom('newsletter_subscriptions').select(['newsletter', 'status']).where('subscriber_id', '=', subscriberId).execute()).map((r) => [r.newsletter, r.status]),
     );
-    const pending = ids.filter((id) => existing.get(id) !== 'confirmed');
+    const asked = ids.filter((id) => existing.get(id) !== 'confirmed');
     // Already confirmed for everything chosen: nothing to do, and nothing to tell.
-    if (pending.length === 0) return null;
-    for (const id of pending) await setStatus(trx, subscriberId, id, 'pending', now);
+    if (asked.length === 0) return null;
+    for (const id of asked) await setStatus(trx, subscriberId, id, 'pending', now);
     await refreshSummary(trx, subscriberId, now);
     const confirmToken = await issueSingleUseToken(trx, 'newsletter_confirm', deps.clock.now(), { email });
-    const names = pending.map((id) => findNewsletter(id)?.name ?? id);
+    // The link confirms every choice still pending for the address (an earlier request's too):
+    // the mail names them all, so that the click confirms only what it says.
+    const pending = new Set([...asked, ...[...existing].filter(([, s]) => s === 'pending').map(([id]) => id)]);
+    const names = NEWSLETTERS.filter((n) => pending.has(n.id)).map((n) => n.name);
     return newsletterConfirmMail({ siteUrl: deps.siteUrl, token: confirmToken, unsubscribeToken: unsubscribeTokenFor(subscriberId), newsletters: names });
   });
   if (mail) await deps.mailer.send({ to: email, ...mail });
@@ -412,4 +420,21 @@ export async function purgeUnconfirmed(db: Kysely<Database>, now: Date): Promise
       .executeTakeFirst();
     return Number(choices.numDeletedRows) + Number(addresses.numDeletedRows);
   });
+}
+
+/** The state of each delivery is kept this long after its issue was sent (the privacy page says 13 months). */
+export const DELIVERY_RETENTION_MONTHS = 13;
+
+/**
+ * Erases the delivery rows of issues sent more than 13 months ago: they served the bounces and
+ * complaints that come after a send. The issue keeps its number of recipients.
+ */
+export async function purgeOldDeliveries(db: Kysely<Database>, now: Date): Promise<number> {
+  const before = new Date(now);
+  before.setUTCMonth(before.getUTCMonth() - DELIVERY_RETENTION_MONTHS);
+  const result = await db
+    .deleteFrom('newsletter_deliveries')
+    .where('issue_id', 'in', db.selectFrom('newsletter_issues').select('id').where('status', '=', 'sent').where('sent_at', '<', toTimestamp(before)))
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
 }

@@ -32,7 +32,8 @@ export interface NewsletterSubscriptionsTable {
   subscriber_id: Immutable<string>;
   newsletter: Immutable<string>;
   status: NewsletterStatus;
-  created_at: Immutable<Timestamp>;
+  /** When it was asked for, last: a new request after an unsubscription starts its 30 days again. */
+  created_at: Timestamp;
   confirmed_at: Timestamp | null;
   unsubscribed_at: Timestamp | null;
 }

@@ -61,3 +61,18 @@ export const POST: APIRoute = async (context) => {
   if (!result.ok) return apiError(result.status, result.message);
   return json({ ok: true, newsletters: result.newsletters, message: leftMessage(newsletter) });
 };
+
+/**
+ * GET: a mail client without one-click opens the List-Unsubscribe address in a browser. It is
+ * sent on to the unsubscribe page with the same token and newsletter, where one click acts (a
+ * GET never unsubscribes: link checkers and previews follow links).
+ */
+export const GET: APIRoute = (context) => {
+  const from = new URL(context.request.url).searchParams;
+  const to = new URLSearchParams();
+  for (const name of ['token', 'lettre']) {
+    const value = from.get(name);
+    if (value && value.length <= 200) to.set(name, value);
+  }
+  return new Response(null, { status: 303, headers: { Location: `/mailinglist/unsubscribe?${to}`, 'Cache-Control': 'no-store' } });
+};

@@ -76,6 +76,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addUniqueConstraint('newsletter_deliveries_once', ['issue_id', 'subscriber_id'])
     .execute();
   await db.schema.createIndex('newsletter_deliveries_batch_idx').on('newsletter_deliveries').columns(['issue_id', 'batch', 'status']).execute();
+  // « Is the issue done? », asked at the end of every batch.
+  await db.schema.createIndex('newsletter_deliveries_open_idx').on('newsletter_deliveries').columns(['issue_id', 'status']).execute();
   await db.schema.createIndex('newsletter_deliveries_message_idx').on('newsletter_deliveries').column('message_id').unique().execute();
   await db.schema.createIndex('newsletter_deliveries_subscriber_idx').on('newsletter_deliveries').column('subscriber_id').execute();
 
