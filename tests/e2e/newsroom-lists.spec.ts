@@ -1,8 +1,9 @@
 /**
  * The newsroom's two lists in a browser: the newsroom (redaction@exemple.fr) reads the contact
- * messages, newest first, filters them by subject, and downloads the newsletter's confirmed
- * subscribers as a CSV; a reader gets the site's 404 on both, a visitor the sign-in page.
- * Screenshots at 1280 and 390 px go to /work/shots/issue12/prod/ (SHOTS_DIR overrides it).
+ * messages, newest first, filters them by subject, and downloads the newsletters' confirmed
+ * subscribers as a CSV (with the newsletters each receives); a reader gets the site's 404 on
+ * both, a visitor the sign-in page. Screenshots at 1280 and 390 px go to /work/shots/issue12/prod/
+ * (SHOTS_DIR overrides it).
  */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -41,11 +42,12 @@ async function seed() {
     }
     const confirmedAt = new Date(now - 3600_000);
     const subscribers = { confirmed: `lettre-${tag}@exemple.fr`, pending: `attente-${tag}@exemple.fr`, unsubscribed: `partie-${tag}@exemple.fr` };
-    for (const [status, email] of Object.entries(subscribers)) {
-      await handle.db.insertInto('newsletter_subscribers').values({
-        id: newId(), email, status: status as 'confirmed' | 'pending' | 'unsubscribed', unsubscribe_hash: null, created_at: toTimestamp(confirmedAt),
-        confirmed_at: status === 'pending' ? null : toTimestamp(confirmedAt), unsubscribed_at: status === 'unsubscribed' ? toTimestamp(new Date(now)) : null,
-      }).execute();
+    for (const [status, email] of Object.entries(subscribers) as ['confirmed' | 'pending' | 'unsubscribed', string][]) {
+      const id = newId();
+      const times = { created_at: toTimestamp(confirmedAt), confirmed_at: status === 'pending' ? null : toTimestamp(confirmedAt), unsubscribed_at: status === 'unsubscribed' ? toTimestamp(new Date(now)) : null };
+      await handle.db.insertInto('newsletter_subscribers').values({ id, email, status, unsubscribe_hash: null, ...times }).execute();
+      // Each address chose the weekly and the émissions' letter.
+      for (const newsletter of ['hebdo', 'emissions']) await handle.db.insertInto('newsletter_subscriptions').values({ subscriber_id: id, newsletter, status, ...times }).execute();
     }
     return { messages, subscribers, confirmedAt };
   } finally {
@@ -71,7 +73,7 @@ test('the newsroom reads the messages received, newest first, by subject, and do
   const nav = page.getByRole('complementary', { name: 'Rédaction' });
   await expect(nav.getByRole('link', { name: 'Messages reçus' })).toHaveAttribute('aria-current', 'page');
   await expect(nav.getByRole('link', { name: 'Publication' })).toHaveAttribute('href', '/redaction');
-  await expect(nav.getByRole('link', { name: 'Abonnés à la lettre (CSV)' })).toHaveAttribute('download', '');
+  await expect(nav.getByRole('link', { name: 'Inscrits aux lettres (CSV)' })).toHaveAttribute('download', '');
 
   // Newest first: this run's two messages lead the list, as they were typed.
   const items = page.locator('ol.messages > li');
@@ -113,12 +115,12 @@ test('the newsroom reads the messages received, newest first, by subject, and do
   await page.goto('/redaction/messages');
 
   // The CSV: confirmed addresses only, in French Excel's format, never cached.
-  const [download] = await Promise.all([page.waitForEvent('download'), nav.getByRole('link', { name: 'Abonnés à la lettre (CSV)' }).click()]);
+  const [download] = await Promise.all([page.waitForEvent('download'), nav.getByRole('link', { name: 'Inscrits aux lettres (CSV)' }).click()]);
   expect(download.suggestedFilename()).toMatch(/^contrechamp-abonnes-lettre-\d{4}-\d{2}-\d{2}\.csv$/);
   const [header, ...rows] = parseCsv(readFileSync((await download.path())!, 'utf8'));
-  expect(header).toEqual(['Adresse e-mail', 'Inscription confirmée le']);
-  // Its confirmation in Paris time, as a spreadsheet reads a date.
-  expect(rows.filter((r) => r[0] === seeded.subscribers.confirmed)).toEqual([[seeded.subscribers.confirmed, formatInTimeZone(seeded.confirmedAt, 'Europe/Paris', 'yyyy-MM-dd HH:mm')]]);
+  expect(header).toEqual(['Adresse e-mail', 'Inscription confirmée le', 'Lettres reçues']);
+  // Its confirmation in Paris time, as a spreadsheet reads a date, and its newsletters by name.
+  expect(rows.filter((r) => r[0] === seeded.subscribers.confirmed)).toEqual([[seeded.subscribers.confirmed, formatInTimeZone(seeded.confirmedAt, 'Europe/Paris', 'yyyy-MM-dd HH:mm'), 'L’Hebdo, Les Émissions']]);
   const emails = rows.map((r) => r[0]);
   expect(emails).not.toContain(seeded.subscribers.pending);
   expect(emails).not.toContain(seeded.subscribers.unsubscribed);

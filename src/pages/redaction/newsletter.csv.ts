@@ -1,7 +1,8 @@
 /**
- * GET /redaction/newsletter.csv: the newsletter's confirmed subscribers (address, date of
- * confirmation) as a CSV for French spreadsheets, for editors and administrators only (a
- * visitor is sent to sign in, anyone else gets the 404). Never cached.
+ * GET /redaction/newsletter.csv: the newsletters' confirmed subscribers (address, date of
+ * confirmation, the newsletters each receives by name) as a CSV for French spreadsheets, for
+ * editors and administrators only (a visitor is sent to sign in, anyone else gets the 404).
+ * Never cached.
  */
 import type { APIRoute } from 'astro';
 import { requireEditorEndpoint } from '../../server/editorial/guard';

@@ -17,22 +17,28 @@ describeEachDialect('the newsroom’s lists', (kind) => {
   });
   afterAll(() => t.close());
   afterEach(async () => {
+    await t.db.deleteFrom('newsletter_subscriptions').execute();
     await t.db.deleteFrom('newsletter_subscribers').execute();
     await t.db.deleteFrom('contact_messages').execute();
   });
 
-  const subscriber = (email: string, status: 'pending' | 'confirmed' | 'unsubscribed', confirmed: string | null) =>
-    t.db
-      .insertInto('newsletter_subscribers')
-      .values({ id: newId(), email, status, unsubscribe_hash: null, created_at: at('2026-01-01T08:00:00Z'), confirmed_at: confirmed ? at(confirmed) : null, unsubscribed_at: status === 'unsubscribed' ? at('2026-06-01T08:00:00Z') : null })
-      .execute();
+  /** An address and its choice of newsletters (the weekly by default), each in the address's status. */
+  const subscriber = async (email: string, status: 'pending' | 'confirmed' | 'unsubscribed', confirmed: string | null, newsletters: string[] = ['hebdo']) => {
+    const id = newId();
+    const times = { created_at: at('2026-01-01T08:00:00Z'), confirmed_at: confirmed ? at(confirmed) : null, unsubscribed_at: status === 'unsubscribed' ? at('2026-06-01T08:00:00Z') : null };
+    await t.db.insertInto('newsletter_subscribers').values({ id, email, status, unsubscribe_hash: null, ...times }).execute();
+    for (const newsletter of newsletters) await t.db.insertInto('newsletter_subscriptions').values({ subscriber_id: id, newsletter, status, ...times }).execute();
+  };
 
   it('exports the confirmed subscribers only, oldest first, with their confirmation in Paris time', async () => {
-    await subscriber('zoe@exemple.fr', 'confirmed', '2026-03-10T08:05:00Z');
-    await subscriber('anna@exemple.fr', 'confirmed', '2026-07-14T21:30:00Z'); // 23:30 in Paris (summer time)
+    await subscriber('zoe@exemple.fr', 'confirmed', '2026-03-10T08:05:00Z', ['coulisses', 'hebdo', 'quotidienne']);
+    await subscriber('anna@exemple.fr', 'confirmed', '2026-07-14T21:30:00Z', ['emissions']); // 23:30 in Paris (summer time)
     await subscriber('+33@exemple.fr', 'confirmed', '2026-12-31T23:59:00Z'); // already next year in Paris
     await subscriber('attente@exemple.fr', 'pending', null);
     await subscriber('partie@exemple.fr', 'unsubscribed', '2026-02-01T08:00:00Z');
+    // Anna left the daily: only the newsletters she still receives are listed.
+    const anna = await t.db.selectFrom('newsletter_subscribers').select('id').where('email', '=', 'anna@exemple.fr').executeTakeFirstOrThrow();
+    await t.db.insertInto('newsletter_subscriptions').values({ subscriber_id: anna.id, newsletter: 'quotidienne', status: 'unsubscribed', created_at: at('2026-01-01T08:00:00Z'), confirmed_at: at('2026-01-02T08:00:00Z'), unsubscribed_at: at('2026-08-01T08:00:00Z') }).execute();
 
     const file = await subscribersCsv(t.db, new Date('2026-12-31T23:30:00Z'));
     expect(file.filename).toBe('contrechamp-abonnes-lettre-2027-01-01.csv');
@@ -40,10 +46,11 @@ describeEachDialect('the newsroom’s lists', (kind) => {
     const [header, ...rows] = parseCsv(file.csv);
     expect(header).toEqual(SUBSCRIBERS_HEADER);
     expect(rows).toEqual([
-      ['zoe@exemple.fr', '2026-03-10 09:05'],
-      ['anna@exemple.fr', '2026-07-14 23:30'],
+      // The newsletters by name, in the configuration's order.
+      ['zoe@exemple.fr', '2026-03-10 09:05', 'La Quotidienne, L’Hebdo, Les Coulisses'],
+      ['anna@exemple.fr', '2026-07-14 23:30', 'Les Émissions'],
       // A cell starting with + would be a formula in a spreadsheet: it is neutralised.
-      ["'+33@exemple.fr", '2027-01-01 00:59'],
+      ["'+33@exemple.fr", '2027-01-01 00:59', 'L’Hebdo'],
     ]);
   });
 

@@ -1,7 +1,7 @@
 /**
  * The newsroom's two lists, for editors (and administrators; the pages check it with
- * `requireEditor`): the newsletter's confirmed subscribers as a CSV to send the newsletter
- * with, and the messages received through the contact form, newest first, page by page.
+ * `requireEditor`): the newsletters' confirmed subscribers as a CSV (with the newsletters each
+ * receives), and the messages received through the contact form, newest first, page by page.
  *
  * Both are personal data: the CSV is never cached, the pages are rendered on demand for a
  * signed-in editor only, and nothing here is logged.
@@ -9,21 +9,26 @@
 import { formatInTimeZone } from 'date-fns-tz';
 import type { Kysely } from 'kysely';
 import { CONTACT_SUBJECTS, type ContactFormSubject } from '../../config/contact';
+import { NEWSLETTERS } from '../../config/newsletters';
 import { TIME_ZONE } from '../../lib/dates';
 import { type ReceivedMessage, receivedMessages } from '../contact/service';
 import type { Database } from '../db/database';
 import { csvDocument, csvText } from '../http/csv';
 import { confirmedSubscribers } from '../newsletter/service';
 
-export const SUBSCRIBERS_HEADER = ['Adresse e-mail', 'Inscription confirmée le'];
+export const SUBSCRIBERS_HEADER = ['Adresse e-mail', 'Inscription confirmée le', 'Lettres reçues'];
+
+/** The newsletters an address receives, by name, in the configuration's order (an id no longer configured as itself). */
+const newsletterNames = (ids: readonly string[]) =>
+  [...NEWSLETTERS.filter((n) => ids.includes(n.id)).map((n) => n.name), ...ids.filter((id) => !NEWSLETTERS.some((n) => n.id === id))].join(', ');
 
 /** A date and time as a spreadsheet reads it, in Paris time: « 2026-11-26 11:05 ». */
 const spreadsheetTime = (date: Date) => formatInTimeZone(date, TIME_ZONE, 'yyyy-MM-dd HH:mm');
 
-/** The confirmed subscribers as a CSV (BOM, `;`, CRLF), oldest first, and the file's name. */
+/** The confirmed subscribers as a CSV (BOM, `;`, CRLF), oldest first, with their newsletters' names, and the file's name. */
 export async function subscribersCsv(db: Kysely<Database>, now: Date): Promise<{ csv: string; filename: string; count: number }> {
   const subscribers = await confirmedSubscribers(db);
-  const rows = subscribers.map((s) => [csvText(s.email), csvText(spreadsheetTime(s.confirmedAt))]);
+  const rows = subscribers.map((s) => [csvText(s.email), csvText(spreadsheetTime(s.confirmedAt)), csvText(newsletterNames(s.newsletters))]);
   return {
     csv: csvDocument(SUBSCRIBERS_HEADER, rows),
     filename: `contrechamp-abonnes-lettre-${formatInTimeZone(now, TIME_ZONE, 'yyyy-MM-dd')}.csv`,

@@ -49,7 +49,8 @@ export const issueInput = z.object({
   subject: z.string().trim().min(1, 'Donnez un objet au numéro.').max(SUBJECT_MAX, `L’objet ne doit pas dépasser ${SUBJECT_MAX} caractères.`),
   preheader: z.string().trim().max(PREHEADER_MAX, `Le texte d’aperçu ne doit pas dépasser ${PREHEADER_MAX} caractères.`),
   intro: z.string().max(INTRO_MAX, `L’introduction ne doit pas dépasser ${INTRO_MAX.toLocaleString('fr-FR')} caractères.`),
-  stories: z.array(z.string().regex(/^\/[a-z0-9/_-]{1,300}$/, 'Article inconnu.')).max(STORIES_MAX, `Un numéro compte au plus ${STORIES_MAX} articles.`),
+  // A site path, and an anchor for a brève (`/breves#breve-…`: brèves have no page of their own).
+  stories: z.array(z.string().regex(/^\/[a-z0-9/_-]{0,300}(#[a-z0-9_-]{1,200})?$/, 'Article inconnu.')).max(STORIES_MAX, `Un numéro compte au plus ${STORIES_MAX} articles.`),
   supportBlock: z.boolean(),
   segment: z.enum(SEGMENTS as [Segment, ...Segment[]], { message: 'Choisissez à qui envoyer ce numéro.' }),
 });
