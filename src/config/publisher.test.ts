@@ -2,11 +2,11 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CONTACT_ROUTES, CONTACT_SUBJECTS } from './contact';
-import { CONTACTS, PUBLISHER } from './publisher';
+import { CONTACTS, MAIL_ROBOTS, PUBLISHER } from './publisher';
 
 const root = join(import.meta.dirname, '..', '..');
 const ADDRESS = /[A-Za-z0-9._%+-]+@contrechamp\.media\b/g;
-const known = new Set<string>(Object.values(CONTACTS).map((c) => c.email));
+const known = new Set<string>([...Object.values(CONTACTS).map((c) => c.email), ...Object.values(MAIL_ROBOTS)]);
 /** The sender of every mail, which nobody writes to. */
 const NO_REPLY = 'ne-pas-repondre@contrechamp.media';
 

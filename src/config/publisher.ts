@@ -70,6 +70,16 @@ export const CONTACTS = {
 } as const satisfies Record<string, { email: string; label: string; about: string }>;
 export type ContactSubject = keyof typeof CONTACTS;
 
+/**
+ * Addresses mail is sent from or to by machines, not people: the newsletters' sender (a list
+ * address of its own, so that its reputation stays apart from the sign-in links'), and the
+ * mailbox of every newsletter's `List-Unsubscribe: mailto:` (routed to the relay-events webhook).
+ */
+export const MAIL_ROBOTS = {
+  newsletters: 'lettres@contrechamp.media',
+  unsubscribe: 'desinscription@contrechamp.media',
+} as const;
+
 export const PUBLISHER: PublisherIdentity = {
   name: 'Contrechamp',
   legalName: 'Contrechamp SCIC SAS à capital variable',

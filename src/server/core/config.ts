@@ -14,7 +14,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { z } from 'zod';
-import { CONTACTS } from '../../config/publisher';
+import { CONTACTS, MAIL_ROBOTS } from '../../config/publisher';
 
 /**
  * The keys derived from the master secret (src/server/core/keys.ts), one per use. A closed list:
@@ -66,11 +66,11 @@ const schema = z.object({
   MAIL_FROM: z.string().min(3).default('Contrechamp <ne-pas-repondre@contrechamp.media>'),
   NEWSROOM_EMAIL: z.email().default(CONTACTS.redaction.email),
   /** The sender of newsletters (a list address of its own keeps the transactional sender's reputation apart). */
-  NEWSLETTER_FROM: z.string().min(3).default('Contrechamp <lettres@contrechamp.media>'),
+  NEWSLETTER_FROM: z.string().min(3).default(`Contrechamp <${MAIL_ROBOTS.newsletters}>`),
   /** The envelope sender (Return-Path) where relays send bounces; the From's when unset. */
   MAIL_RETURN_PATH: z.email().optional(),
   /** The mailbox of the List-Unsubscribe mailto: link; its mails reach the relay-events webhook (docs/newsletter-webhooks.md). */
-  NEWSLETTER_UNSUBSCRIBE_MAILTO: z.email().default('desinscription@contrechamp.media'),
+  NEWSLETTER_UNSUBSCRIBE_MAILTO: z.email().default(MAIL_ROBOTS.unsubscribe),
   /** Newsletter messages per second, per sending process: protects the relay's reputation. */
   NEWSLETTER_RATE: z.coerce.number().min(0.1).max(10_000).default(20),
   /** Connections of the newsletters' SMTP pool. */
