@@ -89,6 +89,8 @@ const blockingOnPage = async (page: Page) =>
     .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(' | ')})`);
 
 test('axe finds no serious violation on the payment step, the provider’s page and the confirmation', async ({ page }) => {
+  // A sign-in, a payment and three whole-page axe runs: over the default 30 s on a loaded 2-core machine.
+  test.setTimeout(90_000);
   const member = await createMember();
   await page.goto('/login?redirect=%2Fsoutenir%2Fpaiement%3Fformule%3Dmensuel');
   await page.locator('#login-email').fill(member.email);
