@@ -59,8 +59,11 @@ export function jobHandlers(deps: ServerDeps, bulkMailer: Mailer = deps.mailer):
 
 /** How this process sends newsletter issues (src/server/newsletter/delivery.ts). */
 function newsletterSending(mailer: Mailer) {
-  const { newsletter } = config();
-  return { mailer, ratePerSecond: newsletter.ratePerSecond, concurrency: newsletter.connections, unsubscribeMailto: newsletter.unsubscribeMailto };
+  const { newsletter, mail } = config();
+  // The pace protects a relay's reputation; the outbox has none, and the demo's first start
+  // writes its 129 mails at once instead of keeping both job lanes busy for seconds.
+  const ratePerSecond = mail.transport.kind === 'outbox' ? Math.max(newsletter.ratePerSecond, 1000) : newsletter.ratePerSecond;
+  return { mailer, ratePerSecond, concurrency: newsletter.connections, unsubscribeMailto: newsletter.unsubscribeMailto };
 }
 
 /** How long a stopping process lets running jobs finish before giving them back. */
