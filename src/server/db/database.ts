@@ -471,6 +471,8 @@ export interface AssembliesTable {
   closed_at: Timestamp | null;
   /** JSON (shares/tally.ts `AssemblyResults`), once closed. */
   results: string | null;
+  /** On second call: the first-call assembly that did not reach its quorum (at most one second call each). */
+  first_call_id: Immutable<string | null>;
   created_by: Immutable<string | null>;
   created_at: Immutable<Timestamp>;
   updated_at: Timestamp;

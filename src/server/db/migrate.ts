@@ -16,6 +16,7 @@ import * as assemblies002 from './migrations/2026-11-25-002-assemblies';
 import * as publishing001 from './migrations/2026-11-26-001-publishing';
 import * as memberPages001 from './migrations/2026-11-27-001-member-pages';
 import * as newsletters001 from './migrations/2026-11-28-001-newsletters';
+import * as secondCall001 from './migrations/2026-11-29-001-second-call';
 
 export const migrations: Readonly<Record<string, Migration>> = {
   '2026-11-21-001-members': members001,
@@ -28,6 +29,7 @@ export const migrations: Readonly<Record<string, Migration>> = {
   '2026-11-26-001-publishing': publishing001,
   '2026-11-27-001-member-pages': memberPages001,
   '2026-11-28-001-newsletters': newsletters001,
+  '2026-11-29-001-second-call': secondCall001,
 };
 
 /** A migrator over the app's migrations (tests also use it to migrate down). */

@@ -6,6 +6,10 @@
  * checked against a reference on random assemblies, the minutes, and every row reached through
  * the session's member only.
  */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import fc from 'fast-check';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, expect, it, vi } from 'vitest';
@@ -17,13 +21,20 @@ import { openDatabase } from '../db/client';
 import type { BallotChoice } from '../db/database';
 import { writeTransaction } from '../db/transaction';
 import type { Mailer, OutgoingMail } from '../mail/transport';
-import { addDocument, addResolution, assemblyForStaff, closeAssembly, createAssembly, memberMinutesPdf, minutesPdf, recountAssembly, scheduleNotice } from './assemblies';
+import { addDocument, addResolution, assemblyForStaff, closeAssembly, createAssembly, createSecondCall, memberMinutesPdf, minutesPdf, recountAssembly, scheduleNotice } from './assemblies';
+import { findAssembly, listDocuments } from './assembly-repository';
 import { listResolutions, listRoll, receiptHash } from './assembly-repository';
 import { castVotes, giveProxy, listMemberAssemblies, memberAssembly, memberDocument, memberPublishedBallots, revokeProxy, setAttendance, verifyReceipt } from './ballots';
 import { addRegisterEntry, ensureMember } from './register';
 import { tallyResolution } from './tally';
 
 vi.setConfig({ testTimeout: 120_000 });
+const pdfText = (bytes: Uint8Array): string => {
+  const file = join(mkdtempSync(join(tmpdir(), 'minutes-')), 'pv.pdf');
+  writeFileSync(file, bytes);
+  return execFileSync('pdftotext', ['-layout', file, '-'], { encoding: 'utf8' }).replace(/\s+/g, ' ');
+};
+const mailText = (mail: OutgoingMail) => mail.text.replace(/\s+/g, ' ');
 const DAY = 24 * 3600_000;
 const START = new Date('2026-12-01T09:00:00Z');
 
@@ -330,6 +341,61 @@ describeEachDialect('general assemblies', (kind) => {
     await deps.flush();
     expect(sent.filter((m) => m.subject.startsWith('Résultats'))).toHaveLength(resultsMails.length);
     expect(await castVotes(deps, toChair.userId!, assemblyId, { choices: all(resolutions, 'contre') })).toMatchObject({ ok: false, status: 409 });
+  });
+
+  it('without quorum nothing is deliberated: no resolution is « rejetée », and the second call carries the agenda under its own quorum', async () => {
+    const members = await Promise.all([member('lecteurs'), member('lecteurs'), member('lecteurs'), member('salaries'), member('lecteurs'), member('lecteurs')]);
+    const lone = members[0]!;
+    const first = await convene({ resolutions: 2 });
+    clock.set(first.opensAt);
+    ok(await castVotes(deps, lone.userId!, first.assemblyId, { choices: all(first.resolutions, 'pour') }));
+    // Too early: a second call exists only for a closed first call without quorum.
+    expect(await createSecondCall(deps, 'admin', first.assemblyId, { startsAt: new Date(first.startsAt.getTime() + 20 * DAY), place: 'Nantes', onlineUrl: '', voteOpensAt: new Date(first.startsAt.getTime() + 16 * DAY), voteClosesAt: new Date(first.startsAt.getTime() + 20 * DAY) })).toMatchObject({ ok: false, status: 409 });
+    clock.set(first.closesAt);
+    await deps.flush();
+    const results = (await findAssembly(test.db, first.assemblyId))!.results!;
+    expect(results.quorum.met).toBe(false);
+    // 100 % pour, yet not adopted and not rejected: the mail, the member's view and the minutes say so.
+    expect(results.resolutions.every((r) => r.passed && !r.adopted)).toBe(true);
+    const mail = sent.find((m) => m.to === lone.email && m.subject.startsWith('Résultats'))!;
+    expect(mailText(mail)).toContain('Résolution 1 — non délibérée, faute de quorum (100,0 % pour)');
+    expect(mailText(mail)).not.toMatch(/— (rejetée|adoptée)/);
+    const minutes = pdfText((await minutesPdf(deps, first.assemblyId))!.bytes);
+    expect(minutes).toContain('La résolution n’a pas été délibérée, faute de quorum.');
+    expect(minutes).not.toContain('La résolution est rejetée');
+
+    // The second call: unknown or quorate assemblies refused; this one taken once.
+    const at = clock.now();
+    const secondInput = { startsAt: new Date(at.getTime() + 20 * DAY), place: 'Maison des associations, Nantes', onlineUrl: '', voteOpensAt: new Date(at.getTime() + 16 * DAY), voteClosesAt: new Date(at.getTime() + 20 * DAY + 3600_000) };
+    expect(await createSecondCall(deps, 'admin', 'inconnue', secondInput)).toMatchObject({ ok: false, status: 404 });
+    expect(await createSecondCall(deps, 'admin', first.assemblyId, { ...secondInput, startsAt: new Date(at.getTime() - DAY) })).toMatchObject({ ok: false, status: 422 });
+    const [once, twice] = await Promise.all([createSecondCall(deps, 'admin', first.assemblyId, secondInput), createSecondCall(deps, 'admin', first.assemblyId, secondInput)].map((p) => p.then((r) => r)));
+    expect([once!.ok, twice!.ok].sort()).toEqual([false, true]);
+    const { assemblyId: secondId } = [once, twice].find((r) => r!.ok) as { ok: true; assemblyId: string };
+    expect([once, twice].find((r) => !r!.ok)).toMatchObject({ status: 409, message: 'La seconde convocation de cette assemblée existe déjà.' });
+    const second = (await findAssembly(test.db, secondId))!;
+    expect(second).toMatchObject({ call: 'second', kind: 'ordinary', firstCallId: first.assemblyId, status: 'draft', agenda: ['Rapport moral', 'Approbation des comptes'] });
+    expect(second.rules.quorum).toEqual({ n: 0, d: 1 });
+    expect((await listResolutions(test.db, secondId)).map((r) => [r.position, r.title, r.text])).toEqual(first.resolutions.map((r) => [r.position, r.title, r.text]));
+    expect((await listDocuments(test.db, secondId)).map((d) => d.title)).toEqual(['Comptes annuels']);
+
+    // Its notice names the first meeting; there, the same lone vote decides.
+    ok(await scheduleNotice(deps, 'admin', secondId));
+    await deps.flush();
+    const notice = sent.find((m) => m.to === lone.email && m.subject.startsWith('Convocation') && mailText(m).includes('seconde convocation'))!;
+    expect(mailText(notice)).toContain('sur première convocation n’a pas atteint le quorum requis');
+    expect(mailText(notice)).toContain('Aucun quorum n’est requis en seconde convocation.');
+    const secondResolutions = await listResolutions(test.db, secondId);
+    clock.set(secondInput.voteOpensAt);
+    ok(await castVotes(deps, lone.userId!, secondId, { choices: all(secondResolutions, 'pour') }));
+    clock.set(secondInput.voteClosesAt);
+    await deps.flush();
+    const decided = (await findAssembly(test.db, secondId))!.results!;
+    expect(decided.quorum.met).toBe(true);
+    expect(decided.resolutions.every((r) => r.adopted)).toBe(true);
+    const secondMinutes = pdfText((await minutesPdf(deps, secondId))!.bytes);
+    expect(secondMinutes).toContain('Assemblée réunie sur seconde convocation');
+    expect(secondMinutes).toContain('La résolution est adoptée.');
   });
 
   it('on random assemblies, the published tally is the reference tally of the votes cast', async () => {

@@ -32,6 +32,7 @@ import {
   ballotBox,
   ballotsDigest,
   findAssembly,
+  findFirstCall,
   listDocuments,
   listResolutions,
   listRoll,
@@ -108,12 +109,70 @@ export async function createAssembly(deps: Pick<ServerDeps, 'db' | 'clock'>, act
     .values({
       id, kind: a.kind, call: a.call, title: a.title, starts_at: toTimestamp(a.startsAt), place: a.place, online_url: a.onlineUrl, agenda: JSON.stringify(a.agenda),
       vote_opens_at: toTimestamp(a.voteOpensAt), vote_closes_at: toTimestamp(a.voteClosesAt), rules: JSON.stringify(rulesFor(a.kind, a.call)), status: 'draft',
-      notice_at: null, notice_sent_at: null, roll_day: null, closed_at: null, results: null, created_by: actorId, created_at: toTimestamp(now), updated_at: toTimestamp(now),
+      notice_at: null, notice_sent_at: null, roll_day: null, closed_at: null, results: null, first_call_id: null, created_by: actorId, created_at: toTimestamp(now), updated_at: toTimestamp(now),
     })
     .execute();
   log.info('assemblies.created', { assemblyId: id, actorId });
   return { ok: true, assemblyId: id };
 }
+
+export type SecondCallInput = Omit<AssemblyInput, 'kind' | 'call' | 'title' | 'agenda'>;
+
+/** Whether an assembly may be convened again on second call: met on first call, closed, quorum not reached. */
+export const needsSecondCall = (assembly: Pick<Assembly, 'call' | 'status' | 'results'>): boolean =>
+  assembly.call === 'first' && assembly.status === 'closed' && assembly.results !== null && !assembly.results.quorum.met;
+
+/** The second call of `firstCallId`, if there is one. */
+export async function findSecondCall(db: Kysely<Database>, firstCallId: string): Promise<{ id: string; title: string } | undefined> {
+  return db.selectFrom('assemblies').select(['id', 'title']).where('first_call_id', '=', firstCallId).executeTakeFirst();
+}
+
+/**
+ * The second call of an assembly that did not reach its quorum on first call: a new draft of the
+ * same kind, on the same agenda, with the same resolutions and documents, under the statutes'
+ * second-call rules (its own, lower quorum), linked to the first. Its notice then goes out as
+ * any other's. Nothing carries over from the first meeting's attendance, proxies or ballots.
+ * One second call per first call.
+ */
+export async function createSecondCall(deps: Pick<ServerDeps, 'db' | 'clock'>, actorId: string, firstCallId: string, input: SecondCallInput): Promise<Result<{ assemblyId: string }>> {
+  const first = await findAssembly(deps.db, firstCallId);
+  if (!first) return fail(404, NOT_FOUND);
+  if (!needsSecondCall(first)) return fail(409, 'Seule une assemblée close sur première convocation sans avoir atteint le quorum peut être convoquée de nouveau.');
+  const parsed = assemblyInput.safeParse({ ...input, kind: first.kind, call: 'second', title: secondCallTitle(first.title), agenda: first.agenda });
+  if (!parsed.success) return fail(422, firstIssue(parsed.error));
+  const a = parsed.data;
+  const now = deps.clock.now();
+  if (a.startsAt <= now) return fail(422, 'La date de l’assemblée est passée.');
+  if (a.voteOpensAt < now) return fail(422, 'L’ouverture du vote est passée.');
+  const id = newId();
+  const created = await writeTransaction(deps.db, async (trx) => {
+    const inserted = await trx
+      .insertInto('assemblies')
+      .values({
+        id, kind: first.kind, call: 'second', title: a.title, starts_at: toTimestamp(a.startsAt), place: a.place, online_url: a.onlineUrl, agenda: JSON.stringify(a.agenda),
+        vote_opens_at: toTimestamp(a.voteOpensAt), vote_closes_at: toTimestamp(a.voteClosesAt), rules: JSON.stringify(rulesFor(first.kind, 'second')), status: 'draft',
+        notice_at: null, notice_sent_at: null, roll_day: null, closed_at: null, results: null, first_call_id: first.id, created_by: actorId, created_at: toTimestamp(now), updated_at: toTimestamp(now),
+      })
+      .onConflict((oc) => oc.column('first_call_id').doNothing())
+      .returning('id')
+      .executeTakeFirst();
+    if (!inserted) return false;
+    for (const r of await listResolutions(trx, first.id)) {
+      await trx.insertInto('assembly_resolutions').values({ id: newId(), assembly_id: id, position: r.position, title: r.title, text: r.text, board_proposal: toFlag(r.boardProposal), created_at: toTimestamp(now) }).execute();
+    }
+    const documents = await trx.selectFrom('assembly_documents').selectAll().where('assembly_id', '=', first.id).orderBy('position').execute();
+    for (const d of documents) {
+      await trx.insertInto('assembly_documents').values({ ...d, id: newId(), assembly_id: id, created_at: toTimestamp(now) }).execute();
+    }
+    return true;
+  });
+  if (!created) return fail(409, 'La seconde convocation de cette assemblée existe déjà.');
+  log.info('assemblies.second_call_created', { assemblyId: id, firstCallId: first.id, actorId });
+  return { ok: true, assemblyId: id };
+}
+
+const SECOND_CALL_SUFFIX = ' (seconde convocation)';
+const secondCallTitle = (title: string) => `${title.slice(0, 200 - SECOND_CALL_SUFFIX.length)}${SECOND_CALL_SUFFIX}`;
 
 /** Changes an assembly's details while it is a draft (kind and call stay: they fixed its rules). */
 export async function updateAssembly(deps: Pick<ServerDeps, 'db' | 'clock'>, actorId: string, assemblyId: string, input: Omit<AssemblyInput, 'kind' | 'call'>): Promise<Result> {
@@ -289,6 +348,7 @@ export async function sendNotice(deps: AssemblyDeps, assemblyId: string, noticeA
     return;
   }
   const documents = (await listDocuments(deps.db, assembly.id)).map((d) => d.title);
+  const firstCall = await findFirstCall(deps.db, assembly);
   let unreachable = 0;
   const called = await writeTransaction(deps.db, async (trx) => {
     const day = parisDay(now);
@@ -318,6 +378,7 @@ export async function sendNotice(deps: AssemblyDeps, assemblyId: string, noticeA
         siteUrl: deps.siteUrl, assemblyId: assembly.id, kind: assembly.kind, call: assembly.call, title: assembly.title, startsAt: assembly.startsAt, place: assembly.place, onlineUrl: assembly.onlineUrl,
         agenda: assembly.agenda, voteOpensAt: assembly.voteOpensAt, voteClosesAt: assembly.voteClosesAt, memberName: h.name, quorum: `${assembly.rules.quorum.n}/${assembly.rules.quorum.d}`,
         majority: `${assembly.rules.majority.rule === 'more' ? 'plus de' : 'au moins'} ${assembly.rules.majority.share.n}/${assembly.rules.majority.share.d}`, proxiesPerMember: assembly.rules.proxiesPerMember, documents,
+        firstCallStartsAt: firstCall?.startsAt,
       });
       await schedule(deps, trx, SEND_MAIL, { to: user.email, mail }, { uniqueKey: `assemblies.notice-mail:${assembly.id}:${h.memberId}` });
     }
@@ -431,7 +492,7 @@ async function storedMinutes(db: Kysely<Database>, assemblyId: string, now: Date
   const bytes = await renderMinutesPdf({
     title: assembly.title, kind: assembly.kind, call: assembly.call, startsAt: assembly.startsAt, place: assembly.place, onlineUrl: assembly.onlineUrl, agenda: assembly.agenda,
     voteOpensAt: assembly.voteOpensAt, voteClosesAt: assembly.voteClosesAt, statutesVersion: assembly.rules.statutesVersion, colleges: assembly.rules.colleges,
-    resolutionTexts: new Map(resolutions.map((r) => [r.id, r.text])), results: assembly.results,
+    resolutionTexts: new Map(resolutions.map((r) => [r.id, r.text])), results: assembly.results, firstCallStartsAt: (await findFirstCall(db, assembly))?.startsAt,
   });
   await db
     .insertInto('assembly_minutes')

@@ -4,6 +4,7 @@
  */
 import { formatDateTime } from '../../lib/dates';
 import { oneLine, renderMail, siteLink, type Block, type MailContent } from '../mail/layout';
+import { OUTCOME_LABEL, resolutionOutcome } from './tally';
 
 export const assemblyPath = (assemblyId: string) => `/mon-compte/societariat/assemblee-${encodeURIComponent(assemblyId)}`;
 
@@ -29,6 +30,8 @@ export function noticeMail(input: {
   majority: string;
   proxiesPerMember: number;
   documents: readonly string[];
+  /** On second call: when the first-call assembly met without reaching its quorum. */
+  firstCallStartsAt?: Date | undefined;
 }): MailContent {
   const where: Array<readonly [string, string]> = [['Date', formatDateTime(input.startsAt)]];
   if (input.place) where.push(['Lieu', input.place]);
@@ -43,13 +46,16 @@ export function noticeMail(input: {
     blocks: [
       { kind: 'paragraph', text: `Bonjour ${input.memberName},` },
       { kind: 'paragraph', text: ['Vous êtes convoqué·e à l’', { strong: kindLabel(input.kind) }, ` de Contrechamp (${callLabel(input.call)}) : `, { strong: input.title }, '.'] },
+      ...(input.firstCallStartsAt
+        ? ([{ kind: 'paragraph', text: `L’assemblée réunie le ${formatDateTime(input.firstCallStartsAt)} sur première convocation n’a pas atteint le quorum requis : elle n’a pu délibérer. Les statuts prévoient alors cette seconde convocation, sur le même ordre du jour, avec le quorum propre à la seconde convocation. Les pouvoirs et les votes de la première assemblée ne valent pas pour celle-ci : votez de nouveau.` }] satisfies Block[])
+        : []),
       { kind: 'fields', rows: where },
       { kind: 'paragraph', text: 'Ordre du jour :' },
       { kind: 'fields', rows: input.agenda.map((item, i) => [`${i + 1}.`, item] as const) },
       ...(input.documents.length ? ([{ kind: 'paragraph', text: `Documents à consulter dans votre espace : ${input.documents.join(' ; ')}.` }] satisfies Block[]) : []),
       { kind: 'paragraph', text: 'Dans votre espace sociétaire, vous pouvez dire si vous serez présent·e, à distance ou absent·e, donner pouvoir à un autre sociétaire ou à la présidence (jusqu’à l’ouverture du vote), puis voter en ligne sur chaque résolution.' },
       { kind: 'action', label: 'Voir la convocation et voter', url: link },
-      { kind: 'note', text: `Chaque sociétaire a une voix, pondérée selon son collège. Quorum en ${callLabel(input.call)} : ${input.quorum} des sociétaires présents, représentés ou ayant voté. Majorité : ${input.majority} des voix exprimées. Un sociétaire peut détenir ${input.proxiesPerMember} pouvoir${input.proxiesPerMember > 1 ? 's' : ''} au plus.` },
+      { kind: 'note', text: `Chaque sociétaire a une voix, pondérée selon son collège. ${input.quorum === '0/1' ? `Aucun quorum n’est requis en ${callLabel(input.call)}.` : `Quorum en ${callLabel(input.call)} : ${input.quorum} des sociétaires présents, représentés ou ayant voté.`} Majorité : ${input.majority} des voix exprimées. Un sociétaire peut détenir ${input.proxiesPerMember} pouvoir${input.proxiesPerMember > 1 ? 's' : ''} au plus.` },
     ],
     reason: REASON,
   });
@@ -77,10 +83,10 @@ export function resultsMail(input: { siteUrl: URL; assemblyId: string; title: st
     heading: 'Les résultats des votes sont publiés',
     blocks: [
       { kind: 'paragraph', text: 'Bonjour,' },
-      { kind: 'paragraph', text: ['Le vote de ', { strong: input.title }, ' est clos.', input.quorumMet ? '' : ' Le quorum n’a pas été atteint : l’assemblée n’a pu adopter aucune résolution.'] },
+      { kind: 'paragraph', text: ['Le vote est clos : ', { strong: input.title }, '.', input.quorumMet ? '' : ' Le quorum n’a pas été atteint, l’assemblée n’a donc pu délibérer : aucune résolution n’est adoptée ni rejetée. Les votes exprimés sont publiés pour mémoire.'] },
       {
         kind: 'fields',
-        rows: input.resolutions.map((r) => [`Résolution n° ${r.position}`, `${r.title} — ${r.adopted ? 'adoptée' : 'rejetée'}${r.sharePercent ? ` (${r.sharePercent} pour)` : ''}`] as const),
+        rows: input.resolutions.map((r) => [`Résolution n° ${r.position}`, `${r.title} — ${OUTCOME_LABEL[resolutionOutcome(input.quorumMet, r)]}${r.sharePercent ? ` (${r.sharePercent} pour)` : ''}`] as const),
       },
       { kind: 'paragraph', text: 'Le procès-verbal, le détail par collège et la liste des bulletins sont dans votre espace ; votre reçu de vote vous permet d’y retrouver vos bulletins.' },
       { kind: 'action', label: 'Voir les résultats', url: siteLink(input.siteUrl, assemblyPath(input.assemblyId)) },

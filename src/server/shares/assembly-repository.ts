@@ -38,6 +38,8 @@ export interface Assembly {
   ballotsCast: number;
   closedAt: Date | null;
   results: AssemblyResults | null;
+  /** On second call: the first-call assembly that did not reach its quorum. */
+  firstCallId: string | null;
   createdAt: Date;
 }
 
@@ -69,6 +71,13 @@ export interface RollEntry {
 
 const date = (value: string | null): Date | null => (value === null ? null : new Date(value));
 
+/** The first-call assembly that `assembly` convenes again, if it is a second call. */
+export async function findFirstCall(db: Kysely<Database>, assembly: Pick<Assembly, 'firstCallId'>): Promise<{ id: string; title: string; startsAt: Date } | undefined> {
+  if (!assembly.firstCallId) return undefined;
+  const row = await db.selectFrom('assemblies').select(['id', 'title', 'starts_at']).where('id', '=', assembly.firstCallId).executeTakeFirst();
+  return row ? { id: row.id, title: row.title, startsAt: new Date(row.starts_at) } : undefined;
+}
+
 export async function findAssembly(db: Kysely<Database>, id: string): Promise<Assembly | undefined> {
   const r = await db.selectFrom('assemblies').selectAll().where('id', '=', id).executeTakeFirst();
   if (!r) return undefined;
@@ -91,6 +100,7 @@ export async function findAssembly(db: Kysely<Database>, id: string): Promise<As
     ballotsCast: Number(r.ballots_cast),
     closedAt: date(r.closed_at),
     results: r.results ? (JSON.parse(r.results) as AssemblyResults) : null,
+    firstCallId: r.first_call_id ?? null,
     createdAt: new Date(r.created_at),
   };
 }

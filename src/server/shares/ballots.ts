@@ -29,6 +29,7 @@ import {
   type AssemblyDocument,
   ballotBox,
   findAssembly,
+  findFirstCall,
   findRollEntry,
   listDocuments,
   listResolutions,
@@ -104,7 +105,9 @@ export async function listMemberAssemblies(deps: Pick<ServerDeps, 'db' | 'clock'
 }
 
 export interface MemberAssemblyView {
-  assembly: Omit<Assembly, 'rules' | 'results' | 'ballotsCast' | 'noticeAt' | 'rollDay' | 'createdAt'> & { majority: Assembly['rules']['majority']; quorum: string; proxiesPerMember: number };
+  assembly: Omit<Assembly, 'rules' | 'results' | 'ballotsCast' | 'noticeAt' | 'rollDay' | 'createdAt' | 'firstCallId'> & { majority: Assembly['rules']['majority']; quorum: string; proxiesPerMember: number };
+  /** On second call: the first-call assembly that did not reach its quorum. */
+  firstCall: { id: string; title: string; startsAt: Date } | null;
   documents: AssemblyDocument[];
   resolutions: Resolution[];
   me: { memberId: string; memberNumber: number; collegeId: string; attendance: AttendanceMode | null; votedOn: string[] };
@@ -152,6 +155,7 @@ export async function memberAssembly(deps: Pick<ServerDeps, 'db' | 'clock'>, use
         voteOpensAt: a.voteOpensAt, voteClosesAt: a.voteClosesAt, status: a.status, noticeSentAt: a.noticeSentAt, closedAt: a.closedAt,
         majority: a.rules.majority, quorum: `${a.rules.quorum.n}/${a.rules.quorum.d}`, proxiesPerMember: a.rules.proxiesPerMember,
       },
+      firstCall: (await findFirstCall(deps.db, a)) ?? null,
       documents,
       resolutions,
       me: { memberId: member.memberId, memberNumber: member.memberNumber, collegeId: member.collegeId, attendance: attendance?.mode ?? null, votedOn: await votedOn(member.memberId) },

@@ -5,7 +5,7 @@
  * Flowing text on as many A4 pages as it needs, numbered.
  */
 import { callLabel, kindLabel } from './assembly-mails';
-import type { AssemblyResults } from './tally';
+import { type AssemblyResults, type ResolutionOutcome, resolutionOutcome } from './tally';
 import { COLORS, finish, longDate, newDocument, typeset } from '../billing/pdf/kit';
 import { formatDateTime } from '../../lib/dates';
 
@@ -26,7 +26,16 @@ export interface MinutesInput {
   colleges: ReadonlyArray<{ id: string; label: string; weightPercent: number }>;
   resolutionTexts: ReadonlyMap<string, string>;
   results: AssemblyResults;
+  /** On second call: when the first-call assembly met without reaching its quorum. */
+  firstCallStartsAt?: Date | undefined;
 }
+
+/** The decision's sentence, as the minutes record it. */
+const DECISION: Readonly<Record<ResolutionOutcome, string>> = {
+  adopted: 'La résolution est adoptée.',
+  rejected: 'La résolution est rejetée.',
+  not_deliberated: 'La résolution n’a pas été délibérée, faute de quorum.',
+};
 
 const CHOICE = { pour: 'pour', contre: 'contre', abstention: 'abstention' } as const;
 
@@ -49,6 +58,7 @@ export async function renderMinutesPdf(input: MinutesInput): Promise<Uint8Array>
   text('Procès-verbal', { size: 16, bold: true, gap: 0.1 });
   text(`${kindLabel(input.kind).replace(/^./, (c) => c.toUpperCase())}, ${callLabel(input.call)} : ${input.title}`, { size: 12, bold: true, gap: 0.6 });
   text(`Réunie le ${formatDateTime(input.startsAt)}${input.place ? `, ${input.place}` : ''}${input.onlineUrl ? `, et en ligne (${input.onlineUrl})` : ''}.`);
+  if (input.firstCallStartsAt) text(`Assemblée réunie sur seconde convocation, l’assemblée convoquée sur première convocation le ${formatDateTime(input.firstCallStartsAt)} n’ayant pas atteint le quorum requis.`);
   text(`Vote en ligne ouvert du ${formatDateTime(input.voteOpensAt)} au ${formatDateTime(input.voteClosesAt)} ; résultats arrêtés le ${formatDateTime(closedAt)}. Statuts appliqués : version ${input.statutesVersion}.`);
 
   heading('Ordre du jour');
@@ -58,7 +68,7 @@ export async function renderMinutesPdf(input: MinutesInput): Promise<Uint8Array>
   heading('Quorum');
   text(`Sociétaires convoqués : ${q.overall.members}. Présents ou à distance : ${q.overall.present} ; représentés : ${q.overall.represented} ; ayant voté : ${q.overall.voted} ; comptés une fois : ${q.overall.participating} (${q.overall.rate}).`);
   for (const line of q.colleges) text(`Collège ${label(line.collegeId)} : ${line.participating} sur ${line.members} (${line.rate}).`, { size: 9.5, color: COLORS.muted, gap: 0.1 });
-  text(q.met ? `Le quorum requis (${q.fraction} des sociétaires) est atteint : l’assemblée peut valablement délibérer.` : `Le quorum requis (${q.fraction} des sociétaires) n’est pas atteint : l’assemblée ne peut valablement délibérer, aucune résolution n’est adoptée.`, { bold: true, gap: 0.5 });
+  text(q.met ? `Le quorum requis (${q.fraction} des sociétaires) est atteint : l’assemblée peut valablement délibérer.` : `Le quorum requis (${q.fraction} des sociétaires) n’est pas atteint : l’assemblée ne peut valablement délibérer, aucune résolution n’a été délibérée. Les votes exprimés sont consignés ci-dessous pour mémoire.`, { bold: true, gap: 0.5 });
 
   heading('Résolutions');
   for (const r of input.results.resolutions) {
@@ -74,7 +84,8 @@ export async function renderMinutesPdf(input: MinutesInput): Promise<Uint8Array>
     }
     const decision = r.share === null ? 'Aucun suffrage exprimé.' : `Part pondérée des voix pour : ${r.sharePercent} (exactement ${r.share}) ; majorité requise : ${r.rule === 'more' ? 'plus de' : 'au moins'} ${r.majority}.`;
     text(decision, { size: 9.5, gap: 0.1 });
-    text(r.adopted ? 'La résolution est adoptée.' : 'La résolution est rejetée.', { bold: true, color: r.adopted ? COLORS.greenDark : COLORS.text, gap: 0.4 });
+    const outcome = resolutionOutcome(q.met, r);
+    text(DECISION[outcome], { bold: true, color: outcome === 'adopted' ? COLORS.greenDark : COLORS.text, gap: 0.4 });
   }
 
   heading('Dépouillement');

@@ -215,6 +215,24 @@ export interface ResolutionResult extends ResolutionTally {
   adopted: boolean;
 }
 
+/**
+ * What became of a resolution. Without the quorum the assembly could not deliberate: nothing was
+ * decided, so a resolution is neither adopted nor rejected, whatever its votes.
+ */
+export type ResolutionOutcome = 'adopted' | 'rejected' | 'not_deliberated';
+
+export function resolutionOutcome(quorumMet: boolean, resolution: Pick<ResolutionResult, 'adopted'>): ResolutionOutcome {
+  if (!quorumMet) return 'not_deliberated';
+  return resolution.adopted ? 'adopted' : 'rejected';
+}
+
+/** How a resolution's outcome is written for members, in mails, pages and the minutes. */
+export const OUTCOME_LABEL: Readonly<Record<ResolutionOutcome, string>> = {
+  adopted: 'adoptée',
+  rejected: 'rejetée',
+  not_deliberated: 'non délibérée, faute de quorum',
+};
+
 export interface AssemblyResults {
   assemblyId: string;
   closedAt: string;
