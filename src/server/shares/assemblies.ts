@@ -122,6 +122,8 @@ export type SecondCallInput = Omit<AssemblyInput, 'kind' | 'call' | 'title' | 'a
 export const needsSecondCall = (assembly: Pick<Assembly, 'call' | 'status' | 'results'>): boolean =>
   assembly.call === 'first' && assembly.status === 'closed' && assembly.results !== null && !assembly.results.quorum.met;
 
+export { findFirstCall };
+
 /** The second call of `firstCallId`, if there is one. */
 export async function findSecondCall(db: Kysely<Database>, firstCallId: string): Promise<{ id: string; title: string } | undefined> {
   return db.selectFrom('assemblies').select(['id', 'title']).where('first_call_id', '=', firstCallId).executeTakeFirst();
