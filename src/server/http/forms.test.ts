@@ -102,11 +102,16 @@ describe('helpers', () => {
     expect(publicValues({ postal_code: '44000', gift_code: 'g' })).toEqual({ postal_code: '44000' });
   });
 
-  it('failWith sets the status and Retry-After', () => {
-    const response = { status: 200, headers: new Headers() };
+  it('failWith sets the status, its reason phrase and Retry-After', () => {
+    // Astro's page answer starts as 200 "OK": a refusal must not keep that phrase ("413 OK").
+    const response = { status: 200, statusText: 'OK', headers: new Headers() };
     failWith(response, { status: 429, message: 'Trop de tentatives.', retryAfterSeconds: 59.2 });
-    expect(response.status).toBe(429);
+    expect([response.status, response.statusText]).toEqual([429, 'Too Many Requests']);
     expect(response.headers.get('Retry-After')).toBe('60');
+    failWith(response, { status: 413, message: 'Trop volumineux.' });
+    expect([response.status, response.statusText]).toEqual([413, 'Payload Too Large']);
+    failWith(response, { status: 200 as never, message: 'Pas un refus.' });
+    expect([response.status, response.statusText]).toEqual([400, 'Bad Request']);
   });
 
   it('isFormPost is true for POST only', () => {

@@ -19,6 +19,7 @@
 import { z } from 'zod';
 import { config } from '../core/config';
 import { UNREADABLE_BODY, checkOrigin, describeIssue, frenchErrors, readBytes } from './request-guards';
+import { reasonPhrase } from './status';
 
 export const FORM_TYPE_REFUSED = 'Le formulaire doit être envoyé en application/x-www-form-urlencoded ou multipart/form-data.';
 export const FILES_REFUSED = 'Ce formulaire n’accepte pas de fichier.';
@@ -150,9 +151,13 @@ export async function readForm<T>(request: Request, schema: z.ZodType<T>, option
   }
 }
 
-/** Sets the status (and `Retry-After`) of a page answering a refused form. Returns the failure. */
-export function failWith<F extends FormFailure>(response: { status?: number | undefined; headers: Headers }, failure: F): F {
+/**
+ * Sets the status, its reason phrase (Astro's default "OK" would stay otherwise) and
+ * `Retry-After` of a page answering a refused form. Returns the failure.
+ */
+export function failWith<F extends FormFailure>(response: { status?: number | undefined; statusText?: string | undefined; headers: Headers }, failure: F): F {
   response.status = failure.status >= 400 && failure.status < 600 ? failure.status : 400;
+  response.statusText = reasonPhrase(response.status);
   if (failure.retryAfterSeconds) response.headers.set('Retry-After', String(Math.ceil(failure.retryAfterSeconds)));
   return failure;
 }

@@ -15,6 +15,7 @@ import { writeTransaction } from '../db/transaction';
 import { handle, jobType, schedule } from '../jobs/schedule';
 import type { PaymentEvent } from '../payments/provider';
 import { ProviderError } from '../payments/provider';
+import { EventAhead } from '../payments/webhooks';
 import { customerRef, findOrder, findOrderByPaymentRef, insertOrderEvent, insertOrderNote, type Order, REFUND_REQUESTED, saveCustomerRef, setCheckoutRef, toOrder } from './repository';
 import { canMove } from './state';
 import type { Updateable } from 'kysely';
@@ -114,6 +115,10 @@ export async function applyOrderEvent(trx: Kysely<Database>, event: PaymentEvent
     case 'refund.succeeded': {
       const paid = await findOrderByPaymentRef(trx, event.paymentRef);
       if (!paid) {
+        // The payment is unknown, but the order it names is ours and still waits for it: its
+        // payment's notification is late. Refused (nothing recorded), the refund comes again after it.
+        const named = event.orderId ? await findOrder(trx, event.orderId) : undefined;
+        if (named && canMove(named.status, 'paid')) throw new EventAhead(`refund of order ${named.id}, still ${named.status}`);
         log.warn('payments.refund_for_unknown_payment', { eventId: event.id });
         return true;
       }

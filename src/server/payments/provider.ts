@@ -67,11 +67,17 @@ export type PaymentEvent =
   /** A SEPA debit submitted to the bank: the money comes (or not) days later. */
   | { id: string; type: 'payment.processing'; orderId: string; methodLabel: string }
   | { id: string; type: 'payment.failed'; orderId: string; reason: string; final: boolean }
-  /** A period paid that the provider renewed by itself (Stripe): the site learns of it here. */
-  | { id: string; type: 'renewal.succeeded'; subscriptionRef: string; invoiceRef: string; paymentRef: string; amountCents: number; periodStart: Date; periodEnd: Date }
-  | { id: string; type: 'renewal.failed'; subscriptionRef: string; invoiceRef: string; reason: string; nextAttemptAt: Date | null }
-  | { id: string; type: 'subscription.ended'; subscriptionRef: string }
-  | { id: string; type: 'refund.succeeded'; paymentRef: string; amountCents: number }
+  /**
+   * A period paid that the provider renewed by itself (Stripe): the site learns of it here.
+   * `subscriptionId` (on the three subscription events) is the site's subscription, when the
+   * provider's payload carries it (the metadata the site gave its checkout): an event about a
+   * subscription whose checkout has not been told yet is then known to be early, not foreign.
+   */
+  | { id: string; type: 'renewal.succeeded'; subscriptionRef: string; subscriptionId?: string; invoiceRef: string; paymentRef: string; amountCents: number; periodStart: Date; periodEnd: Date }
+  | { id: string; type: 'renewal.failed'; subscriptionRef: string; subscriptionId?: string; invoiceRef: string; reason: string; nextAttemptAt: Date | null }
+  | { id: string; type: 'subscription.ended'; subscriptionRef: string; subscriptionId?: string }
+  /** `orderId`, when the payload names the order it paid (its metadata): a refund ahead of its payment is then known to be early. */
+  | { id: string; type: 'refund.succeeded'; paymentRef: string; amountCents: number; orderId?: string }
   | { id: string; type: 'payment_method.updated'; customerRef: string; subscriptionRef?: string; methodLabel: string }
   /** Verified but of no interest to the site; still recorded, so that its replay is recognised. */
   | { id: string; type: 'ignored'; providerType: string };

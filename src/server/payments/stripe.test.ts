@@ -44,6 +44,8 @@ afterEach(() => vi.restoreAllMocks());
 
 const ORDER = '0196f3a2-7c1e-7b7a-9d0e-2b1f4c5a6e01';
 const SUB = 'sub_1SfGh2LkdIwHu7ixQm8pZr4c';
+/** The site's subscription, in the metadata the site gave the checkout (copied by Stripe onto the subscription and its invoices). */
+const SUBSCRIPTION_ID = '0196f3a2-7c1e-7b7a-9d0e-2b1f4c5a6e02';
 const at = (iso: string) => new Date(iso);
 
 describe('Stripe webhooks', () => {
@@ -57,25 +59,26 @@ describe('Stripe webhooks', () => {
     ['checkout.session.expired', { id: 'evt_1SfA09LkdIwHu7ixexpd0001', type: 'payment.failed', orderId: ORDER, reason: 'La session de paiement a expiré.', final: true }],
     // The period paid is the line's (February), not the invoice's own period (January).
     ['invoice.paid.subscription-cycle', {
-      id: 'evt_1SfB01LkdIwHu7ixrenw0001', type: 'renewal.succeeded', subscriptionRef: SUB, invoiceRef: 'in_1SfB02LkdIwHu7ixCycle001', paymentRef: 'in_1SfB02LkdIwHu7ixCycle001',
+      id: 'evt_1SfB01LkdIwHu7ixrenw0001', type: 'renewal.succeeded', subscriptionRef: SUB, subscriptionId: SUBSCRIPTION_ID, invoiceRef: 'in_1SfB02LkdIwHu7ixCycle001', paymentRef: 'in_1SfB02LkdIwHu7ixCycle001',
       amountCents: 900, periodStart: at('2026-02-01T00:00:00Z'), periodEnd: at('2026-03-01T00:00:00Z'),
     }],
     ['invoice.paid.subscription-cycle-legacy', {
-      id: 'evt_1SfB03LkdIwHu7ixrenw0002', type: 'renewal.succeeded', subscriptionRef: SUB, invoiceRef: 'in_1SfB04LkdIwHu7ixCycle002', paymentRef: 'pi_3SfB05LkdIwHu7ix0cRenew2',
+      id: 'evt_1SfB03LkdIwHu7ixrenw0002', type: 'renewal.succeeded', subscriptionRef: SUB, subscriptionId: SUBSCRIPTION_ID, invoiceRef: 'in_1SfB04LkdIwHu7ixCycle002', paymentRef: 'pi_3SfB05LkdIwHu7ix0cRenew2',
       amountCents: 900, periodStart: at('2026-03-01T00:00:00Z'), periodEnd: at('2026-04-01T00:00:00Z'),
     }],
     // The first invoice is the Checkout payment, already told by checkout.session.completed.
     ['invoice.paid.subscription-create', { id: 'evt_1SfB05LkdIwHu7ixcrea0001', type: 'ignored', providerType: 'invoice.paid' }],
     ['invoice.payment_failed', {
-      id: 'evt_1SfB06LkdIwHu7ixfail0001', type: 'renewal.failed', subscriptionRef: SUB, invoiceRef: 'in_1SfB07LkdIwHu7ixCycle003',
+      id: 'evt_1SfB06LkdIwHu7ixfail0001', type: 'renewal.failed', subscriptionRef: SUB, subscriptionId: SUBSCRIPTION_ID, invoiceRef: 'in_1SfB07LkdIwHu7ixCycle003',
       reason: 'Votre banque a refusé le paiement de l’échéance.', nextAttemptAt: at('2026-03-04T00:00:00Z'),
     }],
     ['invoice.payment_failed.last-attempt', {
-      id: 'evt_1SfB08LkdIwHu7ixfail0002', type: 'renewal.failed', subscriptionRef: SUB, invoiceRef: 'in_1SfB07LkdIwHu7ixCycle003',
+      id: 'evt_1SfB08LkdIwHu7ixfail0002', type: 'renewal.failed', subscriptionRef: SUB, subscriptionId: SUBSCRIPTION_ID, invoiceRef: 'in_1SfB07LkdIwHu7ixCycle003',
       reason: 'Votre banque a refusé le paiement de l’échéance.', nextAttemptAt: null,
     }],
-    ['customer.subscription.deleted', { id: 'evt_1SfC01LkdIwHu7ixdele0001', type: 'subscription.ended', subscriptionRef: SUB }],
-    ['charge.refunded', { id: 'evt_3SfD01LkdIwHu7ix0refd0001', type: 'refund.succeeded', paymentRef: 'pi_3SfA00LkdIwHu7ix0cPay001', amountCents: 5000 }],
+    ['customer.subscription.deleted', { id: 'evt_1SfC01LkdIwHu7ixdele0001', type: 'subscription.ended', subscriptionRef: SUB, subscriptionId: SUBSCRIPTION_ID }],
+    // The order, from the payment intent's metadata copied onto its charge: a refund ahead of its payment is known to be early.
+    ['charge.refunded', { id: 'evt_3SfD01LkdIwHu7ix0refd0001', type: 'refund.succeeded', paymentRef: 'pi_3SfA00LkdIwHu7ix0cPay001', amountCents: 5000, orderId: ORDER }],
     // A partial refund made from the dashboard does not refund the order.
     ['charge.refunded.partial', { id: 'evt_3SfD02LkdIwHu7ix0refd0002', type: 'ignored', providerType: 'charge.refunded' }],
     // The site's refund of a renewal comes back with the reference the order carries.
@@ -108,6 +111,15 @@ describe('Stripe webhooks', () => {
     expect(eventOf(JSON.stringify(event))).toEqual({ id: event.id, type: 'ignored', providerType: 'invoice.paid' });
   });
 
+  it('names no subscription or order of ours when the metadata does not (an object made from the dashboard)', () => {
+    const invoice = JSON.parse(fixture('invoice.paid.subscription-cycle'));
+    invoice.data.object.parent.subscription_details.metadata = {};
+    expect(eventOf(JSON.stringify(invoice))).not.toHaveProperty('subscriptionId');
+    const charge = JSON.parse(fixture('charge.refunded'));
+    charge.data.object.metadata = { orderId: 'x'.repeat(101) };
+    expect(eventOf(JSON.stringify(charge))).toEqual({ id: charge.id, type: 'refund.succeeded', paymentRef: 'pi_3SfA00LkdIwHu7ix0cPay001', amountCents: 5000 });
+  });
+
   it('ignores a signed event whose object has an unexpected shape', () => {
     const event = JSON.parse(fixture('invoice.paid.subscription-cycle'));
     delete event.data.object.lines;
@@ -116,6 +128,37 @@ describe('Stripe webhooks', () => {
     charge.data.object.amount_refunded = '5000';
     expect(eventOf(JSON.stringify(charge))).toMatchObject({ type: 'ignored' });
     expect(warnings).toEqual(['payments.stripe_unreadable_event', 'payments.stripe_unreadable_event']);
+  });
+
+  describe('refuses a correctly signed body that is not an event with a 400, in French', () => {
+    const unreadable = { ok: false, status: 400, message: 'Notification illisible : ce n’est pas un événement Stripe (identifiant, type ou données manquants).' };
+    const without = (...path: string[]) => {
+      const event = JSON.parse(fixture('charge.refunded'));
+      let target = event;
+      for (const key of path.slice(0, -1)) target = target[key];
+      delete target[path.at(-1)!];
+      return JSON.stringify(event);
+    };
+
+    it.each([['id'], ['type'], ['data'], ['data', 'object']])('without %s', (...path) => {
+      expect(deliver(without(...path))).toEqual(unreadable);
+    });
+
+    it('an empty id, an object that is not one, null, an array, a number', () => {
+      const event = JSON.parse(fixture('charge.refunded'));
+      expect(deliver(JSON.stringify({ ...event, id: '' }))).toEqual(unreadable);
+      expect(deliver(JSON.stringify({ ...event, data: { object: 'ch_1' } }))).toEqual(unreadable);
+      for (const payload of ['null', '[]', '42', '"evt_1"']) expect(deliver(payload)).toEqual(unreadable);
+    });
+
+    it('a body that is not JSON', () => {
+      expect(deliver('{"id": "evt_1", "type": ')).toEqual(unreadable);
+      expect(warnings).toContain('payments.stripe_unreadable_payload');
+    });
+
+    it('while a bad signature on the same body stays a signature refusal', () => {
+      expect(deliver(without('data'), { secret: 'whsec_someone_else' })).toEqual({ ok: false, status: 400, message: 'Signature de notification invalide.' });
+    });
   });
 
   describe('refuses with a 400 and nothing else', () => {

@@ -53,6 +53,7 @@ export const STRIPE_WEBHOOK_EVENTS = [
 
 const UNAVAILABLE = 'Le service de paiement est indisponible, réessayez dans un instant.';
 const BAD_SIGNATURE = 'Signature de notification invalide.';
+const UNREADABLE = 'Notification illisible : ce n’est pas un événement Stripe (identifiant, type ou données manquants).';
 const CURRENCY = 'eur';
 
 // ---------------------------------------------------------------------------------------------
@@ -102,9 +103,10 @@ const invoiceSchema = z.object({
   billing_reason: z.string().nullish(),
   amount_paid: z.number().int().nonnegative(),
   next_payment_attempt: z.number().int().nullish(),
-  // Recent API versions: the subscription is under `parent`; older ones: at the top.
-  parent: z.object({ subscription_details: z.object({ subscription: ref }).nullish() }).nullish(),
+  // Recent API versions: the subscription (and a copy of its metadata) is under `parent`; older ones: at the top.
+  parent: z.object({ subscription_details: z.object({ subscription: ref, metadata }).nullish() }).nullish(),
   subscription: ref,
+  subscription_details: z.object({ metadata }).nullish(),
   // Older API versions only; recent ones list payments (when expanded).
   payment_intent: ref,
   payments: invoicePayments,
@@ -121,6 +123,8 @@ const invoiceSchema = z.object({
 const chargeSchema = z.object({
   id: z.string().min(1),
   payment_intent: ref,
+  // The payment intent's metadata, copied onto its charge when Stripe creates it.
+  metadata,
   amount_refunded: z.number().int().nonnegative(),
   refunded: z.boolean(),
 });
@@ -133,7 +137,7 @@ const refundSchema = z.object({
   metadata,
 });
 
-const subscriptionSchema = z.object({ id: z.string().min(1) });
+const subscriptionSchema = z.object({ id: z.string().min(1), metadata });
 
 const paymentMethodSchema = z.object({
   id: z.string().min(1),
@@ -143,10 +147,29 @@ const paymentMethodSchema = z.object({
   sepa_debit: z.object({ last4: z.string().regex(/^\d{4}$/).nullish() }).nullish(),
 });
 
+/** What every event must have before its object is looked at. */
+const eventEnvelope = z.object({
+  id: z.string().min(1).max(255),
+  type: z.string().min(1).max(255),
+  data: z.object({ object: z.record(z.string(), z.unknown()) }),
+});
+
 type CheckoutSessionData = z.infer<typeof checkoutSessionSchema>;
 type InvoiceData = z.infer<typeof invoiceSchema>;
 
 const orderIdSchema = z.string().min(1).max(100);
+
+/** A site's id written in metadata by the site itself (see startCheckout), when it is there and fits. */
+function siteId(value: string | undefined): string | undefined {
+  const parsed = orderIdSchema.safeParse(value);
+  return parsed.success ? parsed.data : undefined;
+}
+
+/** The site's subscription an event names in its metadata, as an optional field of the event. */
+const subscriptionIdField = (meta: Record<string, string> | null | undefined) => {
+  const subscriptionId = siteId(meta?.subscriptionId);
+  return subscriptionId ? { subscriptionId } : {};
+};
 
 function methodLabelOf(session: CheckoutSessionData): string {
   const type = session.payment_method_types?.[0] ?? session.allowed_payment_method_types?.[0];
@@ -245,16 +268,17 @@ export function mapStripeEvent(event: { id: string; type: string; data: { object
       // The first invoice of a subscription is the Checkout payment, told by checkout.session.*.
       const line = renewalLineOf(invoice);
       if (!subscriptionRef || !line) return ignored;
+      const named = subscriptionIdField(invoice.parent?.subscription_details?.metadata ?? invoice.subscription_details?.metadata);
       if (event.type === 'invoice.paid') {
         return {
-          id, type: 'renewal.succeeded', subscriptionRef, invoiceRef: invoice.id,
+          id, type: 'renewal.succeeded', subscriptionRef, ...named, invoiceRef: invoice.id,
           paymentRef: paymentIntentOfInvoice(invoice) ?? invoice.id,
           amountCents: invoice.amount_paid,
           periodStart: fromSeconds(line.period.start), periodEnd: fromSeconds(line.period.end),
         };
       }
       return {
-        id, type: 'renewal.failed', subscriptionRef, invoiceRef: invoice.id,
+        id, type: 'renewal.failed', subscriptionRef, ...named, invoiceRef: invoice.id,
         reason: 'Votre banque a refusé le paiement de l’échéance.',
         nextAttemptAt: invoice.next_payment_attempt ? fromSeconds(invoice.next_payment_attempt) : null,
       };
@@ -262,14 +286,15 @@ export function mapStripeEvent(event: { id: string; type: string; data: { object
 
     case 'customer.subscription.deleted': {
       const subscription = read(subscriptionSchema);
-      return subscription ? { id, type: 'subscription.ended', subscriptionRef: subscription.id } : ignored;
+      return subscription ? { id, type: 'subscription.ended', subscriptionRef: subscription.id, ...subscriptionIdField(subscription.metadata) } : ignored;
     }
 
     case 'charge.refunded': {
       const charge = read(chargeSchema);
       // Partial refunds (from the dashboard) do not refund the order: only a full one does.
       if (!charge || !charge.refunded || !charge.payment_intent) return ignored;
-      return { id, type: 'refund.succeeded', paymentRef: charge.payment_intent, amountCents: charge.amount_refunded };
+      const orderId = siteId(charge.metadata?.orderId);
+      return { id, type: 'refund.succeeded', paymentRef: charge.payment_intent, amountCents: charge.amount_refunded, ...(orderId ? { orderId } : {}) };
     }
 
     case 'refund.created':
@@ -576,14 +601,24 @@ export function createStripeProvider(options: StripeProviderOptions): PaymentPro
     parseWebhook(rawBody, headers) {
       const signature = headers.get('stripe-signature');
       if (!signature) return fail(400, BAD_SIGNATURE);
-      let event: Stripe.Event;
+      let payload: unknown;
       try {
         // On the raw bytes, with the SDK's default tolerance (300 s) against replays.
-        event = stripe.webhooks.constructEvent(rawBody, signature, options.webhookSecret);
-      } catch {
-        return fail(400, BAD_SIGNATURE);
+        payload = stripe.webhooks.constructEvent(rawBody, signature, options.webhookSecret);
+      } catch (error) {
+        if (error instanceof Stripe.errors.StripeSignatureVerificationError) return fail(400, BAD_SIGNATURE);
+        // Signed, but not JSON (or a thin v2 notification, which this endpoint is not for). The
+        // name only: a parser's message quotes the body, which may hold a reader's address.
+        log.warn('payments.stripe_unreadable_payload', { error: error instanceof Error ? error.name : typeof error });
+        return fail(400, UNREADABLE);
       }
-      return { ok: true, events: [mapStripeEvent(event)] };
+      // Signed is not well formed: without an id nothing can be recorded, without data nothing applied.
+      const event = eventEnvelope.safeParse(payload);
+      if (!event.success) {
+        log.warn('payments.stripe_unreadable_payload', { issues: event.error.issues.map((i) => `${i.path.join('.')}: ${i.code}`) });
+        return fail(400, UNREADABLE);
+      }
+      return { ok: true, events: [mapStripeEvent(event.data)] };
     },
   };
 }

@@ -14,7 +14,7 @@ import { addDays, addMonths, addYears } from 'date-fns';
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import { findPlan, formatEuros, SUBSCRIPTION_VAT_BP, vatIncluded, donationMaximumCents, donationMinimumCents } from '../../config/catalog';
-import { formatDate } from '../../lib/dates';
+import { formatDate, formatPeriod } from '../../lib/dates';
 import { findUser } from '../auth/service';
 import type { ServerDeps } from '../core/deps';
 import { log } from '../core/log';
@@ -27,6 +27,7 @@ import { SEND_MAIL } from '../mail/jobs';
 import { type Fulfilment, type Fulfilments, scheduleUnwantedRefund, transitionOrder } from '../orders/service';
 import { findOrder, insertOrder, listSubscriptionOrders, type Order, customerRef } from '../orders/repository';
 import { type PaymentEvent, ProviderError } from '../payments/provider';
+import { EventAhead } from '../payments/webhooks';
 import {
   cancellationMail,
   donationStartedMail,
@@ -218,7 +219,8 @@ export function subscriptionFulfilment(deps: SubscriptionDeps): Fulfilment {
       const advanced = await updateSubscriptionIf(trx, sub, {
         set: { status: 'active', current_period_start: toTimestamp(order.periodStart), current_period_end: toTimestamp(order.periodEnd), failed_attempts: 0, ...(methodLabel ? { payment_method: methodLabel } : {}) },
         type: 'renewed',
-        detail: `Échéance payée jusqu’au ${formatDate(order.periodEnd)}`,
+        // The period as its invoice prints it: its last day is the one before the next starts.
+        detail: `Échéance payée ${formatPeriod(order.periodStart, order.periodEnd)}`,
       }, now);
       if (advanced) await schedulePeriod(deps, trx, sub, order.periodEnd);
     },
@@ -279,15 +281,33 @@ export function subscriptionFulfilment(deps: SubscriptionDeps): Fulfilment {
   };
 }
 
+/**
+ * The subscription a provider's event is about, by the provider's reference. Unknown by it, but
+ * naming (in the provider's metadata) one of ours still waiting for its first payment: the
+ * checkout that will give it that reference has not been told yet (deliveries are not ordered),
+ * so the event is early, not foreign — refused before any effect, and delivered again later.
+ */
+async function subscriptionOfEvent(deps: SubscriptionDeps, trx: Kysely<Database>, event: { id: string; type: string; subscriptionRef: string; subscriptionId?: string }): Promise<Subscription | undefined> {
+  const sub = await findByProviderRef(trx, deps.payments.name, event.subscriptionRef);
+  if (sub) return sub;
+  const named = event.subscriptionId ? await findSubscription(trx, event.subscriptionId) : undefined;
+  if (named && named.provider === deps.payments.name && named.providerRef === null && named.status === 'incomplete') {
+    throw new EventAhead(`${event.type} for subscription ${named.id}, still waiting for its first payment`);
+  }
+  log.warn('subscriptions.event_for_unknown', { eventId: event.id, type: event.type });
+  return undefined;
+}
+
 /** Events about subscriptions themselves (providers that run renewals), and saved methods. */
 export async function applySubscriptionEvent(deps: SubscriptionDeps, trx: Kysely<Database>, event: PaymentEvent, now: Date, fulfilments: Fulfilments = {}): Promise<void> {
   switch (event.type) {
     case 'renewal.succeeded': {
-      let sub = await findByProviderRef(trx, deps.payments.name, event.subscriptionRef);
-      if (!sub) return log.warn('subscriptions.event_for_unknown', { eventId: event.id });
-      // The provider charged the new plan or amount asked for: it is the subscription's from this period.
+      let sub = await subscriptionOfEvent(deps, trx, event);
+      if (!sub) return;
+      // The provider charged the new plan or amount asked for: it is the subscription's from this
+      // period (unless it has ended: that payment is given back, see the fulfilment's `paid`).
       const plan = sub.nextPlanId ? findPlan(sub.nextPlanId) : undefined;
-      if ((plan || sub.nextAmountCents) && event.periodStart > (sub.currentPeriodStart ?? new Date(0))) {
+      if ((plan || sub.nextAmountCents) && isLive(sub.status) && event.periodStart > (sub.currentPeriodStart ?? new Date(0))) {
         const set = { plan_id: plan?.id ?? sub.planId, amount_cents: plan?.priceCents ?? sub.nextAmountCents ?? sub.amountCents, interval: plan?.interval ?? sub.interval, next_plan_id: null, next_amount_cents: null };
         if (await updateSubscriptionIf(trx, sub, { set, type: 'changed', detail: `Nouveau tarif appliqué : ${formatEuros(set.amount_cents)}` }, now)) {
           sub = { ...sub, planId: set.plan_id, amountCents: set.amount_cents, interval: set.interval, nextPlanId: null, nextAmountCents: null };
@@ -307,7 +327,7 @@ export async function applySubscriptionEvent(deps: SubscriptionDeps, trx: Kysely
       return;
     }
     case 'renewal.failed': {
-      const sub = await findByProviderRef(trx, deps.payments.name, event.subscriptionRef);
+      const sub = await subscriptionOfEvent(deps, trx, event);
       if (!sub || !isLive(sub.status)) return;
       // An earlier attempt's refusal delivered after the invoice was paid: old news.
       const paid = await trx.selectFrom('orders').select('status').where('attempt_key', '=', `invoice:${event.invoiceRef}`).executeTakeFirst();
@@ -317,7 +337,7 @@ export async function applySubscriptionEvent(deps: SubscriptionDeps, trx: Kysely
       return;
     }
     case 'subscription.ended': {
-      const sub = await findByProviderRef(trx, deps.payments.name, event.subscriptionRef);
+      const sub = await subscriptionOfEvent(deps, trx, event);
       if (!sub || (sub.status !== 'active' && sub.status !== 'past_due' && sub.status !== 'incomplete')) return;
       const status = sub.cancelAtPeriodEnd ? 'canceled' : 'expired';
       const moved = await updateSubscriptionIf(trx, sub, { set: { status, ended_at: toTimestamp(now) }, type: 'ended', detail: 'Fin notifiée par le prestataire' }, now);

@@ -2,9 +2,11 @@
  * The payment provider's notifications (`/api/payments/webhooks/{provider}`): POST only, from
  * the provider's servers, so cross-site and without any Origin to check. What is believed is the
  * signature over the raw body (checked by the provider adapter), so the body is read as bytes,
- * with a size limit, and handed over untouched. A bad signature or an unknown provider is a 4xx
- * with a French message, never a 5xx (which the provider would retry for days); a fault of ours
- * (the database down) is a 500, which it should retry.
+ * with a size limit, and handed over untouched. A bad signature, a body that is not an event or
+ * an unknown provider is a 4xx with a French message, never a 5xx; an event ahead of what it is
+ * about (a refund before its payment is known) is a 409, nothing recorded, which the provider
+ * retries until it applies; a fault of ours (the database down) is a 500, which it retries too.
+ * Every answer is JSON, the 500 included (src/middleware.ts).
  */
 import type { APIRoute } from 'astro';
 import { handlePaymentWebhook } from '../../../../server/checkout/service';
