@@ -15,6 +15,12 @@
  * immutable hashed assets, revalidated pages, ranges); everything else goes to an app process.
  * Text answers of the app processes are compressed on their way out (compressAnswer below).
  *
+ * An app that answers before the reader's body has all arrived (a refusal: 413 for a body too
+ * large, 403, 429) gets no more of it; the reader's answer says `Connection: close`, what the
+ * reader still sends is dropped (up to EARLY_ANSWER_DRAIN_BYTES), and the connection closes once
+ * the answer is out, so that the reader has its refusal at once instead of waiting on a
+ * kept-alive connection. Every 413 closes its connection.
+ *
  * Each app process of a build gets its index (APP_INDEX, 0 to APP_PROCESSES - 1): the one with
  * index 0 is the build's background writer (the job worker and the newsroom's publisher, see
  * src/server/runtime.ts); the others ask it to look at its queues at once (a `wake` message,
@@ -37,6 +43,12 @@ const READY_TIMEOUT_MS = 120_000;
 const NO_FILE_HEADER = 'x-contrechamp-no-file';
 /** Request headers that concern one connection only, or that only the front may set: never passed on. */
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'proxy-authorization', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'x-contrechamp-client', NO_FILE_HEADER]);
+/**
+ * What the front still reads, and drops, of a body the app answered before it had all arrived,
+ * while the answer goes out: enough for the forms' and webhooks' bodies to end cleanly, bounded so
+ * that a reader sending gigabytes costs nothing more. Past it the front stops reading.
+ */
+export const EARLY_ANSWER_DRAIN_BYTES = 1024 * 1024;
 
 /** @param {string} msg @param {Record<string, unknown>} [fields] */
 function log(msg, fields = {}, level = 'info') {
@@ -368,6 +380,21 @@ export async function startFront(options) {
   }
 
   /**
+   * Reads and drops what a reader still sends of a body nobody will read, up to
+   * EARLY_ANSWER_DRAIN_BYTES; past that the front stops reading (the reader's sending stalls, its
+   * answer still arrives) until the connection closes.
+   * @param {import('node:http').IncomingMessage} req
+   */
+  function drain(req) {
+    let dropped = 0;
+    req.on('data', (/** @type {Buffer} */ chunk) => {
+      dropped += chunk.length;
+      if (dropped > EARLY_ANSWER_DRAIN_BYTES) req.pause();
+    });
+    req.resume();
+  }
+
+  /**
    * @param {import('node:http').IncomingMessage} req
    * @param {import('node:http').ServerResponse} res
    * @param {boolean} retried
@@ -388,14 +415,31 @@ export async function startFront(options) {
     if (noFile) headers[NO_FILE_HEADER] = '1';
     const upstream = request({ socketPath: app.socket, method: req.method, path: req.url, headers, agent });
     let responded = false;
+    /** The app answered before the reader's body had all arrived: the rest is not passed on. */
+    let cut = false;
+    /** @type {import('node:http').IncomingMessage | undefined} */
+    let answered;
     upstream.on('response', (up) => {
       responded = true;
+      answered = up;
+      // An early answer (a refusal: body too large, foreign origin, too many attempts) or any 413:
+      // the reader learns at once that this connection ends with the answer (`Connection: close`),
+      // rather than waiting on a kept-alive connection whose request the app never read to its
+      // end. What the reader still sends goes nowhere; Node closes the connection once the
+      // answer is out.
+      const closing = !req.complete || up.statusCode === 413;
+      if (!req.complete) {
+        cut = true;
+        req.unpipe(upstream);
+        drain(req);
+      }
       /** @type {string[]} */
       const raw = [];
       for (let i = 0; i < up.rawHeaders.length; i += 2) {
         const name = /** @type {string} */ (up.rawHeaders[i]);
         if (!HOP_BY_HOP.has(name.toLowerCase())) raw.push(name, /** @type {string} */ (up.rawHeaders[i + 1]));
       }
+      if (closing) raw.push('Connection', 'close');
       const encoder = compressAnswer(req, up, raw);
       res.writeHead(up.statusCode ?? 502, up.statusMessage, raw);
       if (encoder) {
@@ -406,7 +450,9 @@ export async function startFront(options) {
     });
     upstream.on('error', (error) => {
       if (responded) {
-        res.destroy();
+        // The app's side of a request cut short may fail once its answer is in: only an answer
+        // that did not arrive whole is lost.
+        if (!answered?.complete) res.destroy();
         return;
       }
       // A kept-alive connection closed by an app as it stopped: a request without a body is sent again.
@@ -419,7 +465,8 @@ export async function startFront(options) {
       answer(res, 502, 'Le site est momentanément indisponible : réessayez dans quelques secondes.');
     });
     res.on('close', () => {
-      if (!res.writableFinished) upstream.destroy();
+      // A request whose body was cut short can serve no other: the app would wait for its end.
+      if (!res.writableFinished || cut) upstream.destroy();
     });
     if (req.method === 'GET' || req.method === 'HEAD') upstream.end();
     else req.pipe(upstream);

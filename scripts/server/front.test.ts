@@ -9,7 +9,9 @@ import { linkSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, w
 import { Agent, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
+import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clientAddress, parseTrustedProxies, startFront } from './front.mjs';
 import { readLive, writeLive } from '../../src/server/editorial/live.mjs';
@@ -20,7 +22,19 @@ const B = '2026-11-23T10-05-00Z-bbbb';
 const BROKEN = '2026-11-23T10-10-00Z-bad0';
 const SLOW_START = '2026-11-23T10-15-00Z-slow';
 
-/** A stand-in build: `/` answers its name; `/slow` after 1.5 s; `/switch?to=<id>` asks the front for a switch. */
+/**
+ * Where the stand-in builds find the real request path of the app: Astro's Node adapter
+ * (`createRequestFromNodeRequest`, `writeResponse`) and the site's body reader (request-guards.ts,
+ * loaded as TypeScript by Node itself).
+ */
+const ASTRO_NODE = pathToFileURL(createRequire(import.meta.url).resolve('astro/app/node')).href;
+const REQUEST_GUARDS = pathToFileURL(join(root, 'src/server/http/request-guards.ts')).href;
+
+/**
+ * A stand-in build: `/` answers its name; `/slow` after 1.5 s; `/switch?to=<id>` asks the front for
+ * a switch; `/form` reads a form as the site's pages do (64 KiB at most, refused with a 413 as soon
+ * as the declared length says so, or as the bytes counted pass it).
+ */
 function writeBuild(buildsDir: string, id: string, options: { broken?: boolean; startDelayMs?: number } = {}): void {
   const dir = join(buildsDir, id);
   mkdirSync(join(dir, 'server'), { recursive: true });
@@ -30,6 +44,16 @@ function writeBuild(buildsDir: string, id: string, options: { broken?: boolean; 
     `${options.broken ? "throw new Error('broken build');\n" : ''}${options.startDelayMs ? `await new Promise((r) => setTimeout(r, ${options.startDelayMs}));\n` : ''}
 export function handler(req, res) {
   const url = new URL(req.url, 'http://x');
+  if (url.pathname === '/form') {
+    (async () => {
+      const { createRequestFromNodeRequest, writeResponse } = await import(${JSON.stringify(ASTRO_NODE)});
+      const { readFormBody } = await import(${JSON.stringify(REQUEST_GUARDS)});
+      const read = await readFormBody(createRequestFromNodeRequest(req, {}));
+      const headers = { 'Content-Type': 'text/html; charset=utf-8' };
+      await writeResponse(read.ok ? new Response('reçu', { headers }) : new Response('<p>' + read.message + '</p>', { status: read.status, headers }), res);
+    })();
+    return;
+  }
   if (url.pathname === '/switch') {
     process.send({ type: 'switch', id: url.searchParams.get('to'), requestId: 'r1' });
     res.end('asked');
@@ -191,6 +215,53 @@ describe('the front process', () => {
       await front.close();
     }
   });
+
+  it('answers a body it refuses (413) at once and closes the connection, while the reader is still sending', async () => {
+    const front = await startFront({ root, buildsDir, port: 0, host: '127.0.0.1', processes: 1, initialIds: [A] });
+    const url = `http://127.0.0.1:${(front.server.address() as AddressInfo).port}/form`;
+    const form = { 'Content-Type': 'application/x-www-form-urlencoded' };
+    const large = 'message='.padEnd(90 * 1024, 'x');
+    /** The body in 9 pieces of 10 KiB, one every 200 ms: the reader is still sending for almost 2 s. */
+    const slowly = () => {
+      let sent = 0;
+      return new ReadableStream<Uint8Array>({
+        async pull(controller) {
+          if (sent === 9) return controller.close();
+          await new Promise((r) => setTimeout(r, 200));
+          controller.enqueue(new TextEncoder().encode(large.slice(sent * 10 * 1024, (sent + 1) * 10 * 1024)));
+          sent += 1;
+        },
+      });
+    };
+    const post = async (init: RequestInit) => {
+      const started = performance.now();
+      const answer = await fetch(url, { method: 'POST', signal: AbortSignal.timeout(10_000), ...init });
+      const text = await answer.text();
+      return { status: answer.status, statusText: answer.statusText, connection: answer.headers.get('connection'), text, ms: performance.now() - started };
+    };
+    try {
+      // The app process loads its modules on the first form.
+      expect(await post({ body: 'message=bonjour', headers: form })).toMatchObject({ status: 200, text: 'reçu', connection: 'keep-alive' });
+      const refused = { status: 413, statusText: 'Payload Too Large', connection: 'close', text: '<p>Corps de requête trop volumineux.</p>' };
+      // Sent at once, its length declared.
+      const whole = await post({ body: large, headers: form });
+      expect(whole).toMatchObject(refused);
+      expect(whole.ms).toBeLessThan(2000);
+      // Still being sent, its length declared: the answer comes before the body is all sent.
+      const declared = await post({ body: slowly(), headers: { ...form, 'Content-Length': String(large.length) }, duplex: 'half' } as RequestInit);
+      expect(declared).toMatchObject(refused);
+      expect(declared.ms).toBeLessThan(1500);
+      // Still being sent, its length unknown (chunked): refused once the bytes counted pass the limit.
+      const chunked = await post({ body: slowly(), headers: form, duplex: 'half' } as RequestInit);
+      expect(chunked).toMatchObject(refused);
+      expect(chunked.ms).toBeLessThan(2500);
+      // The front and its app serve on as before: no connection to the app is left waiting for a body.
+      for (let i = 0; i < 20; i++) expect((await fetchText((front.server.address() as AddressInfo).port, '/')).status).toBe(200);
+      expect(await post({ body: 'message=encore', headers: form })).toMatchObject({ status: 200, text: 'reçu' });
+    } finally {
+      await front.close();
+    }
+  }, 60_000);
 
   it('tells the app the reader\u2019s address, believing X-Forwarded-For only from a trusted proxy', () => {
     const none = parseTrustedProxies('');

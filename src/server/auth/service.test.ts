@@ -6,6 +6,7 @@ import type { Mailer, OutgoingMail } from '../mail/transport';
 import { createTestDatabase, describeEachDialect, type TestDatabase } from '../../../tests/helpers/db';
 import * as auth from './service';
 import { hashSecret } from './tokens';
+import { ACCOUNT_UNDER_ATTACK_DELAY_MS } from './rate-limits';
 
 // Several tests run a few scrypt derivations (N=2^17): seconds on a busy two-core machine.
 vi.setConfig({ testTimeout: 20_000 });
@@ -85,16 +86,90 @@ describeEachDialect('auth service', (kind) => {
     expect(await auth.sessionUser(deps, persistent.session.token)).toBeNull();
   });
 
-  it('rate-limits password attempts per address with 429, and the limit outlives the process', async () => {
-    for (let i = 0; i < 10; i++) await auth.login(deps, { email, password: 'mauvais mot de passe', rememberMe: false, client: `c${i}-${n}` });
-    const limited = await auth.login(deps, { email, password: PASSWORD, rememberMe: false, client: 'autre' });
-    expect(limited).toMatchObject({ ok: false, status: 429 });
-    // A "restarted" server (new deps, same database) still refuses.
-    const again = await auth.login({ ...deps, mailer: memoryMailer().mailer }, { email, password: PASSWORD, rememberMe: false, client: 'autre' });
-    expect(again).toMatchObject({ ok: false, status: 429 });
-    clock.advance(15 * 60_000);
-    expect(await auth.login(deps, { email, password: PASSWORD, rememberMe: false, client: 'autre' })).toMatchObject({ ok: true });
-  }, 30_000);
+  describe('password attempts', () => {
+    const wrong = 'mauvais mot de passe';
+    const attempt = (password: string, from: string, knownDevice?: string) => auth.login(deps, { email, password, rememberMe: false, client: from, knownDevice });
+    const timed = async <T>(work: () => Promise<T>) => {
+      const started = performance.now();
+      const result = await work();
+      return { result, ms: performance.now() - started };
+    };
+
+    it('throttle a stranger who hammers an address, not its owner from another client; the count outlives the process', async () => {
+      const attacker = `attacker-${n}`;
+      for (let i = 0; i < 10; i++) expect(await attempt(wrong, attacker)).toMatchObject({ ok: false, status: 401, message: auth.MESSAGES.badCredentials });
+      // The stranger is refused now, even with the right password, and told when to come back.
+      const refused = await attempt(PASSWORD, attacker);
+      expect(refused).toMatchObject({ ok: false, status: 429, retryAfterSeconds: 15 * 60 });
+      if (refused.ok) throw new Error();
+      expect(refused.message).toBe('Trop de tentatives de connexion à ce compte depuis votre réseau. Réessayez dans 15 minutes.');
+      // The owner, from elsewhere, signs in at once.
+      expect(await attempt(PASSWORD, `owner-${n}`)).toMatchObject({ ok: true, user: { email } });
+      // A "restarted" server (new deps, same database) still refuses the stranger.
+      const restarted = await auth.login({ ...deps, mailer: memoryMailer().mailer }, { email, password: PASSWORD, rememberMe: false, client: attacker });
+      expect(restarted).toMatchObject({ ok: false, status: 429 });
+      clock.advance(15 * 60_000);
+      expect(await attempt(PASSWORD, attacker)).toMatchObject({ ok: true });
+    }, 30_000);
+
+    it('let the owner in from a browser that signed in before, even from the stranger’s own network', async () => {
+      const first = await attempt(PASSWORD, `home-${n}`);
+      if (!first.ok) throw new Error('login failed');
+      expect(first.device.value).toMatch(/^d1\./);
+      expect(first.device.expiresAt.getTime() - clock.now().getTime()).toBe(365 * 24 * 3600_000);
+      const shared = `shared-network-${n}`;
+      for (let i = 0; i < 12; i++) await attempt(wrong, shared);
+      expect(await attempt(PASSWORD, shared)).toMatchObject({ ok: false, status: 429 });
+      // The known browser on that same network: its own count, untouched by the stranger's.
+      const known = await attempt(PASSWORD, shared, first.device.value);
+      expect(known).toMatchObject({ ok: true, user: { email } });
+      // Its mark is worth nothing for another account, nor once the password has changed.
+      const otherEmail = `autre-${n}@exemple.fr`;
+      await auth.createUser(test.db, { email: otherEmail, password: PASSWORD, now: clock.now() });
+      for (let i = 0; i < 10; i++) await auth.login(deps, { email: otherEmail, password: wrong, rememberMe: false, client: shared });
+      expect(await auth.login(deps, { email: otherEmail, password: PASSWORD, rememberMe: false, client: shared, knownDevice: first.device.value })).toMatchObject({ ok: false, status: 429 });
+      if (!known.ok) throw new Error();
+      const changed = await auth.changePassword(deps, { userId, currentPassword: PASSWORD, newPassword: 'un tout autre mot de passe', persistent: false });
+      expect(changed).toMatchObject({ ok: true });
+      expect(await auth.login(deps, { email, password: 'un tout autre mot de passe', rememberMe: false, client: shared, knownDevice: known.device.value })).toMatchObject({ ok: false, status: 429 });
+    }, 30_000);
+
+    it('refuse a known browser past its own limit', async () => {
+      const first = await attempt(PASSWORD, `home-${n}`);
+      if (!first.ok) throw new Error('login failed');
+      for (let i = 0; i < 10; i++) expect(await attempt(wrong, `home-${n}`, first.device.value)).toMatchObject({ status: 401 });
+      const refused = await attempt(PASSWORD, `home-${n}`, first.device.value);
+      expect(refused).toMatchObject({ ok: false, status: 429, message: 'Trop de tentatives de connexion depuis ce navigateur. Réessayez dans 15 minutes.' });
+      // The same browser without its mark is one client among others.
+      expect(await attempt(PASSWORD, `home-${n}`)).toMatchObject({ ok: true });
+    }, 30_000);
+
+    it('refuse a client that sprays many addresses', async () => {
+      const sprayer = `sprayer-${n}`;
+      for (let i = 0; i < 30; i++) await auth.login(deps, { email: `cible${i}-${n}@exemple.fr`, password: wrong, rememberMe: false, client: sprayer });
+      expect(await auth.login(deps, { email: `cible-de-plus-${n}@exemple.fr`, password: wrong, rememberMe: false, client: sprayer })).toMatchObject({
+        ok: false,
+        status: 429,
+        message: 'Trop de tentatives de connexion depuis votre réseau. Réessayez dans 15 minutes.',
+      });
+      // Others, and the owner of any of those addresses, are not concerned.
+      expect(await attempt(PASSWORD, `owner-${n}`)).toMatchObject({ ok: true });
+    }, 30_000);
+
+    it('slow down, without refusing, an account tried from many clients at once; its known browsers are not slowed', async () => {
+      const first = await attempt(PASSWORD, `home-${n}`);
+      if (!first.ok) throw new Error('login failed');
+      // Eleven clients, nine wrong passwords each (under their own limit): with the owner's, 100
+      // attempts on the account, its limit. The next ones are slowed.
+      for (let c = 0; c < 11; c++) for (let i = 0; i < 9; i++) await attempt(wrong, `bot${c}-${n}`);
+      const elsewhere = await timed(() => attempt(PASSWORD, `cafe-${n}`));
+      expect(elsewhere.result).toMatchObject({ ok: true, user: { email } });
+      expect(elsewhere.ms).toBeGreaterThanOrEqual(ACCOUNT_UNDER_ATTACK_DELAY_MS - 50);
+      const known = await timed(() => attempt(PASSWORD, `cafe-${n}`, first.device.value));
+      expect(known.result).toMatchObject({ ok: true });
+      expect(known.ms).toBeLessThan(elsewhere.ms);
+    }, 60_000);
+  });
 
   describe('sign-in links', () => {
     it('answer the same whether or not the address has an account, and mail only real accounts', async () => {

@@ -20,8 +20,9 @@ import { emailChangeConfirmMail, emailChangeNoticeMail, emailChangedMail, magicL
 import type { MailContent } from '../mail/layout';
 import { EMAIL_CHANGE_LINK, MAIL_LINK } from './job-types';
 import { PasswordHashingBusy, hashPassword, needsRehash, validateNewPassword, verifyAgainstNothing, verifyPassword } from './passwords';
-import { emailSubject, limit as limitBy, retryLater, type RateLimitRule } from '../rate-limit/rate-limit';
-import { AUTH_LIMITS as RATE_LIMITS } from './rate-limits';
+import { emailSubject, hit, limit as limitBy, retryLater, subjectOf, type RateLimitRule } from '../rate-limit/rate-limit';
+import { ACCOUNT_UNDER_ATTACK_DELAY_MS, AUTH_LIMITS as RATE_LIMITS } from './rate-limits';
+import { knownDeviceOf, markDevice } from './known-devices';
 import * as repo from './repository';
 import { hashSecret, isWellFormedSecret, newSecret, sessionExpiresAt, tokenExpiresAt, type SessionKind, type TokenPurpose } from './tokens';
 
@@ -34,6 +35,10 @@ export interface NewSession {
 export const MESSAGES = {
   badCredentials: 'Adresse e-mail ou mot de passe incorrect.',
   tooMany: (seconds: number) => retryLater('Trop de tentatives.', seconds),
+  /** Sign-in refusals, saying what was counted: a network or a browser, never the account as a whole. */
+  tooManyFromNetwork: 'Trop de tentatives de connexion depuis votre réseau.',
+  tooManyOnAccountFromNetwork: 'Trop de tentatives de connexion à ce compte depuis votre réseau.',
+  tooManyFromDevice: 'Trop de tentatives de connexion depuis ce navigateur.',
   linkInvalid: 'Ce lien n’est plus valable : il a déjà servi ou il a expiré. Demandez-en un nouveau.',
   wrongPassword: 'Le mot de passe actuel est incorrect.',
   emailTaken: 'Cette adresse e-mail ne peut pas être utilisée.',
@@ -94,33 +99,74 @@ async function issueToken(db: Kysely<Database>, purpose: TokenPurpose, now: Date
 
 // ——— Sign in and out ———
 
-export function login(
-  deps: ServerDeps,
-  input: { email: string; password: string; rememberMe: boolean; userAgent?: string | null; client: string; previousToken?: string | undefined },
-): Promise<Result<{ user: repo.User; session: NewSession }>> {
+export interface LoginInput {
+  email: string;
+  password: string;
+  rememberMe: boolean;
+  userAgent?: string | null;
+  client: string;
+  previousToken?: string | undefined;
+  /** The browser's known-device cookie (`cc_device`), if it sent one. */
+  knownDevice?: string | undefined;
+}
+
+export interface SignedIn {
+  user: repo.User;
+  session: NewSession;
+  /** The known-device cookie to set on this browser (`cc_device`): it now knows this account. */
+  device: { value: string; expiresAt: Date };
+}
+
+/**
+ * Signs in with a password. Attempts are limited so that a stranger cannot lock an account's
+ * owner out (CONTEXT.md, rule 9): from a browser that knows the account (a known device), only
+ * that browser's own attempts count; from any other, the client's attempts (all accounts) and
+ * the client's attempts on this account are limited and refused past their limit, and an
+ * account tried from many clients at once gets slower answers, never a refusal.
+ */
+export function login(deps: ServerDeps, input: LoginInput): Promise<Result<SignedIn>> {
   return unlessBusy(() => loginNow(deps, input));
 }
 
-async function loginNow(
-  deps: ServerDeps,
-  input: { email: string; password: string; rememberMe: boolean; userAgent?: string | null; client: string; previousToken?: string | undefined },
-): Promise<Result<{ user: repo.User; session: NewSession }>> {
-  const limited = await limit(deps, [[RATE_LIMITS.loginByClient, input.client], [RATE_LIMITS.loginByEmail, emailSubject(input.email)]]);
-  if (limited) return limited;
+const wait = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+async function loginNow(deps: ServerDeps, input: LoginInput): Promise<Result<SignedIn>> {
   const row = await repo.findUserRowByEmail(deps.db, input.email);
+  const now = deps.clock.now();
+  const device = row?.password_hash && input.knownDevice ? knownDeviceOf(input.knownDevice, { userId: row.id, passwordHash: row.password_hash }, now) : null;
+  if (device) {
+    const limited = await limitBy(deps, [[RATE_LIMITS.loginByKnownDevice, subjectOf('device', device)]], MESSAGES.tooManyFromDevice);
+    if (limited) return limited;
+  } else {
+    // Counted whether or not the address has an account: the answers stay the same.
+    const email = repo.normaliseEmail(input.email);
+    const limited =
+      (await limitBy(deps, [[RATE_LIMITS.loginByClient, input.client]], MESSAGES.tooManyFromNetwork)) ??
+      (await limitBy(deps, [[RATE_LIMITS.loginByClientAndEmail, subjectOf('client-email', input.client, email)]], MESSAGES.tooManyOnAccountFromNetwork));
+    if (limited) return limited;
+    // Many clients at once on one account: slower answers for all but its known devices.
+    const account = await hit(deps.db, RATE_LIMITS.loginByEmail, emailSubject(email), now);
+    if (!account.allowed) {
+      log.warn('sign-in slowed', { rule: RATE_LIMITS.loginByEmail.name });
+      await wait(ACCOUNT_UNDER_ATTACK_DELAY_MS);
+    }
+  }
   // Unknown address or no password: spend the same time as a real check, answer the same.
   if (!row?.password_hash) {
     await verifyAgainstNothing(input.password);
     return fail(401, MESSAGES.badCredentials);
   }
   if (!(await verifyPassword(input.password, row.password_hash))) return fail(401, MESSAGES.badCredentials);
-  const now = deps.clock.now();
-  if (needsRehash(row.password_hash)) await repo.updateUser(deps.db, row.id, { password_hash: await hashPassword(input.password), updated_at: toTimestamp(now) });
+  let passwordHash = row.password_hash;
+  if (needsRehash(passwordHash)) {
+    passwordHash = await hashPassword(input.password);
+    await repo.updateUser(deps.db, row.id, { password_hash: passwordHash, updated_at: toTimestamp(now) });
+  }
   // A new session at every sign-in: a session id known before signing in is worth nothing after.
   await logout(deps, input.previousToken);
   const session = await createSession(deps.db, row.id, input.rememberMe ? 'persistent' : 'browser', now, input.userAgent);
-  log.info('signed in', { userId: row.id, persistent: session.persistent });
-  return { ok: true, user: repo.toUser(row), session };
+  log.info('signed in', { userId: row.id, persistent: session.persistent, knownDevice: device !== null });
+  return { ok: true, user: repo.toUser(row), session, device: markDevice(input.knownDevice, { userId: row.id, passwordHash }, now) };
 }
 
 export async function logout(deps: ServerDeps, sessionToken: string | undefined): Promise<void> {

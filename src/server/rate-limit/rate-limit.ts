@@ -75,3 +75,12 @@ export async function limit(
 export function emailSubject(email: string): string {
   return createHmac('sha256', subkey('rate-limit')).update(email.trim().toLowerCase()).digest('hex');
 }
+
+/**
+ * Several values as one rate-limit subject (a client and an address, a device), keyed-hashed
+ * like `emailSubject`. The parts are told apart by their kind, so that no subject of one kind
+ * can equal a subject of another.
+ */
+export function subjectOf(kind: string, ...parts: string[]): string {
+  return createHmac('sha256', subkey('rate-limit')).update(JSON.stringify([kind, ...parts])).digest('hex');
+}
