@@ -76,7 +76,7 @@ export const accessibility = {
     },
     {
       criteria: ['13.3'],
-      text: 'Les documents PDF produits par le site (factures, reçus fiscaux, bulletins et certificats de parts, procès-verbaux, comptes annuels, statuts) ne sont pas balisés pour les lecteurs d’écran.',
+      text: 'Les documents PDF produits par le site (factures, reçus de dons, bulletins et certificats de parts, procès-verbaux, comptes annuels, statuts) ne sont pas balisés pour les lecteurs d’écran.',
       plan: 'Leurs informations sont aussi affichées en HTML dans votre compte (montants, dates, numéros) ; sur demande, nous vous envoyons leur contenu dans un format accessible.',
     },
     {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
-  formatClock, formatDate, formatDateTime, formatDuration, isoDuration, isoParis, parisYear,
+  formatClock, formatDate, formatDateTime, formatDuration, formatPeriod, isoDuration, isoParis, parisYear, periodDays,
 } from './dates';
 
 describe('French dates in Paris time', () => {
@@ -46,5 +46,22 @@ describe('durations', () => {
     expect(isoDuration(3725)).toBe('PT1H2M5S');
     expect(isoDuration(600)).toBe('PT10M');
     expect(isoDuration(0)).toBe('PT0S');
+  });
+});
+
+describe('periods of service', () => {
+  it('end the day before the next one starts, in Paris days, whatever the hour', () => {
+    // Paid at 11:00 in Paris on 1 November: the next period starts on 1 December.
+    expect(formatPeriod(new Date('2026-11-01T10:00:00Z'), new Date('2026-12-01T10:00:00Z'))).toBe('du 1er novembre 2026 au 30 novembre 2026');
+    expect(formatPeriod(new Date('2026-12-01T10:00:00Z'), new Date('2027-01-01T10:00:00Z'))).toBe('du 1er décembre 2026 au 31 décembre 2026');
+    // 23:30 UTC is already the next day in Paris, at both ends.
+    expect(periodDays(new Date('2026-10-31T23:30:00Z'), new Date('2026-11-30T23:30:00Z'))).toEqual({ start: '2026-11-01', end: '2026-11-30' });
+    // Paris midnight exactly: the next period starts that day.
+    expect(periodDays(new Date('2026-11-30T23:00:00Z'), new Date('2026-12-31T23:00:00Z'))).toEqual({ start: '2026-12-01', end: '2026-12-31' });
+    // Across a short month and a leap day.
+    expect(periodDays(new Date('2027-01-31T10:00:00Z'), new Date('2027-02-28T10:00:00Z'))).toEqual({ start: '2027-01-31', end: '2027-02-27' });
+    expect(periodDays(new Date('2028-02-29T10:00:00Z'), new Date('2028-03-29T09:00:00Z'))).toEqual({ start: '2028-02-29', end: '2028-03-28' });
+    // Never ends before it starts.
+    expect(periodDays(new Date('2026-11-01T08:00:00Z'), new Date('2026-11-01T09:00:00Z'))).toEqual({ start: '2026-11-01', end: '2026-11-01' });
   });
 });

@@ -35,6 +35,38 @@ const HOUR_MS = 3_600_000;
 let lastYearHour = NaN;
 let lastYear = 0;
 
+/** The Paris calendar day of an instant, "2026-11-21". */
+export function parisDay(date: Date): string {
+  return formatInTimeZone(date, TIME_ZONE, 'yyyy-MM-dd');
+}
+
+/** The calendar day before an ISO day: "2026-03-01" → "2026-02-28". */
+function dayBefore(day: string): string {
+  const noon = new Date(`${day}T12:00:00Z`);
+  noon.setUTCDate(noon.getUTCDate() - 1);
+  return noon.toISOString().slice(0, 10);
+}
+
+/**
+ * The Paris calendar days a period of service [start, end) is printed as: its first day, and
+ * its last, inclusive — the day before the day `end` falls on, which is the day the next period
+ * starts. Printed this way, consecutive periods meet without sharing a day: « du 1er novembre au
+ * 30 novembre », then « du 1er décembre … », whatever the time of day a payment came in. A period
+ * shorter than a day is that one day.
+ */
+export function periodDays(start: Date, end: Date): { start: string; end: string } {
+  const first = parisDay(start);
+  const last = dayBefore(parisDay(end));
+  return { start: first, end: last < first ? first : last };
+}
+
+/** "du 1er novembre 2026 au 30 novembre 2026": a period of service [start, end) (see `periodDays`). */
+export function formatPeriod(start: Date, end: Date): string {
+  const days = periodDays(start, end);
+  const asDate = (day: string) => new Date(`${day}T12:00:00Z`);
+  return `du ${formatDate(asDate(days.start))} au ${formatDate(asDate(days.end))}`;
+}
+
 /** ISO 8601 with the Paris offset, for <time datetime> and JSON-LD. */
 export function isoParis(date: Date): string {
   return formatInTimeZone(date, TIME_ZONE, "yyyy-MM-dd'T'HH:mm:ssXXX");

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -76,4 +76,31 @@ describe('server wiring', () => {
     expect(await run('0')).toBe('done');
     expect(await run('1')).toBe('pending');
   }, 30_000);
+
+  it('removes at start the temporary files a killed process left in the outbox, and nothing else', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'contrechamp-runtime-'));
+    const outbox = join(dir, 'outbox');
+    mkdirSync(outbox, { mode: 0o700 });
+    const twoHoursAgo = new Date(Date.now() - 2 * 3600_000);
+    const files = { abandoned: '2026-11-26T08-00-00.000Z-0123456789abcdef.eml.1a2b3c4d.tmp', recent: '2026-11-26T10-00-00.000Z-fedcba9876543210.eml.5e6f7a8b.tmp', message: '2026-11-26T08-00-00.000Z-8899aabbccddeeff.eml' };
+    for (const name of Object.values(files)) writeFileSync(join(outbox, name), 'Subject: x');
+    utimesSync(join(outbox, files.abandoned), twoHoursAgo, twoHoursAgo);
+    utimesSync(join(outbox, files.message), twoHoursAgo, twoHoursAgo);
+    vi.resetModules();
+    vi.stubEnv('APP_MODE', 'production');
+    vi.stubEnv('PAYMENT_PROVIDER', 'simulated');
+    vi.stubEnv('DATA_DIR', dir);
+    vi.stubEnv('DATABASE_URL', '');
+    vi.stubEnv('SQLITE_PATH', '');
+    vi.stubEnv('SMTP_URL', '');
+    vi.stubEnv('MAIL_OUTBOX_DIR', '');
+    const { services, shutdown } = await import('./runtime');
+    try {
+      await services();
+      expect(readdirSync(outbox).sort()).toEqual([files.message, files.recent].sort());
+    } finally {
+      await shutdown(0);
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
 });

@@ -26,6 +26,7 @@ import { log } from './core/log';
 import { closeDatabase, getDatabase } from './db/client';
 import { createJobWorker, type JobDefinition, type JobWorker } from './jobs';
 import { mailJobs } from './mail/jobs';
+import { sweepStaleTemporaries } from './mail/outbox';
 import { closeBulkMailer, getBulkMailer, getMailer, type Mailer } from './mail/transport';
 import { authJobs } from './auth/jobs';
 import { contactJobs } from './contact/service';
@@ -118,6 +119,7 @@ export function services(): Promise<ServerDeps> {
       await seedDemoNewsletters(deps);
     }
     await reportInFlight(db);
+    await sweepOutbox();
     // Two lanes: a newsletter's batch holds one for seconds; a sign-in link or a receipt takes the other.
     worker = createJobWorker({ db, handlers: jobHandlers(deps, getBulkMailer()), clock: systemClock, concurrency: 2 });
     // Paid orders left without their invoice by a crash (or paid before billing) get it now; the January statements are due.
@@ -160,6 +162,21 @@ async function reportInFlight(db: ServerDeps['db']): Promise<void> {
   const pending = await db.selectFrom('orders').select((eb) => eb.fn.countAll<number>().as('n')).where('status', '=', 'pending').executeTakeFirst();
   const failed = await db.selectFrom('jobs').select((eb) => eb.fn.countAll<number>().as('n')).where('status', '=', 'failed').executeTakeFirst();
   if (Number(pending?.n ?? 0) > 0 || Number(failed?.n ?? 0) > 0) log.info('start.in_flight', { pendingOrders: Number(pending?.n ?? 0), failedJobs: Number(failed?.n ?? 0) });
+}
+
+/**
+ * The outbox's temporary files older than an hour: messages a killed process never finished
+ * writing (src/server/mail/outbox.ts). Never sent, they would otherwise stay there for ever, and
+ * be copied by every backup. A failure is logged; it does not stop the start.
+ */
+async function sweepOutbox(): Promise<void> {
+  const { transport } = config().mail;
+  if (transport.kind !== 'outbox') return;
+  try {
+    await sweepStaleTemporaries(transport.dir, systemClock.now());
+  } catch (error) {
+    log.warn('mail.outbox_sweep_failed', { error: error instanceof Error ? error.name : 'unknown', code: (error as NodeJS.ErrnoException).code ?? null });
+  }
 }
 
 /** Stops the worker (running jobs get `graceMs` to finish; the others wait in the table), then closes the database. */

@@ -87,6 +87,10 @@ describeEachDialect('account', (kind) => {
     expect(deps.wakes).toBeGreaterThan(0);
     await deps.flush();
     expect(sent.map((m) => [m.to, m.template])).toEqual([[email, 'account-deleted']]);
+    // What is kept is named as the site issues it: donation receipts, never « reçus fiscaux ».
+    const kept = sent[0]!.text.replace(/\s+/g, ' ');
+    expect(kept).toContain('(factures, reçus de dons, registre des sociétaires)');
+    expect(kept).not.toMatch(/reçus? fisca/);
   });
 
   it('shows the newsletter box as the subscription itself', async () => {

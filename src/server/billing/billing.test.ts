@@ -202,7 +202,7 @@ describeEachDialect('billing and gifts', (kind) => {
     const mail = sent.find((m) => m.subject.replace(/\s/g, ' ').startsWith('Remboursement de 10 €'))!;
     const { documents } = await listUserDocuments(test.db, userId);
     const receipt = documents.find((d) => d.kind === 'receipt')!;
-    expect(mail.text.replace(/\s+/g, ' ')).toContain(`Le reçu fiscal n° ${receipt.label} délivré pour ce don est annulé`);
+    expect(mail.text.replace(/\s+/g, ' ')).toContain(`Le reçu de don n° ${receipt.label} est annulé`);
     expect(receipt.canceled).toBe(true);
     expect(documents.filter((d) => d.kind === 'credit_note')).toHaveLength(1);
     expect(documents.find((d) => d.kind === 'invoice')!.related).toBe(documents.find((d) => d.kind === 'credit_note')!.label);

@@ -41,7 +41,11 @@ export interface DocumentBuyer extends DocumentParty {
 
 export interface DocumentLine {
   description: string;
-  /** ISO dates (YYYY-MM-DD, Europe/Paris) of the service period, when there is one. */
+  /**
+   * ISO dates (YYYY-MM-DD, Europe/Paris) of the service period, when there is one: its first and
+   * its last day, both included: the day before the next period starts. (Documents issued before
+   * this rule may end on that next day; they stay as they were issued.)
+   */
   period: { start: string; end: string } | null;
   quantity: number;
   /** Before tax, per unit. */

@@ -12,7 +12,8 @@ import type { Kysely } from 'kysely';
 import { findUser } from '../auth/service';
 import { catalog, formatRate } from '../../config/catalog';
 import { formatSiren, formatVatNumber, PUBLISHER } from '../../config/publisher';
-import { formatDate, parisYear } from '../../lib/dates';
+import { addMonths, addYears } from 'date-fns';
+import { formatDate, parisYear, periodDays } from '../../lib/dates';
 import { countryName } from '../../lib/countries';
 import { formatEuros as formatAmount } from '../../lib/money';
 import type { Database, DocumentKind } from '../db/database';
@@ -131,15 +132,20 @@ function totalsOf(lines: DocumentLine[]): DocumentTotals {
   return { htCents: sum((l) => l.htCents), vat: [...byRate.values()], vatCents: sum((l) => l.vatCents), ttcCents: sum((l) => l.ttcCents) };
 }
 
-/** The service period of a paid subscription order: its own, or the first period from payment. */
-function periodOf(order: Order, paidAt: Date): DocumentLine['period'] {
+/**
+ * The service period printed on a paid subscription order's invoice: the order's own period (a
+ * renewal's), else the first one, from the payment to the end the provider gave (`periodEnd`) or,
+ * failing it, one interval later, as the subscription itself counts it (date-fns: 31 January
+ * plus a month is 28 February). The end is printed inclusive, the day before the next period
+ * starts (`periodDays`), so that two consecutive invoices never cover the same day. Only new
+ * documents are concerned: one already issued keeps the period it was issued with.
+ */
+export function periodOf(order: Pick<Order, 'purpose' | 'periodStart' | 'periodEnd' | 'interval'>, paidAt: Date, periodEnd?: Date): DocumentLine['period'] {
   if (order.purpose !== 'subscription') return null;
-  if (order.periodStart && order.periodEnd) return { start: isoDay(order.periodStart), end: isoDay(new Date(order.periodEnd.getTime() - 1)) };
+  if (order.periodStart && order.periodEnd) return periodDays(order.periodStart, order.periodEnd);
   if (!order.interval) return null;
-  const end = new Date(paidAt);
-  if (order.interval === 'month') end.setUTCMonth(end.getUTCMonth() + 1);
-  else end.setUTCFullYear(end.getUTCFullYear() + 1);
-  return { start: isoDay(paidAt), end: isoDay(new Date(end.getTime() - 1)) };
+  const end = periodEnd && periodEnd > paidAt ? periodEnd : order.interval === 'month' ? addMonths(paidAt, 1) : addYears(paidAt, 1);
+  return periodDays(paidAt, end);
 }
 
 const LATE_PAYMENT_TERMS =
@@ -206,7 +212,7 @@ export async function issuedFor(trx: Kysely<Database>, subjectKey: string): Prom
  * The invoice (subscription, gift) or receipt (donation) of a paid order, issued now unless it
  * exists. Undefined for a purpose that has neither (shares).
  */
-export async function issueForPayment(trx: Kysely<Database>, siteUrl: URL, order: Order, context: { methodLabel: string; now: Date }): Promise<IssuedDocument | undefined> {
+export async function issueForPayment(trx: Kysely<Database>, siteUrl: URL, order: Order, context: { methodLabel: string; now: Date; periodEnd?: Date }): Promise<IssuedDocument | undefined> {
   const kind = documentKindFor(order);
   if (!kind) return undefined;
   const subjectKey = `${kind}:${order.id}`;
@@ -214,7 +220,7 @@ export async function issueForPayment(trx: Kysely<Database>, siteUrl: URL, order
   if (found) return found;
   const paidAt = order.paidAt ?? context.now;
   const buyer = await buyerOf(trx, order);
-  const line = lineOf(order, periodOf(order, paidAt));
+  const line = lineOf(order, periodOf(order, paidAt, context.periodEnd));
   const totals = totalsOf([line]);
   const method = context.methodLabel || (order.method === 'sepa_debit' ? 'Prélèvement SEPA' : order.method === 'card' ? 'Carte bancaire' : 'Moyen de paiement enregistré');
   return insertDocument(

@@ -56,7 +56,7 @@ export function refundMail({
           ] as const)
         : []),
       ...(canceledReceipt
-        ? ([{ kind: 'paragraph', text: `Le reçu fiscal n° ${canceledReceipt.label} délivré pour ce don est annulé : ne le joignez pas à votre déclaration de revenus. Ce don ne figurera pas non plus sur votre récapitulatif annuel.` }] as const)
+        ? ([{ kind: 'paragraph', text: `Le reçu de don n° ${canceledReceipt.label} est annulé, et ce don ne figurera pas sur votre récapitulatif annuel.` }] as const)
         : []),
       { kind: 'note', text: `Une question sur ce remboursement ? Écrivez-nous à ${CONTACTS.abonnements.email}.` },
     ],

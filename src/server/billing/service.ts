@@ -81,7 +81,7 @@ export interface DocumentSummary {
   description: string;
   /** A credit note's invoice label; an invoice's credit note label. */
   related: string | null;
-  /** A donation receipt whose donation was refunded: it no longer gives a right to a reduction. */
+  /** A donation receipt whose donation was refunded: it no longer counts (the yearly statement leaves it out). */
   canceled: boolean;
 }
 

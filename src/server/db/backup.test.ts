@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -95,6 +95,8 @@ describe('backup and restore (SQLite)', () => {
     writeFileSync(join(live.dataDir, 'secret.key'), secret, { mode: 0o600 });
     mkdirSync(live.outboxDir!, { recursive: true });
     writeFileSync(join(live.outboxDir!, '2026-11-26-welcome.eml'), 'Subject: Bienvenue\r\n\r\nBonjour');
+    // A message whose writer was killed midway (`kill -9`): never a message.
+    writeFileSync(join(live.outboxDir!, '2026-11-26-coupe.eml.1a2b3c4d.tmp'), 'Subject: Coup');
 
     const writer = startWriter(live.sqlitePath);
     await until(() => writer.acknowledged() >= 200);
@@ -138,6 +140,18 @@ describe('backup and restore (SQLite)', () => {
 
     expect(readFileSync(join(elsewhere.dataDir, 'secret.key'))).toEqual(secret);
     expect(readFileSync(join(elsewhere.outboxDir!, '2026-11-26-welcome.eml'), 'utf8')).toContain('Bienvenue');
+  });
+
+  it('holds the outbox’s messages, not the temporary file a killed writer left; restoring an older backup brings none back', () => {
+    expect(readdirSync(join(backup.dir, 'outbox'))).toEqual(['2026-11-26-welcome.eml']);
+    expect(readBackup(backup.dir).outbox).toEqual({ files: 1 });
+    // A backup taken before temporary files were left out.
+    const older = join(root, 'older-backup');
+    cpSync(backup.dir, older, { recursive: true });
+    writeFileSync(join(older, 'outbox', '2026-11-25-coupe.eml.0f0f0f0f.tmp'), 'Subject: Coup');
+    const target = deployment(join(root, 'from-older'));
+    restoreBackup(older, target);
+    expect(readdirSync(target.outboxDir!)).toEqual(['2026-11-26-welcome.eml']);
   });
 
   it('refuses to restore over a database that a server holds open, and changes nothing', async () => {

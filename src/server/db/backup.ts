@@ -19,14 +19,16 @@
  *     manifest.json     format, time, the database's size and SHA-256, what else is inside
  *     contrechamp.db    the database
  *     keys/             secret.key, rate-limit.key (those that exist; mode 0600)
- *     outbox/           the mail outbox, when mail goes to files
+ *     outbox/           the mail outbox, when mail goes to files (its messages only: the
+ *                       temporary files of messages being written are left out)
  */
 import { createHash } from 'node:crypto';
-import { chmodSync, cpSync, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import type { Config } from '../core/config';
 import { LEGACY_SECRET_FILE, SECRET_FILE } from '../core/keys';
+import { copyOutbox } from '../mail/outbox';
 
 export const BACKUP_FORMAT = 1;
 const DATABASE_FILE = 'contrechamp.db';
@@ -63,10 +65,6 @@ export function backupPaths(config: Config): BackupPaths {
 
 function sha256(file: string): string {
   return createHash('sha256').update(readFileSync(file)).digest('hex');
-}
-
-function countFiles(dir: string): number {
-  return readdirSync(dir, { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile()).length;
 }
 
 /** `2026-11-26T10:00:00.123Z` → `2026-11-26T10-00-00Z`: sorts by time, valid on every file system. */
@@ -117,8 +115,9 @@ export async function createBackup(paths: BackupPaths, backupsDir: string, now =
 
     let outbox: BackupManifest['outbox'] = null;
     if (paths.outboxDir && existsSync(paths.outboxDir)) {
-      cpSync(paths.outboxDir, join(partial, 'outbox'), { recursive: true });
-      outbox = { files: countFiles(join(partial, 'outbox')) };
+      // The site may be writing mail meanwhile: a message renamed into place or removed while the
+      // folder is copied is skipped, not an error; half-written ones (`.tmp`) are never copied.
+      outbox = { files: copyOutbox(paths.outboxDir, join(partial, 'outbox')) };
     }
 
     const manifest: BackupManifest = {
@@ -213,6 +212,7 @@ export function restoreBackup(dir: string, paths: BackupPaths, now = new Date())
     cpSync(join(dir, 'keys', file), join(paths.dataDir, file));
     chmodSync(join(paths.dataDir, file), 0o600);
   }
-  if (paths.outboxDir && manifest.outbox) cpSync(join(dir, 'outbox'), paths.outboxDir, { recursive: true });
+  // Older backups may hold temporary files: they are left out here too.
+  if (paths.outboxDir && manifest.outbox) copyOutbox(join(dir, 'outbox'), paths.outboxDir);
   return { manifest, setAside };
 }

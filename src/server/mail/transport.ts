@@ -112,7 +112,8 @@ function outboxFileStem(date: Date): string {
 /**
  * Writes the file under a temporary name, flushes it, then renames it: a reader sees either
  * nothing or the whole message, and a process killed midway leaves only a `.tmp` file, which
- * readers ignore. The outbox holds live login links, so files are readable by their owner only.
+ * readers and backups ignore and the next server start removes (outbox.ts). The outbox holds
+ * live login links, so files are readable by their owner only.
  */
 async function writeAtomically(dir: string, stem: string, content: Buffer): Promise<string> {
   await mkdir(dir, { recursive: true, mode: 0o700 });

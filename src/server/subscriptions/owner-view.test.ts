@@ -99,7 +99,7 @@ describe('details of a subscription', () => {
 
   it('the history: payments with their period and status, events newest first in the reader’s words', () => {
     const order = { id: 'o1', description: 'Abonnement Mensuel', amountCents: 700, status: 'failed', failureReason: 'Votre banque a refusé le paiement.', paidAt: null, createdAt: new Date('2026-12-10T10:00:00Z'), periodStart: new Date('2026-12-10T10:00:00Z'), periodEnd: new Date('2027-01-10T10:00:00Z') } as Order;
-    expect(orderLines([order])).toEqual([{ id: 'o1', date: '10 décembre 2026', description: 'Abonnement Mensuel', period: 'du 10 décembre 2026 au 10 janvier 2027', amount: '7\u00a0€', status: 'Échouée : Votre banque a refusé le paiement.', failed: true }]);
+    expect(orderLines([order])).toEqual([{ id: 'o1', date: '10 décembre 2026', description: 'Abonnement Mensuel', period: 'du 10 décembre 2026 au 9 janvier 2027', amount: '7\u00a0€', status: 'Échouée : Votre banque a refusé le paiement.', failed: true }]);
     const events = [
       { type: 'created', from: null, to: 'incomplete' as const, detail: '', at: new Date('2026-11-10T09:59:00Z') },
       { type: 'started', from: 'incomplete' as const, to: 'active' as const, detail: 'Premier paiement reçu', at: new Date('2026-11-10T10:00:00Z') },

@@ -6,7 +6,7 @@
  * the history, and which of the owner's actions make sense now. Pure: the pages render it.
  */
 import { findPlan, formatEuros, formatRate, intervalLabel, perMonthAndYear, plans, vatIncluded, type Interval, type Plan } from '../../config/catalog';
-import { formatDate } from '../../lib/dates';
+import { formatDate, formatPeriod } from '../../lib/dates';
 import type { Order } from '../orders/repository';
 import { ORDER_STATUS_LABELS } from '../orders/state';
 import type { Subscription, SubscriptionEvent } from './repository';
@@ -178,7 +178,8 @@ export function orderLines(orders: readonly Order[]): OrderLine[] {
     id: o.id,
     date: formatDate(o.paidAt ?? o.createdAt),
     description: o.description,
-    period: o.periodStart && o.periodEnd ? `du ${formatDate(o.periodStart)} au ${formatDate(o.periodEnd)}` : null,
+    // As on the invoice: the last day is the one before the next period starts.
+    period: o.periodStart && o.periodEnd ? formatPeriod(o.periodStart, o.periodEnd) : null,
     amount: formatEuros(o.amountCents),
     status: o.failureReason && o.status === 'failed' ? `${ORDER_STATUS_LABELS[o.status]} : ${o.failureReason}` : ORDER_STATUS_LABELS[o.status],
     failed: o.status === 'failed' || o.status === 'canceled',
