@@ -1,7 +1,7 @@
 /** The mails of the cooperative's subscription path: bulletin received, admission, refusal, renunciation. */
 import { formatEuros } from '../../config/catalog';
 import { CAPITAL_ACCOUNT, CONTACTS } from '../../config/publisher';
-import { findCollege } from '../../config/statutes';
+import { findCollege, statutes } from '../../config/statutes';
 import { renderMail, siteLink, type MailContent } from '../mail/layout';
 import type { ShareBulletin } from './bulletins';
 
@@ -35,6 +35,17 @@ export function bulletinReceivedMail({ siteUrl, bulletin }: { siteUrl: URL; bull
   });
 }
 
+/**
+ * What the statutes say of a member's voice: one voice per member whatever the shares held,
+ * weighted by college (the weights from statutes.yaml, as the count applies them).
+ */
+function collegeVoice(collegeId: string): string {
+  const college = findCollege(collegeId);
+  const others = statutes.colleges.filter((c) => c.id !== collegeId).map((c) => `${c.label} ${c.weightPercent}\u00a0%`);
+  const weight = college ? `Le collège ${college.label} pèse ${college.weightPercent}\u00a0% des voix${others.length ? ` (${others.join(', ')})` : ''}` : 'Chaque collège pèse la part des voix que fixent les statuts';
+  return `Chaque sociétaire y dispose d’une voix, quel que soit le nombre de ses parts, et les voix sont pondérées par collège, comme le prévoient les statuts\u00a0: ${weight}. Au sein de votre collège, votre voix compte autant que celle de chaque autre membre.`;
+}
+
 export function admittedMail({ siteUrl, bulletin, certificateNumber, memberNumber }: { siteUrl: URL; bulletin: ShareBulletin; certificateNumber: number; memberNumber: number }): MailContent {
   return renderMail('shares-admitted', {
     siteUrl,
@@ -44,7 +55,8 @@ export function admittedMail({ siteUrl, bulletin, certificateNumber, memberNumbe
     blocks: [
       { kind: 'paragraph', text: 'Bonjour,' },
       { kind: 'paragraph', text: ['La gérance a prononcé votre admission\u00a0: vous êtes sociétaire n° ', { strong: String(memberNumber) }, ` de Contrechamp, dans le collège ${findCollege(bulletin.collegeId)?.label ?? bulletin.collegeId}, pour ${sharesOf(bulletin.shares)}.`] },
-      { kind: 'paragraph', text: `Votre certificat de parts n° ${certificateNumber} et votre bulletin contresigné vous attendent dans l’espace Sociétariat de votre compte. Vous y recevrez aussi les convocations aux assemblées générales, où votre voix compte autant que celle de chacun.` },
+      { kind: 'paragraph', text: `Votre certificat de parts n° ${certificateNumber} et votre bulletin contresigné vous attendent dans l’espace Sociétariat de votre compte. Vous y recevrez aussi les convocations aux assemblées générales.` },
+      { kind: 'paragraph', text: collegeVoice(bulletin.collegeId) },
       { kind: 'action', label: 'Mon espace Sociétariat', url: siteLink(siteUrl, '/mon-compte/societariat') },
     ],
     reason: 'Vous recevez ce message parce que votre souscription de parts sociales a été acceptée.',

@@ -104,6 +104,10 @@ describeEachDialect('becoming a sociétaire', (kind) => {
     const received = sent.find((m) => m.subject.startsWith('Votre souscription de parts sociales'))!;
     expect(received.attachments?.map((a) => a.filename)).toEqual(['bulletin-de-souscription-contrechamp.pdf']);
     const welcome = sent.find((m) => m.subject.startsWith('Bienvenue'))!;
+    // What the statutes say of the vote: one voice each, weighted by college (not « autant que chacun »).
+    const welcomeText = welcome.text.replace(/\s+/g, ' ');
+    expect(welcomeText).toContain('Chaque sociétaire y dispose d’une voix, quel que soit le nombre de ses parts, et les voix sont pondérées par collège');
+    expect(welcomeText).toContain('Le collège Lecteurs-sociétaires pèse 45 % des voix (Salariés 35 %, Partenaires 20 %)');
     expect(pdfText(welcome.attachments![0]!.content)).toContain(`${admitted.certificateNumber}`);
     expect(await holdingOfUser(test.db, reader, '2026-11-23')).toMatchObject({ shares: 3, collegeId: 'lecteurs' });
     expect(await cooperativeFigures(deps)).toEqual({ members: before.members + 1, shares: before.shares + 3, capitalCents: before.capitalCents + 15000 });
