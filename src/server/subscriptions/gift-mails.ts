@@ -1,6 +1,7 @@
 /**
  * The mails of gift subscriptions: the buyer's (code and printable card), the recipient's (on
- * the chosen day, or resent), the invitation to subscribe before a gift ends, and its end.
+ * the chosen day, or resent), the activation (to the recipient, and a word to the buyer), the
+ * invitation to subscribe before a gift ends, and its end.
  */
 import { formatDate } from '../../lib/dates';
 import { oneLine, renderMail, siteLink, type Block, type MailContent } from '../mail/layout';
@@ -82,5 +83,54 @@ export function giftEndedMail({ siteUrl }: { siteUrl: URL }): MailContent {
       { kind: 'action', label: 'Je soutiens Contrechamp', url: siteLink(siteUrl, '/soutenir') },
     ],
     reason: 'Vous recevez ce message parce qu’un abonnement à Contrechamp vous a été offert.',
+  });
+}
+
+/**
+ * To the account that activated a code: what the gift gives, with its dates. Months added after
+ * a paid period move its next payment (or its end, when its cancellation was asked).
+ */
+export function giftActivatedMail({ siteUrl, duration, buyerName, startsAt, endsAt, nextPaymentAt, afterPaid }: {
+  siteUrl: URL;
+  duration: string;
+  buyerName: string;
+  startsAt: Date;
+  endsAt: Date;
+  nextPaymentAt: Date | null;
+  afterPaid: boolean;
+}): MailContent {
+  const dates = afterPaid
+    ? `Ces ${duration} s’ajoutent à votre abonnement, après la période déjà payée : votre période en cours se termine désormais le ${formatDate(endsAt)}.${nextPaymentAt ? ` Votre prochain paiement est reporté au ${formatDate(nextPaymentAt)}.` : ' Rien ne vous sera prélevé d’ici là.'}`
+    : `Il commence le ${formatDate(startsAt)} et se termine le ${formatDate(endsAt)}. Il ne se renouvelle pas : rien ne vous sera jamais prélevé. Nous vous écrirons deux semaines avant son terme.`;
+  return renderMail('gift-activated', {
+    siteUrl,
+    subject: `Abonnement offert activé : ${duration} de Contrechamp`,
+    heading: 'Votre abonnement offert est activé',
+    preheader: `Offert par ${buyerName}, jusqu’au ${formatDate(endsAt)}.`,
+    blocks: [
+      { kind: 'paragraph', text: 'Bonjour,' },
+      { kind: 'paragraph', text: ['L’abonnement de ', { strong: duration }, ' qui vous a été offert par ', { strong: buyerName.replace(/^Une /, 'une ') }, ' est activé.'] },
+      { kind: 'paragraph', text: dates },
+      { kind: 'action', label: 'Voir mon abonnement', url: siteLink(siteUrl, '/mon-compte/mes-abonnements') },
+    ],
+    reason: 'Vous recevez ce message parce que vous venez d’activer un code cadeau Contrechamp sur votre compte.',
+  });
+}
+
+/**
+ * To the buyer: the gift was taken. Nothing of the recipient beyond the name the buyer gave,
+ * and not who activated it (the code may have been passed on).
+ */
+export function giftTakenMail({ siteUrl, duration, recipientName, activatedAt }: { siteUrl: URL; duration: string; recipientName: string; activatedAt: Date }): MailContent {
+  return renderMail('gift-taken', {
+    siteUrl,
+    subject: `Votre cadeau pour ${oneLine(recipientName, 60)} a été activé`,
+    heading: 'Votre cadeau a été activé',
+    blocks: [
+      { kind: 'paragraph', text: 'Bonjour,' },
+      { kind: 'paragraph', text: ['L’abonnement de ', { strong: duration }, ' que vous avez offert à ', { strong: recipientName }, ` a été activé le ${formatDate(activatedAt)}. Merci pour ce cadeau, et pour votre soutien.`] },
+      { kind: 'action', label: 'Mes cadeaux', url: siteLink(siteUrl, '/mon-compte/mes-cadeaux') },
+    ],
+    reason: 'Vous recevez ce message parce que vous avez offert un abonnement à Contrechamp.',
   });
 }

@@ -151,8 +151,9 @@ describeEachDialect('gift subscriptions', (kind) => {
   });
 
   it('a new reader: a gift subscription of its months at 0 €, shown as « Abonnement offert » without actions, invited 14 days before its end, then expired', async () => {
-    const { code } = await boughtGift(byHand(), 'cadeau-1-an');
+    const { code, mail: receipt } = await boughtGift(byHand(), 'cadeau-1-an');
     const reader = await newUser('lectrice');
+    const readerEmail = (await test.db.selectFrom('users').select('email').where('id', '=', reader).executeTakeFirstOrThrow()).email;
     const preview = await previewGift(deps, code, { client: 'c', userId: reader });
     expect(preview).toMatchObject({ ok: true, preview: { duration: '1 an', plan: { mode: 'new' } } });
     const activated = await activateGift(deps, reader, code.toLowerCase().replace(/-/g, ' '), 'c');
@@ -163,6 +164,17 @@ describeEachDialect('gift subscriptions', (kind) => {
     const view = summarize((await findSubscription(test.db, sub!.id))!, clock.now());
     expect(view).toMatchObject({ label: 'Abonnement offert', price: 'Offert', when: 'Se termine le 23 novembre 2027, sans renouvellement', can: { cancel: false, resume: false, change: false, updateMethod: false } });
     expect(await cancelSubscription(deps, reader, sub!.id)).toMatchObject({ ok: false, status: 409 });
+    // Both are told, once: the reader with the dates, the buyer that the gift was taken (no address of the reader's).
+    await deps.flush();
+    await deps.flush();
+    const activatedMails = mailsTo(readerEmail).filter((m) => m.subject.startsWith('Abonnement offert activé'));
+    expect(activatedMails.map((m) => plainSpaces(m.subject))).toEqual(['Abonnement offert activé : 1 an de Contrechamp']);
+    expect(plainSpaces(activatedMails[0]!.text)).toContain('se termine le 23 novembre 2027');
+    expect(plainSpaces(activatedMails[0]!.text)).toContain('rien ne vous sera jamais prélevé');
+    const taken = mailsTo(receipt.to).filter((m) => m.subject.includes('a été activé'));
+    expect(taken.map((m) => m.subject)).toEqual(['Votre cadeau pour Jules Martin a été activé']);
+    expect(plainSpaces(taken[0]!.text)).toContain('a été activé le 23 novembre 2026');
+    expect(taken[0]!.text).not.toContain(readerEmail);
     // Nothing is ever charged: no renewal job, no order.
     expect(await test.db.selectFrom('jobs').select('kind').where('kind', '=', 'subscriptions.renew').where('payload', 'like', `%${sub!.id}%`).execute()).toEqual([]);
 

@@ -30,7 +30,7 @@ import type { Fulfilment } from '../orders/service';
 import { limit, MINUTE, type RateLimitRule } from '../rate-limit/rate-limit';
 import type { Selectable } from 'kysely';
 import { groupCode, hashGiftCode, newGiftCode, parseGiftCode, sealGiftCode, unsealGiftCode } from './gift-codes';
-import { giftBuyerMail, giftEndedMail, giftEndingMail, giftRecipientMail } from './gift-mails';
+import { giftActivatedMail, giftBuyerMail, giftEndedMail, giftEndingMail, giftRecipientMail, giftTakenMail } from './gift-mails';
 import { SEND_MAIL } from '../mail/jobs';
 import { schedulePeriod } from './service';
 import { findSubscription, insertSubscription, insertSubscriptionEvent, type Subscription, updateSubscriptionIf } from './repository';
@@ -482,7 +482,27 @@ async function claimAndApply(deps: GiftDeps, trx: Kysely<Database>, gift: GiftRo
     outcome = { mode: 'new', endsAt, nextPaymentAt: null, subscriptionId };
   }
   await trx.updateTable('gifts').set({ subscription_id: outcome.subscriptionId, activation_mode: outcome.mode }).where('id', '=', gift.id).execute();
+  await scheduleActivationMails(deps, trx, gift, userId, outcome, now);
   return outcome;
+}
+
+/**
+ * With the activation, in its transaction: the account that took the code gets the gift's dates;
+ * the buyer, if still a member and someone else, a word that the gift was taken (the name they
+ * gave the recipient, nothing else of the recipient's). Once per gift.
+ */
+async function scheduleActivationMails(deps: GiftDeps, trx: Kysely<Database>, gift: GiftRow, userId: string, outcome: GiftActivation, now: Date): Promise<void> {
+  const duration = durationOf(gift.months);
+  const recipient = await findUser(trx, userId);
+  if (recipient) {
+    const mail = giftActivatedMail({ siteUrl: deps.siteUrl, duration, buyerName: await buyerName({ db: trx }, gift), startsAt: now, endsAt: outcome.endsAt, nextPaymentAt: outcome.nextPaymentAt, afterPaid: outcome.mode === 'after_paid' });
+    await schedule(deps, trx, SEND_MAIL, { to: recipient.email, mail }, { uniqueKey: `gifts.activated-mail:${gift.id}` });
+  }
+  const buyer = gift.buyer_id && gift.buyer_id !== userId ? await findUser(trx, gift.buyer_id) : undefined;
+  if (buyer) {
+    const mail = giftTakenMail({ siteUrl: deps.siteUrl, duration, recipientName: gift.recipient_name, activatedAt: now });
+    await schedule(deps, trx, SEND_MAIL, { to: buyer.email, mail }, { uniqueKey: `gifts.taken-mail:${gift.id}` });
+  }
 }
 
 /** A paid subscription's renewal moved to its new period end. */
