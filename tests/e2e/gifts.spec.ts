@@ -182,7 +182,7 @@ test('a gift for a chosen day: paid by card, the code and the card by mail, foll
   await page.getByLabel(/J’accepte les conditions générales de vente/).check();
   await page.getByRole('button', { name: 'Payer 40 €' }).click();
   await payByCard(page);
-  await expect(main(page)).toContainText('Le code cadeau et sa carte à imprimer vous sont envoyés par e-mail');
+  await expect(main(page)).toContainText('Le code cadeau et sa carte à imprimer vous sont envoyés par e-mail, et la personne recevra le sien le');
   await look(page, 'confirmation-cadeau');
 
   // The buyer's mail: the code and the card; the recipient gets nothing before the day.
@@ -284,6 +284,9 @@ test('a subscriber signed in is told the gift’s months come after the paid per
   await fillBilling(page);
   await page.getByRole('button', { name: 'Payer 40 €' }).click();
   await payByCard(page);
+  // Handed over by the buyer: nothing to resend to anyone.
+  await expect(main(page)).toContainText('c’est à vous de les remettre');
+  await expect(main(page)).not.toContainText('renvoyez l’e-mail');
   const mail = await waitForMail(member.email, /^Votre abonnement offert/);
   expect(mail.text).toContain('Vous avez choisi de remettre le cadeau vous-même');
   const code = CODE_IN_MAIL.exec(mail.text ?? '')![1]!;

@@ -546,6 +546,12 @@ function describe(gift: GiftRow, now: Date): { state: string; canResend: boolean
   return { state: `Envoyé le ${formatDate(new Date(gift.delivered_at))}\u00a0: pas encore activé`, canResend: true };
 }
 
+/** How the gift of an order reaches its recipient: by mail on a day, or handed over by the buyer. */
+export async function giftDeliveryOfOrder(db: Kysely<Database>, orderId: string): Promise<{ byHand: boolean; deliverOn: string } | undefined> {
+  const row = await db.selectFrom('gifts').select(['recipient_email', 'deliver_on']).where('order_id', '=', orderId).executeTakeFirst();
+  return row ? { byHand: row.recipient_email === null, deliverOn: row.deliver_on } : undefined;
+}
+
 export async function listBoughtGifts(deps: Pick<ServerDeps, 'db' | 'clock'>, userId: string): Promise<BoughtGift[]> {
   const rows = await deps.db.selectFrom('gifts').selectAll().where('buyer_id', '=', userId).orderBy('created_at', 'desc').execute();
   const now = deps.clock.now();
