@@ -8,7 +8,7 @@ import { colleges, findCollege } from '../../config/statutes';
 import type { ServerDeps } from '../core/deps';
 import { fail, type Result } from '../core/result';
 import { capitalOf, deriveHoldings, type MemberIdentity, registerEntries, type RegisterEntry } from '../shares/register';
-import { admitBulletin, changeCollege, type collegeChangeForm, confirmTransfer, type cooperativeFigures, refuseBulletin, type SharesDeps } from '../shares/service';
+import { admitBulletin, changeCollege, type collegeChangeForm, confirmTransfer, type TransferReceived, type cooperativeFigures, refuseBulletin, type SharesDeps } from '../shares/service';
 import type { z } from 'zod';
 import type { ShareBulletin } from '../shares/bulletins';
 import { bulletinsAwaitingDecision, parisDay } from '../shares/bulletins';
@@ -30,12 +30,12 @@ export async function pendingBulletins(deps: Pick<ServerDeps, 'db'>, adminId: st
   return { ok: true, transfers: found.filter((f) => f.bulletin.status === 'awaiting_payment'), decisions: found.filter((f) => f.bulletin.status === 'paid') };
 }
 
-export type BulletinDecision = { kind: 'transfer' } | { kind: 'admit' } | { kind: 'refuse'; reason: string };
+export type BulletinDecision = ({ kind: 'transfer' } & TransferReceived) | { kind: 'admit' } | { kind: 'refuse'; reason: string };
 
 export async function decideBulletin(deps: SharesDeps, adminId: string, bulletinId: string, decision: BulletinDecision): Promise<Result<{ message: string }>> {
   if (!(await adminOf(deps, adminId))) return fail(403, NOT_ADMIN);
   if (decision.kind === 'transfer') {
-    const done = await confirmTransfer(deps, bulletinId, adminId);
+    const done = await confirmTransfer(deps, bulletinId, adminId, decision);
     return done.ok ? { ok: true, message: 'Virement reçu : le bulletin attend maintenant la décision d’admission.' } : done;
   }
   if (decision.kind === 'admit') {

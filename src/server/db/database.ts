@@ -388,6 +388,8 @@ export interface ShareBulletinsTable {
   transfer_reference: Immutable<string | null>;
   status: ShareBulletinStatus;
   paid_at: Timestamp | null;
+  /** For a transfer: the amount the treasurer saw arrive (differs from `amount_cents` only by an explicit override). */
+  transfer_received_cents: number | null;
   decided_at: Timestamp | null;
   decided_by: string | null;
   decision_note: string | null;

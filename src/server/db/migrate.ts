@@ -17,6 +17,7 @@ import * as publishing001 from './migrations/2026-11-26-001-publishing';
 import * as memberPages001 from './migrations/2026-11-27-001-member-pages';
 import * as newsletters001 from './migrations/2026-11-28-001-newsletters';
 import * as secondCall001 from './migrations/2026-11-29-001-second-call';
+import * as transferReceived002 from './migrations/2026-11-29-002-transfer-received';
 
 export const migrations: Readonly<Record<string, Migration>> = {
   '2026-11-21-001-members': members001,
@@ -30,6 +31,7 @@ export const migrations: Readonly<Record<string, Migration>> = {
   '2026-11-27-001-member-pages': memberPages001,
   '2026-11-28-001-newsletters': newsletters001,
   '2026-11-29-001-second-call': secondCall001,
+  '2026-11-29-002-transfer-received': transferReceived002,
 };
 
 /** A migrator over the app's migrations (tests also use it to migrate down). */

@@ -135,6 +135,8 @@ export interface ShareBulletin {
   transferReference: string | null;
   status: ShareBulletinStatus;
   paidAt: Date | null;
+  /** For a transfer: the amount received, as the back-office recorded it. */
+  transferReceivedCents: number | null;
   decidedAt: Date | null;
   decisionNote: string | null;
   createdAt: Date;
@@ -161,6 +163,7 @@ function toBulletin(r: NonNullable<BulletinRow>): ShareBulletin {
     transferReference: r.transfer_reference,
     status: r.status,
     paidAt: r.paid_at ? new Date(r.paid_at) : null,
+    transferReceivedCents: r.transfer_received_cents ?? null,
     decidedAt: r.decided_at ? new Date(r.decided_at) : null,
     decisionNote: r.decision_note,
     createdAt: new Date(r.created_at),
@@ -249,7 +252,7 @@ export async function moveBulletin(
   id: string,
   from: ShareBulletinStatus,
   to: ShareBulletinStatus,
-  set: { paidAt?: Date; decidedBy?: string | null; note?: string | null },
+  set: { paidAt?: Date; receivedCents?: number; decidedBy?: string | null; note?: string | null },
   now: Date,
 ): Promise<boolean> {
   const moved = await trx
@@ -258,6 +261,7 @@ export async function moveBulletin(
       status: to,
       updated_at: toTimestamp(now),
       ...(set.paidAt ? { paid_at: toTimestamp(set.paidAt) } : {}),
+      ...(set.receivedCents !== undefined ? { transfer_received_cents: set.receivedCents } : {}),
       ...(to === 'admitted' || to === 'refused' ? { decided_at: toTimestamp(now), decided_by: set.decidedBy ?? null, decision_note: set.note ?? null } : {}),
       ...(to === 'renounced' ? { decided_at: toTimestamp(now), decision_note: set.note ?? null } : {}),
     })

@@ -13,7 +13,9 @@
  * same key as a back-office refund of the order): a decision racing it makes one outcome, and the
  * provider is never called inside a transaction.
  */
+import { fromZonedTime } from 'date-fns-tz';
 import type { Kysely } from 'kysely';
+import { formatEuros } from '../../config/catalog';
 import { findCollege, statutes } from '../../config/statutes';
 import { formatDate } from '../../lib/dates';
 import type { ServerDeps } from '../core/deps';
@@ -115,16 +117,40 @@ export async function bulletinSigned(deps: Pick<ServerDeps, 'clock'>, trx: Kysel
 // ---------------------------------------------------------------------------------------------
 // The cooperative's decisions (the caller has checked the administrator's role)
 
-export async function confirmTransfer(deps: SharesDeps, bulletinId: string, adminId: string): Promise<Result> {
+/** What the treasurer saw arrive on the bank account for a bulletin paid by transfer. */
+export interface TransferReceived {
+  amountCents: number;
+  /** YYYY-MM-DD, the day the transfer reached the account. */
+  receivedOn: string;
+  /** The amount differs from the bulletin's and the back-office records it anyway. */
+  override?: boolean;
+}
+
+/**
+ * A transfer received: the bulletin is paid on the day the money arrived, with the amount seen.
+ * A day in the future or before the signature, or an amount other than the bulletin's, is
+ * refused (nothing changes); a different amount is recorded only with an explicit override,
+ * and the decisions list shows the difference.
+ */
+export async function confirmTransfer(deps: SharesDeps, bulletinId: string, adminId: string, received: TransferReceived): Promise<Result> {
   const bulletin = await findBulletin(deps.db, bulletinId);
   if (!bulletin) return fail(404, 'Ce bulletin n’existe pas.');
   if (bulletin.paymentMethod !== 'transfer') return fail(409, 'Ce bulletin n’est pas payé par virement.');
   const now = deps.clock.now();
+  if (!Number.isSafeInteger(received.amountCents) || received.amountCents <= 0) return fail(422, 'Indiquez le montant reçu, en euros.');
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(received.receivedOn) || Number.isNaN(Date.parse(`${received.receivedOn}T12:00:00Z`))) return fail(422, 'Indiquez la date de réception du virement.');
+  if (received.receivedOn > parisDay(now)) return fail(422, 'La date de réception du virement ne peut pas être dans le futur.');
+  if (received.receivedOn < parisDay(bulletin.acceptedAt)) return fail(422, `Le virement ne peut pas être reçu avant la signature du bulletin, le ${formatDate(bulletin.acceptedAt)}.`);
+  if (received.amountCents !== bulletin.amountCents && !received.override) {
+    return fail(422, `Le montant reçu (${formatEuros(received.amountCents)}) ne correspond pas au montant du bulletin (${formatEuros(bulletin.amountCents)}). Vérifiez le virement ; pour l’enregistrer malgré l’écart, cochez « Enregistrer malgré l’écart ».`);
+  }
+  const paidAt = fromZonedTime(`${received.receivedOn}T12:00:00`, 'Europe/Paris');
   const moved = await writeTransaction(deps.db, async (trx) => {
     // The transfer's mail went at signing (with the reference): the payment is told at the admission.
-    return moveBulletin(trx, bulletin.id, 'awaiting_payment', 'paid', { paidAt: now, decidedBy: adminId }, now);
+    return moveBulletin(trx, bulletin.id, 'awaiting_payment', 'paid', { paidAt, receivedCents: received.amountCents, decidedBy: adminId }, now);
   });
   if (!moved) return fail(409, 'Ce bulletin n’attend plus de virement\u00a0: rechargez la page.');
+  if (received.amountCents !== bulletin.amountCents) log.warn('shares.transfer_mismatch_recorded', { bulletinId: bulletin.id, adminId, expected: bulletin.amountCents, received: received.amountCents });
   deps.jobs.wake();
   return { ok: true };
 }

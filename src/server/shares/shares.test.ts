@@ -152,10 +152,26 @@ describeEachDialect('becoming a sociétaire', (kind) => {
     expect(waiting).toMatchObject({ status: 'awaiting_payment', transferReference: expect.stringMatching(/^PS-[2-9A-Z]{4}-[2-9A-Z]{4}$/) });
     expect(sent.at(-1)!.text).toContain(waiting!.transferReference!);
     expect(await admitBulletin(deps, transfer.bulletinId, admin)).toMatchObject({ ok: false, status: 409, message: expect.stringContaining('pas encore payé') });
-    expect(await confirmTransfer(deps, transfer.bulletinId, admin)).toEqual({ ok: true });
-    expect(await confirmTransfer(deps, transfer.bulletinId, admin)).toMatchObject({ ok: false, status: 409 });
+    // What arrived is checked against the bulletin: a wrong amount, a day ahead or before the signature change nothing.
+    const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Paris' }).format(clock.now());
+    const tomorrow = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Paris' }).format(new Date(clock.now().getTime() + DAY));
+    const amount = waiting!.amountCents;
+    expect(await confirmTransfer(deps, transfer.bulletinId, admin, { amountCents: amount - 5000, receivedOn: today })).toMatchObject({ ok: false, status: 422, message: expect.stringContaining('ne correspond pas au montant du bulletin') });
+    expect(await confirmTransfer(deps, transfer.bulletinId, admin, { amountCents: amount, receivedOn: tomorrow })).toMatchObject({ ok: false, status: 422, message: expect.stringContaining('dans le futur') });
+    expect(await confirmTransfer(deps, transfer.bulletinId, admin, { amountCents: amount, receivedOn: '2020-01-01' })).toMatchObject({ ok: false, status: 422, message: expect.stringContaining('avant la signature') });
+    expect(await findBulletin(test.db, transfer.bulletinId)).toMatchObject({ status: 'awaiting_payment', paidAt: null, transferReceivedCents: null });
+    expect(await confirmTransfer(deps, transfer.bulletinId, admin, { amountCents: amount, receivedOn: today })).toEqual({ ok: true });
+    expect(await findBulletin(test.db, transfer.bulletinId)).toMatchObject({ status: 'paid', transferReceivedCents: amount });
+    expect(await confirmTransfer(deps, transfer.bulletinId, admin, { amountCents: amount, receivedOn: today })).toMatchObject({ ok: false, status: 409 });
     expect(await admitBulletin(deps, transfer.bulletinId, admin)).toMatchObject({ ok: true });
     expect(await holdingOfUser(test.db, reader, '2026-11-23')).toMatchObject({ shares: 2 });
+
+    // A different amount, recorded only with the explicit override, and kept for all to see.
+    const other = await newUser('virement-ecart');
+    const short = await subscribeShares(deps, other, form({ paiement: 'transfer', parts: '1' }), 'c');
+    if (!short.ok) throw new Error(short.message);
+    expect(await confirmTransfer(deps, short.bulletinId, admin, { amountCents: 4000, receivedOn: today, override: true })).toEqual({ ok: true });
+    expect(await findBulletin(test.db, short.bulletinId)).toMatchObject({ status: 'paid', amountCents: 5000, transferReceivedCents: 4000 });
   });
 
   it('renouncing within 14 days refunds and takes admitted shares out of the register by a new entry; after 14 days it is a withdrawal', async () => {
