@@ -105,8 +105,15 @@ function toNodemailer(mail: OutgoingMail, from: string, date: Date, returnPath: 
 }
 
 /** `2026-11-21T10-00-00.000Z-3f9a…` — sorts by time, valid on every file system (no ':'). */
+/**
+ * The time at the head of an outbox file's name: the files sort in the order mails were written,
+ * whatever wrote them (a newsletter's files carry the time its send started, fixed, so that a
+ * resubmission writes the same file again).
+ */
+export const outboxStamp = (date: Date): string => date.toISOString().replaceAll(':', '-');
+
 function outboxFileStem(date: Date): string {
-  return `${date.toISOString().replaceAll(':', '-')}-${randomBytes(8).toString('hex')}`;
+  return `${outboxStamp(date)}-${randomBytes(8).toString('hex')}`;
 }
 
 /**

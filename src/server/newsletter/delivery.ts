@@ -28,7 +28,7 @@ import { type Database, fromFlag, toTimestamp } from '../db/database';
 import { writeTransaction } from '../db/transaction';
 import { schedule } from '../jobs/schedule';
 import { siteLink } from '../mail/layout';
-import type { Mailer } from '../mail/transport';
+import { type Mailer, outboxStamp } from '../mail/transport';
 import { recipientsQuery, stillSubscribed } from './audience';
 import { type IssueMailTemplate, personaliseIssueMail, renderIssueMail } from './issue-mail';
 import { DELIVER_BATCH, SEND_ISSUE } from './job-types';
@@ -225,7 +225,7 @@ function outcomeOf(error: unknown): Outcome {
 export async function deliverBatch(deps: ServerDeps, options: SendingOptions & { throttle: Throttle }, input: { issueId: string; batch: number }, signal?: AbortSignal): Promise<void> {
   const issue = await deps.db
     .selectFrom('newsletter_issues')
-    .select(['id', 'newsletter', 'status', 'number', 'mail_html', 'mail_text', 'subject'])
+    .select(['id', 'newsletter', 'status', 'number', 'mail_html', 'mail_text', 'subject', 'queued_at'])
     .where('id', '=', input.issueId)
     .executeTakeFirst();
   if (!issue || issue.status !== 'sending' || issue.mail_html === null || issue.mail_text === null) return;
@@ -300,7 +300,7 @@ export async function deliverBatch(deps: ServerDeps, options: SendingOptions & {
             // Gmail's complaint reports are grouped by this (campaign:list:sender); it names no reader.
             'Feedback-ID': `${issue.number}:${newsletter.id}:contrechamp`,
           },
-          identity: { messageId: row.message_id, outboxName: `lettre-${newsletter.id}-${issue.number}-${row.subscriber_id}` },
+          identity: { messageId: row.message_id, outboxName: `${outboxStamp(new Date(issue.queued_at ?? 0))}-lettre-${newsletter.id}-${issue.number}-${row.subscriber_id}` },
         });
         outcome = { status: 'sent' };
       } catch (error) {
