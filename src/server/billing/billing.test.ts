@@ -328,6 +328,10 @@ describeEachDialect('billing and gifts', (kind) => {
     const activated = await activateGift(deps, reader, second, 'c2');
     expect(activated).toMatchObject({ ok: true, mode: 'new' });
     if (!activated.ok) return;
+    // The activation is told at once, to the reader and to the buyer.
+    sent = [];
+    await deps.flush();
+    expect(sent.map((m) => m.subject.replace(/\s/g, ' ')).sort()).toEqual(['Abonnement offert activé : 6 mois de Contrechamp', 'Votre cadeau pour Camille Lefèvre a été activé']);
     sent = [];
     clock.set(new Date(activated.endsAt.getTime() - 14 * DAY + 1000));
     await deps.flush();

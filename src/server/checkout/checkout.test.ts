@@ -13,6 +13,8 @@ import { fakeClock } from '../core/clock';
 import type { Mailer, OutgoingMail } from '../mail/transport';
 import { createSimulatedProvider, PROMPT_DELIVERY, SIMULATED_SIGNATURE_HEADER, signSimulated, submitSimulatedSession, type Delivery, type SimulatedProvider } from '../payments/simulated';
 import { cancelSubscription, changeDonationAmount, changePlan, resumeSubscription, subscriptionDetail } from '../subscriptions/service';
+import { summarize } from '../subscriptions/owner-view';
+import { findSubscription } from '../subscriptions/repository';
 import { confirmation, donationThanks, type CheckoutInput, handlePaymentWebhook, placeOrder } from './service';
 
 vi.setConfig({ testTimeout: 30_000 });
@@ -124,6 +126,21 @@ describeEachDialect('reader revenue', (kind) => {
     clock.advance(60_000);
     await deps.flush();
     expect(await orderRow(ko.orderId)).toMatchObject({ status: 'failed', failure_reason: 'Votre banque a rejeté le prélèvement SEPA.' });
+    // The reader waited days for the bank: the refusal is told, once, with the way to try again.
+    await deps.flush();
+    const told = sent.filter((m) => m.subject === 'Votre paiement de 20 € n’a pas abouti'.replace(' €', '\u00a0€'));
+    expect(told).toHaveLength(1);
+    expect(told[0]!.text).toContain('Votre banque a rejeté le prélèvement SEPA.');
+    expect(told[0]!.text).toContain('Votre don n’a pas été pris en compte');
+    expect(told[0]!.text).toContain('https://contrechamp.example/soutenir/dons');
+
+    // A subscription whose first debit is rejected never started: told, and not shown as « terminé ».
+    const never = await pay({ formule: 'solidaire-mensuel' }, 'FR8420041010050500013M02607');
+    clock.advance(60_000);
+    await deps.flush();
+    const sub = await findSubscription(test.db, (await subOf(never.orderId)).id);
+    expect(summarize(sub!, clock.now())).toMatchObject({ statusLabel: 'Jamais commencé', when: expect.stringContaining('Le premier paiement n’a pas abouti') });
+    expect(sent.filter((m) => m.text.includes('Votre abonnement n’a pas commencé'))).toHaveLength(1);
   });
 
   it('thanks for a donation only once paid or with the bank (SEPA); otherwise points to its confirmation, or knows nothing', async () => {

@@ -16,7 +16,10 @@ import type { ServerDeps } from '../core/deps';
 import { fail, type Result } from '../core/result';
 import type { Database } from '../db/database';
 import { writeTransaction } from '../db/transaction';
-import { applyOrderEvent, type Fulfilments, openCheckout, scheduleReconcile } from '../orders/service';
+import { applyOrderEvent, type Fulfilment, type Fulfilments, openCheckout, scheduleReconcile } from '../orders/service';
+import { schedule } from '../jobs/schedule';
+import { SEND_MAIL } from '../mail/jobs';
+import { firstPaymentFailedMail } from './mails';
 import { findUserOrder, insertOrder, type Order } from '../orders/repository';
 import type { PaymentEvent } from '../payments/provider';
 import { receiveWebhook } from '../payments/webhooks';
@@ -33,9 +36,27 @@ export const BULLETINS_BY_ACCOUNT: RateLimitRule = { name: 'shares:bulletin', li
 
 /** Every purpose's fulfilment, each with its legal document issued first (billing). */
 export function fulfilments(deps: ServerDeps): Fulfilments {
-  const subscriptions = withDocuments(deps, subscriptionFulfilment(deps));
+  const subscriptions = told(deps, withDocuments(deps, subscriptionFulfilment(deps)));
   // Shares have no invoice (a contribution to capital is not a sale); the wrapper still sends the refund mail.
-  return { subscription: subscriptions, donation: subscriptions, gift: withDocuments(deps, giftFulfilment(deps)), shares: withDocuments(deps, shareFulfilment(deps)) };
+  return { subscription: subscriptions, donation: subscriptions, gift: told(deps, withDocuments(deps, giftFulfilment(deps))), shares: told(deps, withDocuments(deps, shareFulfilment(deps))) };
+}
+
+/**
+ * A first payment that fails is told to the reader who waited for it, whatever it paid for,
+ * once per order, in the event's transaction (renewals have their own mails, with the retries).
+ */
+function told(deps: ServerDeps, inner: Fulfilment): Fulfilment {
+  return {
+    ...inner,
+    async failed(trx, order, context) {
+      await inner.failed?.(trx, order, context);
+      if (order.reason !== 'initial' || !order.userId) return;
+      const owner = await findUser(trx, order.userId);
+      if (!owner) return;
+      const mail = firstPaymentFailedMail({ siteUrl: deps.siteUrl, purpose: order.purpose, description: order.description, amountCents: order.amountCents, reason: context.reason });
+      await schedule(deps, trx, SEND_MAIL, { to: owner.email, mail }, { uniqueKey: `checkout.first-payment-failed:${order.id}` });
+    },
+  };
 }
 
 /** Applies one verified provider event (inside the transaction that records its id). */

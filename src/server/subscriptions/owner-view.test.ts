@@ -69,6 +69,8 @@ describe('summary of a subscription', () => {
     expect(s).toMatchObject({ live: false, tone: 'ended', statusLabel: 'Résilié', when: 'Terminé le 10 décembre 2026' });
     expect(s.can).toEqual({ cancel: false, resume: false, change: false, updateMethod: false });
     expect(summarize(sub({ status: 'expired', endedAt: NOW }), NOW).statusLabel).toBe('Terminé');
+    // A first payment refused: it never started, and is not said to have ended.
+    expect(summarize(sub({ status: 'expired', currentPeriodStart: null, currentPeriodEnd: null, endedAt: new Date('2026-11-12T10:00:00Z') }), NOW)).toMatchObject({ live: false, statusLabel: 'Jamais commencé', when: 'Le premier paiement n’a pas abouti, le 12 novembre 2026' });
   });
 
   it('lists running ones first, then the newest', () => {

@@ -96,6 +96,10 @@ export function summarize(sub: Subscription, now: Date): SubscriptionSummary {
     when = periodEnd ? `Paiement de l’échéance du ${formatDate(periodEnd)} en attente` : null;
   } else if (sub.status === 'canceled') {
     statusLabel = w.ended;
+  } else if (sub.status === 'expired' && !sub.currentPeriodStart) {
+    // Its first payment failed: it never started, so it did not « end ».
+    statusLabel = 'Jamais commencé';
+    when = sub.endedAt ? `Le premier paiement n’a pas abouti, le ${formatDate(sub.endedAt)}` : 'Le premier paiement n’a pas abouti';
   }
   return {
     id: sub.id,
