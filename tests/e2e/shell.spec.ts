@@ -14,10 +14,22 @@ test('the header is sticky and 90 px high', async ({ page }) => {
   await expect(header.getByRole('link', { name: 'Je soutiens' })).toBeVisible();
 });
 
-test('“Je soutiens” is in the header on large screens only', async ({ page }) => {
-  await page.setViewportSize({ width: 800, height: 900 });
-  await page.goto('/');
-  await expect(page.locator('header.site-header').getByRole('link', { name: 'Je soutiens' })).toBeHidden();
+test('“Je soutiens” is in the header’s row at every width, and the row fits the screen', async ({ page }) => {
+  for (const width of [1280, 800, 390, 360]) {
+    await page.setViewportSize({ width, height: 800 });
+    await page.goto('/');
+    const header = page.locator('header.site-header');
+    const support = header.getByRole('link', { name: 'Je soutiens' });
+    await expect(support, `${width} px`).toBeVisible();
+    const [box, logo] = [await support.boundingBox(), await header.getByRole('link', { name: /retour à l’accueil/ }).boundingBox()];
+    // On the logo's row, inside the screen, not over the logo, and nothing scrolls sideways.
+    expect(Math.abs(box!.y + box!.height / 2 - (logo!.y + logo!.height / 2)), `${width} px`).toBeLessThan(12);
+    expect(box!.x + box!.width, `${width} px`).toBeLessThanOrEqual(width);
+    expect(box!.x, `${width} px`).toBeGreaterThanOrEqual(logo!.x + logo!.width);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth), `${width} px`).toBeLessThanOrEqual(width);
+    // Contact stays one tap away: in the header from 481 px, in the menu below.
+    if (width > 480) await expect(header.getByRole('link', { name: 'Contact' })).toBeVisible();
+  }
 });
 
 test('the baseline strip shows at 40 px of scroll and hides at 60 px, without moving the page', async ({ page }) => {
