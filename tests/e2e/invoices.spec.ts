@@ -218,6 +218,8 @@ test('the demo subscriber’s invoices, receipts and credit note, each with its 
 });
 
 test('the back-office: invoices by number and by name with their PDF, gifts without their code, the accountant’s CSV; 404 for a reader', async ({ page, browser }) => {
+  // The longest walk of the suite (three accounts, eight pages, four axe runs, a PDF and a CSV).
+  test.setTimeout(180_000);
   await signIn(page, ADMIN, '/administration/factures');
   await expect(page.getByRole('heading', { level: 1, name: 'Factures' })).toBeVisible();
   const nav = page.getByRole('complementary', { name: 'Administration' });
