@@ -21,7 +21,7 @@ import { expect, test } from '../helpers/guard';
 import { forgetClientRateLimits } from '../helpers/members';
 import { arrived, look, reloadUntil, signIn, trackRouter, waitForMail, withE2eDatabase } from '../helpers/browse';
 
-test.describe.configure({ timeout: 120_000 });
+test.describe.configure({ timeout: 180_000 });
 
 const SHOTS = process.env.SHOTS_DIR ?? '/work/shots/cooperative';
 const DEMO_PASSWORD = 'motdepasse-demo';

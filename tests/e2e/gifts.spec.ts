@@ -20,7 +20,8 @@ import { createMember, forgetClientRateLimits, outboxDir } from '../helpers/memb
 import { seedSubscription } from '../helpers/revenue';
 import { shoot as shootAt } from '../helpers/browse';
 
-test.describe.configure({ timeout: 90_000 });
+// Long walks (payment, mails, activation by another account) on a machine shared by two browsers.
+test.describe.configure({ timeout: 150_000 });
 
 const SHOTS = process.env.SHOTS_DIR ?? '/work/shots/gifts';
 const CODE_IN_MAIL = /Code cadeau\s*:\s*([0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{4})/;
