@@ -5,6 +5,9 @@ export default defineConfig({
   test: {
     include: ['src/**/*.test.ts', 'scripts/**/*.test.ts', 'tests/unit/**/*.test.ts', 'deploy/**/*.test.ts'],
     environment: 'node',
+    // A time limit catches a test that hangs, not a slow machine: property tests, PDF fuzzing and
+    // the front's switches under load take several seconds on two busy cores (vitest's default is 5 s).
+    testTimeout: 30_000,
     // Vitest's default is one worker fewer than the cores: on a 2-core CI machine, one file at a
     // time. Most suites wait on PostgreSQL, child processes or builds, so two run side by side.
     maxWorkers: Math.max(2, availableParallelism() - 1),
