@@ -95,23 +95,32 @@ export type AssemblyInput = z.input<typeof assemblyInput>;
 
 const firstIssue = (error: z.ZodError) => error.issues[0]?.message ?? 'Formulaire incomplet.';
 
-/** A new assembly, in draft, with the statutes' rules of its kind and call as they are today. */
-export async function createAssembly(deps: Pick<ServerDeps, 'db' | 'clock'>, actorId: string, input: AssemblyInput): Promise<Result<{ assemblyId: string }>> {
+/**
+ * An assembly's input checked for a new draft (the statutes' checks, then dates still ahead), and
+ * the row it becomes, with the statutes' rules of its kind and call as they are today.
+ */
+function draftRow(input: AssemblyInput, actorId: string, now: Date, firstCallId: string | null) {
   const parsed = assemblyInput.safeParse(input);
   if (!parsed.success) return fail(422, firstIssue(parsed.error));
   const a = parsed.data;
-  const now = deps.clock.now();
   if (a.startsAt <= now) return fail(422, 'La date de l’assemblée est passée.');
   if (a.voteOpensAt < now) return fail(422, 'L’ouverture du vote est passée.');
-  const id = newId();
-  await deps.db
-    .insertInto('assemblies')
-    .values({
-      id, kind: a.kind, call: a.call, title: a.title, starts_at: toTimestamp(a.startsAt), place: a.place, online_url: a.onlineUrl, agenda: JSON.stringify(a.agenda),
-      vote_opens_at: toTimestamp(a.voteOpensAt), vote_closes_at: toTimestamp(a.voteClosesAt), rules: JSON.stringify(rulesFor(a.kind, a.call)), status: 'draft',
-      notice_at: null, notice_sent_at: null, roll_day: null, closed_at: null, results: null, first_call_id: null, created_by: actorId, created_at: toTimestamp(now), updated_at: toTimestamp(now),
-    })
-    .execute();
+  return {
+    ok: true as const,
+    row: {
+      id: newId(), kind: a.kind, call: a.call, title: a.title, starts_at: toTimestamp(a.startsAt), place: a.place, online_url: a.onlineUrl, agenda: JSON.stringify(a.agenda),
+      vote_opens_at: toTimestamp(a.voteOpensAt), vote_closes_at: toTimestamp(a.voteClosesAt), rules: JSON.stringify(rulesFor(a.kind, a.call)), status: 'draft' as const,
+      notice_at: null, notice_sent_at: null, roll_day: null, closed_at: null, results: null, first_call_id: firstCallId, created_by: actorId, created_at: toTimestamp(now), updated_at: toTimestamp(now),
+    },
+  };
+}
+
+/** A new assembly, in draft, with the statutes' rules of its kind and call as they are today. */
+export async function createAssembly(deps: Pick<ServerDeps, 'db' | 'clock'>, actorId: string, input: AssemblyInput): Promise<Result<{ assemblyId: string }>> {
+  const draft = draftRow(input, actorId, deps.clock.now(), null);
+  if (!draft.ok) return draft;
+  const id = draft.row.id;
+  await deps.db.insertInto('assemblies').values(draft.row).execute();
   log.info('assemblies.created', { assemblyId: id, actorId });
   return { ok: true, assemblyId: id };
 }
@@ -140,21 +149,14 @@ export async function createSecondCall(deps: Pick<ServerDeps, 'db' | 'clock'>, a
   const first = await findAssembly(deps.db, firstCallId);
   if (!first) return fail(404, NOT_FOUND);
   if (!needsSecondCall(first)) return fail(409, 'Seule une assemblée close sur première convocation sans avoir atteint le quorum peut être convoquée de nouveau.');
-  const parsed = assemblyInput.safeParse({ ...input, kind: first.kind, call: 'second', title: secondCallTitle(first.title), agenda: first.agenda });
-  if (!parsed.success) return fail(422, firstIssue(parsed.error));
-  const a = parsed.data;
   const now = deps.clock.now();
-  if (a.startsAt <= now) return fail(422, 'La date de l’assemblée est passée.');
-  if (a.voteOpensAt < now) return fail(422, 'L’ouverture du vote est passée.');
-  const id = newId();
+  const draft = draftRow({ ...input, kind: first.kind, call: 'second', title: secondCallTitle(first.title), agenda: first.agenda }, actorId, now, first.id);
+  if (!draft.ok) return draft;
+  const id = draft.row.id;
   const created = await writeTransaction(deps.db, async (trx) => {
     const inserted = await trx
       .insertInto('assemblies')
-      .values({
-        id, kind: first.kind, call: 'second', title: a.title, starts_at: toTimestamp(a.startsAt), place: a.place, online_url: a.onlineUrl, agenda: JSON.stringify(a.agenda),
-        vote_opens_at: toTimestamp(a.voteOpensAt), vote_closes_at: toTimestamp(a.voteClosesAt), rules: JSON.stringify(rulesFor(first.kind, 'second')), status: 'draft',
-        notice_at: null, notice_sent_at: null, roll_day: null, closed_at: null, results: null, first_call_id: first.id, created_by: actorId, created_at: toTimestamp(now), updated_at: toTimestamp(now),
-      })
+      .values(draft.row)
       .onConflict((oc) => oc.column('first_call_id').doNothing())
       .returning('id')
       .executeTakeFirst();
