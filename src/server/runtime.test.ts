@@ -3,9 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
-/** Boots the server's wiring on a fresh SQLite file with the given mode, and lists the accounts. */
-async function bootAndListAccounts(mode: 'demo' | 'production', appIndex?: string) {
-  const dir = mkdtempSync(join(tmpdir(), 'contrechamp-runtime-'));
+/**
+ * A fresh module graph with the server's environment pointing at `dir` (SQLite there, the
+ * simulated provider), in `mode`, as app process `appIndex` when given.
+ */
+function freshRuntimeEnv(dir: string, mode: 'demo' | 'production', appIndex?: string) {
   vi.resetModules();
   vi.stubEnv('APP_MODE', mode);
   vi.stubEnv('PAYMENT_PROVIDER', 'simulated');
@@ -13,6 +15,12 @@ async function bootAndListAccounts(mode: 'demo' | 'production', appIndex?: strin
   vi.stubEnv('DATABASE_URL', '');
   vi.stubEnv('SQLITE_PATH', '');
   if (appIndex !== undefined) vi.stubEnv('APP_INDEX', appIndex);
+}
+
+/** Boots the server's wiring on a fresh SQLite file with the given mode, and lists the accounts. */
+async function bootAndListAccounts(mode: 'demo' | 'production', appIndex?: string) {
+  const dir = mkdtempSync(join(tmpdir(), 'contrechamp-runtime-'));
+  freshRuntimeEnv(dir, mode, appIndex);
   const { services, shutdown } = await import('./runtime');
   try {
     const { db } = await services();
@@ -50,13 +58,7 @@ describe('server wiring', () => {
   it('runs due jobs in the background writer only; another process leaves them in the queue', async () => {
     const run = async (appIndex: string) => {
       const dir = mkdtempSync(join(tmpdir(), 'contrechamp-runtime-'));
-      vi.resetModules();
-      vi.stubEnv('APP_MODE', 'production');
-      vi.stubEnv('PAYMENT_PROVIDER', 'simulated');
-      vi.stubEnv('DATA_DIR', dir);
-      vi.stubEnv('DATABASE_URL', '');
-      vi.stubEnv('SQLITE_PATH', '');
-      vi.stubEnv('APP_INDEX', appIndex);
+      freshRuntimeEnv(dir, 'production', appIndex);
       const { services, shutdown } = await import('./runtime');
       const { schedule } = await import('./jobs/schedule');
       const { SEND_MAIL } = await import('./mail/jobs');
@@ -86,12 +88,7 @@ describe('server wiring', () => {
     for (const name of Object.values(files)) writeFileSync(join(outbox, name), 'Subject: x');
     utimesSync(join(outbox, files.abandoned), twoHoursAgo, twoHoursAgo);
     utimesSync(join(outbox, files.message), twoHoursAgo, twoHoursAgo);
-    vi.resetModules();
-    vi.stubEnv('APP_MODE', 'production');
-    vi.stubEnv('PAYMENT_PROVIDER', 'simulated');
-    vi.stubEnv('DATA_DIR', dir);
-    vi.stubEnv('DATABASE_URL', '');
-    vi.stubEnv('SQLITE_PATH', '');
+    freshRuntimeEnv(dir, 'production');
     vi.stubEnv('SMTP_URL', '');
     vi.stubEnv('MAIL_OUTBOX_DIR', '');
     const { services, shutdown } = await import('./runtime');
