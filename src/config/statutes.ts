@@ -58,6 +58,10 @@ export const statutesSchema = z
       .object({
         noticeDays: z.number().int().min(1).max(90),
         proxiesPerMember: z.number().int().min(0).max(50),
+        /** Who chairs, who is secretary, how many scrutineers and who (the minutes print them, to be filled in by hand). */
+        bureau: z
+          .object({ chair: z.string().min(1), secretary: z.string().min(1), scrutineers: z.number().int().min(0).max(4), scrutineersWho: z.string().min(1) })
+          .strict(),
         ordinary: assemblyRules,
         extraordinary: assemblyRules,
       })

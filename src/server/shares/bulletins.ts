@@ -16,13 +16,14 @@
 import { createHash, randomInt } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
-import { countryField } from '../../lib/countries';
+import { countryField, countryName } from '../../lib/countries';
 import { formatEuros } from '../../config/catalog';
 import { type College, colleges, findCollege, statutes } from '../../config/statutes';
 import { formatDate } from '../../lib/dates';
 import { isSiren } from '../catalog/basket';
 import { fail, type Result } from '../core/result';
 import { type Database, newId, type ShareBulletinStatus, type SharePaymentMethod, toTimestamp } from '../db/database';
+import { allotNumber } from '../billing/numbering';
 import { addRegisterEntry, ensureMember, lockRegister, type MemberIdentity } from './register';
 import { CONTACTS } from '../../config/publisher';
 
@@ -90,19 +91,30 @@ export function checkBulletin(input: BulletinInput): Result<{ bulletin: CheckedB
 
 const METHOD_LABELS: Record<SharePaymentMethod, string> = { card: 'carte bancaire', sepa: 'prélèvement SEPA', transfer: 'virement bancaire' };
 
-/** The bulletin as it is read, accepted and printed: one paragraph per line. Same fields, same text. */
-export function bulletinText(b: CheckedBulletin, statutesVersion: string): string[] {
+/** « 912 345 678 » (as invoices print a SIREN); anything else as it is. */
+const spacedSiren = (siren: string) => siren.replace(/^(\d{3})(\d{3})(\d{3})$/, '$1 $2 $3');
+
+/**
+ * The bulletin as it is read, accepted and printed: one paragraph per line. Same fields, same
+ * text. The country is named in French (« France »), the SIREN spaced; `legacy` gives the text
+ * of the bulletins signed before that (country code, SIREN in one block), which their
+ * fingerprint covers (`acceptedBulletinText`).
+ */
+export function bulletinText(b: CheckedBulletin, statutesVersion: string, legacy = false): string[] {
   const id = b.identity;
+  const siren = (s: string) => (legacy ? s : spacedSiren(s));
   const who = id.company
-    ? `${id.company.name}, SIREN ${id.company.siren}, représentée par ${id.company.representative} en qualité de ${id.company.role}`
+    ? `${id.company.name}, SIREN ${siren(id.company.siren)}, représentée par ${id.company.representative} en qualité de ${id.company.role}`
     : id.name;
-  const address = [id.address.line1, id.address.line2, `${id.address.postalCode} ${id.address.city}`, id.address.country].filter(Boolean).join(', ');
+  const country = legacy ? id.address.country : countryName(id.address.country);
+  const address = [id.address.line1, id.address.line2, `${id.address.postalCode} ${id.address.city}`, country].filter(Boolean).join(', ');
   return [
-    `Je soussigné(e) ${who}, demeurant ${address},`,
+    // The wording needs no agreement with the signer's gender (docs/writing.md); signed bulletins keep theirs.
+    legacy ? `Je soussigné(e) ${who}, demeurant ${address},` : `Je, ${who}, demeurant ${address},`,
     `déclare souscrire ${b.shares} part${b.shares > 1 ? 's' : ''} sociale${b.shares > 1 ? 's' : ''} de Contrechamp SCIC SAS à capital variable, d’une valeur nominale de ${formatEuros(statutes.shares.nominalCents)} chacune, soit ${formatEuros(b.amountCents)}, intégralement libérées à la souscription par ${METHOD_LABELS[b.paymentMethod]}.`,
     `Je demande mon admission comme sociétaire dans le collège ${b.college.label} (${b.college.who}).`,
     `Je reconnais avoir pris connaissance des statuts (version ${statutesVersion}) et les accepter, ainsi que les conditions particulières des parts sociales (CGV, article 10). Mon admission est prononcée par la gérance\u00a0; si elle était refusée, ma souscription me serait intégralement remboursée.`,
-    `Je sais qu’une part sociale n’est pas un placement\u00a0: elle ne se revalorise pas, n’est remboursée qu’à sa valeur nominale au plus, et comporte un risque de perte. Je peux renoncer à ma souscription dans les ${RENUNCIATION_DAYS} jours, sans motif, et être intégralement remboursé(e).`,
+    `Je sais qu’une part sociale n’est pas un placement\u00a0: elle ne se revalorise pas, n’est remboursée qu’à sa valeur nominale au plus, et comporte un risque de perte. Je peux renoncer à ma souscription dans les ${RENUNCIATION_DAYS} jours, sans motif, ${legacy ? 'et être intégralement remboursé(e).' : 'et obtenir le remboursement intégral de ma souscription.'}`,
   ];
 }
 
@@ -110,6 +122,19 @@ export function bulletinText(b: CheckedBulletin, statutesVersion: string): strin
 export function bulletinFingerprint(text: readonly string[], statutesVersion: string): string {
   return createHash('sha256').update(JSON.stringify({ statutes: statutesVersion, text })).digest('hex');
 }
+
+/** The text a bulletin's fingerprint covers: today's wording, or the one it was signed with before (country code, SIREN in one block, the signer's agreement in parentheses). */
+export function acceptedBulletinText(b: CheckedBulletin, statutesVersion: string, fingerprint: string): string[] {
+  const text = bulletinText(b, statutesVersion);
+  if (bulletinFingerprint(text, statutesVersion) === fingerprint) return text;
+  const legacy = bulletinText(b, statutesVersion, true);
+  return bulletinFingerprint(legacy, statutesVersion) === fingerprint ? legacy : text;
+}
+
+/** The bulletin's series of one year, a row of `document_counters`: « B-2026 ». */
+export const bulletinSeries = (acceptedAt: Date): string => `B-${parisDay(acceptedAt).slice(0, 4)}`;
+/** « B-2026-0042 » */
+export const formatBulletinNumber = (series: string, n: number): string => `${series}-${String(n).padStart(4, '0')}`;
 
 /** A reference for a bank transfer that people can type: « PS-7K2M-9QXD ». */
 export function transferReference(): string {
@@ -120,6 +145,8 @@ export function transferReference(): string {
 
 export interface ShareBulletin {
   id: string;
+  /** « B-2026-0042 »: what the subscriber and the cooperative read and quote; the id stays the key and the link. */
+  number: string;
   userId: string | null;
   orderId: string | null;
   collegeId: string;
@@ -148,6 +175,7 @@ const selectBulletin = (db: Kysely<Database>, id: string) => db.selectFrom('shar
 function toBulletin(r: NonNullable<BulletinRow>): ShareBulletin {
   return {
     id: r.id,
+    number: r.number,
     userId: r.user_id,
     orderId: r.order_id,
     collegeId: r.college_id,
@@ -217,10 +245,14 @@ export async function insertBulletin(
 ): Promise<ShareBulletin> {
   const text = bulletinText(b, statutes.statutes.version);
   const id = newId();
+  // Gapless: the number is taken in the bulletin's transaction, and given back if it rolls back.
+  const series = bulletinSeries(now);
+  const number = formatBulletinNumber(series, await allotNumber(trx, series));
   await trx
     .insertInto('share_bulletins')
     .values({
       id,
+      number,
       user_id: signer.userId,
       order_id: signer.orderId,
       college_id: b.college.id,

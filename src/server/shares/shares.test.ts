@@ -92,7 +92,9 @@ describeEachDialect('becoming a sociétaire', (kind) => {
     const waiting = pdfText((await bulletinPdf(deps, reader, id))!);
     expect(waiting).toMatch(/exemplaire du sociétaire/i);
     expect(waiting).toMatch(/exemplaire de la coopérative/i);
-    expect(waiting.replace(/\s/g, '')).toContain(bulletin!.fingerprint);
+    // Its short number; the fingerprint stays in the acceptance record, not on the page.
+    expect(waiting).toContain(bulletin!.number);
+    expect(waiting.replace(/\s/g, '')).not.toContain(bulletin!.fingerprint);
     expect(waiting).toMatch(/En attente/);
 
     const admitted = await admitBulletin(deps, id, admin);
