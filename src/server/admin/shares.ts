@@ -13,6 +13,7 @@ import type { z } from 'zod';
 import type { ShareBulletin } from '../shares/bulletins';
 import { bulletinsAwaitingDecision, parisDay } from '../shares/bulletins';
 import { decideWithdrawal, openWithdrawals, recordRepayment } from '../shares/withdrawals';
+import { markRefundMade, refundTransfersForStaff, type StaffRefund } from '../shares/refunds';
 import { csvAmount, csvDocument, csvText } from '../http/csv';
 import { adminOf } from './service';
 
@@ -130,7 +131,8 @@ export async function decideWithdrawalAsAdmin(deps: SharesDeps, adminId: string,
   if (!(await adminOf(deps, adminId))) return fail(403, NOT_ADMIN);
   if (decision.kind === 'repay') {
     const done = await recordRepayment(deps, adminId, withdrawalId, decision.amountCents);
-    return done.ok ? { ok: true, message: 'Remboursement inscrit au registre.' } : done;
+    if (!done.ok) return done;
+    return { ok: true, message: done.reference ? `Remboursement à faire par virement (${done.reference}) : la personne est invitée à indiquer son IBAN. Il sera inscrit au registre quand le virement sera marqué fait.` : 'Remboursement de 0 € inscrit au registre.' };
   }
   const done = await decideWithdrawal(deps, adminId, withdrawalId, decision.kind === 'accept' ? { accept: true } : { accept: false, note: decision.note });
   return done.ok ? { ok: true, message: decision.kind === 'accept' ? 'Retrait accepté et inscrit au registre.' : 'Retrait refusé : la personne est prévenue.' } : done;
@@ -140,4 +142,17 @@ export async function decideWithdrawalAsAdmin(deps: SharesDeps, adminId: string,
 export async function changeCollegeAsAdmin(deps: SharesDeps, adminId: string, input: z.input<typeof collegeChangeForm>): Promise<Result<{ message: string }>> {
   if (!(await adminOf(deps, adminId))) return fail(403, NOT_ADMIN);
   return changeCollege(deps, adminId, input);
+}
+
+/** The refunds to make by bank transfer (IBAN awaited, to make), then the last ones made. */
+export async function refundsForAdmin(deps: Pick<ServerDeps, 'db'>, adminId: string): Promise<Result<{ open: StaffRefund[]; made: StaffRefund[] }>> {
+  if (!(await adminOf(deps, adminId))) return fail(403, NOT_ADMIN);
+  return { ok: true, ...(await refundTransfersForStaff(deps.db)) };
+}
+
+/** A refund's transfer has left the cooperative's account (once; recorded with the administrator). */
+export async function markRefundMadeAsAdmin(deps: SharesDeps, adminId: string, refundId: string, input: { madeOn: string; iban: string }): Promise<Result<{ message: string }>> {
+  if (!(await adminOf(deps, adminId))) return fail(403, NOT_ADMIN);
+  const done = await markRefundMade(deps, adminId, refundId, input);
+  return done.ok ? { ok: true, message: `Virement ${done.refund.reference} marqué comme fait : la personne est prévenue${done.refund.cause === 'withdrawal' || (done.refund.cause === 'renunciation' && done.refund.memberId) ? ', et le remboursement est inscrit au registre' : ''}.` } : done;
 }

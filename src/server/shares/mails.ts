@@ -68,7 +68,7 @@ export function refusedMail({ siteUrl, bulletin, reason, refund }: { siteUrl: UR
     siteUrl,
     subject: 'Votre souscription de parts sociales n’a pas été acceptée',
     heading: 'Votre souscription n’a pas été acceptée',
-    preheader: 'Vous êtes intégralement remboursé(e).',
+    preheader: 'Nous vous remboursons intégralement.',
     blocks: [
       { kind: 'paragraph', text: 'Bonjour,' },
       { kind: 'paragraph', text: `La gérance n’a pas accepté votre souscription de ${sharesOf(bulletin.shares)}. Motif\u00a0: ${reason}` },
@@ -92,7 +92,7 @@ export function renouncedMail({ siteUrl, bulletin, refunded }: { siteUrl: URL; b
     siteUrl,
     subject: 'Votre renonciation à votre souscription est enregistrée',
     heading: 'Renonciation enregistrée',
-    preheader: refunded ? 'Vous êtes intégralement remboursé(e).' : 'Rien ne vous sera prélevé.',
+    preheader: refunded ? 'Nous vous remboursons intégralement.' : 'Rien ne vous sera prélevé.',
     blocks: [
       { kind: 'paragraph', text: 'Bonjour,' },
       { kind: 'paragraph', text: `Nous avons enregistré votre renonciation à la souscription de ${sharesOf(bulletin.shares)}.` },

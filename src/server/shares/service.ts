@@ -26,12 +26,14 @@ import { writeTransaction } from '../db/transaction';
 import { handle, jobType, schedule } from '../jobs/schedule';
 import { z } from 'zod';
 import { SEND_MAIL } from '../mail/jobs';
-import type { MailContent } from '../mail/layout';
+import { mailFor, type MailContent } from '../mail/layout';
 import { type Fulfilment, scheduleUnwantedRefund } from '../orders/service';
 import { findUser } from '../auth/service';
 import { addRegisterEntry, capitalOf, deriveHoldings, type Holding, holdingOfUser, lockRegister, memberMap, registerEntries, type RegisterEntry } from './register';
 import { admitInTransaction, bulletinOfOrder, findBulletin, findUserBulletin, listUserBulletins, moveBulletin, parisDay, RENUNCIATION_DAYS, type ShareBulletin } from './bulletins';
 import { admittedMail, bulletinReceivedMail, collegeChangedMail, refusedMail, renouncedMail } from './mails';
+import { overpaymentMail, refusedByTransferMail, renouncedByTransferMail } from './refund-mails';
+import { memberRefunds, openRefundTransfer, refundsOwedTo } from './refunds';
 import { type Countersignature, renderBulletinPdf, renderCertificatePdf } from './pdf';
 import { CONTACTS } from '../../config/publisher';
 
@@ -69,7 +71,7 @@ export const shareJobs = (deps: Pick<ServerDeps, 'db' | 'mailer' | 'siteUrl'>) =
 async function mailTo(deps: Pick<ServerDeps, 'clock'>, trx: Kysely<Database>, userId: string | null, mail: MailContent, uniqueKey: string): Promise<void> {
   if (!userId) return;
   const user = await findUser(trx, userId);
-  if (user) await schedule(deps, trx, SEND_MAIL, { to: user.email, mail }, { uniqueKey });
+  if (user) await schedule(deps, trx, SEND_MAIL, mailFor(user, mail), { uniqueKey });
 }
 
 /** What a payment does to the bulletin it pays. */
@@ -147,7 +149,14 @@ export async function confirmTransfer(deps: SharesDeps, bulletinId: string, admi
   const paidAt = fromZonedTime(`${received.receivedOn}T12:00:00`, 'Europe/Paris');
   const moved = await writeTransaction(deps.db, async (trx) => {
     // The transfer's mail went at signing (with the reference): the payment is told at the admission.
-    return moveBulletin(trx, bulletin.id, 'awaiting_payment', 'paid', { paidAt, receivedCents: received.amountCents, decidedBy: adminId }, now);
+    if (!(await moveBulletin(trx, bulletin.id, 'awaiting_payment', 'paid', { paidAt, receivedCents: received.amountCents, decidedBy: adminId }, now))) return false;
+    // More than the bulletin (a transfer made twice): the difference is owed back, by transfer (refunds.ts).
+    const over = received.amountCents - bulletin.amountCents;
+    if (over > 0) {
+      const refund = await openRefundTransfer(trx, { cause: 'overpayment', sourceId: bulletin.id, userId: bulletin.userId, bulletinId: bulletin.id, amountCents: over }, now);
+      await mailTo(deps, trx, bulletin.userId, overpaymentMail({ siteUrl: deps.siteUrl, bulletin, receivedCents: received.amountCents, refund }), `shares.overpayment:${bulletin.id}`);
+    }
+    return true;
   });
   if (!moved) return fail(409, 'Ce bulletin n’attend plus de virement\u00a0: rechargez la page.');
   if (received.amountCents !== bulletin.amountCents) log.warn('shares.transfer_mismatch_recorded', { bulletinId: bulletin.id, adminId, expected: bulletin.amountCents, received: received.amountCents });
@@ -182,6 +191,9 @@ async function refundInTransaction(deps: Pick<ServerDeps, 'clock'>, trx: Kysely<
   return 'provider';
 }
 
+/** What a transfer brought for the bulletin, up to its amount (an excess is refunded apart, as an overpayment). */
+const paidCents = (bulletin: ShareBulletin): number => Math.min(bulletin.transferReceivedCents ?? bulletin.amountCents, bulletin.amountCents);
+
 export async function refuseBulletin(deps: SharesDeps, bulletinId: string, adminId: string, reason: string): Promise<Result> {
   const why = reason.trim();
   if (why.length < 5 || why.length > 500) return fail(422, 'Indiquez le motif du refus (5 à 500 caractères)\u00a0: il est envoyé à la personne.');
@@ -193,7 +205,9 @@ export async function refuseBulletin(deps: SharesDeps, bulletinId: string, admin
   const moved = await writeTransaction(deps.db, async (trx) => {
     if (!(await moveBulletin(trx, bulletin.id, bulletin.status, 'refused', { decidedBy: adminId, note: why }, now))) return false;
     const refund = await refundInTransaction(deps, trx, bulletin, `souscription refusée par la gérance (${why})`);
-    await mailTo(deps, trx, bulletin.userId, refusedMail({ siteUrl: deps.siteUrl, bulletin, reason: why, refund }), `shares.refused:${bulletin.id}`);
+    // Money the provider cannot give back: a transfer to make, once the person has given an IBAN.
+    const owed = refund === 'transfer' ? await openRefundTransfer(trx, { cause: 'refusal', sourceId: bulletin.id, userId: bulletin.userId, bulletinId: bulletin.id, amountCents: paidCents(bulletin) }, now) : null;
+    await mailTo(deps, trx, bulletin.userId, owed ? refusedByTransferMail({ siteUrl: deps.siteUrl, bulletin, reason: why, refund: owed }) : refusedMail({ siteUrl: deps.siteUrl, bulletin, reason: why, refund }), `shares.refused:${bulletin.id}`);
     return true;
   });
   if (!moved) return fail(409, 'Ce bulletin vient de faire l’objet d’une décision\u00a0: rechargez la page. Rien n’a été remboursé.');
@@ -214,8 +228,12 @@ export const canRenounce = (b: ShareBulletin, now: Date): boolean =>
 
 class SharesLeaving extends Error {}
 
-/** The subscriber renounces: refunded in full; admitted shares leave the register by a new entry. */
-export async function renounceBulletin(deps: SharesDeps, userId: string, bulletinId: string): Promise<Result> {
+/**
+ * The subscriber renounces: refunded in full; admitted shares leave the register by a new entry.
+ * `refundByTransfer`: the reference of the refund by transfer this renunciation opened (the
+ * member is to give an IBAN), absent when the provider refunds or nothing was paid.
+ */
+export async function renounceBulletin(deps: SharesDeps, userId: string, bulletinId: string): Promise<Result<{ refundByTransfer?: string }>> {
   const bulletin = await findUserBulletin(deps.db, userId, bulletinId);
   if (!bulletin) return fail(404, 'Ce bulletin est introuvable.');
   const now = deps.clock.now();
@@ -237,11 +255,13 @@ export async function renounceBulletin(deps: SharesDeps, userId: string, bulleti
     }
     if (!(await moveBulletin(trx, bulletin.id, bulletin.status, 'renounced', { note: 'Renonciation' }, now))) return 'moved' as const;
     const refund = await refundInTransaction(deps, trx, bulletin, `renonciation à la souscription (CGV, art. 10)`);
+    // Paid by transfer: a transfer to make; the register says « repaid » only once it is made (refunds.ts).
+    const owed = refund === 'transfer' ? await openRefundTransfer(trx, { cause: 'renunciation', sourceId: bulletin.id, userId, memberId, bulletinId: bulletin.id, amountCents: paidCents(bulletin) }, now) : null;
     if (memberId) {
-      await addRegisterEntry(trx, { memberId, kind: 'correction', collegeId: bulletin.collegeId, sharesDelta: -bulletin.shares, nominalCents: bulletin.nominalCents, repaidCents: refund === 'provider' ? bulletin.amountCents : 0, effectiveOn: parisDay(now), recordedBy: null, note: `Renonciation dans les ${RENUNCIATION_DAYS} jours au bulletin signé le ${parisDay(bulletin.acceptedAt)}${refund === 'transfer' ? ' ; remboursement par virement à faire' : ''}` }, now);
+      await addRegisterEntry(trx, { memberId, kind: 'correction', collegeId: bulletin.collegeId, sharesDelta: -bulletin.shares, nominalCents: bulletin.nominalCents, repaidCents: refund === 'provider' ? bulletin.amountCents : 0, effectiveOn: parisDay(now), recordedBy: null, note: `Renonciation dans les ${RENUNCIATION_DAYS} jours au bulletin signé le ${parisDay(bulletin.acceptedAt)}${owed ? ` ; remboursement par virement ${owed.reference} à faire` : ''}` }, now);
     }
-    await mailTo(deps, trx, userId, renouncedMail({ siteUrl: deps.siteUrl, bulletin, refunded: refund !== 'none' }), `shares.renounced:${bulletin.id}`);
-    return 'renounced' as const;
+    await mailTo(deps, trx, userId, owed ? renouncedByTransferMail({ siteUrl: deps.siteUrl, bulletin, refund: owed }) : renouncedMail({ siteUrl: deps.siteUrl, bulletin, refunded: refund !== 'none' }), `shares.renounced:${bulletin.id}`);
+    return { refundByTransfer: owed?.reference };
   }).catch((error: unknown) => {
     if (error instanceof SharesLeaving) return 'leaving' as const;
     throw error;
@@ -249,7 +269,7 @@ export async function renounceBulletin(deps: SharesDeps, userId: string, bulleti
   if (outcome === 'leaving') return fail(409, `Un retrait de parts est en cours pour votre compte\u00a0: la renonciation à cette souscription n’est plus possible. Écrivez-nous à ${CONTACTS.societaires.email}.`);
   if (outcome === 'moved') return fail(409, 'Ce bulletin vient de changer\u00a0: rechargez la page.');
   deps.jobs.wake();
-  return { ok: true };
+  return outcome.refundByTransfer ? { ok: true, refundByTransfer: outcome.refundByTransfer } : { ok: true };
 }
 
 export interface Certificate {
@@ -344,6 +364,7 @@ export async function sharesBlockDeletion(deps: Pick<ServerDeps, 'db' | 'clock'>
   if (open) return 'Une souscription de parts payée attend la décision de la gérance : renoncez-y ou attendez cette décision avant de supprimer votre compte.';
   const withdrawal = await deps.db.selectFrom('share_withdrawals').select('id').where('user_id', '=', userId).where('status', 'in', ['requested', 'accepted']).executeTakeFirst();
   if (withdrawal) return 'Un retrait de parts est en cours : vous pourrez supprimer votre compte une fois vos parts remboursées.';
+  if ((await refundsOwedTo(deps.db, userId)) > 0) return 'Un remboursement par virement vous est dû (espace Sociétariat) : vous pourrez supprimer votre compte une fois le virement fait.';
   return null;
 }
 
@@ -379,6 +400,8 @@ export async function exportUserShares(db: Kysely<Database>, userId: string) {
     bulletins: bulletins.map((b) => ({ id: b.id, college: b.collegeId, shares: b.shares, amountCents: b.amountCents, identity: b.identity, statutesVersion: b.statutesVersion, acceptedAt: b.acceptedAt, fingerprint: b.fingerprint, paymentMethod: b.paymentMethod, status: b.status })),
     register: entries.map((e) => ({ entry: e.entryNumber, kind: e.kind, college: e.collegeId, shares: e.sharesDelta, repaidCents: e.repaidCents, certificate: e.certificateNumber, effectiveOn: e.effectiveOn, note: e.note })),
     withdrawals,
+    // Refunds by transfer: the IBAN masked, as everywhere after it was given.
+    refundsByTransfer: (await memberRefunds(db, userId)).map((r) => ({ reference: r.reference, cause: r.cause, amountCents: r.amountCents, status: r.status, iban: r.maskedIban, accountHolder: r.accountHolder, madeOn: r.madeOn, owedSince: r.createdAt })),
     assemblies: {
       attendance: attendance.map((a) => ({ assembly: a.assembly, said: a.mode, at: a.updated_at })),
       proxiesGiven: proxies.filter((x) => x.grantor_id === memberId).map((x) => ({ assembly: x.assembly, to: x.holder_number === null ? 'la présidence' : `sociétaire n° ${Number(x.holder_number)}`, givenAt: x.given_at, revokedAt: x.revoked_at })),

@@ -14,7 +14,8 @@ import { admitInTransaction, bulletinForm, checkBulletin, insertBulletin, moveBu
 import { holdingOfUser, registerEntries } from './register';
 import { decideWithdrawal, listUserWithdrawals, recordRepayment, requestWithdrawal, yearCloseOf } from './withdrawals';
 import { findUserBulletin } from './bulletins';
-import { renounceBulletin } from './service';
+import { changeCollege, renounceBulletin } from './service';
+import { giveRefundIban, markRefundMade, memberRefunds } from './refunds';
 
 vi.setConfig({ testTimeout: 120_000 });
 
@@ -86,11 +87,59 @@ describeEachDialect('withdrawals', (kind) => {
     expect(await recordRepayment(deps, admin, asked.withdrawalId, 20_000)).toMatchObject({ ok: false, status: 409, message: expect.stringContaining('le remboursement vient après') });
     clock.set(new Date('2027-06-30T10:00:00Z'));
     expect(await recordRepayment(deps, admin, asked.withdrawalId, 20_001)).toMatchObject({ ok: false, status: 422 });
-    expect(await recordRepayment(deps, admin, asked.withdrawalId, 19_000)).toEqual({ ok: true });
-    expect(await recordRepayment(deps, admin, asked.withdrawalId, 19_000)).toMatchObject({ ok: false, status: 409 });
-    const entries = (await registerEntries(test.db)).filter((e) => e.withdrawalId === asked.withdrawalId);
-    expect(entries.map((e) => [e.kind, e.sharesDelta, e.repaidCents, e.effectiveOn])).toEqual([['withdrawal', -4, 0, '2026-12-31'], ['repayment', 0, 19_000, '2027-06-30']]);
+    expect(await recordRepayment(deps, admin, asked.withdrawalId, 19_000)).toEqual({ ok: true, reference: 'RBT-2027-0001' });
+    expect(await recordRepayment(deps, admin, asked.withdrawalId, 19_000)).toMatchObject({ ok: false, status: 409, message: expect.stringContaining('RBT-2027-0001') });
+    // Decided, not paid: the register and the request wait for the transfer (refunds.ts).
+    const repaid = async () => (await registerEntries(test.db)).filter((e) => e.withdrawalId === asked.withdrawalId).map((e) => [e.kind, e.sharesDelta, e.repaidCents, e.effectiveOn]);
+    expect(await repaid()).toEqual([['withdrawal', -4, 0, '2026-12-31']]);
+    expect((await listUserWithdrawals(test.db, leaving))[0]).toMatchObject({ status: 'accepted' });
+    const [refund] = await memberRefunds(test.db, leaving);
+    expect(refund).toMatchObject({ cause: 'withdrawal', amountCents: 19_000, status: 'awaiting_iban' });
+    expect(await giveRefundIban(deps, leaving, refund!.id, { iban: 'FR76 3000 6000 0112 3456 7890 189', holder: 'Inès Durand' })).toMatchObject({ ok: true });
+    clock.set(new Date('2027-07-02T10:00:00Z'));
+    expect(await markRefundMade(deps, admin, refund!.id, { madeOn: '2027-07-01', iban: 'FR7630006000011234567890189' })).toMatchObject({ ok: true });
+    expect(await repaid()).toEqual([['withdrawal', -4, 0, '2026-12-31'], ['repayment', 0, 19_000, '2027-07-01']]);
     expect((await listUserWithdrawals(test.db, leaving))[0]).toMatchObject({ status: 'repaid' });
+    expect(await recordRepayment(deps, admin, asked.withdrawalId, 19_000)).toMatchObject({ ok: false, status: 409, message: 'Ce retrait est déjà remboursé.' });
+  });
+
+  it('two staff members repaying the same withdrawal at once: one refund, one reference, the other told (409)', async () => {
+    const admin = await createUser(test.db, { email: `admin${++n}@exemple.fr`, password: 'un mot de passe solide', role: 'admin', now: clock.now() });
+    await member(20);
+    const leaving = await member(4);
+    const asked = await requestWithdrawal(deps, leaving, { parts: 4, motif: '' });
+    if (!asked.ok) throw new Error(asked.message);
+    expect(await decideWithdrawal(deps, admin, asked.withdrawalId, { accept: true })).toMatchObject({ ok: true });
+    clock.set(new Date('2027-06-30T10:00:00Z'));
+    // Connections open first (PostgreSQL), so that the two calls truly run side by side.
+    await Promise.all([1, 2, 3, 4].map(() => test.db.selectFrom('share_withdrawals').select('id').execute()));
+    const both = await Promise.all([recordRepayment(deps, admin, asked.withdrawalId, 19_000), recordRepayment(deps, admin, asked.withdrawalId, 19_000)]);
+    expect(both.filter((r) => r.ok)).toEqual([{ ok: true, reference: 'RBT-2027-0001' }]);
+    expect(both.find((r) => !r.ok)).toEqual({ ok: false, status: 409, message: 'Le remboursement de ce retrait est déjà en cours, par le virement RBT-2027-0001.' });
+    expect(await test.db.selectFrom('share_refund_transfers').select('reference').execute()).toEqual([{ reference: 'RBT-2027-0001' }]);
+    // No reference consumed by the second.
+    expect(Number((await test.db.selectFrom('document_counters').select('last_number').where('series', '=', 'RBT-2027').executeTakeFirstOrThrow()).last_number)).toBe(1);
+  });
+
+  it('a repayment marked after a change of college keeps the member in their new college', async () => {
+    const admin = await createUser(test.db, { email: `admin${++n}@exemple.fr`, password: 'un mot de passe solide', role: 'admin', now: clock.now() });
+    await member(20);
+    const staying = await member(10);
+    const asked = await requestWithdrawal(deps, staying, { parts: 4, motif: '' });
+    if (!asked.ok) throw new Error(asked.message);
+    expect(await decideWithdrawal(deps, admin, asked.withdrawalId, { accept: true })).toMatchObject({ ok: true });
+    clock.set(new Date('2027-06-01T10:00:00Z'));
+    expect(await recordRepayment(deps, admin, asked.withdrawalId, 20_000)).toMatchObject({ ok: true });
+    // Hired meanwhile: now in the employees' college.
+    const numero = (await holdingOfUser(test.db, staying, '2027-06-01'))!.memberNumber;
+    expect(await changeCollege(deps, admin, { numero, college: 'salaries', motif: 'embauchée à la rédaction' })).toMatchObject({ ok: true });
+    const [refund] = await memberRefunds(test.db, staying);
+    expect(await giveRefundIban(deps, staying, refund!.id, { iban: 'FR76 3000 6000 0112 3456 7890 189', holder: 'Inès Durand' })).toMatchObject({ ok: true });
+    clock.set(new Date('2027-06-03T10:00:00Z'));
+    expect(await markRefundMade(deps, admin, refund!.id, { madeOn: '2027-06-02', iban: 'FR7630006000011234567890189' })).toMatchObject({ ok: true });
+    expect(await holdingOfUser(test.db, staying, '2027-06-03')).toMatchObject({ shares: 6, collegeId: 'salaries' });
+    const repayment = (await registerEntries(test.db)).find((e) => e.kind === 'repayment');
+    expect(repayment).toMatchObject({ collegeId: 'salaries', repaidCents: 20_000, effectiveOn: '2027-06-02' });
   });
 
   it('a withdrawal that would take the capital below a quarter of its highest is deferred, and the request waits', async () => {

@@ -8,8 +8,10 @@
  * - Accepting writes the register entry (negative shares, effective at the year's close), in the
  *   request's move's transaction; refused when it would take the capital on that day below the
  *   statutes' floor (a fraction of the highest capital ever reached): the request waits.
- * - The repayment is a register entry of its own, on or after the effective day, for the nominal
- *   value or less (a share of losses), and closes the request.
+ * - The repayment is decided on or after the effective day, for the nominal value or less (a
+ *   share of losses), and made by bank transfer (refunds.ts): the member gives an IBAN, staff mark
+ *   the transfer made, and only then is the register's repayment entry written and the request
+ *   closed. Nothing to pay (losses took it all) is written at once.
  */
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
@@ -23,10 +25,12 @@ import { type Database, newId, type ShareWithdrawalStatus, toTimestamp } from '.
 import { writeTransaction } from '../db/transaction';
 import { schedule } from '../jobs/schedule';
 import { SEND_MAIL } from '../mail/jobs';
-import { renderMail, siteLink } from '../mail/layout';
+import { mailFor, renderMail, siteLink } from '../mail/layout';
 import { parisDay } from './bulletins';
 import { addRegisterEntry, capitalOf, highestCapital, holdingOfUser, lockRegister, registerEntries } from './register';
 import { MEMBERS_EMAIL } from './mails';
+import { repaymentByTransferMail } from './refund-mails';
+import { currentCollegeOf, mailAccount, openRefundTransfer } from './refunds';
 
 export type WithdrawalDeps = Pick<ServerDeps, 'db' | 'clock' | 'siteUrl' | 'jobs'>;
 
@@ -89,7 +93,7 @@ export async function requestWithdrawal(deps: WithdrawalDeps, userId: string, in
         .insertInto('share_withdrawals')
         .values({ id, member_id: holding.memberId, user_id: userId, shares: input.parts, reason: input.motif, requested_at: toTimestamp(now), status: 'requested', effective_on: effectiveOn, decided_at: null, decided_by: null, decision_note: null, repaid_at: null, created_at: toTimestamp(now), updated_at: toTimestamp(now) })
         .execute();
-      if (user) await schedule(deps, trx, SEND_MAIL, { to: user.email, mail: requestedMail(deps.siteUrl, input.parts, effectiveOn) }, { uniqueKey: `shares.withdrawal-requested:${id}` });
+      if (user) await schedule(deps, trx, SEND_MAIL, mailFor(user, requestedMail(deps.siteUrl, input.parts, effectiveOn)), { uniqueKey: `shares.withdrawal-requested:${id}` });
     });
   } catch (error) {
     // The unique index: another request of the same member won the race.
@@ -145,7 +149,7 @@ async function mailMember(deps: Pick<ServerDeps, 'clock' | 'siteUrl'>, trx: Kyse
     blocks: [{ kind: 'paragraph', text: 'Bonjour,' }, { kind: 'paragraph', text }, { kind: 'note', text: `Une question ? ${MEMBERS_EMAIL}` }],
     reason: 'Vous recevez ce message parce que vous avez demandé le retrait de parts sociales de Contrechamp.',
   });
-  await schedule(deps, trx, SEND_MAIL, { to: user.email, mail }, { uniqueKey: key });
+  await schedule(deps, trx, SEND_MAIL, mailFor(user, mail), { uniqueKey: key });
 }
 
 /** The cooperative's decision on a request (the caller has checked the administrator). */
@@ -211,8 +215,13 @@ class BelowFloor extends Error {
   }
 }
 
-/** Records the repayment of an accepted withdrawal, on or after its effective day, for the nominal value or less. */
-export async function recordRepayment(deps: WithdrawalDeps, adminId: string, withdrawalId: string, amountCents: number): Promise<Result> {
+/**
+ * Decides the repayment of an accepted withdrawal, on or after its effective day, for the nominal
+ * value or less. A positive amount opens a refund by transfer (refunds.ts): the register's
+ * repayment entry and the request's close wait until the transfer is marked made. Zero (losses
+ * took it all) is written in the register at once.
+ */
+export async function recordRepayment(deps: WithdrawalDeps, adminId: string, withdrawalId: string, amountCents: number): Promise<Result<{ reference: string | null }>> {
   const row = await deps.db.selectFrom('share_withdrawals').selectAll().where('id', '=', withdrawalId).executeTakeFirst();
   if (!row) return fail(404, 'Ce retrait n’existe pas.');
   const w = toWithdrawal(row);
@@ -223,14 +232,31 @@ export async function recordRepayment(deps: WithdrawalDeps, adminId: string, wit
   if (!entry) return fail(409, 'Ce retrait n’est pas inscrit au registre.');
   const nominal = w.shares * Number(entry.nominal_cents);
   if (!Number.isSafeInteger(amountCents) || amountCents < 0 || amountCents > nominal) return fail(422, `Le remboursement va de 0 € à la valeur nominale des parts, ${formatEuros(nominal)}.`);
+  const pending = await deps.db.selectFrom('share_refund_transfers').select('reference').where('source_key', '=', `withdrawal:${w.id}`).executeTakeFirst();
+  if (pending) return fail(409, `Le remboursement de ce retrait est déjà en cours, par le virement ${pending.reference}.`);
   const done = await writeTransaction(deps.db, async (trx) => {
+    // The withdrawal's row first: two staff members (or a double click) repaying it at once are
+    // served one after the other (PostgreSQL's row lock, SQLite's single writer); the second then
+    // finds the refund the first opened, and consumes no reference.
+    const held = await trx.updateTable('share_withdrawals').set({ updated_at: toTimestamp(now) }).where('id', '=', w.id).where('status', '=', 'accepted').executeTakeFirst();
+    if (held.numUpdatedRows === 0n) return null;
+    const opened = await trx.selectFrom('share_refund_transfers').select('reference').where('source_key', '=', `withdrawal:${w.id}`).executeTakeFirst();
+    if (opened) return { already: opened.reference };
+    if (amountCents > 0) {
+      const refund = await openRefundTransfer(trx, { cause: 'withdrawal', sourceId: w.id, userId: w.userId, memberId: w.memberId, withdrawalId: w.id, amountCents }, now);
+      await mailAccount(deps, trx, w.userId, repaymentByTransferMail({ siteUrl: deps.siteUrl, shares: w.shares, refund }), `shares.withdrawal-repayment:${w.id}`);
+      return { reference: refund.reference };
+    }
     const moved = await trx.updateTable('share_withdrawals').set({ status: 'repaid', repaid_at: toTimestamp(now), updated_at: toTimestamp(now) }).where('id', '=', w.id).where('status', '=', 'accepted').executeTakeFirst();
-    if (moved.numUpdatedRows === 0n) return false;
-    await addRegisterEntry(trx, { memberId: w.memberId, kind: 'repayment', collegeId: entry.college_id, nominalCents: Number(entry.nominal_cents), repaidCents: amountCents, withdrawalId: w.id, effectiveOn: parisDay(now), recordedBy: adminId, note: `Remboursement de ${sharesText(w.shares)} : ${formatEuros(amountCents)}${amountCents < nominal ? ` (valeur nominale ${formatEuros(nominal)}, diminuée de la quote-part des pertes)` : ''}` }, now);
-    await mailMember(deps, trx, w.userId, 'Vos parts sociales vous sont remboursées', `Nous vous remboursons ${formatEuros(amountCents)} pour le retrait de ${sharesText(w.shares)}. Merci d’avoir fait partie de la coopérative.`, `shares.withdrawal-repaid:${w.id}`);
-    return true;
+    if (moved.numUpdatedRows === 0n) return null;
+    await lockRegister(trx);
+    const collegeId = await currentCollegeOf(trx, w.memberId, parisDay(now), entry.college_id);
+    await addRegisterEntry(trx, { memberId: w.memberId, kind: 'repayment', collegeId, nominalCents: Number(entry.nominal_cents), repaidCents: 0, withdrawalId: w.id, effectiveOn: parisDay(now), recordedBy: adminId, note: `Remboursement de ${sharesText(w.shares)} : 0 € (valeur nominale ${formatEuros(nominal)}, entièrement absorbée par la quote-part des pertes)` }, now);
+    await mailMember(deps, trx, w.userId, 'Le remboursement de vos parts sociales', `Les pertes de l’exercice absorbent la valeur de vos ${sharesText(w.shares)} retirées : il n’y a rien à vous rembourser. Merci d’avoir fait partie de la coopérative.`, `shares.withdrawal-repaid:${w.id}`);
+    return { reference: null };
   });
   if (!done) return fail(409, 'Ce retrait vient d’être remboursé : rechargez la page.');
+  if ('already' in done) return fail(409, `Le remboursement de ce retrait est déjà en cours, par le virement ${done.already}.`);
   deps.jobs.wake();
-  return { ok: true };
+  return { ok: true, reference: done.reference };
 }
