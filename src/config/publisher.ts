@@ -21,6 +21,11 @@ export interface PublisherIdentity {
   /** Commission paritaire des publications et agences de presse number. */
   cppap: string;
   publicationDirector: string;
+  /**
+   * Who signs for the cooperative (its legal representative, the president of the SAS): the
+   * countersignature of a subscription bulletin and the share certificates name them.
+   */
+  legalRepresentative: { name: string; role: string };
   email: string;
   /** With its opening hours, as printed on the legal notice. */
   phone: string;
@@ -90,6 +95,7 @@ export const PUBLISHER: PublisherIdentity = {
   vatNumber: 'FR74912345678',
   cppap: '0529 W 94321',
   publicationDirector: 'Léa Moreau',
+  legalRepresentative: { name: 'Léa Moreau', role: 'présidente' },
   email: CONTACTS.general.email,
   phone: '01 99 00 12 34 (du lundi au vendredi, de 10 h à 17 h)',
 };
@@ -108,3 +114,11 @@ export const CAPITAL_ACCOUNT = {
   bic: 'BNPAFRPPXXX',
   bank: 'BNP Paribas, agence Montreuil Croix-de-Chavaux',
 } as const;
+
+/**
+ * The identifiant créancier SEPA (ICS) the Banque de France gave the cooperative: every SEPA
+ * mandate, payment confirmation and pre-notification names it beside the mandate's reference
+ * (RUM). French format: FR, two check digits (ISO 7064 mod 97-10 over the national part), the
+ * creditor's business code (ZZZ by default), six digits. A demo value, valid in form.
+ */
+export const SEPA_CREDITOR_ID = 'FR19ZZZ654321';

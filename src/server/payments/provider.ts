@@ -78,7 +78,12 @@ export type PaymentEvent =
   | { id: string; type: 'subscription.ended'; subscriptionRef: string; subscriptionId?: string }
   /** `orderId`, when the payload names the order it paid (its metadata): a refund ahead of its payment is then known to be early. */
   | { id: string; type: 'refund.succeeded'; paymentRef: string; amountCents: number; orderId?: string }
-  | { id: string; type: 'payment_method.updated'; customerRef: string; subscriptionRef?: string; methodLabel: string }
+  /**
+   * A saved method changed. `changeRef` names the one change (the simulated setup session, Stripe's
+   * payment method): the reader's return reads the same (`paymentMethodChange`), so that whichever
+   * comes first applies it and the other finds it done. `method`, when the provider says it.
+   */
+  | { id: string; type: 'payment_method.updated'; customerRef: string; subscriptionRef?: string; methodLabel: string; changeRef?: string; method?: PaymentMethodKind }
   /** Verified but of no interest to the site; still recorded, so that its replay is recognised. */
   | { id: string; type: 'ignored'; providerType: string };
 
@@ -111,6 +116,12 @@ export interface PaymentProvider {
   refund(payment: { paymentRef: string; amountCents: number; idempotencyKey: string }): Promise<void>;
   /** A page of the provider where the reader changes the saved payment method. */
   paymentMethodUrl(request: { customerRef: string; subscriptionId: string; subscriptionRef: string | null; returnUrl: string; idempotencyKey: string }): Promise<string>;
+  /**
+   * The method a change made on that page saved, read when the reader comes back to `returnUrl`
+   * (its notification may come later): `changeRef` is what the provider added to the return
+   * address (`changement`), if anything. Null when nothing was saved (the reader gave up).
+   */
+  paymentMethodChange(request: { customerRef: string; changeRef: string | null }): Promise<{ changeRef: string; methodLabel: string; method: PaymentMethodKind } | null>;
   /**
    * Checks the signature over the raw body (never a re-serialised JSON) and turns the payload
    * into events. A bad or missing signature, or a stale timestamp, is a 400 and nothing else.

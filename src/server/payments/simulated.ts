@@ -63,7 +63,7 @@ const wireEvent = z.discriminatedUnion('type', [
   z.object({ type: z.literal('payment.processing'), orderId: z.string(), methodLabel: z.string() }),
   z.object({ type: z.literal('payment.failed'), orderId: z.string(), reason: z.string() }),
   z.object({ type: z.literal('refund.succeeded'), paymentRef: z.string(), amountCents: z.number().int().positive() }),
-  z.object({ type: z.literal('payment_method.updated'), customerRef: z.string(), methodLabel: z.string() }),
+  z.object({ type: z.literal('payment_method.updated'), customerRef: z.string(), methodLabel: z.string(), changeRef: z.string().optional(), method: z.enum(['card', 'sepa_debit']).optional() }),
 ]);
 type WireData = z.infer<typeof wireEvent>;
 const envelope = z.object({ id: z.string().min(1).max(100), created: iso, data: wireEvent });
@@ -189,8 +189,13 @@ export function createSimulatedProvider(deps: SimulatedDeps, options: SimulatedO
     },
 
     async paymentMethodUrl({ customerRef, subscriptionId, returnUrl, idempotencyKey }) {
+      const candidate = `seti_sim_${newId()}`;
+      // Back on the site with the session's id, as Stripe's {CHECKOUT_SESSION_ID}: the page reads
+      // what it saved (`paymentMethodChange`) before its notification arrives.
+      const back = new URL(returnUrl);
+      back.searchParams.set('changement', candidate);
       const id = await insertOnce('simulated_sessions', {
-        id: `seti_sim_${newId()}`,
+        id: candidate,
         idempotency_key: idempotencyKey,
         kind: 'setup',
         order_id: null,
@@ -199,12 +204,22 @@ export function createSimulatedProvider(deps: SimulatedDeps, options: SimulatedO
         description: `Moyen de paiement (${subscriptionId})`,
         interval: null,
         method: 'card',
-        return_url: returnUrl,
+        return_url: back.href,
         status: 'open',
         created_at: toTimestamp(now()),
         updated_at: toTimestamp(now()),
       });
       return new URL(`/paiement-simule/${id}`, deps.siteUrl).href;
+    },
+
+    async paymentMethodChange({ customerRef, changeRef }) {
+      if (!changeRef) return null;
+      // Only this customer's own setup, once saved: another's session id reads as nothing.
+      const session = await deps.db.selectFrom('simulated_sessions').select(['id']).where('id', '=', changeRef).where('kind', '=', 'setup').where('customer_ref', '=', customerRef).where('status', '=', 'complete').executeTakeFirst();
+      if (!session) return null;
+      const customer = await deps.db.selectFrom('simulated_customers').select('method_label').where('id', '=', customerRef).executeTakeFirst();
+      if (!customer?.method_label) return null;
+      return { changeRef: session.id, methodLabel: customer.method_label, method: 'card' };
     },
 
     parseWebhook(rawBody, headers) {
@@ -362,7 +377,7 @@ export async function submitSimulatedSession(provider: SimulatedProvider, id: st
   async function settle(trx: Kysely<Database>, view: SimulatedSessionView, customerRef: string, label: string, delivery: Delivery, typed?: TestMethod): Promise<void> {
     const current = await sessionRow(trx, view.id);
     if (view.kind === 'setup') {
-      await notify(trx, [{ type: 'payment_method.updated', customerRef, methodLabel: label }], delivery);
+      await notify(trx, [{ type: 'payment_method.updated', customerRef, methodLabel: label, changeRef: view.id, method: 'card' }], delivery);
       return;
     }
     const orderId = current.order_id ?? '';

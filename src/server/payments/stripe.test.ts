@@ -84,7 +84,7 @@ describe('Stripe webhooks', () => {
     // The site's refund of a renewal comes back with the reference the order carries.
     ['refund.updated', { id: 'evt_3SfD03LkdIwHu7ix0refu0001', type: 'refund.succeeded', paymentRef: 'in_1SfB02LkdIwHu7ixCycle001', amountCents: 900 }],
     ['refund.created.pending', { id: 'evt_3SfD04LkdIwHu7ix0refc0001', type: 'ignored', providerType: 'refund.created' }],
-    ['payment_method.attached', { id: 'evt_1SfE01LkdIwHu7ixpmat0001', type: 'payment_method.updated', customerRef: 'cus_TkQ3bXv9LmN2pA', methodLabel: 'Carte •••• 4444' }],
+    ['payment_method.attached', { id: 'evt_1SfE01LkdIwHu7ixpmat0001', type: 'payment_method.updated', customerRef: 'cus_TkQ3bXv9LmN2pA', methodLabel: 'Carte •••• 4444', changeRef: 'pm_1SfE01LkdIwHu7ixCard4444', method: 'card' }],
     ['customer.created', { id: 'evt_1SfF01LkdIwHu7ixcust0001', type: 'ignored', providerType: 'customer.created' }],
   ])('%s', (name, expected) => {
     expect(eventOf(fixture(name))).toEqual(expected);
@@ -268,6 +268,10 @@ function answer(req: Recorded, res: ServerResponse): void {
   }
   if (method === 'POST' && path === '/v1/refunds') {
     return json(res, 200, { id: 're_fake', object: 'refund', amount: Number(body.get('amount')), status: 'pending', payment_intent: body.get('payment_intent'), charge: body.get('charge'), metadata: { paymentRef: body.get('metadata[paymentRef]') } });
+  }
+  if (method === 'GET' && (m = path.match(/^\/v1\/customers\/(cus_\w+)$/))) {
+    const saved = m[1] === 'cus_fake' ? { id: 'pm_fake_sepa', object: 'payment_method', type: 'sepa_debit', customer: 'cus_fake', sepa_debit: { last4: '3000' } } : null;
+    return json(res, 200, { id: m[1], object: 'customer', invoice_settings: { default_payment_method: saved } });
   }
   if (method === 'POST' && path === '/v1/billing_portal/sessions') {
     return json(res, 200, { id: 'bps_fake', object: 'billing_portal.session', customer: body.get('customer'), return_url: body.get('return_url'), url: 'https://billing.stripe.com/p/session/test_fake', locale: body.get('locale') });
@@ -558,6 +562,13 @@ describe('Stripe API calls', () => {
       'flow_data[after_completion][type]': 'redirect',
       'flow_data[after_completion][redirect][return_url]': 'https://contrechamp.example/mon-compte/mes-abonnements/s1',
     });
+  });
+
+  it('reads on the reader’s return the method just saved, named as its notification names it', async () => {
+    expect(await provider().paymentMethodChange({ customerRef: 'cus_fake', changeRef: null })).toEqual({ changeRef: 'pm_fake_sepa', methodLabel: 'Prélèvement SEPA •••• 3000', method: 'sepa_debit' });
+    expect(calls[0]).toMatchObject({ method: 'GET', path: '/v1/customers/cus_fake' });
+    expect(calls[0]!.query.getAll('expand[0]')).toEqual(['invoice_settings.default_payment_method']);
+    expect(await provider().paymentMethodChange({ customerRef: 'cus_none', changeRef: null })).toBeNull();
   });
 
   it('fails with a ProviderError when the portal is down', async () => {

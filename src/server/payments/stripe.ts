@@ -147,6 +147,16 @@ const paymentMethodSchema = z.object({
   sepa_debit: z.object({ last4: z.string().regex(/^\d{4}$/).nullish() }).nullish(),
 });
 
+/** A saved card or SEPA mandate as the reader sees it, named by its payment method; null for any other kind. */
+function savedMethod(method: z.infer<typeof paymentMethodSchema>): { changeRef: string; methodLabel: string; method: 'card' | 'sepa_debit' } | null {
+  if (method.type === 'card' && method.card) return { changeRef: method.id, methodLabel: `Carte •••• ${method.card.last4}`, method: 'card' };
+  if (method.type === 'sepa_debit') {
+    const last4 = method.sepa_debit?.last4;
+    return { changeRef: method.id, methodLabel: last4 ? `Prélèvement SEPA •••• ${last4}` : 'Prélèvement SEPA', method: 'sepa_debit' };
+  }
+  return null;
+}
+
 /** What every event must have before its object is looked at. */
 const eventEnvelope = z.object({
   id: z.string().min(1).max(255),
@@ -312,12 +322,9 @@ export function mapStripeEvent(event: { id: string; type: string; data: { object
       // reader sees on their subscription, and the new method is the one they just chose.
       const method = read(paymentMethodSchema);
       if (!method?.customer) return ignored;
-      if (method.type === 'card' && method.card) return { id, type: 'payment_method.updated', customerRef: method.customer, methodLabel: `Carte •••• ${method.card.last4}` };
-      if (method.type === 'sepa_debit') {
-        const last4 = method.sepa_debit?.last4;
-        return { id, type: 'payment_method.updated', customerRef: method.customer, methodLabel: last4 ? `Prélèvement SEPA •••• ${last4}` : 'Prélèvement SEPA' };
-      }
-      return ignored;
+      // The payment method's id names the change: the reader's return reads the same one.
+      const saved = savedMethod(method);
+      return saved ? { id, type: 'payment_method.updated', customerRef: method.customer, ...saved } : ignored;
     }
 
     default:
@@ -596,6 +603,14 @@ export function createStripeProvider(options: StripeProviderOptions): PaymentPro
         ),
       );
       return session.url;
+    },
+
+    async paymentMethodChange({ customerRef }) {
+      // The portal's return carries nothing: the customer's default method is the one just saved.
+      const customer = await call('customers.retrieve', () => stripe.customers.retrieve(customerRef, { expand: ['invoice_settings.default_payment_method'] }));
+      if (customer.deleted) return null;
+      const parsed = paymentMethodSchema.safeParse(customer.invoice_settings?.default_payment_method);
+      return parsed.success ? savedMethod(parsed.data) : null;
     },
 
     parseWebhook(rawBody, headers) {

@@ -14,7 +14,7 @@ function sub(over: Partial<Subscription> = {}): Subscription {
   return {
     id: 'b3c1f6a4-0000-4000-8000-000000000001', userId: 'u1', kind: 'plan', planId: 'mensuel', amountCents: 700, interval: 'month', vatRateBp: 210,
     status: 'active', cancelAtPeriodEnd: false, currentPeriodStart: new Date('2026-11-10T10:00:00Z'), currentPeriodEnd: new Date('2026-12-10T10:00:00Z'),
-    nextPlanId: null, nextAmountCents: null, paymentMethod: 'Carte •••• 4242', provider: 'simulated', providerRef: null, source: null, failedAttempts: 0,
+    nextPlanId: null, nextAmountCents: null, paymentMethod: 'Carte •••• 4242', paymentMethodRef: null, mandateRef: null, provider: 'simulated', providerRef: null, source: null, failedAttempts: 0,
     createdAt: new Date('2026-11-10T09:59:00Z'), endedAt: null, ...over,
   };
 }

@@ -257,3 +257,13 @@ export function amountChangedMessage(sub: Subscription, amountCents: number, eff
   if (amountCents === sub.amountCents) return `Changement de montant annulé : votre don mensuel reste de ${formatEuros(sub.amountCents)}.`;
   return `C’est noté : à partir du ${formatDate(effectiveAt)}, votre don mensuel sera de ${formatEuros(amountCents)}. Un e-mail de confirmation vous a été envoyé.`;
 }
+
+/**
+ * The flash after the return from the provider's method page: the method now saved, or why
+ * nothing changed (the reader gave up there, or the provider did not answer).
+ */
+export function methodChangedMessage(back: { ok: true; methodLabel: string | null } | { ok: false; message: string }): { kind: 'success' | 'info'; message: string } {
+  if (!back.ok) return { kind: 'info', message: back.message };
+  if (!back.methodLabel) return { kind: 'info', message: 'Votre moyen de paiement n’a pas été modifié.' };
+  return { kind: 'success', message: `Votre nouveau moyen de paiement est enregistré : ${back.methodLabel}. Il servira dès le prochain paiement ; nous vous l’avons confirmé par e-mail.` };
+}

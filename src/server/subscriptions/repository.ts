@@ -18,6 +18,10 @@ export interface Subscription {
   nextPlanId: string | null;
   nextAmountCents: number | null;
   paymentMethod: string;
+  /** The provider's reference of the last method change applied. */
+  paymentMethodRef: string | null;
+  /** The SEPA mandate's reference (RUM), while it is paid by SEPA debit. */
+  mandateRef: string | null;
   provider: ProviderName;
   providerRef: string | null;
   source: string | null;
@@ -52,6 +56,8 @@ export function toSubscription(row: SubscriptionRow): Subscription {
     nextPlanId: row.next_plan_id,
     nextAmountCents: row.next_amount_cents,
     paymentMethod: row.payment_method,
+    paymentMethodRef: row.payment_method_ref,
+    mandateRef: row.mandate_ref,
     provider: row.provider,
     providerRef: row.provider_ref,
     source: row.source,

@@ -38,3 +38,9 @@ export const SUBSCRIPTION_STATUS_LABELS: Record<SubscriptionStatus, string> = {
 export const RETRY_DAYS = [1, 3, 5] as const;
 /** The L. 215-1 notice of a yearly subscription goes this long before the renewal (between 3 and 1 months). */
 export const RENEWAL_NOTICE_DAYS = 45;
+/**
+ * A SEPA debit is announced (pre-notification: amount, date, RUM, ICS) at least this many
+ * calendar days before it (CGV art. 5): the SEPA rulebook's default, so that no shorter delay
+ * has to be agreed. A yearly subscription's comes with its renewal notice, earlier still.
+ */
+export const SEPA_PRENOTICE_DAYS = 14;
