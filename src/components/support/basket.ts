@@ -48,6 +48,16 @@ export function offersPath(basket: Basket | undefined, source: string | undefine
   return withSource(basket.kind === 'plan' ? '/soutenir/abonnement' : basket.kind === 'gift' ? '/soutenir/abonnement/offrir' : '/soutenir/dons', source);
 }
 
+/**
+ * « Modifier mon choix »: the offers of this basket, with a donation's frequency and amount in
+ * the address, so that the donation form comes back as the reader left it (donation-choice.ts).
+ */
+export function changeChoicePath(basket: Basket | undefined, source: string | undefined): string {
+  const offers = offersPath(basket, source);
+  if (basket?.kind !== 'donation') return offers;
+  return `${offers}?${new URLSearchParams({ don: String(basket.amountCents), frequence: basket.frequency === 'monthly' ? 'mensuel' : 'unique' })}`;
+}
+
 /** "7 € par mois", "70 € par an", "20 €". */
 export function priceText(amountCents: number, interval: Interval | null): string {
   return interval ? `${formatEuros(amountCents)} ${intervalLabel(interval)}` : formatEuros(amountCents);

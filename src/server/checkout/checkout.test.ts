@@ -15,7 +15,7 @@ import { createSimulatedProvider, PROMPT_DELIVERY, SIMULATED_SIGNATURE_HEADER, s
 import { cancelSubscription, changeDonationAmount, changePlan, resumeSubscription, subscriptionDetail } from '../subscriptions/service';
 import { summarize } from '../subscriptions/owner-view';
 import { findSubscription } from '../subscriptions/repository';
-import { confirmation, donationThanks, type CheckoutInput, handlePaymentWebhook, placeOrder } from './service';
+import { confirmation, donationThanks, donationThanksPath, type CheckoutInput, handlePaymentWebhook, placeOrder } from './service';
 
 vi.setConfig({ testTimeout: 30_000 });
 const DAY = 24 * 3600_000;
@@ -75,6 +75,53 @@ describeEachDialect('reader revenue', (kind) => {
     expect(sub.current_period_end).toBe('2026-12-23T10:00:00.000Z');
     expect(sent.map((m) => m.to)).toEqual([`payeur${n}@exemple.fr`, `payeur${n}@exemple.fr`]);
     expect((await confirmation(deps, userId, orderId))?.state).toBe('paid');
+  });
+
+  it('the withdrawal waiver is a choice: without it the order is accepted, the right is kept on the record and in the mail', async () => {
+    const { orderId } = await pay({ formule: 'mensuel' }, '4242 4242 4242 4242', { input: { demarrage_immediat: false } });
+    const order = await orderRow(orderId);
+    expect(order).toMatchObject({ status: 'paid', immediate_start_at: null });
+    expect(order.terms_accepted_at).not.toBeNull();
+    expect((await subOf(orderId)).status).toBe('active');
+    const welcome = sent.find((m) => m.subject.startsWith('Bienvenue'))!;
+    expect(welcome.text).toMatch(/Vous conservez votre droit de rétractation/);
+    expect(welcome.text).not.toMatch(/commencé immédiatement/);
+
+    const waived = await pay({ formule: 'mensuel' }, '4242 4242 4242 4242', { input: { demarrage_immediat: true } });
+    expect((await orderRow(waived.orderId)).immediate_start_at).not.toBeNull();
+    expect(sent.filter((m) => m.subject.startsWith('Bienvenue'))[1]!.text).toMatch(/Même si votre abonnement a commencé immédiatement/);
+  });
+
+  it('one thank-you per donation, with the next steps: one mail (monthly too), and the confirmation page hands a paid donation to its thank-you page', async () => {
+    const monthly = await pay({ don: '1500', frequence: 'mensuel' }, '4242 4242 4242 4242');
+    expect(sent).toHaveLength(1);
+    expect(sent[0]!.subject).toMatch(/^Merci pour votre don mensuel/);
+    const reference = (await orderRow(monthly.orderId)).reference;
+    expect(sent[0]!.text).toContain(reference);
+    expect(sent[0]!.text).toContain('https://contrechamp.example/mailinglist');
+    expect(sent[0]!.text).toContain('https://contrechamp.example/mon-compte');
+    expect(sent[0]!.text).toMatch(/Parler de Contrechamp autour de vous/);
+
+    sent.length = 0;
+    const once = await pay({ don: '2000', frequence: 'unique' }, '4242 4242 4242 4242');
+    expect(sent.map((m) => m.subject)).toEqual([expect.stringMatching(/^Merci pour votre don de/)]);
+    expect(sent[0]!.text).toContain('https://contrechamp.example/mailinglist');
+
+    const paid = (await confirmation(deps, userId, once.orderId))!;
+    expect(donationThanksPath(paid.order, paid.state)).toBe(`/soutenir/dons/merci?commande=${once.orderId}`);
+    const subscription = await pay({ formule: 'mensuel' }, '4242 4242 4242 4242');
+    const sub = (await confirmation(deps, userId, subscription.orderId))!;
+    expect(donationThanksPath(sub.order, sub.state)).toBeUndefined();
+    const declined = await pay({ don: '1500', frequence: 'unique' }, '4000 0000 0000 0002');
+    const failed = (await confirmation(deps, userId, declined.orderId))!;
+    expect(donationThanksPath(failed.order, failed.state)).toBeUndefined();
+    // A SEPA donation stays on its confirmation page, which shows the mandate, and thanks there.
+    const sepa = await pay({ don: '3000', frequence: 'unique' }, 'FR1420041010050500013M02606');
+    clock.advance(60_000);
+    await deps.flush();
+    const debited = (await confirmation(deps, userId, sepa.orderId))!;
+    expect(debited.state).toBe('paid');
+    expect(donationThanksPath(debited.order, debited.state)).toBeUndefined();
   });
 
   it('the same form sent twice, even at once, makes one order, one subscription and one provider session', async () => {

@@ -19,6 +19,7 @@ import { writeTransaction } from '../db/transaction';
 import { applyOrderEvent, type Fulfilment, type Fulfilments, openCheckout, scheduleReconcile } from '../orders/service';
 import { schedule } from '../jobs/schedule';
 import { SEND_MAIL } from '../mail/jobs';
+import { mailFor } from '../mail/layout';
 import { firstPaymentFailedMail } from './mails';
 import { findUserOrder, insertOrder, type Order } from '../orders/repository';
 import type { PaymentEvent } from '../payments/provider';
@@ -54,7 +55,7 @@ function told(deps: ServerDeps, inner: Fulfilment): Fulfilment {
       const owner = await findUser(trx, order.userId);
       if (!owner) return;
       const mail = firstPaymentFailedMail({ siteUrl: deps.siteUrl, purpose: order.purpose, description: order.description, amountCents: order.amountCents, reason: context.reason });
-      await schedule(deps, trx, SEND_MAIL, { to: owner.email, mail }, { uniqueKey: `checkout.first-payment-failed:${order.id}` });
+      await schedule(deps, trx, SEND_MAIL, mailFor(owner, mail), { uniqueKey: `checkout.first-payment-failed:${order.id}` });
     },
   };
 }
@@ -80,6 +81,17 @@ export const checkoutInput = billingSchema.extend({
 });
 export type CheckoutInput = z.infer<typeof checkoutInput>;
 
+/**
+ * The waiver of the 14-day withdrawal right (CGV art. 8) is a choice, never a condition of the
+ * sale. Decision: a subscription starts at once (at the payment) either way. A reader who ticks
+ * the box asks for that immediate start and gives up the legal right once it has started
+ * (art. L. 221-28 of the Code de la consommation): the order records the request with its time
+ * (`immediateStartAt`). A reader who does not keeps the legal right (`immediateStartAt` null).
+ * Both are refunded in full on a withdrawal within 14 days: by law for the one, by our promise
+ * (CGV art. 8) for the other, so the choice never costs a reader anything.
+ */
+export const waivesWithdrawal = (withdrawal: boolean, input: Pick<CheckoutInput, 'demarrage_immediat'>): boolean => withdrawal && input.demarrage_immediat;
+
 class DuplicateAttempt extends Error {
   constructor(readonly orderId: string) {
     super('duplicate checkout attempt');
@@ -98,9 +110,6 @@ export async function placeOrder(deps: ServerDeps, userId: string, basket: Baske
     const checked = checkGiftDetails(giftInput, deps.clock.now());
     if (!checked.ok) return checked;
     gift = checked.details;
-  }
-  if (priced.withdrawal && !input.demarrage_immediat) {
-    return fail(422, 'Pour que votre abonnement commence dès le paiement, cochez la demande de démarrage immédiat.');
   }
   const user = await findUser(deps.db, userId);
   if (!user) return fail(404, 'Compte introuvable.');
@@ -128,7 +137,7 @@ export async function placeOrder(deps: ServerDeps, userId: string, basket: Baske
           userId: user.id, purpose: priced.purpose, reason: 'initial', offerId: priced.offerId, description: priced.description, interval: priced.interval,
           amountCents: priced.amountCents, vatRateBp: priced.vatRateBp, vatCents: priced.vatCents, source: source ?? null, method: input.methode,
           provider: deps.payments.name, subscriptionId, attemptKey, billingName: `${input.given_name} ${input.family_name}`, billingAddress,
-          termsAcceptedAt: now, immediateStartAt: priced.withdrawal ? now : null,
+          termsAcceptedAt: now, immediateStartAt: waivesWithdrawal(priced.withdrawal, input) ? now : null,
         }, now);
         // Lost a race with the same form on another connection: undo this one, keep theirs.
         if (!created) throw new DuplicateAttempt(placed.id);
@@ -161,6 +170,17 @@ export async function confirmation(deps: Pick<ServerDeps, 'db'>, userId: string,
   const state: ConfirmationState = order.status === 'pending' ? (order.submittedAt ? 'processing' : 'awaiting') : order.status;
   const subscription = order.subscriptionId ? await findSubscription(deps.db, order.subscriptionId) : undefined;
   return { order, state, subscription };
+}
+
+/**
+ * One thank-you per donation: the confirmation page sends a paid first donation on to its
+ * thank-you page (which has the next steps) rather than thank it twice; undefined otherwise.
+ * A SEPA debit stays on the confirmation page, which shows its mandate (RUM, ICS), and thanks
+ * there once, with the next steps.
+ */
+export function donationThanksPath(order: Pick<Order, 'id' | 'purpose' | 'reason' | 'method'>, state: ConfirmationState): string | undefined {
+  if (order.purpose !== 'donation' || order.reason !== 'initial' || state !== 'paid' || order.method === 'sepa_debit') return undefined;
+  return `/soutenir/dons/merci?commande=${encodeURIComponent(order.id)}`;
 }
 
 /**

@@ -5,8 +5,10 @@
  */
 import { formatDate } from '../../lib/dates';
 import { oneLine, renderMail, siteLink, type Block, type MailContent } from '../mail/layout';
+import { giftAccountPath } from '../../lib/gift-links';
 
-const activationUrl = (siteUrl: URL, code: string) => siteLink(siteUrl, `/creer-mon-compte/cadeau/${code.replace(/-/g, '')}`);
+/** The activation link of the recipient's mail: with their address when known, for a prefilled form. */
+const activationUrl = (siteUrl: URL, code: string, email?: string | null) => new URL(giftAccountPath(code, email), siteUrl);
 const longDay = (day: string) => formatDate(new Date(`${day}T12:00:00Z`));
 
 export function giftBuyerMail({ siteUrl, code, duration, recipientName, recipientEmail, deliverOn, expiresAt, invoice }: {
@@ -35,8 +37,10 @@ export function giftBuyerMail({ siteUrl, code, duration, recipientName, recipien
   });
 }
 
-export function giftRecipientMail({ siteUrl, code, duration, recipientName, buyerName, message, expiresAt }: {
+export function giftRecipientMail({ siteUrl, code, duration, recipientName, recipientEmail, buyerName, message, expiresAt }: {
   siteUrl: URL; code: string; duration: string; recipientName: string; buyerName: string; message: string; expiresAt: Date;
+  /** The address the mail goes to: its activation link carries it (a prefilled account form). */
+  recipientEmail?: string | null | undefined;
 }): MailContent {
   return renderMail('gift-received', {
     siteUrl,
@@ -47,10 +51,10 @@ export function giftRecipientMail({ siteUrl, code, duration, recipientName, buye
       { kind: 'paragraph', text: `Bonjour ${recipientName},` },
       { kind: 'paragraph', text: [{ strong: buyerName }, ' vous offre ', { strong: `${duration} d’abonnement à Contrechamp` }, ', média indépendant et citoyen : enquêtes, émissions et podcasts, sans publicité.'] },
       ...(message ? ([{ kind: 'paragraph', text: 'Son message :' }, { kind: 'quote', text: message }] satisfies Block[]) : []),
-      { kind: 'action', label: 'Activer mon abonnement offert', url: activationUrl(siteUrl, code) },
+      { kind: 'action', label: 'Activer mon abonnement offert', url: activationUrl(siteUrl, code, recipientEmail) },
       { kind: 'fields', rows: [['Votre code cadeau', code], ['Valable jusqu’au', formatDate(expiresAt)]] },
       { kind: 'paragraph', text: ['Vous pouvez aussi saisir ce code sur ', siteLink(siteUrl, '/activer-cadeau').href, '. Aucune carte bancaire n’est demandée, et l’abonnement ne se renouvelle jamais tout seul.'] },
-      { kind: 'note', text: 'Vous êtes déjà abonné·e ? Les mois offerts s’ajoutent après votre période payée : votre prochain paiement est reporté d’autant.' },
+      { kind: 'note', text: 'Vous avez déjà un abonnement ? Les mois offerts s’ajoutent après votre période payée : votre prochain paiement est reporté d’autant.' },
     ],
     reason: `Vous recevez ce message parce que ${buyerName} vous a offert un abonnement à Contrechamp et nous a donné votre adresse pour vous le transmettre. Nous ne l’utiliserons pour rien d’autre.`,
   });

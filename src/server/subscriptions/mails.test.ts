@@ -35,7 +35,7 @@ const footer = (mail: MailContent) => plain(mail.text.split('\n-- \n')[1] ?? '')
 
 const subscriptionPayment = {
   siteUrl,
-  orderId: 'ord_42',
+  orderReference: '7KQ2M-X9P4R',
   description: 'Abonnement Mensuel',
   amountCents: 700,
   vatCents: 14,
@@ -116,7 +116,7 @@ describe('every subscription mail', () => {
   it('escapes every value in the HTML part and keeps it as written in the text part', () => {
     const hostile = '<script>alert("x")</script>';
     const mails = [
-      paymentReceivedMail({ ...subscriptionPayment, description: hostile, methodLabel: hostile, orderId: hostile }),
+      paymentReceivedMail({ ...subscriptionPayment, description: hostile, methodLabel: hostile, orderReference: hostile }),
       paymentReceivedMail({ ...donationPayment, description: hostile }),
       subscriptionStartedMail({ siteUrl, subscriptionId: SUB, planLabel: hostile, amountCents: 700, interval: 'month', nextPaymentAt: NOV_21, immediateStart: false }),
       renewalNoticeMail({ siteUrl, subscriptionId: SUB, planLabel: hostile, amountCents: 7000, renewsAt: NOV_21 }),
@@ -152,7 +152,7 @@ describe('paymentReceivedMail', () => {
     expect(text).toContain('Montant HT : 6,86 €');
     expect(text).toContain('21 novembre 2026');
     expect(text).toContain('Carte •••• 4242');
-    expect(text).toContain('ord_42');
+    expect(text).toContain('Référence : 7KQ2M-X9P4R');
     expect(text).toContain('« Mes factures »');
     expect(linksIn(mail.text)).toContain(`${SITE}/mon-compte/mes-factures`);
   });
@@ -221,6 +221,8 @@ describe('subscriptionStartedMail', () => {
     const later = body(subscriptionStartedMail({ ...base, immediateStart: false }));
     expect(later).not.toMatch(/commencé immédiatement/);
     expect(later).toMatch(/14 jours.*intégralité du montant payé/);
+    expect(later).toMatch(/a commencé/);
+    expect(later).toMatch(/Vous conservez votre droit de rétractation/);
   });
 
   it('speaks of a monthly renewal for a monthly plan', () => {

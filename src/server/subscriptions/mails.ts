@@ -15,10 +15,11 @@
  * configured site URL (see mail/layout.ts).
  */
 import { formatEuros, formatRate, intervalLabel, type Interval } from '../../config/catalog';
-import { formatDate } from '../../lib/dates';
+import { formatDate, formatDateTime } from '../../lib/dates';
 import type { SubscriptionKind } from '../db/database';
 import { frenchSpacing, renderMail, siteLink, type Block, type MailContent } from '../mail/layout';
 import { CONTACTS } from '../../config/publisher';
+import { mandateRows, type SepaMandate } from './sepa';
 
 /** Where readers write about subscriptions, donations, withdrawals and refunds (CGV, art. 8 and 12). */
 const SUBSCRIPTIONS_EMAIL = CONTACTS.abonnements.email;
@@ -28,6 +29,21 @@ const subscriptionUrl = (siteUrl: URL, subscriptionId: string) => siteLink(siteU
 /** A document's PDF, downloaded from the account (its owner only). */
 export const documentUrl = (siteUrl: URL, documentId: string) => siteLink(siteUrl, `/mon-compte/mes-factures/${encodeURIComponent(documentId)}`);
 const cgvLink = (siteUrl: URL): Block => ({ kind: 'link', label: 'Nos conditions générales de vente', url: siteLink(siteUrl, '/cgv') });
+
+/**
+ * What a donor can do next, under the one thank-you a donation gets (the first payment's mail):
+ * the newsletter, a word to friends, the account where the donation lives.
+ */
+export function donationNextSteps(siteUrl: URL): Block[] {
+  const support = siteLink(siteUrl, '/soutenir').href;
+  const title = 'Je soutiens Contrechamp, un média indépendant, sans publicité et gratuit pour tout le monde';
+  return [
+    { kind: 'paragraph', text: 'Et maintenant ? Trois façons d’aller plus loin :' },
+    { kind: 'link', label: 'Recevoir notre lettre d’information', url: siteLink(siteUrl, '/mailinglist') },
+    { kind: 'link', label: 'Parler de Contrechamp autour de vous', url: new URL(`mailto:?subject=${encodeURIComponent(title)}&body=${encodeURIComponent(`${title}\n\n${support}`)}`) },
+    { kind: 'link', label: 'Retrouver votre don et vos reçus dans votre compte', url: siteLink(siteUrl, '/mon-compte') },
+  ];
+}
 
 /** "2,1 %" with a non-breaking space before the sign, as French typography wants. */
 const rate = (rateBp: number) => formatRate(rateBp).replace(/ %$/, '\u00a0%');
@@ -79,7 +95,7 @@ function words(kind: SubscriptionKind) {
 
 export function paymentReceivedMail({
   siteUrl,
-  orderId,
+  orderReference,
   description,
   amountCents,
   vatCents,
@@ -90,11 +106,15 @@ export function paymentReceivedMail({
   recurring,
   renewal,
   document,
+  mandate,
 }: {
   siteUrl: URL;
+  /** The SEPA mandate the payment was debited under (RUM and ICS, as SEPA rules want them on the confirmation). */
+  mandate?: SepaMandate | null | undefined;
   /** The invoice or receipt issued with the payment: the mail links to its PDF. */
   document?: { id: string; label: string } | undefined;
-  orderId: string;
+  /** The order's reference a person reads (never its id). */
+  orderReference: string;
   description: string;
   amountCents: number;
   vatCents: number;
@@ -130,7 +150,8 @@ export function paymentReceivedMail({
             ['TVA', 'aucune (un don n’entre pas dans le champ de la TVA)'],
             ['Date', paidOn],
             ['Moyen de paiement', methodLabel],
-            ['Référence', orderId],
+            ['Référence', orderReference],
+            ...(mandate ? mandateRows(mandate) : []),
             ...(document ? ([['Reçu', `n° ${document.label}`]] as [string, string][]) : []),
           ],
         },
@@ -141,6 +162,7 @@ export function paymentReceivedMail({
               { kind: 'link', label: 'Mes abonnements et dons mensuels', url: siteLink(siteUrl, SUBSCRIPTIONS_PATH) },
             ] satisfies Block[])
           : []),
+        ...(renewal ? [] : donationNextSteps(siteUrl)),
         {
           kind: 'note',
           text: 'Ce message et votre reçu confirment votre paiement : ce ne sont pas des reçus fiscaux. Contrechamp est une entreprise de presse, et un don à une entreprise de presse n’ouvre droit à aucune réduction d’impôt.',
@@ -178,7 +200,8 @@ export function paymentReceivedMail({
           ['Montant HT', formatEuros(amountCents - vatCents)],
           ['Date', paidOn],
           ['Moyen de paiement', methodLabel],
-          ['Référence', orderId],
+          ['Référence', orderReference],
+          ...(mandate ? mandateRows(mandate) : []),
         ],
       },
       ...(document
@@ -299,9 +322,8 @@ export function subscriptionStartedMail({
       { kind: 'paragraph', text: 'Bonjour,' },
       {
         kind: 'paragraph',
-        text: immediateStart
-          ? ['Votre abonnement « ', { strong: planLabel }, ' » a commencé. Bienvenue parmi celles et ceux qui font vivre Contrechamp !']
-          : ['Votre abonnement « ', { strong: planLabel }, ' » est bien enregistré. Bienvenue parmi celles et ceux qui font vivre Contrechamp !'],
+        // It starts at once either way: the waiver only decides which right covers the refund (checkout/service.ts, `waivesWithdrawal`).
+        text: ['Votre abonnement « ', { strong: planLabel }, ' » a commencé. Bienvenue parmi celles et ceux qui font vivre Contrechamp !'],
       },
       {
         kind: 'paragraph',
@@ -330,7 +352,7 @@ export function subscriptionStartedMail({
       {
         kind: 'paragraph',
         text: [
-          'Vous changez d’avis ? Vous disposez de ',
+          immediateStart ? 'Vous changez d’avis ? Vous disposez de ' : 'Vous changez d’avis ? Vous conservez votre droit de rétractation : vous disposez de ',
           { strong: '14 jours' },
           immediateStart
             ? ' pour vous rétracter, sans avoir à vous justifier. Même si votre abonnement a commencé immédiatement, à votre demande, nous vous rembourserons l’intégralité du montant payé.'
@@ -344,19 +366,29 @@ export function subscriptionStartedMail({
   });
 }
 
+/**
+ * The one thank-you of a monthly donation: its first payment is told here (with the receipt),
+ * not by a second `paymentReceivedMail` (subscriptions/service.ts).
+ */
 export function donationStartedMail({
   siteUrl,
   subscriptionId,
   amountCents,
   nextPaymentAt,
+  payment,
 }: {
   siteUrl: URL;
   subscriptionId: string;
   amountCents: number;
   nextPaymentAt: Date;
+  /** The first payment: its date, method, reference and receipt. */
+  payment?: { paidAt: Date; methodLabel: string; orderReference: string; document?: { id: string; label: string } | undefined; mandate?: SepaMandate | null | undefined } | undefined;
 }): MailContent {
   const amount = formatEuros(amountCents);
   const next = formatDate(nextPaymentAt);
+  const paidRows: [string, string][] = payment
+    ? [['Premier paiement', formatDate(payment.paidAt)], ['Moyen de paiement', payment.methodLabel], ['Référence', payment.orderReference], ...(payment.mandate ? mandateRows(payment.mandate) : []), ...(payment.document ? ([['Reçu', `n° ${payment.document.label}`]] as [string, string][]) : [])]
+    : [];
   return renderMail('donation-started', {
     siteUrl,
     subject: `Merci pour votre don mensuel de ${amount}`,
@@ -376,17 +408,20 @@ export function donationStartedMail({
         kind: 'fields',
         rows: [
           ['Montant', `${amount} ${intervalLabel('month')}`],
+          ...paidRows,
           ['Prochain prélèvement', next],
         ],
       },
+      ...(payment?.document ? ([{ kind: 'link', label: `Télécharger mon reçu n° ${payment.document.label} (PDF)`, url: documentUrl(siteUrl, payment.document.id) }] satisfies Block[]) : []),
       {
         kind: 'paragraph',
         text: 'Votre don est prélevé chaque mois jusqu’à ce que vous l’arrêtiez. Vous pouvez l’arrêter ou en changer le montant à tout moment, sans frais, depuis votre compte.',
       },
       { kind: 'action', label: 'Gérer mon don mensuel', url: subscriptionUrl(siteUrl, subscriptionId) },
+      ...donationNextSteps(siteUrl),
       {
         kind: 'note',
-        text: `Un don ne donne lieu à aucune contrepartie et n’ouvre pas de droit de rétractation ; en cas d’erreur, écrivez-nous dans les 30 jours à ${SUBSCRIPTIONS_EMAIL} : nous vous rembourserons. Contrechamp étant une entreprise de presse, un don à Contrechamp n’ouvre droit à aucune réduction d’impôt.`,
+        text: `${payment ? 'Ce message et votre reçu confirment votre paiement : ce ne sont pas des reçus fiscaux. ' : ''}Un don ne donne lieu à aucune contrepartie et n’ouvre pas de droit de rétractation ; en cas d’erreur, écrivez-nous dans les 30 jours à ${SUBSCRIPTIONS_EMAIL} : nous vous rembourserons. Contrechamp étant une entreprise de presse, un don à Contrechamp n’ouvre droit à aucune réduction d’impôt.`,
       },
     ],
     reason: 'Vous recevez ce message parce que vous venez de mettre en place un don mensuel à Contrechamp.',
@@ -402,12 +437,15 @@ export function renewalNoticeMail({
   planLabel,
   amountCents,
   renewsAt,
+  sepa,
 }: {
   siteUrl: URL;
   subscriptionId: string;
   planLabel: string;
   amountCents: number;
   renewsAt: Date;
+  /** Paid by SEPA debit: the notice is also the debit's pre-notification (CGV art. 5). */
+  sepa?: { mandate: SepaMandate; methodLabel: string } | null | undefined;
 }): MailContent {
   const amount = formatEuros(amountCents);
   const date = formatDate(renewsAt);
@@ -430,9 +468,11 @@ export function renewalNoticeMail({
           ['Formule', planLabel],
           ['Date de reconduction', date],
           ['Montant', `${amount} ${intervalLabel('year')}`],
+          ...(sepa ? sepaDebitRows(sepa, amount, date) : []),
         ],
       },
       { kind: 'paragraph', text: 'Si vous souhaitez continuer, vous n’avez rien à faire : le paiement se fera sur le moyen de paiement enregistré. Merci de votre fidélité !' },
+      ...(sepa ? [sepaPrenotice(amount, date)] : []),
       {
         kind: 'paragraph',
         text: `Si vous ne souhaitez pas le reconduire, résiliez-le en trois clics, sans frais, depuis votre compte : choisissez l’abonnement, cliquez sur « Résilier mon abonnement », puis confirmez. Il restera actif jusqu’au ${date}, et plus rien ne vous sera prélevé. Vous pouvez aussi nous écrire à ${SUBSCRIPTIONS_EMAIL}.`,
@@ -445,6 +485,118 @@ export function renewalNoticeMail({
       cgvLink(siteUrl),
     ],
     reason: 'Vous recevez ce message parce que vous avez un abonnement annuel à Contrechamp.',
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// SEPA pre-notification (CGV art. 5): the amount, the date, the mandate (RUM) and the creditor (ICS)
+
+const sepaDebitRows = (sepa: { mandate: SepaMandate; methodLabel: string }, amount: string, date: string): [string, string][] => [
+  ['Montant prélevé', amount],
+  ['Date du prélèvement', date],
+  ['Compte débité', sepa.methodLabel],
+  ...mandateRows(sepa.mandate),
+];
+
+const sepaPrenotice = (amount: string, date: string): Block => ({
+  kind: 'note',
+  text: `Ce message vaut pré-notification de prélèvement SEPA : ${amount} seront prélevés le ${date} sur votre compte, au titre du mandat ci-dessus. Veillez à ce qu’il soit approvisionné ; pour changer de moyen de paiement, rendez-vous dans votre compte avant cette date.`,
+});
+
+/**
+ * The pre-notification of a SEPA debit of a monthly subscription or donation, sent at least
+ * `SEPA_PRENOTICE_DAYS` before it (a yearly subscription's comes with its renewal notice).
+ */
+export function sepaDebitNoticeMail({
+  siteUrl,
+  subscriptionId,
+  kind,
+  label,
+  amountCents,
+  debitAt,
+  methodLabel,
+  mandate,
+}: {
+  siteUrl: URL;
+  subscriptionId: string;
+  kind: SubscriptionKind;
+  label: string;
+  amountCents: number;
+  debitAt: Date;
+  methodLabel: string;
+  mandate: SepaMandate;
+}): MailContent {
+  const w = words(kind);
+  const amount = formatEuros(amountCents);
+  const date = formatDate(debitAt);
+  return renderMail('sepa-debit-notice', {
+    siteUrl,
+    subject: `Prochain prélèvement SEPA : ${amount} le ${date}`,
+    heading: 'Votre prochain prélèvement',
+    preheader: `${amount} seront prélevés le ${date} pour ${w.your}.`,
+    blocks: [
+      { kind: 'paragraph', text: 'Bonjour,' },
+      { kind: 'paragraph', text: ['Pour ', w.your, ' « ', { strong: label }, ' », nous prélèverons ', { strong: amount }, ' sur votre compte le ', { strong: date }, '.'] },
+      { kind: 'fields', rows: [[w.row, label], ...sepaDebitRows({ mandate, methodLabel }, amount, date)] },
+      { kind: 'paragraph', text: `Vous n’avez rien à faire. Vous pouvez changer de moyen de paiement, modifier ou arrêter ${w.your} depuis votre compte avant cette date ; pour toute question, écrivez-nous à ${SUBSCRIPTIONS_EMAIL}.` },
+      { kind: 'action', label: w.manage, url: subscriptionUrl(siteUrl, subscriptionId) },
+      sepaPrenotice(amount, date),
+      cgvLink(siteUrl),
+    ],
+    reason: w.reason,
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Payment method changed: the security notice every bank or shop sends
+
+export function paymentMethodChangedMail({
+  siteUrl,
+  subscriptionId,
+  kind,
+  label,
+  methodLabel,
+  changedAt,
+  mandate,
+}: {
+  siteUrl: URL;
+  subscriptionId: string;
+  kind: SubscriptionKind;
+  label: string;
+  methodLabel: string;
+  changedAt: Date;
+  /** A new SEPA mandate, when the new method is a SEPA debit. */
+  mandate?: SepaMandate | null | undefined;
+}): MailContent {
+  const w = words(kind);
+  const when = formatDateTime(changedAt);
+  return renderMail('payment-method-changed', {
+    siteUrl,
+    subject: 'Votre moyen de paiement a été modifié',
+    heading: 'Votre moyen de paiement a été modifié',
+    preheader: `${methodLabel} paiera désormais ${w.your}.`,
+    blocks: [
+      { kind: 'paragraph', text: 'Bonjour,' },
+      { kind: 'paragraph', text: ['Le moyen de paiement de ', w.your, ' « ', { strong: label }, ' » a été modifié le ', when, ' (heure de Paris). Les prochains paiements se feront sur : ', { strong: methodLabel }, '.'] },
+      {
+        kind: 'fields',
+        rows: [
+          [w.row, label],
+          ['Nouveau moyen de paiement', methodLabel],
+          ['Modifié le', `${when} (heure de Paris)`],
+          ...(mandate ? mandateRows(mandate) : []),
+        ],
+      },
+      { kind: 'action', label: w.manage, url: subscriptionUrl(siteUrl, subscriptionId) },
+      { kind: 'paragraph', text: 'Vous êtes à l’origine de ce changement ? Vous n’avez rien à faire.' },
+      {
+        kind: 'paragraph',
+        text: `Ce n’est pas vous ? Quelqu’un a peut-être accès à votre compte : changez tout de suite votre mot de passe, puis écrivez-nous à ${SUBSCRIPTIONS_EMAIL} pour que nous vérifiions avec vous votre abonnement et ses paiements.`,
+      },
+      { kind: 'link', label: 'Changer mon mot de passe', url: siteLink(siteUrl, '/modifier-mon-mot-de-passe') },
+      { kind: 'link', label: 'Nous contacter', url: siteLink(siteUrl, '/contact') },
+    ],
+    reason: w.reason,
   });
 }
 

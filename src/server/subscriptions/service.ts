@@ -22,7 +22,7 @@ import { fail, type Result } from '../core/result';
 import { type BillingInterval, type Database, toFlag, toTimestamp } from '../db/database';
 import { writeTransaction } from '../db/transaction';
 import { handle, jobType, schedule } from '../jobs/schedule';
-import type { MailContent } from '../mail/layout';
+import { mailFor, type MailContent } from '../mail/layout';
 import { SEND_MAIL } from '../mail/jobs';
 import { type Fulfilment, type Fulfilments, scheduleUnwantedRefund, transitionOrder } from '../orders/service';
 import { findOrder, insertOrder, listSubscriptionOrders, type Order, customerRef } from '../orders/repository';
@@ -33,14 +33,17 @@ import {
   donationStartedMail,
   endedMail,
   paymentFailedMail,
+  paymentMethodChangedMail,
   paymentReceivedMail,
   planChangedMail,
   renewalNoticeMail,
   resumedMail,
+  sepaDebitNoticeMail,
   subscriptionStartedMail,
 } from './mails';
+import { mandateReferenceOf, newMandateReference, orderMandate, subscriptionMandate } from './sepa';
 import { countSubscriptionEvents, findByProviderRef, findSubscription, findUserSubscription, insertSubscriptionEvent, listUserSubscriptions, type Subscription, subscriptionEvents, updateSubscriptionIf } from './repository';
-import { isLive, RENEWAL_NOTICE_DAYS, RETRY_DAYS } from './state';
+import { isLive, RENEWAL_NOTICE_DAYS, RETRY_DAYS, SEPA_PRENOTICE_DAYS } from './state';
 
 export type SubscriptionDeps = Pick<ServerDeps, 'db' | 'clock' | 'siteUrl' | 'jobs' | 'payments'>;
 
@@ -57,7 +60,7 @@ async function mailOwner(deps: SubscriptionDeps, trx: Kysely<Database>, userId: 
   if (!userId) return;
   const user = await findUser(trx, userId);
   if (!user) return;
-  await schedule(deps, trx, SEND_MAIL, { to: user.email, mail }, uniqueKey ? { uniqueKey } : {});
+  await schedule(deps, trx, SEND_MAIL, mailFor(user, mail), uniqueKey ? { uniqueKey } : {});
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -67,12 +70,20 @@ export const RENEW = jobType({ kind: 'subscriptions.renew', schema: z.object({ s
 export const RETRY_RENEWAL = jobType({ kind: 'subscriptions.retry', schema: z.object({ subscriptionId: z.string(), orderId: z.string(), attempt: z.number().int().min(2) }) });
 export const RENEWAL_NOTICE = jobType({ kind: 'subscriptions.renewal-notice', schema: z.object({ subscriptionId: z.string(), periodEnd: z.string() }) });
 
-/** Schedules what the start of a period needs: its renewal (when the site runs them) and, for a year, the notice before it. */
+/**
+ * Schedules what the start of a period needs: its renewal (when the site runs them) and the
+ * notice before it: for a year, the L. 215-1 notice (which is also the SEPA pre-notification of
+ * a SEPA payer); otherwise the SEPA pre-notification, `SEPA_PRENOTICE_DAYS` before the debit,
+ * which finds out when it runs whether the method then saved is a SEPA debit.
+ */
 export async function schedulePeriod(deps: SubscriptionDeps, trx: Kysely<Database>, sub: { id: string; kind: Subscription['kind']; interval: BillingInterval }, periodEnd: Date): Promise<void> {
   const end = toTimestamp(periodEnd);
   if (!deps.payments.runsRenewals) await schedule(deps, trx, RENEW, { subscriptionId: sub.id, periodEnd: end }, { runAt: periodEnd, uniqueKey: `subscriptions.renew:${sub.id}:${end}` });
   if (sub.kind === 'plan' && sub.interval === 'year') {
     const noticeAt = addDays(periodEnd, -RENEWAL_NOTICE_DAYS);
+    if (noticeAt > deps.clock.now()) await schedule(deps, trx, RENEWAL_NOTICE, { subscriptionId: sub.id, periodEnd: end }, { runAt: noticeAt, uniqueKey: `subscriptions.notice:${sub.id}:${end}` });
+  } else if (sub.kind !== 'gift') {
+    const noticeAt = addDays(periodEnd, -SEPA_PRENOTICE_DAYS);
     if (noticeAt > deps.clock.now()) await schedule(deps, trx, RENEWAL_NOTICE, { subscriptionId: sub.id, periodEnd: end }, { runAt: noticeAt, uniqueKey: `subscriptions.notice:${sub.id}:${end}` });
   }
 }
@@ -159,10 +170,22 @@ async function retryRenewal(deps: SubscriptionDeps, payload: { subscriptionId: s
 async function sendRenewalNotice(deps: SubscriptionDeps, subscriptionId: string, periodEnd: string): Promise<void> {
   const sub = await findSubscription(deps.db, subscriptionId);
   if (!sub || sub.status !== 'active' || sub.cancelAtPeriodEnd || !sub.currentPeriodEnd || toTimestamp(sub.currentPeriodEnd) !== periodEnd) return;
-  const plan = findPlan(sub.nextPlanId ?? sub.planId ?? '');
-  await writeTransaction(deps.db, (trx) =>
-    mailOwner(deps, trx, sub.userId, renewalNoticeMail({ siteUrl: deps.siteUrl, subscriptionId: sub.id, planLabel: plan?.label ?? subscriptionLabel(sub), amountCents: sub.nextAmountCents ?? plan?.priceCents ?? sub.amountCents, renewsAt: sub.currentPeriodEnd! }), `subscriptions.notice-mail:${sub.id}:${periodEnd}`),
-  );
+  const mandate = subscriptionMandate(sub);
+  const mailKey = `subscriptions.notice-mail:${sub.id}:${periodEnd}`;
+  if (sub.kind === 'plan' && sub.interval === 'year') {
+    const plan = findPlan(sub.nextPlanId ?? sub.planId ?? '');
+    const sepa = mandate ? { mandate, methodLabel: sub.paymentMethod } : null;
+    await writeTransaction(deps.db, (trx) =>
+      mailOwner(deps, trx, sub.userId, renewalNoticeMail({ siteUrl: deps.siteUrl, subscriptionId: sub.id, planLabel: plan?.label ?? subscriptionLabel(sub), amountCents: sub.nextAmountCents ?? plan?.priceCents ?? sub.amountCents, renewsAt: sub.currentPeriodEnd!, sepa }), mailKey),
+    );
+  } else {
+    // A monthly period: only a SEPA payer is told (the pre-notification of the debit); a card is just charged.
+    if (!mandate || sub.kind === 'gift') return;
+    const amountCents = (sub.nextPlanId ? findPlan(sub.nextPlanId)?.priceCents : undefined) ?? sub.nextAmountCents ?? sub.amountCents;
+    await writeTransaction(deps.db, (trx) =>
+      mailOwner(deps, trx, sub.userId, sepaDebitNoticeMail({ siteUrl: deps.siteUrl, subscriptionId: sub.id, kind: sub.kind, label: subscriptionLabel(sub), amountCents, debitAt: sub.currentPeriodEnd!, methodLabel: sub.paymentMethod, mandate }), mailKey),
+    );
+  }
   deps.jobs.wake();
 }
 
@@ -181,26 +204,35 @@ export function subscriptionFulfilment(deps: SubscriptionDeps): Fulfilment {
   return {
     async paid(trx, order, { methodLabel, subscriptionRef, periodEnd, now, document }) {
       const recurring = order.subscriptionId !== null;
-      await mailOwner(deps, trx, order.userId, paymentReceivedMail({
-        siteUrl: deps.siteUrl, orderId: order.id, document, description: order.description, amountCents: order.amountCents, vatCents: order.vatCents, vatRateBp: order.vatRateBp,
+      const receipt = () => mailOwner(deps, trx, order.userId, paymentReceivedMail({
+        mandate: orderMandate(order, sub),
+        siteUrl: deps.siteUrl, orderReference: order.reference, document, description: order.description, amountCents: order.amountCents, vatCents: order.vatCents, vatRateBp: order.vatRateBp,
         paidAt: now, methodLabel, purpose: order.purpose === 'subscription' ? 'subscription' : 'donation', recurring, renewal: order.reason === 'renewal',
       }));
-      if (!order.subscriptionId) return;
-      const sub = await findSubscription(trx, order.subscriptionId);
+      const sub = order.subscriptionId ? await findSubscription(trx, order.subscriptionId) : undefined;
+      // One thank-you per donation: a monthly donation's first payment is told by the mail that
+      // starts it (with the receipt), not by a second one.
+      const thankedOnStart = order.reason === 'initial' && sub?.kind === 'donation' && sub.status === 'incomplete';
+      if (!thankedOnStart) await receipt();
       if (!sub) return;
       if (order.reason === 'initial') {
         if (sub.status !== 'incomplete') return;
         const end = periodEnd ?? addInterval(now, sub.interval);
+        // The SEPA mandate signed with this first payment keeps the reference the reader was shown.
+        const mandateRef = order.method === 'sepa_debit' ? mandateReferenceOf(order.reference) : null;
         const started = await updateSubscriptionIf(trx, sub, {
-          set: { status: 'active', current_period_start: toTimestamp(now), current_period_end: toTimestamp(end), payment_method: methodLabel, provider_ref: subscriptionRef ?? null },
+          set: { status: 'active', current_period_start: toTimestamp(now), current_period_end: toTimestamp(end), payment_method: methodLabel, provider_ref: subscriptionRef ?? null, mandate_ref: mandateRef },
           type: 'started',
           detail: `Premier paiement reçu (${methodLabel})`,
         }, now);
-        if (!started) return;
+        if (!started) {
+          if (thankedOnStart) await receipt();
+          return;
+        }
         await schedulePeriod(deps, trx, sub, end);
         await mailOwner(deps, trx, sub.userId, sub.kind === 'plan'
           ? subscriptionStartedMail({ siteUrl: deps.siteUrl, subscriptionId: sub.id, planLabel: findPlan(sub.planId ?? '')?.label ?? '', amountCents: sub.amountCents, interval: sub.interval, nextPaymentAt: end, immediateStart: order.immediateStartAt !== null })
-          : donationStartedMail({ siteUrl: deps.siteUrl, subscriptionId: sub.id, amountCents: sub.amountCents, nextPaymentAt: end }));
+          : donationStartedMail({ siteUrl: deps.siteUrl, subscriptionId: sub.id, amountCents: sub.amountCents, nextPaymentAt: end, payment: { paidAt: now, methodLabel, orderReference: order.reference, document, mandate: orderMandate(order, sub) } }));
         return;
       }
       // A renewal paid (at once, or by a retry): the period it was for begins.
@@ -345,23 +377,57 @@ export async function applySubscriptionEvent(deps: SubscriptionDeps, trx: Kysely
       return;
     }
     case 'payment_method.updated': {
-      const owner = await trx.selectFrom('payment_customers').select('user_id').where('provider', '=', deps.payments.name).where('customer_ref', '=', event.customerRef).executeTakeFirst();
-      if (!owner) return;
-      const subs = await trx.selectFrom('subscriptions').selectAll().where('user_id', '=', owner.user_id).where('status', 'in', ['active', 'past_due']).execute();
-      for (const row of subs) {
-        const sub = (await findSubscription(trx, row.id))!;
-        await updateSubscriptionIf(trx, sub, { set: { payment_method: event.methodLabel }, type: 'payment-method', detail: event.methodLabel }, now);
-        // A reader in arrears who fixed the method is charged again now rather than at the next retry.
-        if (sub.status === 'past_due' && !deps.payments.runsRenewals) {
-          const failed = await trx.selectFrom('orders').select('id').where('subscription_id', '=', sub.id).where('status', '=', 'failed').where('reason', '=', 'renewal').orderBy('created_at', 'desc').executeTakeFirst();
-          if (failed) await schedule(deps, trx, RETRY_RENEWAL, { subscriptionId: sub.id, orderId: failed.id, attempt: sub.failedAttempts + 1 }, { uniqueKey: `subscriptions.retry-now:${failed.id}:${event.id}` });
-        }
-      }
+      await applyPaymentMethodChange(deps, trx, { customerRef: event.customerRef, changeRef: event.changeRef ?? event.id, methodLabel: event.methodLabel, method: event.method ?? (event.methodLabel.startsWith('Prélèvement SEPA') ? 'sepa_debit' : 'card') }, now);
       return;
     }
     default:
       return;
   }
+}
+
+/**
+ * A saved method changed at the provider: every running subscription of its customer is paid by
+ * it from now on, and its owner gets the security notice. One change (`changeRef`) is applied
+ * once, whether the reader's return or the provider's notification (or its replay) brings it:
+ * the update is conditional on the change not being recorded yet, the mail's job unique by it.
+ * Answers the subscriptions it changed.
+ */
+async function applyPaymentMethodChange(
+  deps: SubscriptionDeps,
+  trx: Kysely<Database>,
+  change: { customerRef: string; changeRef: string; methodLabel: string; method: 'card' | 'sepa_debit' },
+  now: Date,
+): Promise<string[]> {
+  const owner = await trx.selectFrom('payment_customers').select('user_id').where('provider', '=', deps.payments.name).where('customer_ref', '=', change.customerRef).executeTakeFirst();
+  if (!owner) return [];
+  const subs = await trx.selectFrom('subscriptions').select('id').where('user_id', '=', owner.user_id).where('status', 'in', ['active', 'past_due']).where('kind', '!=', 'gift').execute();
+  const changed: string[] = [];
+  for (const row of subs) {
+    const sub = (await findSubscription(trx, row.id))!;
+    if (sub.paymentMethodRef === change.changeRef) continue;
+    // A SEPA debit is a new mandate, with a new reference; a card has none.
+    const mandateRef = change.method === 'sepa_debit' ? newMandateReference() : null;
+    const moved = await trx
+      .updateTable('subscriptions')
+      .set({ payment_method: change.methodLabel, payment_method_ref: change.changeRef, mandate_ref: mandateRef, updated_at: toTimestamp(now) })
+      .where('id', '=', sub.id)
+      .where('status', 'in', ['active', 'past_due'])
+      .where((eb) => eb.or([eb('payment_method_ref', 'is', null), eb('payment_method_ref', '!=', change.changeRef)]))
+      .executeTakeFirst();
+    if (moved.numUpdatedRows === 0n) continue;
+    changed.push(sub.id);
+    await insertSubscriptionEvent(trx, { subscriptionId: sub.id, type: 'payment-method', from: sub.status, to: sub.status, detail: change.methodLabel }, now);
+    await mailOwner(deps, trx, sub.userId, paymentMethodChangedMail({
+      siteUrl: deps.siteUrl, subscriptionId: sub.id, kind: sub.kind, label: subscriptionLabel(sub), methodLabel: change.methodLabel, changedAt: now,
+      mandate: subscriptionMandate({ mandateRef }),
+    }), `subscriptions.method-changed:${sub.id}:${change.changeRef}`);
+    // A reader in arrears who fixed the method is charged again now rather than at the next retry.
+    if (sub.status === 'past_due' && !deps.payments.runsRenewals) {
+      const failed = await trx.selectFrom('orders').select('id').where('subscription_id', '=', sub.id).where('status', '=', 'failed').where('reason', '=', 'renewal').orderBy('created_at', 'desc').executeTakeFirst();
+      if (failed) await schedule(deps, trx, RETRY_RENEWAL, { subscriptionId: sub.id, orderId: failed.id, attempt: sub.failedAttempts + 1 }, { uniqueKey: `subscriptions.retry-now:${failed.id}:${change.changeRef}` });
+    }
+  }
+  return changed;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -430,7 +496,7 @@ export async function cancelSubscription(deps: SubscriptionDeps, userId: string,
   const endsAt = endsNow ? now : (sub.currentPeriodEnd ?? now);
   const done = await writeTransaction(deps.db, async (trx) => {
     const moved = endsNow
-      ? await updateSubscriptionIf(trx, sub, { set: { status: 'canceled', cancel_at_period_end: 1, ended_at: toTimestamp(now) }, type: 'canceled', detail: 'Résiliation demandée par l’abonné·e, effective immédiatement (paiement en retard)' }, now)
+      ? await updateSubscriptionIf(trx, sub, { set: { status: 'canceled', cancel_at_period_end: 1, ended_at: toTimestamp(now) }, type: 'canceled', detail: 'Résiliation demandée par la personne abonnée, effective immédiatement (paiement en retard)' }, now)
       : await updateSubscriptionIf(trx, sub, { set: { cancel_at_period_end: toFlag(true) }, type: 'cancel-requested', detail: `Résiliation demandée, effective le ${formatDate(endsAt)}` }, now);
     if (moved) await mailOwner(deps, trx, sub.userId, cancellationMail({ siteUrl: deps.siteUrl, subscriptionId: sub.id, kind: sub.kind, label: subscriptionLabel(sub), endsAt }));
     return moved;
@@ -514,7 +580,7 @@ export async function paymentMethodPage(deps: SubscriptionDeps, userId: string, 
   try {
     const url = await deps.payments.paymentMethodUrl({
       customerRef: customer, subscriptionId: sub.id, subscriptionRef: sub.providerRef,
-      returnUrl: new URL(`/mon-compte/mes-abonnements/${sub.id}`, deps.siteUrl).href,
+      returnUrl: new URL(`/mon-compte/mes-abonnements/${sub.id}?${METHOD_RETURN}`, deps.siteUrl).href,
       idempotencyKey: `method:${sub.id}:${deps.clock.now().toISOString().slice(0, 16)}`,
     });
     return { ok: true, url };
@@ -522,6 +588,34 @@ export async function paymentMethodPage(deps: SubscriptionDeps, userId: string, 
     if (error instanceof ProviderError) return providerDown();
     throw error;
   }
+}
+
+/** The query of the return from the provider's method page: the page then reads what it saved. */
+export const METHOD_RETURN = 'moyen-de-paiement=retour';
+
+/**
+ * The reader is back from the provider's method page: what it saved is applied now, so that the
+ * page shows the new method at once (the provider's notification, later, finds it done). Answers
+ * the method now saved, or null when nothing was (the reader gave up, or it is not theirs).
+ */
+export async function confirmPaymentMethodChange(deps: SubscriptionDeps, userId: string, subscriptionId: string, changeRef: string | null): Promise<Result<{ methodLabel: string | null }>> {
+  const sub = await findUserSubscription(deps.db, userId, subscriptionId);
+  if (!sub) return fail(404, NOT_FOUND);
+  if (sub.kind === 'gift' || !isLive(sub.status)) return { ok: true, methodLabel: null };
+  const customer = await customerRef(deps.db, userId, deps.payments.name);
+  if (!customer) return { ok: true, methodLabel: null };
+  let saved: Awaited<ReturnType<SubscriptionDeps['payments']['paymentMethodChange']>>;
+  try {
+    saved = await deps.payments.paymentMethodChange({ customerRef: customer, changeRef });
+  } catch (error) {
+    if (error instanceof ProviderError) return providerDown();
+    throw error;
+  }
+  if (!saved) return { ok: true, methodLabel: null };
+  const change = saved;
+  await writeTransaction(deps.db, (trx) => applyPaymentMethodChange(deps, trx, { customerRef: customer, ...change }, deps.clock.now()));
+  deps.jobs.wake();
+  return { ok: true, methodLabel: change.methodLabel };
 }
 
 /** An administrator ends a subscription at once, on the reader's behalf (a withdrawal, a request by mail). */
