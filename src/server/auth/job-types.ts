@@ -17,3 +17,15 @@ export const EMAIL_CHANGE_LINK = jobType({
   timeoutMs: 60_000,
   maxAttempts: 5,
 });
+
+/**
+ * Mail the confirmation of a new account's address. `origin` is the rate-limit key of the
+ * network it was created from (a keyed hash, no address): the confirmation lightens that
+ * network's count (sign-up-guard.ts).
+ */
+export const SIGN_UP_CONFIRM = jobType({
+  kind: 'auth.sign-up-confirm',
+  schema: z.object({ userId: z.string().min(1), origin: z.string().min(1).max(128) }),
+  timeoutMs: 60_000,
+  maxAttempts: 5,
+});

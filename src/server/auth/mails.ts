@@ -6,6 +6,24 @@ const tokenPath = (prefix: string, token: string) => `${prefix}/${encodeURICompo
 // ---------------------------------------------------------------------------------------------
 // Account
 
+/** Sent to the address of an account created at an account step: proves that the address is the reader's. */
+export function signUpConfirmMail({ siteUrl, token }: { siteUrl: URL; token: string }): MailContent {
+  return renderMail('sign-up-confirm', {
+    siteUrl,
+    subject: 'Confirmez l’adresse de votre compte Contrechamp',
+    heading: 'Bienvenue à Contrechamp',
+    preheader: 'Confirmez votre adresse e-mail : ce lien est valable 7 jours.',
+    blocks: [
+      { kind: 'paragraph', text: 'Bonjour,' },
+      { kind: 'paragraph', text: 'Votre compte Contrechamp vient d’être créé avec cette adresse. Confirmez-la d’un clic : c’est elle qui vous permet de recevoir vos liens de connexion et vos reçus.' },
+      { kind: 'action', label: 'Confirmer mon adresse', url: siteLink(siteUrl, tokenPath('/creer-mon-compte/confirmer', token)) },
+      { kind: 'paragraph', text: 'Ce lien est valable 7 jours et ne peut servir qu’une seule fois.' },
+      { kind: 'paragraph', text: 'Si vous n’avez pas créé de compte, ignorez ce message ou écrivez-nous.' },
+    ],
+    reason: `Vous recevez ce message parce qu’un compte a été créé avec cette adresse sur ${siteUrl.host}.`,
+  });
+}
+
 export function magicLinkMail({ siteUrl, token }: { siteUrl: URL; token: string }): MailContent {
   return renderMail('magic-link', {
     siteUrl,

@@ -7,6 +7,7 @@
  * expire; a password change or reset ends every session; attempts are rate-limited.
  */
 import type { Kysely } from 'kysely';
+import { z } from 'zod';
 import type { ServerDeps } from '../core/deps';
 import { fail, type Failure, type Result } from '../core/result';
 import type { Database, UserRow } from '../db/database';
@@ -16,9 +17,10 @@ import { schedule } from '../jobs/schedule';
 import { sign } from '../core/keys';
 import { SEND_MAIL } from '../mail/jobs';
 import { log } from '../core/log';
-import { emailChangeConfirmMail, emailChangeNoticeMail, emailChangedMail, magicLinkMail, passwordChangedMail, passwordResetMail } from './mails';
-import type { MailContent } from '../mail/layout';
-import { EMAIL_CHANGE_LINK, MAIL_LINK } from './job-types';
+import { emailChangeConfirmMail, emailChangeNoticeMail, emailChangedMail, magicLinkMail, passwordChangedMail, passwordResetMail, signUpConfirmMail } from './mails';
+import { mailFor, type MailContent } from '../mail/layout';
+import { EMAIL_CHANGE_LINK, MAIL_LINK, SIGN_UP_CONFIRM } from './job-types';
+import { recordConfirmation } from './sign-up-guard';
 import { PasswordHashingBusy, hashPassword, needsRehash, validateNewPassword, verifyAgainstNothing, verifyPassword } from './passwords';
 import { emailSubject, hit, limit as limitBy, retryLater, subjectOf, type RateLimitRule } from '../rate-limit/rate-limit';
 import { ACCOUNT_UNDER_ATTACK_DELAY_MS, AUTH_LIMITS as RATE_LIMITS } from './rate-limits';
@@ -167,6 +169,27 @@ async function loginNow(deps: ServerDeps, input: LoginInput): Promise<Result<Sig
   const session = await createSession(deps.db, row.id, input.rememberMe ? 'persistent' : 'browser', now, input.userAgent);
   log.info('signed in', { userId: row.id, persistent: session.persistent, knownDevice: device !== null });
   return { ok: true, user: repo.toUser(row), session, device: markDevice(input.knownDevice, { userId: row.id, passwordHash }, now) };
+}
+
+/**
+ * Opens the first session of an account created in this very request, with the password just
+ * set: no second scrypt derivation and none of the sign-in limits, which count guesses (a shared
+ * network creating many accounts would otherwise see them created but not signed in). The
+ * sign-up has its own limits (sign-up-guard.ts). Like a password sign-in, it marks the browser as
+ * a known device of the account (`device`, the cookie `cc_device` to set), so that its owner's
+ * later sign-ins from it are not counted with strangers'.
+ */
+export async function startNewAccountSession(
+  deps: ServerDeps,
+  input: { userId: string; userAgent?: string | null; previousToken?: string | undefined; knownDevice?: string | undefined },
+): Promise<{ session: NewSession; device: SignedIn['device'] | null }> {
+  await logout(deps, input.previousToken);
+  const now = deps.clock.now();
+  const session = await createSession(deps.db, input.userId, 'browser', now, input.userAgent);
+  const row = await repo.findUserRowById(deps.db, input.userId);
+  const device = row?.password_hash ? markDevice(input.knownDevice, { userId: row.id, passwordHash: row.password_hash }, now) : null;
+  log.info('signed in after sign-up', { userId: input.userId });
+  return { session, device };
 }
 
 export async function logout(deps: ServerDeps, sessionToken: string | undefined): Promise<void> {
@@ -442,7 +465,7 @@ export async function sendEmailChangeLinkNow(deps: ServerDeps, input: { userId: 
   const row = await repo.findUserRowById(deps.db, input.userId);
   if (!row) return;
   // The notice is its own job: a mailbox that refuses it must not make this one send the link again.
-  await schedule(deps, deps.db, SEND_MAIL, { to: row.email, mail: emailChangeNoticeMail({ siteUrl: deps.siteUrl, newEmail: input.newEmail }) }, { uniqueKey: `email-change-notice:${jobId}` });
+  await schedule(deps, deps.db, SEND_MAIL, mailFor({ email: row.email, givenName: row.given_name }, emailChangeNoticeMail({ siteUrl: deps.siteUrl, newEmail: input.newEmail })), { uniqueKey: `email-change-notice:${jobId}` });
   deps.jobs.wake();
   if (await repo.findUserRowByEmail(deps.db, input.newEmail)) return;
   await deps.mailer.send({ to: input.newEmail, ...emailChangeConfirmMail({ siteUrl: deps.siteUrl, token, newEmail: input.newEmail }) });
@@ -487,7 +510,8 @@ export async function confirmEmailChange(
 /** Creates a user (demo seeds, later the checkout). Returns its id. */
 export async function createUser(
   db: Kysely<Database>,
-  input: { email: string; password?: string; givenName?: string; familyName?: string; role?: repo.User['role']; now: Date },
+  /** `emailVerified: false` for an account whose address is still to be confirmed (`scheduleSignUpConfirmation`). */
+  input: { email: string; password?: string; givenName?: string; familyName?: string; role?: repo.User['role']; now: Date; emailVerified?: boolean },
 ): Promise<string> {
   const id = newId();
   await repo.insertUser(db, {
@@ -497,11 +521,57 @@ export async function createUser(
     given_name: input.givenName ?? '',
     family_name: input.familyName ?? '',
     role: input.role ?? 'reader',
-    email_verified_at: toTimestamp(input.now),
+    email_verified_at: input.emailVerified === false ? null : toTimestamp(input.now),
     created_at: toTimestamp(input.now),
     updated_at: toTimestamp(input.now),
   });
   return id;
+}
+
+// ——— Confirmation of a new account's address ———
+
+/**
+ * Mails a new account the link that confirms its address. `origin` is the rate-limit key of the
+ * network it was created from: its confirmation lightens that network's sign-up count, if it comes
+ * within the hour the account was created in (`recordConfirmation`).
+ */
+export async function scheduleSignUpConfirmation(deps: ServerDeps, input: { userId: string; origin: string }): Promise<void> {
+  await schedule(deps, deps.db, SIGN_UP_CONFIRM, input);
+  deps.jobs.wake();
+}
+
+/** The job behind it: the token is created here, so that no live secret waits in the jobs table. */
+export async function sendSignUpConfirmationNow(deps: ServerDeps, input: { userId: string; origin: string }): Promise<void> {
+  const row = await repo.findUserRowById(deps.db, input.userId);
+  if (!row || row.email_verified_at) return;
+  const now = deps.clock.now();
+  const token = await writeTransaction(deps.db, async (trx) => {
+    await repo.retireTokens(trx, row.id, 'signup_confirm', now);
+    return issueToken(trx, 'signup_confirm', now, { userId: row.id, email: row.email, payload: { origin: input.origin } });
+  });
+  await deps.mailer.send({ to: row.email, ...signUpConfirmMail({ siteUrl: deps.siteUrl, token }) });
+}
+
+/** Confirms a new account's address from its mailed link (on an explicit click). */
+export async function confirmSignUp(deps: ServerDeps, input: { token: string; client: string }): Promise<Result<{ email: string }>> {
+  const limited = await limit(deps, [[RATE_LIMITS.tokenByClient, input.client]]);
+  if (limited) return limited;
+  if (!isWellFormedSecret(input.token)) return fail(400, MESSAGES.linkInvalid);
+  const now = deps.clock.now();
+  const result = await writeTransaction(deps.db, async (trx) => {
+    const token = await repo.consumeToken(trx, hashSecret(input.token), 'signup_confirm', now);
+    if (!token?.user_id) return null;
+    const row = await repo.findUserRowById(trx, token.user_id);
+    // The address changed since (and was confirmed then): this link is for an old one.
+    if (!row || row.email !== token.email) return null;
+    if (!row.email_verified_at) await repo.updateUser(trx, row.id, { email_verified_at: toTimestamp(now), updated_at: toTimestamp(now) });
+    const origin = z.object({ origin: z.string().min(1).max(128) }).safeParse(JSON.parse(token.payload ?? 'null'));
+    if (origin.success) await recordConfirmation(trx, origin.data.origin, new Date(row.created_at), now);
+    return { email: row.email };
+  });
+  if (!result) return fail(400, MESSAGES.linkInvalid);
+  log.info('sign-up confirmed');
+  return { ok: true, ...result };
 }
 
 /** The user with this id, or undefined (other domains ask here rather than reading `users`). */

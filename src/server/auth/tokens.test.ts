@@ -99,6 +99,7 @@ describe('lifetimes', () => {
       password_reset: 60 * 60_000,
       email_change: 24 * 3_600_000,
       newsletter_confirm: 7 * 86_400_000,
+      signup_confirm: 7 * 86_400_000,
     });
     expect(Object.isFrozen(TOKEN_TTL)).toBe(true);
   });

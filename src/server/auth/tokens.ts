@@ -1,6 +1,6 @@
 /**
  * Secrets for sessions and single-use tokens (magic link, password reset, e-mail change,
- * newsletter confirmation).
+ * newsletter confirmation, confirmation of a new account's address).
  *
  * A secret is 32 random bytes (256 bits) written in base64url: 43 characters, safe in a URL
  * and in a cookie. Only its SHA-256 (`hashSecret`) is stored, so a copy of the database does
@@ -21,6 +21,8 @@ export const TOKEN_TTL = Object.freeze({
   password_reset: 60 * MINUTE,
   email_change: 24 * HOUR,
   newsletter_confirm: 7 * DAY,
+  /** Confirms the address of an account created at an account step (`confirmSignUp`). */
+  signup_confirm: 7 * DAY,
 });
 export type TokenPurpose = keyof typeof TOKEN_TTL;
 

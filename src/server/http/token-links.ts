@@ -25,6 +25,7 @@ export const TOKEN_LINKS = {
   email: { cookie: 'cc_link_email', path: '/modifier-mon-email/confirmer', maxAgeSeconds: 60 * 60 },
   newsletterConfirm: { cookie: 'cc_link_newsletter', path: '/mailinglist/confirm', maxAgeSeconds: 60 * 60 },
   unsubscribe: { cookie: 'cc_link_unsubscribe', path: '/mailinglist/unsubscribe', maxAgeSeconds: 60 * 60 },
+  signUpConfirm: { cookie: 'cc_link_signup', path: '/creer-mon-compte/confirmer', maxAgeSeconds: 60 * 60 },
 } as const satisfies Record<string, TokenLink>;
 
 /** Tokens are base64url strings of a few dozen characters (unsubscribe tokens also have dots); anything else is not kept. */

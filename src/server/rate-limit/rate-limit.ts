@@ -34,20 +34,35 @@ export function retryLater(what: string, retryAfterSeconds: number): string {
   return `${what} Réessayez dans ${countOf(Math.max(1, Math.ceil(retryAfterSeconds / 60)), 'minute')}.`;
 }
 
-/** Counts one attempt against a rule for a subject, and says whether it is allowed. */
-export async function hit(db: Kysely<Database>, rule: RateLimitRule, subject: string, now: Date): Promise<RateLimitResult> {
+/**
+ * Counts one attempt (or `weight` of them: a piece of evidence that counts more than one)
+ * against a rule for a subject, and says whether it is allowed.
+ */
+export async function hit(db: Kysely<Database>, rule: RateLimitRule, subject: string, now: Date, weight = 1): Promise<RateLimitResult & { count: number }> {
   const start = Math.floor(now.getTime() / rule.windowMs) * rule.windowMs;
   const key = `${rule.name}:${subject}`;
   const windowStart = toTimestamp(new Date(start));
   const row = await db
     .insertInto('rate_limits')
-    .values({ key, window_start: windowStart, count: 1 })
-    .onConflict((oc) => oc.columns(['key', 'window_start']).doUpdateSet({ count: sql<number>`rate_limits.count + 1` }))
+    .values({ key, window_start: windowStart, count: weight })
+    .onConflict((oc) => oc.columns(['key', 'window_start']).doUpdateSet({ count: sql<number>`rate_limits.count + ${weight}` }))
     .returning('count')
     .executeTakeFirstOrThrow();
   // Older windows of this key are over: drop them (the primary key makes this cheap).
   await db.deleteFrom('rate_limits').where('key', '=', key).where('window_start', '<', windowStart).execute();
-  return { allowed: row.count <= rule.limit, retryAfterSeconds: Math.ceil((start + rule.windowMs - now.getTime()) / 1000) };
+  return { allowed: row.count <= rule.limit, retryAfterSeconds: Math.ceil((start + rule.windowMs - now.getTime()) / 1000), count: row.count };
+}
+
+/** How many attempts a subject has made against a rule in the current window, without counting one. */
+export async function countIn(db: Kysely<Database>, rule: RateLimitRule, subject: string, now: Date): Promise<number> {
+  const start = Math.floor(now.getTime() / rule.windowMs) * rule.windowMs;
+  const row = await db
+    .selectFrom('rate_limits')
+    .select('count')
+    .where('key', '=', `${rule.name}:${subject}`)
+    .where('window_start', '=', toTimestamp(new Date(start)))
+    .executeTakeFirst();
+  return row ? Number(row.count) : 0;
 }
 
 /**
