@@ -8,7 +8,7 @@ import { openDatabase } from '../db/client';
 import { toTimestamp } from '../db/database';
 import { writeLive } from './live.mjs';
 import { type BuildFn, type BuildRun, createPublisher, failureOf, pruneBuilds } from './publisher';
-import { claimBuild, finishBuild, listBuilds, recoverInterrupted, requestBuild } from './queue';
+import { claimBuild, finishBuild, getBuild, heartbeat, listBuilds, releaseBuild, requestBuild, resumeInterrupted } from './queue';
 import { rollback } from './service';
 
 const START = new Date('2026-11-23T10:00:00Z');
@@ -102,15 +102,34 @@ describeEachDialect('the build queue', (kind) => {
     }
   });
 
-  it('queues again a build whose process died, so that the publication is not lost', async () => {
-    await requestBuild(t.db, { trigger: 'cms', now: START, debounceMs: 0 });
+  it('takes over a build whose process died under its own id, so that the publication keeps its identity', async () => {
+    const publication = await requestBuild(t.db, { trigger: 'cms', now: START, debounceMs: 0 });
     const running = await claimBuild(t.db, 'host:123', START);
     const later = new Date(START.getTime() + 5000);
-    expect(await recoverInterrupted(t.db, later, { staleMs: 60_000, isGone: () => false })).toEqual([]);
-    expect(await recoverInterrupted(t.db, later, { staleMs: 60_000, isGone: (runner) => runner === 'host:123' })).toEqual([running?.id]);
+    // Alive and beating: nobody takes it.
+    expect(await resumeInterrupted(t.db, 'host:456', later, { staleMs: 60_000, isGone: () => false })).toBeUndefined();
+    const resumed = await resumeInterrupted(t.db, 'host:456', later, { staleMs: 60_000, isGone: (runner) => runner === 'host:123' });
+    expect(resumed).toMatchObject({ id: publication.id, status: 'running', runner: 'host:456', trigger: 'cms', started_at: toTimestamp(later) });
+    expect(resumed?.id).toBe(running?.id);
+    // Taken once: a second publisher finds it beating under its new runner.
+    expect(await resumeInterrupted(t.db, 'host:789', later, { staleMs: 60_000, isGone: (runner) => runner === 'host:123' })).toBeUndefined();
     const builds = await listBuilds(t.db);
-    expect(builds.find((b) => b.id === running?.id)).toMatchObject({ status: 'failed', error: expect.stringContaining('interrompue') });
-    expect(builds.find((b) => b.status === 'queued')).toMatchObject({ trigger: 'restart' });
+    expect(builds).toHaveLength(1);
+    expect(builds[0]).toMatchObject({ id: publication.id, status: 'running', error: null });
+  });
+
+  it('takes over a build whose heartbeat stopped (its process died on another machine), and one given back by a stopping process', async () => {
+    await requestBuild(t.db, { trigger: 'editor', now: START, debounceMs: 0 });
+    const running = await claimBuild(t.db, 'other-host:1', START);
+    await heartbeat(t.db, running!.id, 'other-host:1', new Date(START.getTime() + 10_000));
+    expect(await resumeInterrupted(t.db, 'b', new Date(START.getTime() + 60_000), { staleMs: 60_000, isGone: () => false })).toBeUndefined();
+    const taken = await resumeInterrupted(t.db, 'b', new Date(START.getTime() + 71_000), { staleMs: 60_000, isGone: () => false });
+    expect(taken?.id).toBe(running?.id);
+    await releaseBuild(t.db, taken!, 'b', 'journal');
+    expect(await getBuild(t.db, running!.id)).toMatchObject({ status: 'running', runner: null, log: 'journal' });
+    const again = await resumeInterrupted(t.db, 'c', new Date(START.getTime() + 72_000), { staleMs: 60_000, isGone: () => false });
+    expect(again).toMatchObject({ id: running?.id, runner: 'c' });
+    expect(await listBuilds(t.db)).toHaveLength(1);
   });
 
   it('records an outcome only from the process that runs the build', async () => {
@@ -192,7 +211,9 @@ describeEachDialect('the publisher', (kind) => {
     await start(fake.build);
     await until(async () => (await builds())[0]?.status === 'failed');
     const [failed] = await builds();
-    expect(failed?.error).toContain('InvalidContentEntryDataError');
+    // Editors read the entry and the field in their words; Astro's English line stays in the log.
+    expect(failed?.error).toBe('La construction a échoué. L’article « exemple » : le titre est manquant.');
+    expect(failed?.log).toContain('[InvalidContentEntryDataError] stories → articles/exemple');
     expect(failed?.log).toContain('title: Required');
     expect(switched).toEqual([]);
     expect(existsSync(join(places.buildsDir, failed!.id))).toBe(false);
@@ -222,10 +243,12 @@ describeEachDialect('the publisher', (kind) => {
     const first = await start(fake.build);
     await until(() => fake.runs.length === 1);
     await first.stop();
-    expect((await builds()).map((b) => b.status).sort()).toEqual(['failed', 'queued']);
+    const [given] = await builds();
+    expect(given).toMatchObject({ status: 'running', runner: null });
     await start(fake.build);
     await until(async () => (await builds()).some((b) => b.status === 'succeeded'));
-    expect(switched).toHaveLength(1);
+    expect(switched).toEqual([given!.id]);
+    expect(await builds()).toMatchObject([{ id: given!.id, status: 'succeeded' }]);
   });
 
   it('takes up a build left running under its own name by a previous process (a restart with the same pid)', async () => {
@@ -233,7 +256,56 @@ describeEachDialect('the publisher', (kind) => {
     await claimBuild(t.db, 'same-host:1', new Date());
     await start(fakeBuilds().build, { runner: 'same-host:1' });
     await until(async () => (await builds()).some((b) => b.status === 'succeeded'));
-    expect((await builds()).map((b) => b.status).sort()).toEqual(['failed', 'succeeded']);
+    expect((await builds()).map((b) => b.status)).toEqual(['succeeded']);
+  });
+
+  it('after a crash mid-build (kill -9), ends the same publication with its real outcome, before the one made meanwhile', async () => {
+    // The server that ran it was killed: its heartbeat stopped two minutes ago, a publication came in meanwhile.
+    const crashedAt = new Date(Date.now() - 120_000);
+    const publication = await requestBuild(t.db, { trigger: 'cms', now: crashedAt, debounceMs: 0 });
+    await claimBuild(t.db, 'dead-host:4242', crashedAt);
+    await t.db.updateTable('site_builds').set({ log: 'building (interrupted)\n' }).where('id', '=', publication.id).execute();
+    mkdirSync(join(places.buildsDir, publication.id, 'client'), { recursive: true });
+    const meanwhile = await requestBuild(t.db, { trigger: 'editor', now: new Date(), debounceMs: 0 });
+    expect(meanwhile.id).not.toBe(publication.id);
+
+    // A CMS polls the publication's id from the restart on.
+    const seen = new Set<string>();
+    const fake = fakeBuilds();
+    await start(fake.build);
+    await until(async () => {
+      const row = await getBuild(t.db, publication.id);
+      if (row) seen.add(row.status);
+      return row?.status === 'succeeded' && (await getBuild(t.db, meanwhile.id))?.status === 'succeeded';
+    });
+    expect([...seen]).not.toContain('failed');
+    expect(fake.runs.map((r) => r.id)).toEqual([publication.id, meanwhile.id]);
+    expect(switched).toEqual([publication.id, meanwhile.id]);
+    const history = await builds();
+    expect(history).toHaveLength(2);
+    expect(history.some((b) => b.trigger === 'restart')).toBe(false);
+    const resumed = history.find((b) => b.id === publication.id);
+    expect(resumed).toMatchObject({ status: 'succeeded', trigger: 'cms', error: null, pages: 2 });
+    expect(resumed?.log).toContain('building (interrupted)');
+    expect(resumed?.log).toContain('reprise');
+  });
+
+  it('records as live, without building it again, an interrupted build the front had already switched to', async () => {
+    const crashedAt = new Date(Date.now() - 120_000);
+    const publication = await requestBuild(t.db, { trigger: 'cms', now: crashedAt, debounceMs: 0 });
+    await claimBuild(t.db, 'dead-host:4242', crashedAt);
+    const dir = join(places.buildsDir, publication.id);
+    mkdirSync(join(dir, 'server'), { recursive: true });
+    mkdirSync(join(dir, 'client'), { recursive: true });
+    writeFileSync(join(dir, 'server', 'entry.mjs'), 'export {}');
+    writeFileSync(join(dir, 'client', 'index.html'), '<p>accueil</p>');
+    writeLive(places, publication.id, new Date());
+    const fake = fakeBuilds();
+    await start(fake.build);
+    await until(async () => (await getBuild(t.db, publication.id))?.status === 'succeeded');
+    expect(fake.runs).toHaveLength(0);
+    expect(existsSync(join(dir, 'client', 'index.html'))).toBe(true);
+    expect(await t.db.selectFrom('site_switches').select('build_id').execute()).toEqual([{ build_id: publication.id }]);
   });
 
   it('keeps the last successful builds for a rollback and removes the older ones', async () => {

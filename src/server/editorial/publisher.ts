@@ -5,7 +5,8 @@
  * every app process runs a publisher, and whichever claims the build runs it.
  *
  * While a build runs, its heartbeat and the end of its log are written every few seconds, so that
- * editors watch it in /redaction and a build whose process died is found and queued again.
+ * editors watch it in /redaction and a build whose process died is found and taken over, under its
+ * own id (queue.ts, `resumeInterrupted`): whoever follows a publication sees how it really ended.
  */
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -16,8 +17,9 @@ import type { Kysely } from 'kysely';
 import type { Clock } from '../core/clock';
 import type { Database, SiteBuildRow } from '../db/database';
 import { contentDigest as corpusDigest } from '../../../scripts/site/build-places.mjs';
+import { explainBuildFailure } from './build-errors';
 import { BUILD_ID_PATTERN, DIST_BUILD_ID, buildDir, isCompleteBuild, readLive } from './live.mjs';
-import { claimBuild, finishBuild, heartbeat, listBuilds, nextDue, recoverInterrupted, releaseBuild, requestBuild } from './queue';
+import { claimBuild, finishBuild, heartbeat, listBuilds, nextDue, releaseBuild, requestBuild, resumeInterrupted } from './queue';
 
 export interface Places {
   root: string;
@@ -93,6 +95,19 @@ export function failureOf(log: string): string {
   }
   const first = (lines[at] ?? '').replace(/^\d{2}:\d{2}:\d{2}\s*/, '');
   return [first, ...details].join(' ').slice(0, 500);
+}
+
+/**
+ * The cause editors read in /redaction: the entry and field at fault in their words
+ * (build-errors.ts), a French line as it was printed, or a plain sentence sending them to the log;
+ * Astro's English stays in the log (and the server's).
+ */
+export function editorFailure(log: string): string {
+  const explained = explainBuildFailure(log);
+  if (explained) return `La construction a échoué. ${explained}`;
+  const line = failureOf(log);
+  if (/ContentSourceError|[àâçéèêîôûù’«]/.test(line)) return `La construction a échoué : ${line.replace(/^\[ContentSourceError\]\s*/, '')}`;
+  return 'La construction a échoué sur une erreur technique, sans contenu mis en cause : le détail est dans le journal de la construction.';
 }
 
 /** A short digest of the corpus (paths and contents), so that editors see which content a build holds. */
@@ -181,15 +196,9 @@ export function createPublisher(options: PublisherOptions): Publisher {
   let timer: NodeJS.Timeout | undefined;
   let stopped = true;
   let current: { controller: AbortController; done: Promise<void> } | undefined;
-  let lastRecovery = 0;
   // A build marked as this runner's while this publisher runs none is a previous life's (a restart
   // that got the same pid, as in a container); others are gone when their process is.
   const isGone = (other: string) => (other === runner ? current === undefined : runnerIsGone(other));
-  const recover = async () => {
-    lastRecovery = Date.now();
-    const recovered = await recoverInterrupted(db, clock.now(), { staleMs: options.staleMs ?? 60_000, isGone });
-    if (recovered.length > 0) log.info('build.recovered', { builds: recovered });
-  };
 
   const schedule = (ms: number) => {
     clearTimeout(timer);
@@ -199,16 +208,18 @@ export function createPublisher(options: PublisherOptions): Publisher {
   async function tick(): Promise<void> {
     if (stopped || current) return;
     try {
-      // A build whose process died on another machine is found by its heartbeat.
-      if (Date.now() - lastRecovery > 15_000) await recover();
-      const claimed = await claimBuild(db, runner, clock.now());
+      // A build interrupted by a process that stopped or died (on another machine: found by its
+      // heartbeat) goes first, under its own id; then the waiting one.
+      const resumed = await resumeInterrupted(db, runner, clock.now(), { staleMs: options.staleMs ?? 60_000, isGone });
+      if (resumed) log.info('build.resumed', { build: resumed.id });
+      const claimed = resumed ?? (await claimBuild(db, runner, clock.now()));
       if (!claimed) {
         const due = await nextDue(db);
         schedule(due ? Math.min(pollMs, due.getTime() - clock.now().getTime()) : pollMs);
         return;
       }
       const controller = new AbortController();
-      const done = run(claimed, controller).catch((error: unknown) => log.error('build.crashed', { build: claimed.id, error: String(error) }));
+      const done = run(claimed, controller, resumed !== undefined).catch((error: unknown) => log.error('build.crashed', { build: claimed.id, error: String(error) }));
       current = { controller, done };
       await done;
       current = undefined;
@@ -220,11 +231,22 @@ export function createPublisher(options: PublisherOptions): Publisher {
     }
   }
 
-  async function run(claimed: SiteBuildRow, controller: AbortController): Promise<void> {
+  async function run(claimed: SiteBuildRow, controller: AbortController, resumed: boolean): Promise<void> {
     const dir = buildDir(places, claimed.id);
     const liveId = readLive(places.buildsDir)?.id ?? DIST_BUILD_ID;
     const previousDir = buildDir(places, liveId);
     const output = new LogTail();
+    if (resumed) {
+      output.push(`${claimed.log ?? ''}\n— Construction reprise après l\u2019arrêt du serveur qui la menait —\n`);
+      // Its process stopped after the front had made it live: it did succeed.
+      if (liveId === claimed.id && isCompleteBuild(dir)) {
+        await finishBuild(db, claimed, runner, { status: 'succeeded', pages: countPages(join(dir, 'client')), contentVersion: claimed.content_version, log: output.toString() }, clock.now());
+        log.info('build.live', { build: claimed.id, resumed: true });
+        return;
+      }
+      // What the interrupted run left in its folder.
+      rmSync(dir, { recursive: true, force: true });
+    }
     let timedOut = false;
     const timeout = setTimeout(() => {
       timedOut = true;
@@ -250,13 +272,13 @@ export function createPublisher(options: PublisherOptions): Publisher {
       if (controller.signal.aborted && !timedOut) {
         // Stopped with the process: back in the queue, for the next process.
         rmSync(dir, { recursive: true, force: true });
-        await releaseBuild(db, claimed, runner, clock.now(), output.toString());
+        await releaseBuild(db, claimed, runner, output.toString());
         log.info('build.released', { build: claimed.id });
         return;
       }
       let failure: string | undefined;
       if (timedOut) failure = `La construction a dépassé ${Math.round(options.timeoutMs / 60_000)} min et a été arrêtée.`;
-      else if (code !== 0) failure = `La construction a échoué : ${failureOf(output.toString())}`;
+      else if (code !== 0) failure = editorFailure(output.toString());
       else if (!isCompleteBuild(dir)) failure = 'La construction s\u2019est terminée sans produire de site complet.';
       if (!failure) {
         try {
@@ -269,7 +291,7 @@ export function createPublisher(options: PublisherOptions): Publisher {
         output.push(`\n${failure}\n`);
         await finishBuild(db, claimed, runner, { status: 'failed', error: failure, log: output.toString() }, clock.now());
         rmSync(dir, { recursive: true, force: true });
-        log.error('build.failed', { build: claimed.id });
+        log.error('build.failed', { build: claimed.id, error: failure, cause: code !== 0 ? failureOf(output.toString()) : undefined });
         return;
       }
       const pages = countPages(join(dir, 'client'));
@@ -292,7 +314,6 @@ export function createPublisher(options: PublisherOptions): Publisher {
     async start() {
       if (!stopped) return;
       stopped = false;
-      await recover();
       schedule(0);
     },
     poke() {

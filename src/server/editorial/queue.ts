@@ -6,8 +6,10 @@
  *   further than `maxWaitMs` after the first one: a burst gives one build, a steady trickle still
  *   gets published.
  * - A publication while a build runs queues exactly one more (the waiting one).
- * - A build left `running` by a process that died is marked failed, and the queue gets a waiting
- *   build in its place, so that the publication is not lost.
+ * - A build left `running` by a process that died, or given back by one that stopped, keeps its
+ *   id: the next publisher takes it over and runs it again, so that a CMS or `npm run rebuild
+ *   -- --wait` following that id sees how the publication really ended. It stays `running` in
+ *   between (never failed, never a new row), and goes before the build that waits.
  */
 import type { Kysely, Transaction } from 'kysely';
 import { type BuildTrigger, type Database, type SiteBuildRow, newId, toTimestamp } from '../db/database';
@@ -142,44 +144,41 @@ export async function finishBuild(db: Kysely<Database>, build: Pick<SiteBuildRow
   });
 }
 
-/** A build given back unfinished (the process stops): waiting again, due now, unless another waits already. */
-export async function releaseBuild(db: Kysely<Database>, build: SiteBuildRow, runner: string, now: Date, log: string): Promise<void> {
-  await writeTransaction(db, async (trx) => {
-    const updated = await trx
-      .updateTable('site_builds')
-      .set({ status: 'failed', finished_at: toTimestamp(now), error: 'Construction interrompue par l\u2019arrêt du serveur ; elle a été remise dans la file.', log })
-      .where('id', '=', build.id)
-      .where('runner', '=', runner)
-      .where('status', '=', 'running')
-      .executeTakeFirst();
-    if (Number(updated.numUpdatedRows) === 1) await queueIn(trx, { trigger: 'restart', now, debounceMs: 0, requests: build.requests });
-  });
+/**
+ * A build given back unfinished (the process stops): it stays `running`, without a runner, so that
+ * the next publisher takes it over under the same id (`resumeInterrupted`) before the waiting one.
+ */
+export async function releaseBuild(db: Kysely<Database>, build: Pick<SiteBuildRow, 'id'>, runner: string, log: string): Promise<void> {
+  await db
+    .updateTable('site_builds')
+    .set({ runner: null, heartbeat_at: null, log })
+    .where('id', '=', build.id)
+    .where('runner', '=', runner)
+    .where('status', '=', 'running')
+    .execute();
 }
 
 /**
- * Builds left `running` by a process that is gone (its heartbeat older than `staleMs`, or its
- * process no longer alive on this machine): failed, and a waiting build queued in their place.
+ * Takes over the build left `running` by a process that is gone (its heartbeat older than
+ * `staleMs`, its process no longer alive on this machine, or given back by `releaseBuild`): the
+ * same row, the same id, now this runner's, started again. Undefined when there is none. Only one
+ * of several publishers gets it: the update holds only while the row is as they read it.
  */
-export async function recoverInterrupted(db: Kysely<Database>, now: Date, options: { staleMs: number; isGone: (runner: string) => boolean }): Promise<string[]> {
-  const running = await db.selectFrom('site_builds').selectAll().where('status', '=', 'running').execute();
-  const recovered: string[] = [];
-  for (const build of running) {
-    const stale = !build.heartbeat_at || now.getTime() - new Date(build.heartbeat_at).getTime() > options.staleMs;
-    if (!stale && !(build.runner && options.isGone(build.runner))) continue;
-    await writeTransaction(db, async (trx) => {
-      const updated = await trx
-        .updateTable('site_builds')
-        .set({ status: 'failed', finished_at: toTimestamp(now), error: 'Construction interrompue : le serveur s\u2019est arrêté pendant la construction. Elle a été relancée.' })
-        .where('id', '=', build.id)
-        .where('status', '=', 'running')
-        .executeTakeFirst();
-      if (Number(updated.numUpdatedRows) === 1) {
-        await queueIn(trx, { trigger: 'restart', now, debounceMs: 0, requests: build.requests });
-        recovered.push(build.id);
-      }
-    });
-  }
-  return recovered;
+export async function resumeInterrupted(db: Kysely<Database>, runner: string, now: Date, options: { staleMs: number; isGone: (runner: string) => boolean }): Promise<SiteBuildRow | undefined> {
+  const build = await db.selectFrom('site_builds').selectAll().where('status', '=', 'running').executeTakeFirst();
+  if (!build) return undefined;
+  const released = !build.runner || !build.heartbeat_at;
+  const stale = !build.heartbeat_at || now.getTime() - new Date(build.heartbeat_at).getTime() > options.staleMs;
+  if (!released && !stale && !(build.runner && options.isGone(build.runner))) return undefined;
+  return db
+    .updateTable('site_builds')
+    .set({ runner, started_at: toTimestamp(now), heartbeat_at: toTimestamp(now) })
+    .where('id', '=', build.id)
+    .where('status', '=', 'running')
+    .where((eb) => (build.runner === null ? eb('runner', 'is', null) : eb('runner', '=', build.runner)))
+    .where((eb) => (build.heartbeat_at === null ? eb('heartbeat_at', 'is', null) : eb('heartbeat_at', '=', build.heartbeat_at)))
+    .returningAll()
+    .executeTakeFirst();
 }
 
 /** A rollback (or any switch made by hand), recorded once the front has switched. */
