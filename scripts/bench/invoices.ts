@@ -31,6 +31,7 @@ import { newId, toTimestamp } from '../../src/server/db/database';
 import { migrateToLatest } from '../../src/server/db/migrate';
 import { createJobWorker, type JobDefinition } from '../../src/server/jobs';
 import type { Mailer } from '../../src/server/mail/transport';
+import { newOrderReference } from '../../src/server/orders/references';
 import { createSimulatedProvider, PROMPT_DELIVERY, submitSimulatedSession } from '../../src/server/payments/simulated';
 import { jobHandlers } from '../../src/server/runtime';
 
@@ -133,7 +134,7 @@ const [donations, seedMs] = await timed(async () => {
       Array.from({ length: 1 + ((start + i) % 12) }, (_, m) => {
         const paidAt = toTimestamp(new Date(Date.UTC(year, m, 10, 10)));
         return {
-          id: newId(), user_id: userId, purpose: 'donation' as const, reason: m === 0 ? ('initial' as const) : ('renewal' as const), offer_id: 'don', description: 'Don mensuel',
+          id: newId(), reference: newOrderReference(), user_id: userId, purpose: 'donation' as const, reason: m === 0 ? ('initial' as const) : ('renewal' as const), offer_id: 'don', description: 'Don mensuel',
           interval: 'month' as const, quantity: 1, amount_cents: 1000, vat_rate_bp: 0, vat_cents: 0, currency: 'EUR' as const, source: null, status: 'paid' as const, method: 'card' as const,
           provider: 'simulated' as const, checkout_ref: null, payment_ref: `ch_${newId()}`, subscription_id: null, attempt_key: `bench:${newId()}`, billing_name: 'Camille Lectrice', billing_address: '',
           terms_accepted_at: null, immediate_start_at: null, period_start: null, period_end: null, failure_reason: null, submitted_at: null, paid_at: paidAt, created_at: paidAt, updated_at: paidAt,

@@ -111,6 +111,8 @@ export interface ExportRow {
   issuedAt: string;
   content: string;
   orderId: string | null;
+  /** The order's reference, as its PDF and mails print it. */
+  orderReference: string | null;
   paymentRef: string | null;
   orderStatus: string | null;
   /** When the order was refunded (the refund's line in its history). */
@@ -126,7 +128,7 @@ export async function exportBatch(db: Kysely<Database>, kinds: DocumentKind[], f
     .selectFrom('billing_documents as d')
     .leftJoin('orders as o', 'o.id', 'd.order_id')
     .select((eb) => [
-      'd.id', 'd.kind', 'd.label', 'd.issued_at', 'd.content', 'd.order_id', 'o.payment_ref', 'o.status',
+      'd.id', 'd.kind', 'd.label', 'd.issued_at', 'd.content', 'd.order_id', 'o.reference', 'o.payment_ref', 'o.status',
       eb.selectFrom('order_events as e').select((e) => e.fn.min('e.at').as('at')).whereRef('e.order_id', '=', 'd.order_id').where('e.to_status', '=', 'refunded').as('refunded_at'),
     ])
     .where('d.kind', 'in', kinds)
@@ -141,6 +143,7 @@ export async function exportBatch(db: Kysely<Database>, kinds: DocumentKind[], f
     issuedAt: r.issued_at,
     content: r.content,
     orderId: r.order_id,
+    orderReference: r.reference ?? null,
     paymentRef: r.payment_ref,
     orderStatus: r.status,
     refundedAt: (r.refunded_at as string | null) ?? null,

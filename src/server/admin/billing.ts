@@ -255,7 +255,7 @@ function exportLine(row: Awaited<ReturnType<typeof exportBatch>>[number]): CsvCe
     csvAmount(sign * content.totals.vatCents),
     csvAmount(sign * content.totals.ttcCents),
     csvText(content.refersTo?.label ?? ''),
-    csvText(row.orderId ?? ''),
+    csvText(row.orderReference ?? ''),
     csvText(row.paymentRef ?? ''),
     csvText(row.refundedAt ? frenchDay(row.refundedAt) : ''),
   ];

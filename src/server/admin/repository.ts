@@ -46,6 +46,12 @@ export async function orderById(db: Kysely<Database>, orderId: string): Promise<
   return { order: toOrder(row), person: person.name ? person : { ...person, name: row.billing_name } };
 }
 
+/** The order with this reference (as `parseOrderReference` answers it), if any. */
+export async function orderByReference(db: Kysely<Database>, reference: string): Promise<{ order: Order; person: Person } | undefined> {
+  const row = await db.selectFrom('orders').select('id').where('reference', '=', reference).executeTakeFirst();
+  return row ? orderById(db, row.id) : undefined;
+}
+
 /** Orders of the people whose address starts with `prefix`, newest first. */
 export async function ordersByEmail(db: Kysely<Database>, prefix: string, limit: number): Promise<{ order: Order; person: Person }[]> {
   const rows = await db

@@ -137,6 +137,18 @@ describeEachDialect('back-office', (kind) => {
       expect(found.orders[0]!.refund).toMatchObject({ can: false, requested: false });
     });
 
+    it('finds an order by the reference its owner reads in a mail, however it is typed', async () => {
+      const { orderId } = await subscriber();
+      await orderOf(readerId, { status: 'paid', paidAt: '2026-11-20T10:00:00Z' });
+      const { reference } = await test.db.selectFrom('orders').select('reference').where('id', '=', orderId).executeTakeFirstOrThrow();
+      for (const query of [reference, reference.toLowerCase().replace('-', ' '), ` ${reference.replace('-', '')} `]) {
+        const found = await searchOrders(deps, adminId, query);
+        if (!found.ok) throw new Error(found.message);
+        expect(found.orders.map((o) => o.order.id), query).toEqual([orderId]);
+        expect(found.orders[0]!.order.reference).toBe(reference);
+      }
+    });
+
     it('finds subscriptions with their histories; an address that does not match finds nothing; wildcards are letters', async () => {
       const { subscriptionId } = await subscriber();
       const found = await searchSubscriptions(deps, adminId, `ABONNEE${n}@exemple`);

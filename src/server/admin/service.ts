@@ -21,13 +21,14 @@ import { fail, type Result } from '../core/result';
 import { writeTransaction } from '../db/transaction';
 import { type FailedJob, listFailedJobs, retryFailedJob } from '../jobs/queue';
 import { insertOrderNote, type Order, type OrderEvent, REFUND_REQUESTED } from '../orders/repository';
+import { parseOrderReference } from '../orders/references';
 import { ORDER_STATUS_LABELS } from '../orders/state';
 import { ProviderError } from '../payments/provider';
 import type { Subscription, SubscriptionEvent } from '../subscriptions/repository';
 import { holdGiftForRefund, releaseGiftHold } from '../subscriptions/gifts';
 import { cancelNowForReader, subscriptionLabel } from '../subscriptions/service';
 import { isLive } from '../subscriptions/state';
-import { orderById, orderHistories, ordersByEmail, type Person, settledByHour, settledBySource, type Sum, subscriptionHistories, subscriptionsByEmail } from './repository';
+import { orderById, orderByReference, orderHistories, ordersByEmail, type Person, settledByHour, settledBySource, type Sum, subscriptionHistories, subscriptionsByEmail } from './repository';
 
 export type AdminDeps = Pick<ServerDeps, 'db' | 'clock' | 'siteUrl' | 'jobs' | 'payments'>;
 export type { Person };
@@ -91,9 +92,12 @@ function refundState(deps: AdminDeps, order: Order, events: OrderEvent[]): Refun
 /** Orders of the people whose address is, or starts with, `query`; newest first, with their histories. */
 export async function searchOrders(deps: AdminDeps, adminUserId: string, query: string): Promise<Result<{ orders: AdminOrder[]; truncated: boolean; query: string }>> {
   if (!(await adminOf(deps, adminUserId))) return fail(403, NOT_ADMIN);
-  const q = cleanQuery(query);
+  // A reference read to the back-office on the phone (or pasted from a mail) finds its order.
+  const reference = parseOrderReference(query);
+  const byReference = reference ? await orderByReference(deps.db, reference) : undefined;
+  const q = byReference ? ({ ok: true, query: reference! } as const) : cleanQuery(query);
   if (!q.ok) return q;
-  const found = await ordersByEmail(deps.db, q.query, SEARCH_LIMIT + 1);
+  const found = byReference ? [byReference] : await ordersByEmail(deps.db, q.query, SEARCH_LIMIT + 1);
   const shown = found.slice(0, SEARCH_LIMIT);
   const histories = await orderHistories(deps.db, shown.map((f) => f.order.id));
   const orders = shown.map(({ order, person }) => {
@@ -290,7 +294,7 @@ export const JOB_KIND_LABELS: Record<string, string> = {
   'orders.reconcile': 'Vérification d’une commande en attente',
   'subscriptions.renew': 'Renouvellement d’un abonnement',
   'subscriptions.retry': 'Nouvel essai de prélèvement',
-  'subscriptions.renewal-notice': 'Avis avant reconduction annuelle',
+  'subscriptions.renewal-notice': 'Avis avant échéance (reconduction annuelle, prélèvement SEPA)',
   'payments.simulated-webhook': 'Notification du prestataire (simulé)',
   'subscriptions.end-at-provider': 'Fin d’un abonnement chez le prestataire',
   'billing.render-pdf': 'PDF d’une facture, d’un avoir ou d’un reçu',

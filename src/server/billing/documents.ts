@@ -236,7 +236,7 @@ export async function issueForPayment(trx: Kysely<Database>, siteUrl: URL, order
       buyer,
       lines: [line],
       totals,
-      payment: { at: toTimestamp(paidAt), method, reference: order.id },
+      payment: { at: toTimestamp(paidAt), method, reference: order.reference },
       refersTo: null,
       businessTerms: kind === 'invoice' && buyer.business ? { dueDate: isoDay(paidAt), latePaymentTerms: LATE_PAYMENT_TERMS } : null,
       statement: null,
@@ -270,7 +270,7 @@ export async function issueCreditNote(trx: Kysely<Database>, siteUrl: URL, order
       label,
       issuedAt: toTimestamp(now),
       seller: seller(siteUrl),
-      payment: { at: toTimestamp(now), method: 'Remboursement sur le moyen de paiement utilisé', reference: order.id },
+      payment: { at: toTimestamp(now), method: 'Remboursement sur le moyen de paiement utilisé', reference: order.reference },
       refersTo: { label: invoiceRow.label, issuedAt: invoiceRow.issued_at },
       businessTerms: null,
       notes: [

@@ -14,6 +14,7 @@
  */
 import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
 import type { NewsletterStatus, NewsletterSubscribersTable, NewsletterTables } from '../newsletter/tables';
+import type { ShareRefundTables } from '../shares/refund-tables';
 
 export type { NewsletterStatus, NewsletterSubscribersTable };
 
@@ -29,7 +30,7 @@ type Immutable<T> = ColumnType<T, T, never>;
  * from subscriptions and from the share register, so that one person can be both.
  */
 export type UserRole = 'reader' | 'editor' | 'admin';
-export type TokenPurpose = 'magic_link' | 'password_reset' | 'email_change' | 'newsletter_confirm';
+export type TokenPurpose = 'magic_link' | 'password_reset' | 'email_change' | 'newsletter_confirm' | 'signup_confirm';
 
 export interface UsersTable {
   id: Immutable<string>;
@@ -150,6 +151,8 @@ export interface PaymentCustomersTable {
 
 export interface OrdersTable {
   id: Immutable<string>;
+  /** What a person reads and types (`orders/references.ts`), unique; the id stays the key and the link. */
+  reference: Immutable<string>;
   /** Null once the account is deleted: the order stays, as an accounting record, with its billing name. */
   user_id: string | null;
   purpose: Immutable<OrderPurpose>;
@@ -224,6 +227,10 @@ export interface SubscriptionsTable {
   provider: Immutable<ProviderName>;
   /** The provider's subscription, when the provider runs the renewals (Stripe). */
   provider_ref: string | null;
+  /** The référence unique de mandat (RUM) while it is paid by SEPA debit (subscriptions/sepa.ts); null for a card. Unique. */
+  mandate_ref: string | null;
+  /** The provider's reference of the last payment-method change applied (applied, and told, once). */
+  payment_method_ref: string | null;
   source: Immutable<string | null>;
   /** Failed payments of the current period (past_due), reset when one succeeds. */
   failed_attempts: Generated<number>;
@@ -370,6 +377,8 @@ export type ShareWithdrawalStatus = 'requested' | 'accepted' | 'refused' | 'repa
 
 export interface ShareBulletinsTable {
   id: Immutable<string>;
+  /** What a person reads and quotes, « B-2026-0042 »: gapless per Paris year of signature (shares/bulletins.ts), unique. */
+  number: Immutable<string>;
   /** Null once the subscriber's account is deleted; the bulletin itself is kept. */
   user_id: string | null;
   order_id: Immutable<string | null>;
@@ -602,7 +611,7 @@ export interface SiteSwitchesTable {
 }
 
 /** Each domain that has moved its tables beside it (`<domain>/tables.ts`) is composed here. */
-export interface Database extends NewsletterTables {
+export interface Database extends NewsletterTables, ShareRefundTables {
   users: UsersTable;
   sessions: SessionsTable;
   tokens: TokensTable;

@@ -75,6 +75,27 @@ describeEachDialect('database', (kind) => {
     expect(await migrateToLatest(t.db)).toEqual(Object.keys(migrations));
   });
 
+  it('gives the orders made before references existed one each, all different', async () => {
+    const before = await createMigrator(t.db).migrateTo('2026-11-29-002-transfer-received');
+    expect(before.error).toBeUndefined();
+    const at = toTimestamp(NOW);
+    const old = (n: number) => ({
+      id: newId(), user_id: null, purpose: 'donation', reason: 'initial', offer_id: 'don', description: 'Don', interval: null, quantity: 1, amount_cents: 1000,
+      vat_rate_bp: 0, vat_cents: 0, currency: 'EUR', source: null, status: 'paid', method: 'card', provider: 'simulated', checkout_ref: null, payment_ref: null,
+      subscription_id: null, attempt_key: `avant-references-${n}-${newId()}`, billing_name: 'Ancienne commande', billing_address: '', terms_accepted_at: null,
+      immediate_start_at: null, period_start: null, period_end: null, failure_reason: null, submitted_at: null, paid_at: at, created_at: at, updated_at: at,
+    });
+    const rows = [old(1), old(2), old(3)];
+    await (t.db as Kysely<any>).insertInto('orders').values(rows).execute();
+    expect(await migrateToLatest(t.db)).toContain('2026-11-30-007-order-references');
+    const references = await t.db.selectFrom('orders').select('reference').where('id', 'in', rows.map((r) => r.id)).execute();
+    expect(references).toHaveLength(3);
+    for (const { reference } of references) expect(reference).toMatch(/^[0-9A-HJKMNP-TV-Z]{5}-[0-9A-HJKMNP-TV-Z]{5}$/);
+    expect(new Set(references.map((r) => r.reference)).size).toBe(3);
+    await t.db.deleteFrom('order_events').execute();
+    await t.db.deleteFrom('orders').where('id', 'in', rows.map((r) => r.id)).execute();
+  });
+
   it('leaves no trace of a migration that fails halfway, and says which one failed', async () => {
     const broken = {
       ...migrations,

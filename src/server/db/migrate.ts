@@ -18,6 +18,10 @@ import * as memberPages001 from './migrations/2026-11-27-001-member-pages';
 import * as newsletters001 from './migrations/2026-11-28-001-newsletters';
 import * as secondCall001 from './migrations/2026-11-29-001-second-call';
 import * as transferReceived002 from './migrations/2026-11-29-002-transfer-received';
+import * as bulletinNumbers001 from './migrations/2026-11-30-001-bulletin-numbers';
+import * as refundTransfers002 from './migrations/2026-11-30-002-refund-transfers';
+import * as sepaMandates003 from './migrations/2026-11-30-003-sepa-mandates';
+import * as orderReferences007 from './migrations/2026-11-30-007-order-references';
 
 export const migrations: Readonly<Record<string, Migration>> = {
   '2026-11-21-001-members': members001,
@@ -32,6 +36,10 @@ export const migrations: Readonly<Record<string, Migration>> = {
   '2026-11-28-001-newsletters': newsletters001,
   '2026-11-29-001-second-call': secondCall001,
   '2026-11-29-002-transfer-received': transferReceived002,
+  '2026-11-30-001-bulletin-numbers': bulletinNumbers001,
+  '2026-11-30-002-refund-transfers': refundTransfers002,
+  '2026-11-30-003-sepa-mandates': sepaMandates003,
+  '2026-11-30-007-order-references': orderReferences007,
 };
 
 /** A migrator over the app's migrations (tests also use it to migrate down). */

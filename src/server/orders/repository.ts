@@ -1,5 +1,6 @@
 /** Queries of the orders domain; each takes the database (or a transaction) first. */
 import type { Kysely } from 'kysely';
+import { newOrderReference } from './references';
 import { type BillingInterval, type Database, newId, type OrderPurpose, type OrderReason, type OrderRow, type OrderStatus, type PaymentMethodKind, type ProviderName, toTimestamp } from '../db/database';
 
 export interface BillingAddress {
@@ -15,6 +16,8 @@ export interface BillingAddress {
 
 export interface Order {
   id: string;
+  /** The short reference a person reads (`XXXXX-XXXXX`, see references.ts); never the id. */
+  reference: string;
   userId: string | null;
   purpose: OrderPurpose;
   reason: OrderReason;
@@ -65,6 +68,7 @@ function parseAddress(text: string): BillingAddress | null {
 export function toOrder(row: OrderRow): Order {
   return {
     id: row.id,
+    reference: row.reference,
     userId: row.user_id,
     purpose: row.purpose,
     reason: row.reason,
@@ -132,6 +136,7 @@ export async function insertOrder(db: Kysely<Database>, input: NewOrder, now: Da
     .insertInto('orders')
     .values({
       id: newId(),
+      reference: newOrderReference(),
       user_id: input.userId,
       purpose: input.purpose,
       reason: input.reason,
