@@ -134,7 +134,7 @@ test.describe('with JavaScript, through the router', () => {
     await accountNav(page).getByRole('button', { name: 'Se déconnecter' }).click();
     await arrived(page, /\/$/);
     await expect(header(page).getByRole('link', { name: 'Se connecter' })).toBeVisible();
-    await expect(page.getByRole('region', { name: /Notifications/ }).getByText('Vous êtes déconnecté·e.')).toBeVisible();
+    await expect(page.getByRole('region', { name: /Notifications/ }).getByText('Déconnexion effectuée.')).toBeVisible();
     expect((await page.request.get('/api/auth/me')).status()).toBe(401);
     await expectSameDocument(page);
     // Back to the account page: it asks to sign in again.
@@ -178,7 +178,7 @@ test.describe('with JavaScript, through the router', () => {
     await expect(page.locator('main')).toContainText(`au compte ${member.email.slice(0, 1)}•••@${member.email.split('@')[1]}`);
     await page.getByRole('button', { name: 'Me connecter' }).click();
     await arrived(page, /\/mon-compte$/);
-    await expect(status(page)).toHaveText('Vous êtes connecté·e. Bienvenue !');
+    await expect(status(page)).toHaveText('Connexion réussie. Bienvenue !');
     await expect(header(page).getByRole('button', { name: /Mon compte/ })).toBeVisible();
     // The same link again, signed out: it says so at once (no dead button), and sends a new one.
     await context.clearCookies();
@@ -350,7 +350,7 @@ test.describe('without JavaScript', () => {
     await arrived(page, /\/welcome$/);
     await page.getByRole('button', { name: 'Me connecter' }).click();
     await arrived(page, /\/mon-compte$/);
-    await expect(status(page)).toHaveText('Vous êtes connecté·e. Bienvenue !');
+    await expect(status(page)).toHaveText('Connexion réussie. Bienvenue !');
 
     await accountNav(page).getByRole('link', { name: 'Mes informations' }).click();
     await page.getByLabel('Prénom').fill('Camille-Sans-Script');

@@ -296,7 +296,7 @@ test('a subscriber signed in is told the gift’s months come after the paid per
   const paidDay = new Intl.DateTimeFormat('fr-FR', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'Europe/Paris' }).format(paidUntil);
   const notice = main(page).locator('.notice-info');
   await expect(notice).toContainText(`Votre abonnement payé continue jusqu’au ${paidDay} ; les 6 mois offerts s’ajoutent ensuite : votre prochain paiement passe au`);
-  await expect(main(page)).toContainText(`Vous êtes connecté·e avec ${member.email}`);
+  await expect(main(page)).toContainText(`Compte connecté : ${member.email}`);
   await look(page, 'activer-abonne');
   await page.getByRole('button', { name: 'Activer mon cadeau' }).click();
   await expect(main(page).locator('.notice-success')).toContainText('C’est fait : les mois offerts s’ajoutent à votre abonnement, et votre prochain paiement passe au');

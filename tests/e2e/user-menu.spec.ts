@@ -35,7 +35,7 @@ test('after login the user icon opens a menu with “Mon compte” and “Se dé
   await expect(page.locator('header').getByRole('link', { name: 'Se connecter' })).toBeVisible();
   // A toast says so on the home page (the toaster persists across the navigation), and closes.
   const notifications = page.getByRole('region', { name: 'Notifications (F8 pour y accéder)' });
-  const toast = notifications.getByRole('listitem').filter({ hasText: 'Vous êtes déconnecté·e.' });
+  const toast = notifications.getByRole('listitem').filter({ hasText: 'Déconnexion effectuée.' });
   await expect(toast).toBeVisible();
   await toast.getByRole('button', { name: 'Fermer' }).click();
   await expect(toast).toHaveCount(0);

@@ -86,7 +86,7 @@ export default function PlayerBar({ episode }: { episode: PlayerEpisode }) {
   useEffect(() => {
     if (startAt === undefined) return;
     player.current?.startFrom(startAt);
-    setAnnouncement(`Reprise à ${spokenDuration(startAt)}, là où vous vous étiez arrêté·e.`);
+    setAnnouncement(`Reprise à ${spokenDuration(startAt)}, là où vous en étiez.`);
     // Once, on mount: `startAt` never changes.
   }, []);
 

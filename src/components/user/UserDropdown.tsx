@@ -36,7 +36,7 @@ export default function UserDropdown({ user }: { user: SessionUser }) {
                 return;
               }
               // The Toaster persists across the navigation, so the message is read on the home page.
-              toast({ title: 'Vous êtes déconnecté·e.', tone: 'success' });
+              toast({ title: 'Déconnexion effectuée.', tone: 'success' });
               await navigate('/');
             }}
           >

@@ -17,7 +17,7 @@ const UserDropdown = lazy(withIslandStyles(() => import('./UserDropdown'), dropd
 // Once per visit: the menu follows sign-ins and sign-outs made by forms (swapped in by the
 // ClientRouter, no reload) and pages restored from the back/forward cache.
 if (typeof document !== 'undefined') {
-  watchSession({ onSignedOut: () => toast({ title: 'Vous êtes déconnecté·e.', tone: 'success' }) });
+  watchSession({ onSignedOut: () => toast({ title: 'Déconnexion effectuée.', tone: 'success' }) });
 }
 
 export default function UserMenu() {

@@ -89,6 +89,8 @@ describeEachDialect('account', (kind) => {
     expect(sent.map((m) => [m.to, m.template])).toEqual([[email, 'account-deleted']]);
     // What is kept is named as the site issues it: donation receipts, never « reçus fiscaux ».
     const kept = sent[0]!.text.replace(/\s+/g, ' ');
+    // The account is greeted by its first name, read before it was erased.
+    expect(kept).toContain('Bonjour Inès,');
     expect(kept).toContain('(factures, reçus de dons, registre des sociétaires)');
     expect(kept).not.toMatch(/reçus? fisca/);
   });

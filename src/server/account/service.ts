@@ -11,6 +11,7 @@ import { toTimestamp } from '../db/database';
 import { writeTransaction } from '../db/transaction';
 import { schedule } from '../jobs/schedule';
 import { SEND_MAIL } from '../mail/jobs';
+import { mailFor } from '../mail/layout';
 import type { User } from '../auth/repository';
 import { checkCurrentPassword, confirmEmailChange as confirmAddress, eraseUser, findUser, updateProfile as updateIdentity } from '../auth/service';
 import { followAddress, isSubscribed, setSubscription } from '../newsletter/service';
@@ -80,7 +81,7 @@ export async function deleteAccount(deps: ServerDeps, input: { userId: string; p
     for (const part of ACCOUNT_PARTS) await part.erase(trx, user, now);
     await eraseUser(trx, user.id);
     // The acknowledgement leaves with the deletion, or not at all.
-    await schedule(deps, trx, SEND_MAIL, { to: user.email, mail: accountDeletedMail({ siteUrl: deps.siteUrl }) });
+    await schedule(deps, trx, SEND_MAIL, mailFor(user, accountDeletedMail({ siteUrl: deps.siteUrl })));
   });
   deps.jobs.wake();
   log.info('account deleted', { userId: user.id });

@@ -23,6 +23,7 @@ import { toTimestamp } from '../db/database';
 import { writeTransaction } from '../db/transaction';
 import { handle, jobType, schedule } from '../jobs/schedule';
 import { SEND_MAIL } from '../mail/jobs';
+import { mailFor } from '../mail/layout';
 import type { Fulfilment } from '../orders/service';
 import { findOrder } from '../orders/repository';
 import type { DocumentContent } from './content';
@@ -58,7 +59,7 @@ export function withDocuments(deps: BillingDeps, inner: Fulfilment): Fulfilment 
       const owner = order.userId ? await findUser(trx, order.userId) : undefined;
       if (owner && (!note || note.created)) {
         const mail = refundMail({ siteUrl: deps.siteUrl, description: order.description, amountCents: order.amountCents, refundedAt: context.now, creditNote: note ?? null, canceledReceipt: receipt ?? null });
-        await schedule(deps, trx, SEND_MAIL, { to: owner.email, mail }, { uniqueKey: `billing.refund-mail:${order.id}` });
+        await schedule(deps, trx, SEND_MAIL, mailFor(owner, mail), { uniqueKey: `billing.refund-mail:${order.id}` });
       }
       await inner.refunded?.(trx, order, context);
     },
@@ -256,7 +257,7 @@ export async function sendYearlyStatements(deps: BillingDeps, year: number): Pro
       await scheduleRender(deps, trx, doc);
       const user = await findUser(trx, userId);
       const row = await trx.selectFrom('billing_documents').select('total_cents').where('id', '=', doc.id).executeTakeFirstOrThrow();
-      if (user) await schedule(deps, trx, SEND_MAIL, { to: user.email, mail: statementMail({ siteUrl: deps.siteUrl, year, documentId: doc.id, label: doc.label, totalCents: row.total_cents }) }, { uniqueKey: `billing.statement-mail:${doc.id}` });
+      if (user) await schedule(deps, trx, SEND_MAIL, mailFor(user, statementMail({ siteUrl: deps.siteUrl, year, documentId: doc.id, label: doc.label, totalCents: row.total_cents })), { uniqueKey: `billing.statement-mail:${doc.id}` });
       return true;
     });
     if (created) issued++;

@@ -179,6 +179,38 @@ function blockHtml(block: Block): SafeHtml {
   }
 }
 
+// ---------------------------------------------------------------------------------------------
+// Greeting
+
+/** How a mail greets its reader: the first paragraph of most templates. */
+export const GREETING = 'Bonjour,';
+
+/**
+ * The mail greeting its reader by first name: « Bonjour Camille, » instead of « Bonjour, ».
+ * Templates are rendered where the name is not at hand (a payment's fulfilment, a job); the code
+ * that looks up the account to address the mail knows it, and greets through `mailFor`. Only the
+ * first greeting paragraph changes, in both parts; a mail without one, or a reader without a first
+ * name, is left as it is.
+ */
+export function addressTo(mail: MailContent, givenName: string | null | undefined): MailContent {
+  const name = oneLine(givenName ?? '', 60);
+  if (!name) return mail;
+  const greeted = `Bonjour ${name},`;
+  const textFrom = `\n\n${GREETING}\n\n`;
+  const htmlFrom = blockHtml({ kind: 'paragraph', text: GREETING }).value;
+  if (!mail.text.includes(textFrom) || !mail.html.includes(htmlFrom)) return mail;
+  return {
+    ...mail,
+    text: mail.text.replace(textFrom, () => `\n\n${frenchSpacing(greeted)}\n\n`),
+    html: mail.html.replace(htmlFrom, () => blockHtml({ kind: 'paragraph', text: greeted }).value),
+  };
+}
+
+/** The recipient and content of a mail to an account, greeting it by its first name. */
+export function mailFor(user: { email: string; givenName?: string | null }, mail: MailContent): { to: string; mail: MailContent } {
+  return { to: user.email, mail: addressTo(mail, user.givenName) };
+}
+
 /** Renders a mail in the shared layout: header with the logo, blocks, footer with the reason and the postal address. */
 export function renderMail(template: string, spec: MailSpec): MailContent {
   const home = siteLink(spec.siteUrl, '/');

@@ -12,7 +12,7 @@ import { accountDeletedMail } from '../account/mails';
 import { emailChangeConfirmMail, emailChangedMail, emailChangeNoticeMail, magicLinkMail, passwordChangedMail, passwordResetMail } from '../auth/mails';
 import { contactAckMail, contactNewsroomMail } from '../contact/mails';
 import { newsletterConfirmMail, newsletterHeaders, newsletterWelcomeMail } from '../newsletter/mails';
-import type { MailContent } from './layout';
+import { addressTo, mailFor, type MailContent } from './layout';
 import { createMailer, type Mailer } from './transport';
 
 const siteUrl = new URL('https://journal.contrechamp.test');
@@ -247,6 +247,26 @@ describe('templates', () => {
     // Natural French: typographic apostrophes only, in everything the template itself writes.
     expect(mail.text).not.toContain("'");
     expect(mail.subject).not.toContain("'");
+  });
+
+  it('greets an account by its first name, in both parts, escaped, and only once', () => {
+    const mail = accountDeletedMail({ siteUrl });
+    expect(mail.text).toContain('\n\nBonjour,\n\n');
+    const greeted = mailFor({ email: 'camille@exemple.fr', givenName: 'Camille' }, mail);
+    expect(greeted.to).toBe('camille@exemple.fr');
+    expect(greeted.mail.text).toContain('\n\nBonjour Camille,\n\n');
+    expect(greeted.mail.text).not.toContain('Bonjour,');
+    expect(greeted.mail.html).toContain('>Bonjour Camille,</p>');
+    expect(greeted.mail.html).not.toContain('>Bonjour,</p>');
+    expect(greeted.mail.subject).toBe(mail.subject);
+    // A name is text, never markup; a mail with no first name is left as it was.
+    const hostile = addressTo(mail, '<img src=x onerror=alert(1)>');
+    expect(hostile.html).toContain('Bonjour &lt;img src=x onerror=alert(1)&gt;,');
+    expect(addressTo(mail, '  ')).toBe(mail);
+    expect(addressTo(mail, null)).toBe(mail);
+    // A mail that greets no one (a message to the newsroom) is not touched.
+    const newsroom = contactNewsroomMail({ siteUrl, name: 'Camille', email: 'camille@exemple.fr', subject: 'Bonjour,', message: 'Bonjour,\n\nUn mot.' });
+    expect(addressTo(newsroom, 'Camille')).toBe(newsroom);
   });
 
   it('says how long each link lasts', () => {

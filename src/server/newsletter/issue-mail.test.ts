@@ -191,7 +191,7 @@ describe('renderIssueMail', () => {
   it('says in the footer why the reader gets it, how to leave, who publishes it and that nothing tracks them', () => {
     const mail = renderIssueMail(issue());
     const text = visibleText(mail.html);
-    expect(text).toContain('Vous recevez cette lettre parce que vous vous êtes inscrit·e à L’Hebdo.');
+    expect(text).toContain('Vous recevez cette lettre parce que votre adresse est inscrite à L’Hebdo.');
     expect(text).toContain('Cette lettre ne contient aucun pixel de suivi : nous ne savons pas si vous l’ouvrez ni sur quoi vous cliquez.');
     expect(text).toContain(BRAND.postalAddress);
     expect(links(mail.html).filter((l) => l.href.includes('\uE000'))).toEqual([
@@ -202,7 +202,7 @@ describe('renderIssueMail', () => {
 
   it('contracts « à » and « de » before names that start with Le or Les', () => {
     const mail = renderIssueMail(issue({ newsletter: { id: 'coulisses', name: 'Les Coulisses', description: 'x'.repeat(20), cadence: 'Une fois par mois' } }));
-    expect(visibleText(mail.html)).toContain('inscrit·e aux Coulisses.');
+    expect(visibleText(mail.html)).toContain('inscrite aux Coulisses.');
     expect(links(mail.html).map((l) => l.text)).toContain('Se désinscrire des Coulisses');
     expect(spaces(mail.text)).toContain(`Se désinscrire des Coulisses : ${RECIPIENT_LINKS.unsubscribe}`);
   });
@@ -217,7 +217,7 @@ describe('renderIssueMail', () => {
     expect(text).toContain('- un\n- deux');
     expect(text).toContain(`ENQUÊTE — Dans les écoles, 35 °C en classe\nNous avons relevé les températures de 40 écoles.\n${SITE}/articles/ecoles-chaleur`);
     expect(text).toContain(`ÉMISSION — Où sont passés les 12 millions ?\nLe plan n’a planté que 300 arbres.\n${SITE}/emissions/ilots`);
-    expect(text).toContain('Vous recevez cette lettre parce que vous vous êtes inscrit·e à L’Hebdo.');
+    expect(text).toContain('Vous recevez cette lettre parce que votre adresse est inscrite à L’Hebdo.');
     expect(text).toContain(`Gérer mes lettres : ${RECIPIENT_LINKS.preferences}`);
     expect(text).toContain(`Se désinscrire de L’Hebdo : ${RECIPIENT_LINKS.unsubscribe}`);
     expect(text).toContain('Cette lettre ne contient aucun pixel de suivi');

@@ -118,7 +118,7 @@ export function beforeName(preposition: 'à' | 'de', name: string): string {
 }
 
 const unsubscribeLabel = (name: string) => `Se désinscrire ${beforeName('de', name)}`;
-const reasonText = (name: string) => `Vous recevez cette lettre parce que vous vous êtes inscrit·e ${beforeName('à', name)}.`;
+const reasonText = (name: string) => `Vous recevez cette lettre parce que votre adresse est inscrite ${beforeName('à', name)}.`;
 
 // ---------------------------------------------------------------------------------------------
 // Input: placeholders removed, links resolved on the site

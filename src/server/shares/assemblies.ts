@@ -24,6 +24,7 @@ import { type Database, newId, toFlag, toTimestamp } from '../db/database';
 import { writeTransaction } from '../db/transaction';
 import { handle, jobType, schedule } from '../jobs/schedule';
 import { SEND_MAIL } from '../mail/jobs';
+import { mailFor } from '../mail/layout';
 import { noticeMail, resultsMail } from './assembly-mails';
 import {
   type Assembly,
@@ -384,7 +385,7 @@ export async function sendNotice(deps: AssemblyDeps, assemblyId: string, noticeA
         majority: `${assembly.rules.majority.rule === 'more' ? 'plus de' : 'au moins'} ${assembly.rules.majority.share.n}/${assembly.rules.majority.share.d}`, proxiesPerMember: assembly.rules.proxiesPerMember, documents,
         firstCallStartsAt: firstCall?.startsAt,
       });
-      await schedule(deps, trx, SEND_MAIL, { to: user.email, mail }, { uniqueKey: `assemblies.notice-mail:${assembly.id}:${h.memberId}` });
+      await schedule(deps, trx, SEND_MAIL, mailFor(user, mail), { uniqueKey: `assemblies.notice-mail:${assembly.id}:${h.memberId}` });
     }
     await schedule(deps, trx, ASSEMBLY_CLOSE, { assemblyId: assembly.id }, { runAt: assembly.voteClosesAt, uniqueKey: `assemblies.close:${assembly.id}` });
     return holdings.length;
@@ -457,7 +458,7 @@ export async function closeAssembly(deps: AssemblyDeps, assemblyId: string): Pro
       const user = await userOfMember(trx, entry);
       if (!user) continue;
       const mail = resultsMail({ siteUrl: deps.siteUrl, assemblyId: assembly.id, title: assembly.title, quorumMet: counted.quorum.met, resolutions: counted.resolutions });
-      await schedule(deps, trx, SEND_MAIL, { to: user.email, mail }, { uniqueKey: `assemblies.results-mail:${assembly.id}:${entry.memberId}` });
+      await schedule(deps, trx, SEND_MAIL, mailFor(user, mail), { uniqueKey: `assemblies.results-mail:${assembly.id}:${entry.memberId}` });
     }
     return counted;
   });

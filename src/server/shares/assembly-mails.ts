@@ -11,7 +11,7 @@ export const assemblyPath = (assemblyId: string) => `/mon-compte/societariat/ass
 export const kindLabel = (kind: 'ordinary' | 'extraordinary') => (kind === 'ordinary' ? 'assemblée générale ordinaire' : 'assemblée générale extraordinaire');
 export const callLabel = (call: 'first' | 'second') => (call === 'first' ? 'première convocation' : 'seconde convocation');
 
-const REASON = 'Vous recevez ce message parce que vous êtes sociétaire de Contrechamp : les statuts prévoient que chaque sociétaire soit convoqué·e aux assemblées générales.';
+const REASON = 'Vous recevez ce message parce que vous êtes sociétaire de Contrechamp : les statuts prévoient la convocation de chaque sociétaire aux assemblées générales.';
 
 export function noticeMail(input: {
   siteUrl: URL;
@@ -45,7 +45,7 @@ export function noticeMail(input: {
     preheader: `${input.title} : ordre du jour, documents, pouvoirs et vote en ligne.`,
     blocks: [
       { kind: 'paragraph', text: `Bonjour ${input.memberName},` },
-      { kind: 'paragraph', text: ['Vous êtes convoqué·e à l’', { strong: kindLabel(input.kind) }, ` de Contrechamp (${callLabel(input.call)}) : `, { strong: input.title }, '.'] },
+      { kind: 'paragraph', text: ['Nous vous convoquons à l’', { strong: kindLabel(input.kind) }, ` de Contrechamp (${callLabel(input.call)}) : `, { strong: input.title }, '.'] },
       ...(input.firstCallStartsAt
         ? ([{ kind: 'paragraph', text: `L’assemblée réunie le ${formatDateTime(input.firstCallStartsAt)} sur première convocation n’a pas atteint le quorum requis : elle n’a pu délibérer. Les statuts prévoient alors cette seconde convocation, sur le même ordre du jour, avec le quorum propre à la seconde convocation. Les pouvoirs et les votes de la première assemblée ne valent pas pour celle-ci : votez de nouveau.` }] satisfies Block[])
         : []),
@@ -53,7 +53,7 @@ export function noticeMail(input: {
       { kind: 'paragraph', text: 'Ordre du jour :' },
       { kind: 'fields', rows: input.agenda.map((item, i) => [`${i + 1}.`, item] as const) },
       ...(input.documents.length ? ([{ kind: 'paragraph', text: `Documents à consulter dans votre espace : ${input.documents.join(' ; ')}.` }] satisfies Block[]) : []),
-      { kind: 'paragraph', text: 'Dans votre espace sociétaire, vous pouvez dire si vous serez présent·e, à distance ou absent·e, donner pouvoir à un autre sociétaire ou à la présidence (jusqu’à l’ouverture du vote), puis voter en ligne sur chaque résolution.' },
+      { kind: 'paragraph', text: 'Dans votre espace sociétaire, vous pouvez dire si vous participerez sur place, à distance ou pas du tout, donner pouvoir à un autre sociétaire ou à la présidence (jusqu’à l’ouverture du vote), puis voter en ligne sur chaque résolution.' },
       { kind: 'action', label: 'Voir la convocation et voter', url: link },
       { kind: 'note', text: `Chaque sociétaire a une voix, pondérée selon son collège. ${input.quorum === '0/1' ? `Aucun quorum n’est requis en ${callLabel(input.call)}.` : `Quorum en ${callLabel(input.call)} : ${input.quorum} des sociétaires présents, représentés ou ayant voté.`} Majorité : ${input.majority} des voix exprimées. Un sociétaire peut détenir ${input.proxiesPerMember} pouvoir${input.proxiesPerMember > 1 ? 's' : ''} au plus.` },
     ],

@@ -22,6 +22,7 @@ import { fail, type FailureStatus, type Result } from '../core/result';
 import { type AttendanceMode, type BallotChoice, type Database, newId, type ParticipationVia, toTimestamp } from '../db/database';
 import { writeTransaction } from '../db/transaction';
 import { SEND_MAIL } from '../mail/jobs';
+import { mailFor } from '../mail/layout';
 import { schedule } from '../jobs/schedule';
 import { proxyReceivedMail } from './assembly-mails';
 import {
@@ -186,7 +187,7 @@ export async function memberDocument(
 // ---------------------------------------------------------------------------------------------
 // Attendance
 
-export const ATTENDANCE_LABELS: Record<AttendanceMode, string> = { present: 'Je serai présent·e', remote: 'Je participerai à distance', absent: 'Je serai absent·e' };
+export const ATTENDANCE_LABELS: Record<AttendanceMode, string> = { present: 'Je participerai sur place', remote: 'Je participerai à distance', absent: 'Je ne participerai pas' };
 const attendanceMode = z.enum(['present', 'remote', 'absent']);
 
 /** Says whether the member will attend (present, remote, absent), until the assembly starts. */
@@ -256,7 +257,7 @@ export async function giveProxy(deps: BallotDeps, userId: string, assemblyId: st
         const user = await holderUser(trx, holderEntry.memberId);
         if (user) {
           const mail = proxyReceivedMail({ siteUrl: deps.siteUrl, assemblyId: assembly.id, title: assembly.title, startsAt: assembly.startsAt, grantorName: member.name, voteOpensAt: assembly.voteOpensAt, voteClosesAt: assembly.voteClosesAt });
-          await schedule(deps, trx, SEND_MAIL, { to: user.email, mail }, { uniqueKey: `assemblies.proxy-mail:${id}` });
+          await schedule(deps, trx, SEND_MAIL, mailFor(user, mail), { uniqueKey: `assemblies.proxy-mail:${id}` });
         }
         return { ok: true, proxyId: id };
       }

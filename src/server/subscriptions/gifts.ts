@@ -32,6 +32,7 @@ import type { Selectable } from 'kysely';
 import { groupCode, hashGiftCode, newGiftCode, parseGiftCode, sealGiftCode, unsealGiftCode } from './gift-codes';
 import { giftActivatedMail, giftBuyerMail, giftEndedMail, giftEndingMail, giftRecipientMail, giftTakenMail } from './gift-mails';
 import { SEND_MAIL } from '../mail/jobs';
+import { mailFor } from '../mail/layout';
 import { schedulePeriod } from './service';
 import { findSubscription, insertSubscription, insertSubscriptionEvent, type Subscription, updateSubscriptionIf } from './repository';
 
@@ -246,6 +247,7 @@ async function deliver(deps: GiftDeps, giftId: string, resend: number): Promise<
     code,
     duration: durationOf(gift.months),
     recipientName: gift.recipient_name,
+    recipientEmail: gift.recipient_email,
     buyerName: await buyerName(deps, gift),
     message: gift.message,
     expiresAt: new Date(gift.expires_at!),
@@ -266,9 +268,9 @@ async function giftEnding(deps: GiftDeps, subscriptionId: string, periodEnd: str
     const owner = await findUser(trx, sub.userId!);
     if (ends) {
       const ended = await updateSubscriptionIf(trx, sub, { set: { status: 'expired', ended_at: periodEnd }, type: 'ended', detail: 'Fin de l’abonnement offert' }, deps.clock.now());
-      if (ended && owner) await schedule(deps, trx, SEND_MAIL, { to: owner.email, mail: giftEndedMail({ siteUrl: deps.siteUrl }) }, { uniqueKey: `gifts.ended-mail:${sub.id}:${periodEnd}` });
+      if (ended && owner) await schedule(deps, trx, SEND_MAIL, mailFor(owner, giftEndedMail({ siteUrl: deps.siteUrl })), { uniqueKey: `gifts.ended-mail:${sub.id}:${periodEnd}` });
     } else if (owner) {
-      await schedule(deps, trx, SEND_MAIL, { to: owner.email, mail: giftEndingMail({ siteUrl: deps.siteUrl, endsAt: sub.currentPeriodEnd! }) }, { uniqueKey: `gifts.ending-mail:${sub.id}:${periodEnd}` });
+      await schedule(deps, trx, SEND_MAIL, mailFor(owner, giftEndingMail({ siteUrl: deps.siteUrl, endsAt: sub.currentPeriodEnd! })), { uniqueKey: `gifts.ending-mail:${sub.id}:${periodEnd}` });
     }
   });
   deps.jobs.wake();
@@ -496,12 +498,12 @@ async function scheduleActivationMails(deps: GiftDeps, trx: Kysely<Database>, gi
   const recipient = await findUser(trx, userId);
   if (recipient) {
     const mail = giftActivatedMail({ siteUrl: deps.siteUrl, duration, buyerName: await buyerName({ db: trx }, gift), startsAt: now, endsAt: outcome.endsAt, nextPaymentAt: outcome.nextPaymentAt, afterPaid: outcome.mode === 'after_paid' });
-    await schedule(deps, trx, SEND_MAIL, { to: recipient.email, mail }, { uniqueKey: `gifts.activated-mail:${gift.id}` });
+    await schedule(deps, trx, SEND_MAIL, mailFor(recipient, mail), { uniqueKey: `gifts.activated-mail:${gift.id}` });
   }
   const buyer = gift.buyer_id && gift.buyer_id !== userId ? await findUser(trx, gift.buyer_id) : undefined;
   if (buyer) {
     const mail = giftTakenMail({ siteUrl: deps.siteUrl, duration, recipientName: gift.recipient_name, activatedAt: now });
-    await schedule(deps, trx, SEND_MAIL, { to: buyer.email, mail }, { uniqueKey: `gifts.taken-mail:${gift.id}` });
+    await schedule(deps, trx, SEND_MAIL, mailFor(buyer, mail), { uniqueKey: `gifts.taken-mail:${gift.id}` });
   }
 }
 
@@ -547,9 +549,9 @@ function describe(gift: GiftRow, now: Date): { state: string; canResend: boolean
 }
 
 /** How the gift of an order reaches its recipient: by mail on a day, or handed over by the buyer. */
-export async function giftDeliveryOfOrder(db: Kysely<Database>, orderId: string): Promise<{ byHand: boolean; deliverOn: string } | undefined> {
-  const row = await db.selectFrom('gifts').select(['recipient_email', 'deliver_on']).where('order_id', '=', orderId).executeTakeFirst();
-  return row ? { byHand: row.recipient_email === null, deliverOn: row.deliver_on } : undefined;
+export async function giftDeliveryOfOrder(db: Kysely<Database>, orderId: string): Promise<{ byHand: boolean; deliverOn: string; recipientName: string; recipientEmail: string | null } | undefined> {
+  const row = await db.selectFrom('gifts').select(['recipient_name', 'recipient_email', 'deliver_on']).where('order_id', '=', orderId).executeTakeFirst();
+  return row ? { byHand: row.recipient_email === null, deliverOn: row.deliver_on, recipientName: row.recipient_name, recipientEmail: row.recipient_email } : undefined;
 }
 
 export async function listBoughtGifts(deps: Pick<ServerDeps, 'db' | 'clock'>, userId: string): Promise<BoughtGift[]> {
