@@ -102,7 +102,7 @@ test('axe finds no serious violation on the payment step, the provider’s page 
   await page.getByLabel('Code postal').fill('44000');
   await page.getByLabel('Ville').fill('Nantes');
   await page.getByLabel(/J’accepte les conditions générales de vente/).check();
-  await page.getByLabel(/Je demande que mon abonnement commence dès le paiement/).check();
+  await page.getByLabel(/je demande expressément que mon abonnement commence dès le paiement/i).check();
   await page.getByRole('button', { name: 'Payer 7 €' }).click();
   await expect(page).toHaveURL(/\/paiement-simule\//);
   expect(await blockingOnPage(page), 'provider').toEqual([]);

@@ -331,8 +331,10 @@ test.describe('the donation thank-you', () => {
     await arrived(page, /\/paiement-simule\/[\w-]+$/);
     await page.locator('#numero').fill(number);
     await page.getByRole('button', { name: /^Payer \d/ }).click();
-    await arrived(page, /\/soutenir\/confirmation\/[\w-]+$/);
-    return new URL(page.url()).pathname.split('/').pop()!;
+    // A paid donation's confirmation hands over to its thank-you page (?commande=…) as soon as the payment is known.
+    await arrived(page, /\/soutenir\/(confirmation\/[\w-]+|dons\/merci\?commande=[\w-]+)$/);
+    const url = new URL(page.url());
+    return url.searchParams.get('commande') ?? url.pathname.split('/').pop()!;
   }
   const thanks = (id: string) => `/soutenir/dons/merci?commande=${id}`;
 

@@ -80,7 +80,7 @@ async function payMonthly(page: Page) {
   await page.getByLabel('Code postal').fill('44000');
   await page.getByLabel('Ville').fill('Nantes');
   await page.getByLabel(/J’accepte les conditions générales de vente/).check();
-  await page.getByLabel(/Je demande que mon abonnement commence dès le paiement/).check();
+  await page.getByLabel(/je demande expressément que mon abonnement commence dès le paiement/i).check();
   await page.getByRole('button', { name: /^Payer \d/ }).click();
   await expect(page).toHaveURL(/\/paiement-simule\/[\w-]+$/);
   await page.locator('#numero').fill('4242 4242 4242 4242');

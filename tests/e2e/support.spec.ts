@@ -56,7 +56,7 @@ async function fillPaymentAndPay(page: Page, { sepa = false } = {}) {
   await page.getByLabel('Code postal').fill('44000');
   await page.getByLabel('Ville').fill('Nantes');
   await page.getByLabel(/J’accepte les conditions générales de vente/).check();
-  const immediate = page.getByLabel(/Je demande que mon abonnement commence dès le paiement/);
+  const immediate = page.getByLabel(/je demande expressément que mon abonnement commence dès le paiement/i);
   if (await immediate.count()) await immediate.check();
   await page.getByRole('button', { name: /^Payer \d/ }).click();
 }
@@ -80,7 +80,12 @@ async function reloadUntil(page: Page, locator: Locator, timeout = 20_000) {
 }
 
 const heading = (page: Page, name: string | RegExp) => page.getByRole('heading', { level: 1, name });
-const orderIdOf = (page: Page) => new URL(page.url()).pathname.split('/').pop()!;
+const orderIdOf = (page: Page) => {
+  const url = new URL(page.url());
+  return url.searchParams.get('commande') ?? url.pathname.split('/').pop()!;
+};
+/** A paid donation's confirmation hands over to its one thank-you page, with the next steps. */
+const DONATION_THANKS = /\/soutenir\/dons\/merci\?commande=[\w-]+$/;
 
 /** Reads the test server's database. */
 async function inDatabase<T>(read: (db: ReturnType<typeof openDatabase>['db']) => Promise<T>): Promise<T> {
@@ -194,16 +199,16 @@ test('a one-off donation from a campaign link ends on a thank-you naming it; the
   const summary = page.getByRole('region', { name: 'Votre choix' });
   await expect(summary).toContainText('Don ponctuel');
   await expect(summary).toContainText('Pas de TVA');
-  await expect(page.getByLabel(/Je demande que mon abonnement commence/)).toHaveCount(0);
+  await expect(page.getByLabel(/je demande expressément que mon abonnement commence/i)).toHaveCount(0);
   await expect(main(page)).toContainText('Un don n’ouvre pas de droit de rétractation');
   await fillPaymentAndPay(page);
   await payOnProvider(page, '4242424242424242');
-  await arrived(page, /\/soutenir\/confirmation\/[\w-]+$/);
+  await arrived(page, /\/soutenir\/(confirmation\/[\w-]+|dons\/merci\?commande=[\w-]+)$/);
   await reloadUntil(page, heading(page, 'Merci pour votre don !'));
+  await arrived(page, DONATION_THANKS);
   const orderId = orderIdOf(page);
-  await main(page).getByRole('link', { name: 'Continuer' }).click();
-  await arrived(page, new RegExp(`/soutenir/dons/merci\\?commande=${orderId}$`));
   await expect(main(page)).toContainText('Votre don de 50 € est bien reçu.');
+  await expect(page.getByRole('heading', { name: 'Et maintenant ?' })).toBeVisible();
   await expect(main(page)).not.toContainText('reçu fiscal');
   expect(await orderRow(orderId)).toMatchObject({ status: 'paid', purpose: 'donation', amount_cents: 5000, vat_cents: 0, source: 'printemps' });
   // Signed out, nobody is thanked: the page asks to sign in to see the donation.
@@ -225,11 +230,10 @@ test('a monthly donation of the reader’s own amount', async ({ page }) => {
   await expect(page.getByRole('region', { name: 'Votre choix' })).toContainText('12,50 € par mois');
   await fillPaymentAndPay(page);
   await payOnProvider(page, '4242424242424242');
-  await arrived(page, /\/soutenir\/confirmation\/[\w-]+$/);
+  await arrived(page, /\/soutenir\/(confirmation\/[\w-]+|dons\/merci\?commande=[\w-]+)$/);
   await reloadUntil(page, heading(page, 'Merci pour votre don !'));
-  await expect(main(page)).toContainText('Votre don mensuel de 12,50 € est bien reçu.');
+  await arrived(page, DONATION_THANKS);
   const orderId = orderIdOf(page);
-  await main(page).getByRole('link', { name: 'Continuer' }).click();
   await expect(main(page)).toContainText('Votre don mensuel de 12,50 € a commencé.');
   expect(await subscriptionOf(orderId)).toMatchObject({ status: 'active', kind: 'donation', amount_cents: 1250, interval: 'month' });
 });
@@ -314,7 +318,7 @@ test('the payment form sent twice (a double click) places one order', async ({ p
   await page.getByLabel('Code postal').fill('44000');
   await page.getByLabel('Ville').fill('Nantes');
   await page.getByLabel(/J’accepte les conditions générales de vente/).check();
-  await page.getByLabel(/Je demande que mon abonnement commence dès le paiement/).check();
+  await page.getByLabel(/je demande expressément que mon abonnement commence dès le paiement/i).check();
   const fields = await page.locator('form.pay').evaluate((form) => Object.fromEntries(new FormData(form as HTMLFormElement)) as Record<string, string>);
   let posts = 0;
   page.on('request', (request) => { if (request.method() === 'POST' && new URL(request.url()).pathname === '/soutenir/paiement') posts++; });
