@@ -1,3 +1,4 @@
+import { AstroErrorData } from 'astro/errors';
 import { describe, expect, it } from 'vitest';
 import { entryName, explainBuildFailure, fieldName } from './build-errors';
 import { editorFailure } from './publisher';
@@ -26,6 +27,12 @@ const resident = (collection: string, id: string, ...issues: string[]) =>
   `[contrechamp:stale-pages] 0 pages no longer built removed\n\n[InvalidContentEntryDataError] ${collection} → ${id} data does not match collection schema.\n\n${issues.map((i) => `  ${i}`).join('\n')}\n\n    at getEntryData (file:///x/utils.js:1:1)\n`;
 
 describe('explainBuildFailure', () => {
+  it('reads the error as the installed Astro words it (its public `astro/errors`): a tripwire for an upgrade', () => {
+    const { name, message } = AstroErrorData.InvalidContentEntryDataError;
+    const printed = `[${name}] ${message('stories', 'articles/mon-article', { issues: [{ path: ['title'], message: 'Required' }] } as never)}`;
+    expect(explainBuildFailure(printed)).toBe('L’article « mon-article » : le titre est manquant.');
+  });
+
   it('names the entry and the missing field as editors do', () => {
     expect(explainBuildFailure(astroCli('stories', 'articles/mon-article', 'title**: **title: Required'))).toBe('L’article « mon-article » : le titre est manquant.');
     expect(explainBuildFailure(resident('stories', 'articles/mon-article', 'title: Required'))).toBe('L’article « mon-article » : le titre est manquant.');
