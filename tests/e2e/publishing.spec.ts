@@ -55,14 +55,24 @@ async function signedWebhook(body: string, timestamp = Math.floor(Date.now() / 1
   });
 }
 
-/** Reloads /redaction until the newest build has ended; returns its state label. */
-async function lastBuildOutcome(page: Page): Promise<string> {
+/** How many builds /redaction lists now. */
+async function buildCount(page: Page): Promise<number> {
+  await page.goto(`${base}/redaction`);
+  return page.locator('table.builds tbody tr').count();
+}
+
+/**
+ * Reloads /redaction until a build newer than the `before` listed ones has ended; returns its state
+ * label. Without the count, an earlier build that ended would answer before the new one is queued.
+ */
+async function lastBuildOutcome(page: Page, before: number): Promise<string> {
   let outcome = '';
   await expect
     .poll(async () => {
       await page.goto(`${base}/redaction`);
-      const first = page.locator('table.builds tbody tr').first();
-      outcome = (await first.count()) ? (await first.locator('td').first().locator('.badge').textContent()) ?? '' : '';
+      const rows = page.locator('table.builds tbody tr');
+      if ((await rows.count()) <= before) return false;
+      outcome = (await rows.first().locator('td').first().locator('.badge').textContent()) ?? '';
       return outcome === 'Réussie' || outcome === 'Échouée';
     }, { timeout: 180_000, intervals: [1000] })
     .toBe(true);
@@ -150,11 +160,12 @@ test('an editor publishes, the CMS publishes, an editor rolls back, a broken sto
 
   // 1. « Publier maintenant » after a title change: the queue shows the build, then the title is live.
   setTitle('Aides à domicile : la route que personne ne paie');
+  const first = await buildCount(page);
   await page.getByRole('button', { name: 'Publier maintenant' }).click();
   await expect(page.getByRole('status').filter({ hasText: /Publication demandée/ })).toBeVisible();
   await expect(page.locator('#publication-state')).toContainText(/En cours|En attente/);
   await look(page, SHOTS, 'redaction-en-cours');
-  expect(await lastBuildOutcome(page)).toBe('Réussie');
+  expect(await lastBuildOutcome(page, first)).toBe('Réussie');
   expect(await storyTitle()).toBe('Aides à domicile : la route que personne ne paie');
   // The list shows it too.
   expect(plain(await (await fetch(`${base}/articles`)).text())).toContain('la route que personne ne paie');
@@ -174,7 +185,7 @@ test('an editor publishes, the CMS publishes, an editor rolls back, a broken sto
   setTitle('Aides à domicile : les kilomètres que le CMS a publiés');
   const signed = await signedWebhook(JSON.stringify({ entries: ['articles/aides-a-domicile-les-kilometres-que-personne-ne-paie'] }));
   expect(signed.status).toBe(202);
-  expect(await lastBuildOutcome(page)).toBe('Réussie');
+  expect(await lastBuildOutcome(page, before)).toBe('Réussie');
   expect(await storyTitle()).toBe('Aides à domicile : les kilomètres que le CMS a publiés');
   await expect(page.locator('table.builds tbody tr').first()).toContainText('CMS (webhook)');
   // Editors composing a newsletter issue find the story under its new title.
@@ -202,8 +213,10 @@ test('an editor publishes, the CMS publishes, an editor rolls back, a broken sto
 
   // 4. A story without a title: the build fails, the editors see why, the site keeps serving.
   setTitle(null);
+  const beforeBroken = await buildCount(page);
   await page.getByRole('button', { name: 'Publier maintenant' }).click();
-  expect(await lastBuildOutcome(page)).toBe('Échouée');
+  await expect(page.getByRole('status').filter({ hasText: /Publication demandée/ })).toBeVisible();
+  expect(await lastBuildOutcome(page, beforeBroken)).toBe('Échouée');
   await expect(page.locator('table.builds tbody tr').first().locator('.error-text')).toContainText(/La construction a échoué/);
   await look(page, SHOTS, 'redaction-echec');
   expect(await storyTitle()).toBe('Aides à domicile : la route que personne ne paie');
