@@ -81,8 +81,13 @@ test('every template passes the W3C Nu HTML checker', async ({ playwright, baseU
     const member = await playwright.request.newContext({ baseURL: base });
     await signIn(member, base, role.email);
     const fetched = await fetchAll(member, role.paths, `${role.email} `);
-    // The pages reached from a list: a subscription, a build's log, a general assembly.
-    const deeper = fetched.flatMap((p) => linksIn(p.html, /^\/(mon-compte\/mes-abonnements\/[0-9a-f-]{8,}|redaction\/constructions\/\d+|administration\/assemblees\/[^/]+|mon-compte\/societariat\/assemblee-[^/]+)$/).slice(0, 1));
+    // The pages reached from a list: a subscription, a build's log, and every general assembly
+    // (each state is a template of its own: convened, open, closed with or without its quorum, a
+    // second call in draft).
+    const deeper = fetched.flatMap((p) => [
+      ...linksIn(p.html, /^\/(mon-compte\/mes-abonnements\/[0-9a-f-]{8,}|redaction\/constructions\/\d+)$/).slice(0, 1),
+      ...linksIn(p.html, /^\/(administration\/assemblees\/[^/]+|mon-compte\/societariat\/assemblee-[^/]+)$/),
+    ]);
     pages.push(...fetched, ...(await fetchAll(member, [...new Set(deeper)], `${role.email} `)));
     await member.dispose();
   }

@@ -19,7 +19,8 @@ import { schedulePeriod } from '../subscriptions/service';
 import { findUserRowByEmail } from '../auth/repository';
 import { log } from '../core/log';
 import { admitInTransaction, bulletinForm, checkBulletin, insertBulletin, moveBulletin } from '../shares/bulletins';
-import { addDocument, addResolution, closeAssembly, createAssembly, scheduleNotice, sendNotice } from '../shares/assemblies';
+import { openRefundTransfer } from '../shares/refunds';
+import { addDocument, addResolution, closeAssembly, createAssembly, createSecondCall, scheduleNotice, sendNotice } from '../shares/assemblies';
 import { castVotes, giveProxy, setAttendance } from '../shares/ballots';
 import { latestAccounts } from '../../config/cooperative-documents';
 import { statutes } from '../../config/statutes';
@@ -159,7 +160,8 @@ export async function seedDemoRevenue(deps: ServerDeps): Promise<void> {
  * (partners, 8 shares), and eleven members without an account in every college, so that the
  * figures, the back-office and an assembly's tally have something to show. Each one went through
  * a bulletin paid by transfer and an admission, at its own past date, so the register, the
- * certificates and the bulletins are the ones the real path makes. Seeded once: a register with
+ * certificates and the bulletins are the ones the real path makes; one of them sent his transfer
+ * twice, and his refund by transfer waits for his RIB. Seeded once: a register with
  * any entry is left as it is.
  */
 export async function seedDemoCooperative(deps: ServerDeps): Promise<void> {
@@ -167,7 +169,7 @@ export async function seedDemoCooperative(deps: ServerDeps): Promise<void> {
   const now = deps.clock.now();
   const withAccount = async (email: string) => (await findUserRowByEmail(deps.db, email))?.id ?? null;
   const address = (line1: string, postal: string, city: string) => ({ address_line1: line1, postal_code: postal, city, country: 'FR' });
-  const members: { userId: string | null; daysAgo: number; fields: Record<string, unknown> }[] = [
+  const members: { userId: string | null; daysAgo: number; receivedCents?: number; fields: Record<string, unknown> }[] = [
     { userId: await withAccount('salariee@exemple.fr'), daysAgo: 400, fields: { parts: '2', college: 'salaries', given_name: 'Salomé', family_name: 'Salariée', ...address('5 rue Marcel-Cachin', '93100', 'Montreuil') } },
     { userId: null, daysAgo: 398, fields: { parts: '2', college: 'salaries', given_name: 'Karim', family_name: 'Benali', ...address('18 avenue de la Résistance', '93100', 'Montreuil') } },
     { userId: null, daysAgo: 390, fields: { parts: '1', college: 'salaries', given_name: 'Léa', family_name: 'Moreau', ...address('3 rue de Paris', '93230', 'Romainville') } },
@@ -180,7 +182,8 @@ export async function seedDemoCooperative(deps: ServerDeps): Promise<void> {
     { userId: null, daysAgo: 90, fields: { parts: '2', college: 'lecteurs', given_name: 'Aïcha', family_name: 'Traoré', ...address('6 boulevard Longchamp', '13001', 'Marseille') } },
     { userId: null, daysAgo: 60, fields: { parts: '1', college: 'lecteurs', given_name: 'Hugo', family_name: 'Fabre', ...address('31 rue Nationale', '37000', 'Tours') } },
     { userId: null, daysAgo: 30, fields: { parts: '6', college: 'lecteurs', given_name: 'Nadia', family_name: 'Cohen', ...address('2 rue Sainte-Catherine', '33000', 'Bordeaux') } },
-    { userId: null, daysAgo: 12, fields: { parts: '1', college: 'lecteurs', given_name: 'Théo', family_name: 'Garnier', ...address('7 rue de la Monnaie', '59800', 'Lille') } },
+    // Sent his transfer twice: the 50 € too many wait in the back-office's « Remboursements par virement », for his RIB.
+    { userId: null, daysAgo: 12, receivedCents: 10_000, fields: { parts: '1', college: 'lecteurs', given_name: 'Théo', family_name: 'Garnier', ...address('7 rue de la Monnaie', '59800', 'Lille') } },
     { userId: null, daysAgo: 8, fields: { parts: '2', college: 'lecteurs', given_name: 'Zoé', family_name: 'Lambert', ...address('11 place Plumereau', '37000', 'Tours') } },
   ];
   await writeTransaction(deps.db, async (trx) => {
@@ -190,7 +193,10 @@ export async function seedDemoCooperative(deps: ServerDeps): Promise<void> {
       const signedAt = addDays(now, -m.daysAgo);
       const bulletin = await insertBulletin(trx, checked.bulletin, { userId: m.userId, client: m.userId ? 'démonstration' : 'bulletin papier saisi par la coopérative (démonstration)', orderId: null }, signedAt);
       const paidAt = addDays(signedAt, Math.min(3, m.daysAgo - 1));
-      await moveBulletin(trx, bulletin.id, 'awaiting_payment', 'paid', { paidAt }, paidAt);
+      await moveBulletin(trx, bulletin.id, 'awaiting_payment', 'paid', { paidAt, ...(m.receivedCents ? { receivedCents: m.receivedCents } : {}) }, paidAt);
+      // A transfer made twice: the difference is owed back by transfer, as « Virement reçu » records it.
+      const over = (m.receivedCents ?? 0) - bulletin.amountCents;
+      if (over > 0) await openRefundTransfer(trx, { cause: 'overpayment', sourceId: bulletin.id, userId: m.userId, bulletinId: bulletin.id, amountCents: over }, paidAt);
       const admittedAt = addDays(signedAt, Math.min(10, m.daysAgo - 1));
       await admitInTransaction(trx, { ...bulletin, status: 'paid', paidAt }, null, admittedAt);
     }
@@ -204,7 +210,8 @@ export async function seedDemoCooperative(deps: ServerDeps): Promise<void> {
  * different colleges voted, one by proxy); this year's extraordinary assembly whose online vote
  * is open now, for which the partner association gave its proxy to `societaire@exemple.fr`
  * before the vote opened (so the sociétaire votes twice: for themselves and for the partner);
- * and the next ordinary assembly, convened, whose vote opens later, where a proxy can be given.
+ * last month's extraordinary assembly, which did not reach its quorum and whose second call is a
+ * draft in the back-office; and the next ordinary assembly, convened, whose vote opens later, where a proxy can be given.
  * Seeded once, after the register.
  */
 export async function seedDemoAssemblies(deps: ServerDeps): Promise<void> {
@@ -249,6 +256,23 @@ export async function seedDemoAssemblies(deps: ServerDeps): Promise<void> {
   must(await castVotes(at(days(-155)), salariee.id, past, { choices: choices('pour', 'contre', 'pour'), onBehalfOf: partnerMember.id }));
   must(await castVotes(at(days(-154)), societaire.id, past, { choices: choices('pour', 'abstention', 'pour') }));
   await closeAssembly(at(days(-150)), past);
+
+  // Last month: an extraordinary assembly on first call that did not reach its quorum (one member
+  // voted, of the eleven called): nothing was deliberated. Its second call, under the statutes'
+  // lower quorum, is being prepared in the back-office.
+  const unattended = await convene(days(-45), {
+    kind: 'extraordinary', call: 'first', title: 'Assemblée générale extraordinaire : titres participatifs', startsAt: days(-10), place: 'Maison des coopératives, 12 rue des Coopérateurs, Montreuil', onlineUrl: 'https://visio.contrechamp.media/age-titres',
+    agenda: ['Émission de titres participatifs', 'Pouvoirs pour les formalités'], voteOpensAt: days(-17), voteClosesAt: days(-10),
+  }, [
+    { title: 'Émission de titres participatifs', text: 'L’assemblée autorise la gérance à émettre des titres participatifs, dans la limite de 200 000 €, pour financer le studio de la web TV.', boardProposal: true },
+    { title: 'Pouvoirs pour les formalités', text: 'L’assemblée donne tous pouvoirs à la gérance pour accomplir les formalités liées à ces décisions.', boardProposal: true },
+  ], days(-40));
+  const unattendedView = await deps.db.selectFrom('assembly_resolutions').select('id').where('assembly_id', '=', unattended).orderBy('position').execute();
+  must(await castVotes(at(days(-12)), societaire.id, unattended, { choices: Object.fromEntries(unattendedView.map((r) => [r.id, 'pour' as const])) }));
+  await closeAssembly(at(days(-10)), unattended);
+  must(await createSecondCall(at(days(-3)), admin.id, unattended, {
+    startsAt: days(30), place: 'Maison des coopératives, 12 rue des Coopérateurs, Montreuil', onlineUrl: 'https://visio.contrechamp.media/age-titres', voteOpensAt: days(20), voteClosesAt: days(30),
+  }));
 
   // Now: an extraordinary assembly whose online vote is open.
   const open = await convene(days(-20), {

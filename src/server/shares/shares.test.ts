@@ -23,6 +23,7 @@ import { holdingOfUser } from './register';
 import { admitBulletin, bulletinPdf, certificatePdf, confirmTransfer, cooperativeFigures, memberView, refuseBulletin, renounceBulletin } from './service';
 import { changeCollegeAsAdmin, decideBulletin, pendingBulletins, REGISTER_HEADER, registerCsv, registerForAdmin } from '../admin/shares';
 import { seedDemoAccounts, seedDemoAssemblies, seedDemoCooperative } from '../demo/seed';
+import { refundTransfersForStaff } from './refunds';
 import { deleteAccount } from '../account/service';
 import { exportUserShares } from './service';
 import { listMemberAssemblies, memberAssembly } from './ballots';
@@ -299,6 +300,10 @@ describeEachDialect('becoming a sociétaire', (kind) => {
       const register = await registerForAdmin(demo, (await fresh.db.selectFrom('users').select('id').where('email', '=', 'administration@exemple.fr').executeTakeFirstOrThrow()).id);
       if (!register.ok) throw new Error(register.message);
       expect(register.byCollege.every((c) => c.members >= 3)).toBe(true);
+      // A transfer made twice by a member without an account: the refund waits in the back-office for his RIB.
+      const refunds = await refundTransfersForStaff(fresh.db);
+      expect(refunds.open.map((r) => [r.name, r.cause, r.amountCents, r.status, r.userId])).toEqual([['Théo Garnier', 'overpayment', 5_000, 'awaiting_iban', null]]);
+      expect(refunds.open[0]!.reference).toMatch(/^RBT-\d{4}-0001$/);
 
       await seedDemoAssemblies(demo);
       await seedDemoAssemblies(demo);
@@ -306,12 +311,23 @@ describeEachDialect('becoming a sociétaire', (kind) => {
       expect(assemblies.map((a) => [a.title, a.voteState, a.resultsPublished])).toEqual([
         ['Assemblée générale ordinaire 2027', 'before', false],
         ['Assemblée générale extraordinaire : modification des statuts', 'open', false],
+        ['Assemblée générale extraordinaire : titres participatifs', 'closed', true],
         ['Assemblée générale ordinaire 2026', 'closed', true],
       ]);
+      // Last month's extraordinary assembly: one member voted, 100 % pour, but without the quorum
+      // nothing was deliberated; its second call waits, as a draft, under the lower quorum.
+      const unattended = await memberAssembly(demo, societaire, assemblies[2]!.id);
+      if (!unattended.ok) throw new Error(unattended.message);
+      expect(unattended.view.results!.quorum).toMatchObject({ met: false, overall: { participating: 1 } });
+      const minutesText = pdfText((await memberMinutesPdf(demo, societaire, assemblies[2]!.id))!.bytes);
+      expect(minutesText).toContain('pas été délibérée, faute de quorum');
+      expect(minutesText).not.toMatch(/\badoptée\b|\brejetée\b/);
+      const second = await fresh.db.selectFrom('assemblies').select(['title', 'status', 'call']).where('first_call_id', '=', assemblies[2]!.id).execute();
+      expect(second).toEqual([{ title: 'Assemblée générale extraordinaire : titres participatifs (seconde convocation)', status: 'draft', call: 'second' }]);
       const open = await memberAssembly(demo, societaire, assemblies[1]!.id);
       if (!open.ok) throw new Error(open.message);
       expect(open.view.proxiesHeld.map((p) => p.name)).toEqual(['Association Les Amis du Port']);
-      const closed = await memberAssembly(demo, societaire, assemblies[2]!.id);
+      const closed = await memberAssembly(demo, societaire, assemblies[3]!.id);
       if (!closed.ok) throw new Error(closed.message);
       // Seven members were called; three took part (the partner by proxy): quorum met. The allocation: employees 1 pour
       // (35 %), partners 1 contre (20 %), readers abstaining (not counted): 35/55 of the weighted votes, adopted.
@@ -319,7 +335,7 @@ describeEachDialect('becoming a sociétaire', (kind) => {
       expect(closed.view.results!.resolutions.map((r) => r.adopted)).toEqual([true, true, true]);
       expect(closed.view.results!.resolutions[1]!.share).toBe('7/11');
       expect(closed.view.results!.quorum.overall.participating).toBe(3);
-      expect(pdfText((await memberMinutesPdf(demo, societaire, assemblies[2]!.id))!.bytes)).toMatch(/procès-verbal/i);
+      expect(pdfText((await memberMinutesPdf(demo, societaire, assemblies[3]!.id))!.bytes)).toMatch(/procès-verbal/i);
       // The personal-data export says what the member did in the assemblies, never what they voted.
       const exported = await exportUserShares(fresh.db, societaire);
       expect(exported.assemblies.proxiesHeld).toEqual([expect.objectContaining({ assembly: 'Assemblée générale extraordinaire : modification des statuts', revokedAt: null })]);
