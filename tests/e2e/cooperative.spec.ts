@@ -284,3 +284,65 @@ test('an assembly: notice by mail, a proxy, three colleges voting (one by proxy)
   expect(minutes).toContain('Adoption de la charte de déontologie');
   expect(minutes.replace(/\s+/g, ' ')).toMatch(/55,0 ?%/);
 });
+
+test('an assembly without its quorum: nothing deliberated, for the member, in the minutes and in the back-office, which shows its second call', async ({ page }) => {
+  const title = 'Assemblée générale extraordinaire : titres participatifs';
+  // The demo's sociétaire voted pour on every resolution; no one else did.
+  await signIn(page, 'societaire@exemple.fr', DEMO_PASSWORD);
+  await page.goto('/mon-compte/societariat');
+  await page.getByRole('link', { name: title, exact: true }).click();
+  await arrived(page, /\/mon-compte\/societariat\/assemblee-[\w-]+$/);
+  const memberPage = page.url();
+  await expect(main(page)).toContainText('Résolution 1 — Émission de titres participatifs : non délibérée, faute de quorum');
+  await expect(main(page)).toContainText('Résolution 2 — Pouvoirs pour les formalités : non délibérée, faute de quorum');
+  await expect(main(page)).not.toContainText(/: (adoptée|rejetée)/);
+  await look(page, SHOTS, 'assemblee-sans-quorum');
+  const minutes = (await pdfAt(page, `${new URL(memberPage).pathname}/proces-verbal`)).replace(/\s+/g, ' ');
+  expect(minutes).toContain('La résolution n’a pas été délibérée, faute de quorum.');
+  expect(minutes).not.toMatch(/\b(adoptée|rejetée)\b/);
+
+  // The back-office: the outcome said the same way, and the second call already prepared.
+  await page.context().clearCookies();
+  await signIn(page, 'administration@exemple.fr', DEMO_PASSWORD);
+  await page.goto('/administration/assemblees');
+  await page.getByRole('link', { name: title, exact: true }).click();
+  await arrived(page, /\/administration\/assemblees\/[\w-]+$/);
+  await expect(main(page)).toContainText('Émission de titres participatifs : non délibérée, faute de quorum');
+  await expect(main(page)).toContainText('La seconde convocation est créée');
+  await look(page, SHOTS, 'admin-assemblee-sans-quorum');
+  await page.getByRole('link', { name: `${title} (seconde convocation)` }).click();
+  await arrived(page, /\/administration\/assemblees\/[\w-]+$/);
+  await expect(main(page)).toContainText('Émission de titres participatifs');
+  await look(page, SHOTS, 'admin-seconde-convocation');
+});
+
+test('a refund by transfer to a member without an account: the treasurer enters the IBAN of the RIB received, then marks the transfer made', async ({ page }) => {
+  await signIn(page, 'administration@exemple.fr', DEMO_PASSWORD);
+  await page.goto('/administration/societariat');
+  const row = page.locator('table.data tbody tr').filter({ hasText: 'Théo Garnier' }).filter({ hasText: 'Trop-perçu sur un virement' });
+  await expect(row).toContainText('50,00\u00a0€');
+  await expect(row).toContainText('IBAN attendu');
+  await expect(row.getByRole('button', { name: 'Marquer le virement fait' })).toHaveCount(0);
+  await row.getByText('Saisir l’IBAN reçu').click();
+  await look(page, SHOTS, 'admin-remboursement-iban');
+
+  // A mistyped IBAN: refused in French, nothing recorded.
+  await row.getByLabel('IBAN').fill('FR76 3000 6000 0112 3456 7890 188');
+  await row.getByLabel('Titulaire du compte').fill('Théo Garnier');
+  await row.getByRole('button', { name: 'Enregistrer l’IBAN' }).click();
+  await expect(page.getByRole('alert').filter({ hasText: 'clé de contrôle' })).toBeVisible();
+  await page.goto('/administration/societariat');
+  await expect(row).toContainText('IBAN attendu');
+
+  await row.getByText('Saisir l’IBAN reçu').click();
+  await row.getByLabel('IBAN').fill('FR76 3000 6000 0112 3456 7890 189');
+  await row.getByLabel('Titulaire du compte').fill('Théo Garnier');
+  await row.getByRole('button', { name: 'Enregistrer l’IBAN' }).click();
+  await expect(page.getByRole('status').filter({ hasText: /IBAN enregistré pour le virement RBT-\d{4}-\d{4}/ })).toBeVisible();
+  await expect(row).toContainText('FR76 3000 6000 0112 3456 7890 189');
+  await expect(row).toContainText('Virement à faire');
+  await look(page, SHOTS, 'admin-remboursement-a-faire');
+  await row.getByRole('button', { name: 'Marquer le virement fait' }).click();
+  await expect(page.getByRole('status').filter({ hasText: /Virement RBT-\d{4}-\d{4} marqué comme fait/ })).toBeVisible();
+  await expect(row).toHaveCount(0);
+});

@@ -6,6 +6,7 @@
  */
 import { colleges, findCollege } from '../../config/statutes';
 import type { ServerDeps } from '../core/deps';
+import { log } from '../core/log';
 import { fail, type Result } from '../core/result';
 import { capitalOf, deriveHoldings, type MemberIdentity, registerEntries, type RegisterEntry } from '../shares/register';
 import { admitBulletin, changeCollege, type collegeChangeForm, confirmTransfer, type TransferReceived, type cooperativeFigures, refuseBulletin, type SharesDeps } from '../shares/service';
@@ -13,7 +14,7 @@ import type { z } from 'zod';
 import type { ShareBulletin } from '../shares/bulletins';
 import { bulletinsAwaitingDecision, parisDay } from '../shares/bulletins';
 import { decideWithdrawal, openWithdrawals, recordRepayment } from '../shares/withdrawals';
-import { markRefundMade, refundTransfersForStaff, type StaffRefund } from '../shares/refunds';
+import { giveRefundIbanForPerson, type IbanInput, markRefundMade, refundTransfersForStaff, type StaffRefund } from '../shares/refunds';
 import { csvAmount, csvDocument, csvText } from '../http/csv';
 import { adminOf } from './service';
 
@@ -148,6 +149,15 @@ export async function changeCollegeAsAdmin(deps: SharesDeps, adminId: string, in
 export async function refundsForAdmin(deps: Pick<ServerDeps, 'db'>, adminId: string): Promise<Result<{ open: StaffRefund[]; made: StaffRefund[] }>> {
   if (!(await adminOf(deps, adminId))) return fail(403, NOT_ADMIN);
   return { ok: true, ...(await refundTransfersForStaff(deps.db)) };
+}
+
+/** The IBAN a person without an account sent with their RIB, entered by an administrator. */
+export async function giveRefundIbanAsAdmin(deps: SharesDeps, adminId: string, refundId: string, input: IbanInput): Promise<Result<{ message: string }>> {
+  if (!(await adminOf(deps, adminId))) return fail(403, NOT_ADMIN);
+  const given = await giveRefundIbanForPerson(deps, refundId, input);
+  if (!given.ok) return given;
+  log.info('shares.refund_iban_entered', { refundId, adminId });
+  return { ok: true, message: `IBAN enregistré pour le virement ${given.refund.reference} : il est prêt à être fait.` };
 }
 
 /** A refund's transfer has left the cooperative's account (once; recorded with the administrator). */

@@ -7,7 +7,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createTestDatabase, describeEachDialect, type TestDatabase } from '../../../tests/helpers/db';
 import { withJobs } from '../../../tests/helpers/jobs';
-import { markRefundMadeAsAdmin, refundsForAdmin } from '../admin/shares';
+import { giveRefundIbanAsAdmin, markRefundMadeAsAdmin, refundsForAdmin } from '../admin/shares';
 import { createUser } from '../auth/service';
 import { fakeClock } from '../core/clock';
 import { writeTransaction } from '../db/transaction';
@@ -71,7 +71,7 @@ describeEachDialect('refunds by bank transfer', (kind) => {
   const flat = (text: string) => text.replace(/\s+/g, ' ');
 
   /** A bulletin paid by transfer: signed `daysAgo` days ago, paid, admitted unless told otherwise. */
-  async function transferBulletin(userId: string, parts: number, { daysAgo = 2, admit = true, pay = true } = {}) {
+  async function transferBulletin(userId: string | null, parts: number, { daysAgo = 2, admit = true, pay = true } = {}) {
     const checked = checkBulletin(bulletinForm.parse({ parts: String(parts), college: 'lecteurs', personne: 'physique', given_name: 'Inès', family_name: `Durand ${n}`, address_line1: '3 rue du Port', postal_code: '44000', city: 'Nantes', country: 'FR', paiement: 'transfer', statuts: true, risque: true }));
     if (!checked.ok) throw new Error(checked.message);
     const signed = new Date(clock.now().getTime() - daysAgo * 86_400_000);
@@ -211,6 +211,38 @@ describeEachDialect('refunds by bank transfer', (kind) => {
     const { open, made } = await refundTransfersForStaff(test.db);
     expect(open.map((r) => r.reference)).toEqual(['RBT-2026-0001']);
     expect(made.map((r) => r.reference)).toEqual(['RBT-2026-0002']);
+  });
+
+  it('a paper bulletin paid twice: staff enter the IBAN sent with a RIB (checked), then make the transfer; an account’s refund stays the account’s', async () => {
+    const paper = await transferBulletin(null, 1, { pay: false });
+    expect(await confirmTransfer(deps, paper, admin, { amountCents: 10_000, receivedOn: '2026-11-23', override: true })).toEqual({ ok: true });
+    const owed = (await refundTransfersForStaff(test.db)).open.find((r) => r.bulletinId === paper)!;
+    expect(owed).toMatchObject({ userId: null, cause: 'overpayment', amountCents: 5_000, status: 'awaiting_iban' });
+    // Nothing to transfer to yet.
+    expect(await markRefundMade(deps, admin, owed.id, { madeOn: '2026-11-23', iban: '' })).toMatchObject({ ok: false, status: 409 });
+
+    // A wrong IBAN or no holder: refused in French, nothing recorded.
+    expect(await giveRefundIbanAsAdmin(deps, admin, owed.id, { iban: 'FR7630006000011234567890188', holder: 'Inès Durand' })).toMatchObject({ ok: false, status: 422, message: expect.stringContaining('clé de contrôle') });
+    expect(await giveRefundIbanAsAdmin(deps, admin, owed.id, { iban: IBAN, holder: ' ' })).toMatchObject({ ok: false, status: 422, message: expect.stringContaining('titulaire') });
+    expect((await refundTransfersForStaff(test.db)).open.find((r) => r.id === owed.id)).toMatchObject({ status: 'awaiting_iban', iban: null });
+    // Someone who is not an administrator cannot.
+    const reader = await newUser('curieux');
+    expect(await giveRefundIbanAsAdmin(deps, reader, owed.id, { iban: IBAN, holder: 'Inès Durand' })).toMatchObject({ ok: false, status: 403 });
+
+    expect(await giveRefundIbanAsAdmin(deps, admin, owed.id, { iban: 'fr76 3000 6000 0112 3456 7890 189', holder: 'Inès  Durand' })).toMatchObject({ ok: true, message: expect.stringContaining(owed.reference) });
+    expect((await refundTransfersForStaff(test.db)).open.find((r) => r.id === owed.id)).toMatchObject({ status: 'to_make', iban: IBAN, accountHolder: 'Inès Durand' });
+    expect(await markRefundMadeAsAdmin(deps, admin, owed.id, { madeOn: '2026-11-23', iban: IBAN })).toMatchObject({ ok: true });
+    // Once made, its IBAN no longer changes.
+    expect(await giveRefundIbanAsAdmin(deps, admin, owed.id, { iban: 'DE89 3704 0044 0532 0130 00', holder: 'Autre Personne' })).toMatchObject({ ok: false, status: 409 });
+    expect((await refundTransfersForStaff(test.db)).made.find((r) => r.id === owed.id)).toMatchObject({ iban: IBAN, status: 'made' });
+
+    // A refund owed to an account: the member says where the money goes, not staff.
+    const member = await newUser('membre');
+    const waiting = await transferBulletin(member, 1, { pay: false });
+    expect(await confirmTransfer(deps, waiting, admin, { amountCents: 10_000, receivedOn: '2026-11-23', override: true })).toEqual({ ok: true });
+    const [theirs] = await memberRefunds(test.db, member);
+    expect(await giveRefundIbanAsAdmin(deps, admin, theirs!.id, { iban: IBAN, holder: 'Inès Durand' })).toMatchObject({ ok: false, status: 409 });
+    expect((await memberRefunds(test.db, member))[0]).toMatchObject({ status: 'awaiting_iban', maskedIban: null });
   });
 
   it('a withdrawal repaid by transfer: the repayment entry and the close wait for the transfer made', async () => {

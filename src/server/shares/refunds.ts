@@ -184,6 +184,34 @@ export async function giveRefundIban(deps: Pick<ServerDeps, 'db' | 'clock'>, use
 // ---------------------------------------------------------------------------------------------
 // The back-office (the caller has checked the administrator)
 
+/**
+ * The IBAN of a person without an account (a bulletin signed on paper, an account deleted since),
+ * sent to the cooperative with a RIB by post or mail: staff enter it, checked as the member's own.
+ * A refund owed to an account is the account's to give (`giveRefundIban`): staff cannot redirect
+ * that money. Until the transfer is made, it can be corrected.
+ */
+export async function giveRefundIbanForPerson(deps: Pick<ServerDeps, 'db' | 'clock'>, refundId: string, input: IbanInput): Promise<Result<{ refund: RefundTransfer }>> {
+  const row = await deps.db.selectFrom('share_refund_transfers').selectAll().where('id', '=', refundId).executeTakeFirst();
+  if (!row) return fail(404, 'Ce remboursement n’existe pas.');
+  const refund = toRefund(row);
+  if (refund.userId !== null) return fail(409, 'Ce remboursement est dû à un compte : la personne indique elle-même son IBAN depuis son espace sociétaire.');
+  if (refund.status === 'made') return fail(409, `Ce virement est déjà fait (le ${formatDate(new Date(`${refund.madeOn}T12:00:00Z`))}) : son IBAN ne change plus.`);
+  const holder = input.holder.replace(/\s+/g, ' ').trim();
+  if (holder.length < 2 || holder.length > 70 || /[\p{Cc}<>]/u.test(holder)) return fail(422, 'Indiquez le nom du titulaire du compte, tel qu’il figure sur le RIB (70 caractères au plus).');
+  const checked = checkIban(input.iban);
+  if (!checked.ok) return fail(422, checked.message);
+  const now = deps.clock.now();
+  const done = await deps.db
+    .updateTable('share_refund_transfers')
+    .set({ iban: checked.iban, account_holder: holder, iban_given_at: toTimestamp(now), status: 'to_make', updated_at: toTimestamp(now) })
+    .where('id', '=', refund.id)
+    .where('user_id', 'is', null)
+    .where('status', 'in', ['awaiting_iban', 'to_make'])
+    .executeTakeFirst();
+  if (done.numUpdatedRows === 0n) return fail(409, 'Ce remboursement vient d’être fait : rechargez la page.');
+  return { ok: true, refund: { ...refund, iban: checked.iban, accountHolder: holder, ibanGivenAt: now, status: 'to_make' } };
+}
+
 export interface StaffRefund extends RefundTransfer {
   /** The member's registered name, or the bulletin's; the account's address. */
   name: string;
