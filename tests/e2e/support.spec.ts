@@ -10,6 +10,7 @@ import { resolve } from 'node:path';
 import type { Locator, Page } from '@playwright/test';
 import { openDatabase } from '../../src/server/db/client';
 import { expect, test } from '../helpers/guard';
+import { look, waitForMail } from '../helpers/browse';
 import { createMember, forgetClientRateLimits, linkFromMail } from '../helpers/members';
 
 test.describe.configure({ timeout: 60_000 });
@@ -26,6 +27,7 @@ test.beforeEach(async ({ page }) => {
 
 const DEMO = { email: 'lecteur@exemple.fr', password: 'motdepasse-demo' };
 const main = (page: Page) => page.locator('main');
+const SHOTS = process.env.SHOTS_DIR ?? '/work/shots/support';
 
 /** The page at `url` is in place, and the router's swap (if any) has ended. */
 async function arrived(page: Page, url: RegExp) {
@@ -280,6 +282,21 @@ test('a visitor creates an account in the account step and keeps the choice', as
   await expect(main(page).getByRole('status')).toHaveText('Votre compte est créé. Vous pouvez maintenant payer.');
   await expect(page.getByLabel('Prénom')).toHaveValue('Lou');
   await expect(page.getByRole('region', { name: 'Votre choix' })).toContainText('Abonnement Annuel');
+
+  // The address is confirmed from its mail, by a click on the page the link opens; the link serves once.
+  const confirmation = await waitForMail(email, /Confirmez l’adresse/);
+  const link = /https?:\/\/\S+\/creer-mon-compte\/confirmer\/[^\s>\]]+/.exec(confirmation.text ?? '')?.[0];
+  expect(link).toBeTruthy();
+  const mailTab = await page.context().newPage();
+  await mailTab.goto(link!);
+  await expect(mailTab.getByRole('heading', { level: 1, name: 'Confirmer l’adresse de mon compte' })).toBeVisible();
+  await look(mailTab, SHOTS, 'confirmer-adresse');
+  await mailTab.getByRole('button', { name: 'Confirmer mon adresse' }).click();
+  await expect(mailTab.getByRole('status').filter({ hasText: `C’est fait : l’adresse ${email} est confirmée.` })).toBeVisible();
+  await look(mailTab, SHOTS, 'confirmer-adresse-fait');
+  await mailTab.goto(link!);
+  await expect(main(mailTab)).toContainText('Ce lien de confirmation n’est plus valable');
+  await mailTab.close();
 
   // The same address again, from another browser: sign in instead.
   const other = await browser.newContext();
