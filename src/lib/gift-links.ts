@@ -1,8 +1,9 @@
 /**
  * Links to a gift's activation that carry the recipient's address when the buyer gave it, so
  * that the account form comes prefilled (`?email=`). Only a link sent to that address (the
- * recipient's mail, its resend) or followed from one carries it: the code alone never reveals
- * the address. Pure, safe on both sides.
+ * recipient's mail, its resend), followed from one, or printed on the gift's card (which goes to
+ * the buyer, who gave the address, to be handed to the recipient) carries it: the code alone
+ * never reveals the address. Pure, safe on both sides.
  */
 
 /** A plausible address, as a prefill (the form checks it again when sent). */

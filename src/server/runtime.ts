@@ -32,6 +32,7 @@ import { authJobs } from './auth/jobs';
 import { contactJobs } from './contact/service';
 import { newsletterJobs } from './newsletter/jobs';
 import { scheduleDailyPurge } from './newsletter/retention';
+import { rateLimitJobs, scheduleRateLimitPurge } from './rate-limit/jobs';
 import { seedDemoAccounts, seedDemoAssemblies, seedDemoCooperative, seedDemoNewsletters, seedDemoRevenue } from './demo/seed';
 import { orderJobs } from './orders/service';
 import { subscriptionJobs } from './subscriptions/service';
@@ -54,7 +55,7 @@ import { places, setPublisherWake } from './editorial/service';
 export function jobHandlers(deps: ServerDeps, bulkMailer: Mailer = deps.mailer): JobDefinition[] {
   const payments = isSimulated(deps.payments) ? deps.payments.jobs((raw, headers) => handlePaymentWebhook(deps, 'simulated', raw, headers)) : [];
   return [
-    ...mailJobs(deps.mailer), ...authJobs(deps), ...newsletterJobs(deps, newsletterSending(bulkMailer)), ...contactJobs(deps), ...orderJobs(deps), ...subscriptionJobs(deps), ...giftJobs(deps), ...billingJobs(deps), ...assemblyJobs(deps), ...shareJobs(deps), ...payments,
+    ...mailJobs(deps.mailer), ...rateLimitJobs(deps), ...authJobs(deps), ...newsletterJobs(deps, newsletterSending(bulkMailer)), ...contactJobs(deps), ...orderJobs(deps), ...subscriptionJobs(deps), ...giftJobs(deps), ...billingJobs(deps), ...assemblyJobs(deps), ...shareJobs(deps), ...payments,
   ] as JobDefinition[];
 }
 
@@ -126,6 +127,8 @@ export function services(): Promise<ServerDeps> {
     await scheduleBillingWork(deps);
     // Sign-ups never confirmed are erased after 30 days (the privacy page's promise), daily.
     await scheduleDailyPurge(deps);
+    // The rate limits' rows of windows ended a day ago (keys never counted again), daily.
+    await scheduleRateLimitPurge(deps);
     worker.start();
     if (hasFront()) listenForWake();
     // The newsroom's builds, in the processes that `npm start` runs (the front switches builds).

@@ -1,7 +1,7 @@
 /**
  * Sign-ups at an account step from one network: a shared address keeps signing readers up while
- * they confirm their address; a flood of unconfirmed accounts is challenged, then refused (429);
- * a refusal gives back what the reader typed (but the password).
+ * they confirm their address; a flood of unconfirmed accounts is challenged, then refused (429),
+ * sooner on evidence of abuse (probing, +tag variants, addresses known to bounce); a refusal gives back what the reader typed (but the password).
  */
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -12,7 +12,8 @@ import { fakeClock } from '../../server/core/clock';
 import { config } from '../../server/core/config';
 import type { Mailer, OutgoingMail } from '../../server/mail/transport';
 import { confirmSignUp, findUserByEmail } from '../../server/auth/service';
-import { FREE_PRESSURE, REFUSED_PRESSURE, SIGN_UP_LIMITS, SIGN_UP_MESSAGES } from '../../server/auth/sign-up-guard';
+import { EVIDENCE, FREE_PRESSURE, REFUSED_PRESSURE, SIGN_UP_LIMITS, SIGN_UP_MESSAGES } from '../../server/auth/sign-up-guard';
+import { knownBounce, suppress } from '../../server/newsletter/suppression';
 import { countIn, hit } from '../../server/rate-limit/rate-limit';
 import { DEVICE_COOKIE, knownDeviceOf } from '../../server/auth/known-devices';
 import { solveProofOfWork } from '../../lib/proof-of-work';
@@ -165,6 +166,36 @@ describe('sign-ups from one network', () => {
     // 3 accounts + 2 variants × 3 points = 9; one more variant crosses the threshold.
     expect(await signUpChallenge(deps, client)).toBeNull();
     expect((await signUp('alex+4@exemple.fr')).ok).toBe(true);
+    expect(await signUpChallenge(deps, client)).not.toBeNull();
+  });
+
+  it('counts addresses known to bounce as evidence: a network signing them up is challenged sooner, never refused for it alone', async () => {
+    const now = clock.now();
+    const bounce = (email: string, detail: string, reason: 'hard_bounce' | 'soft_bounce' | 'complaint' = 'hard_bounce') =>
+      suppress(t.db, { email, reason, source: 'webhook:mailgun', detail, now });
+    for (let i = 0; i < 3; i++) await bounce(`ancienne${i}@exemple.fr`, 'refusée par le relais (550)');
+    await bounce('quelqu-un@domaine-mort.example', '550 5.1.2 (bounce)');
+    // What says nothing against an address: a mailbox that bounced alone, a lifted suppression, a complaint, soft bounces.
+    await bounce('partie@voisin.example', '550 5.1.1 (bounce)');
+    await bounce('revenue@exemple.fr', '550 5.1.1 (bounce)');
+    await t.db.updateTable('newsletter_suppressions').set({ lifted_at: now.toISOString(), lifted_by: 'equipe@contrechamp.example' }).where('email', '=', 'revenue@exemple.fr').execute();
+    await bounce('plainte@exemple.fr', 'complained', 'complaint');
+    await bounce('pleine@exemple.fr', '3 rebonds temporaires (452)', 'soft_bounce');
+    expect(await knownBounce(t.db, ' Ancienne0@Exemple.fr ')).toBe('address');
+    expect(await knownBounce(t.db, 'autre@domaine-mort.example')).toBe('domain');
+    for (const email of ['voisine@voisin.example', 'revenue@exemple.fr', 'plainte@exemple.fr', 'pleine@exemple.fr', 'lea@exemple.fr']) expect(await knownBounce(t.db, email)).toBeNull();
+
+    // A network signing up good addresses: 4 unconfirmed accounts, free.
+    for (const email of ['voisine@voisin.example', 'revenue@exemple.fr', 'plainte@exemple.fr', 'pleine@exemple.fr']) expect((await signUp(email)).ok).toBe(true);
+    expect(await signUpChallenge(deps, client)).toBeNull();
+
+    // A network signing up addresses that bounce: each account created (a bounce refuses nothing
+    // by itself), 3 accounts + 3 × 2 points still free, the fourth crosses the threshold.
+    client = createHash('sha256').update(`bounces-${network}`).digest('hex');
+    for (let i = 0; i < 3; i++) expect((await signUp(`ancienne${i}@exemple.fr`)).ok).toBe(true);
+    expect(await signUpChallenge(deps, client)).toBeNull();
+    expect((await signUp('personne@domaine-mort.example')).ok).toBe(true);
+    expect(await countIn(t.db, SIGN_UP_LIMITS.evidenceByClient, client, clock.now())).toBe(4 * EVIDENCE.addressBounced);
     expect(await signUpChallenge(deps, client)).not.toBeNull();
   });
 

@@ -12,7 +12,9 @@
  * step has to tell the reader to sign in instead. Sign-ups from one network go through
  * `auth/sign-up-guard.ts`: free while its accounts confirm their address, then a challenge
  * (embedded in the form before it is sent, `signUpChallenge`), then refused; probing addresses
- * counts as evidence against the network. The sign-up is counted before the password is hashed
+ * counts as evidence against the network, and so does an address the newsletters' suppression
+ * list knows to bounce (`knownBounce`: the address, or its domain, takes no mail; evidence only,
+ * never a refusal by itself). The sign-up is counted before the password is hashed
  * (`reserveSignUp`) and given back if no account comes of it, so that forms sent at once cannot
  * all slip under the limits.
  */
@@ -31,6 +33,7 @@ import {
 import type { ServerDeps } from '../../server/core/deps';
 import { fail, type Result } from '../../server/core/result';
 import { limit } from '../../server/rate-limit/rate-limit';
+import { knownBounce } from '../../server/newsletter/suppression';
 
 export const ACCOUNT_TAKEN = 'Un compte existe déjà avec cette adresse e-mail : connectez-vous pour continuer, avec votre mot de passe ou un lien de connexion.';
 
@@ -70,8 +73,9 @@ export async function createAccountAndSignIn(
   const weak = validateNewPassword(input.password);
   if (weak) return fail(400, weak);
   const now = deps.clock.now();
+  const bounced = (await knownBounce(deps.db, input.email)) !== null;
   // Counted now, before the slow hash, and given back if no account comes of it.
-  const reservation = await reserveSignUp(deps.db, request.client, input.email, now);
+  const reservation = await reserveSignUp(deps.db, request.client, input.email, now, { bounced });
   let created: Result<{ userId: string }>;
   try {
     created = await createReserved(deps, input, request.client, reservation.verdict, now);

@@ -291,6 +291,7 @@ export const JOB_KIND_LABELS: Record<string, string> = {
   'newsletter.confirmation-mail': 'Lettre d’information : e-mail de confirmation',
   'newsletter.welcome-mail': 'Lettre d’information : e-mail de bienvenue',
   'contact.forward': 'Transmission d’un message de contact',
+  'rate-limit.purge': 'Effacement quotidien des compteurs de tentatives périmés',
   'orders.reconcile': 'Vérification d’une commande en attente',
   'subscriptions.renew': 'Renouvellement d’un abonnement',
   'subscriptions.retry': 'Nouvel essai de prélèvement',

@@ -6,7 +6,8 @@
  * readers: the *pressure* of a network over the hour is its accounts whose address is not
  * confirmed yet (`confirmSignUp` takes one off for the network that created it), plus its
  * evidence of abuse (an address that already has an account: probing; a variant of a mailbox
- * the network already used, `prenom+1@…`). Then:
+ * the network already used, `prenom+1@…`; an address known to bounce, found by the caller in the
+ * newsletters' suppression list). Then:
  *  - below `FREE_PRESSURE`, nothing is asked;
  *  - from there, a challenge: a proof of work that the browser solves on its own in a fraction
  *    of a second to a few seconds as the pressure grows (`bitsFor`), or, without JavaScript, a
@@ -58,8 +59,19 @@ export const SIGN_UP_LIMITS = {
   waitableChallengesByClient: { name: 'signup:challenge:wait', limit: 60, windowMs: HOUR },
 } as const satisfies Record<string, RateLimitRule>;
 
-/** Points of pressure per piece of evidence. */
-export const EVIDENCE = { addressTaken: 2, mailboxVariant: 3 } as const;
+/**
+ * Points of pressure per piece of evidence.
+ *
+ * `addressBounced`: an account for an address that hard-bounced, or on a domain that takes no
+ * mail, by the newsletters' record (`newsletter/suppression.ts` `knownBounce`). Nobody can
+ * confirm such an account, so it already weighs 1 as unconfirmed; 2 more, as for an address
+ * already taken, because one alone is what a reader does who types an old address that has since
+ * closed, while a network that keeps signing up dead addresses is a robot working from a list of
+ * made-up or harvested ones: at 3 points an account, it meets the challenge after 4 such accounts
+ * instead of 10. Never a refusal by itself: it only adds pressure, like any evidence. No list of
+ * disposable domains: a reader's real address on one must not cost them.
+ */
+export const EVIDENCE = { addressTaken: 2, mailboxVariant: 3, addressBounced: 2 } as const;
 
 /** Pressure (unconfirmed accounts + evidence) under which nothing is asked. */
 export const FREE_PRESSURE = 10;
@@ -200,18 +212,20 @@ export interface SignUpReservation {
 
 /**
  * Counts a sign-up from a network before anything slow is done: its account (and its mailbox,
- * a variant of one the network already used counting as evidence) is added atomically, and the
- * verdict comes from the counts as they were just before it. Forms sent at once each get their
- * own place in the count, as if sent one after the other. The caller releases the reservation
- * when no account is created.
+ * a variant of one the network already used counting as evidence, and an address known to
+ * bounce, `bounced`, as the caller found it) is added atomically, and the verdict comes from the
+ * counts as they were just before it. Forms sent at once each get their own place in the count,
+ * as if sent one after the other. The caller releases the reservation when no account is created.
  */
-export async function reserveSignUp(db: Kysely<Database>, client: string, email: string, now: Date): Promise<SignUpReservation> {
+export async function reserveSignUp(db: Kysely<Database>, client: string, email: string, now: Date, options: { bounced?: boolean } = {}): Promise<SignUpReservation> {
   const created = await hit(db, SIGN_UP_LIMITS.createdByClient, client, now);
   const mailboxSubject = subjectOf('sign-up-mailbox', client, mailboxOf(email));
   const mailbox = await hit(db, SIGN_UP_LIMITS.mailboxByClient, mailboxSubject, now);
   const variant = !mailbox.allowed;
-  const evidence = variant
-    ? (await hit(db, SIGN_UP_LIMITS.evidenceByClient, client, now, EVIDENCE.mailboxVariant)).count - EVIDENCE.mailboxVariant
+  // This sign-up's own evidence weighs on the sign-ups after it, not on its own verdict.
+  const weight = (variant ? EVIDENCE.mailboxVariant : 0) + (options.bounced ? EVIDENCE.addressBounced : 0);
+  const evidence = weight > 0
+    ? (await hit(db, SIGN_UP_LIMITS.evidenceByClient, client, now, weight)).count - weight
     : await countIn(db, SIGN_UP_LIMITS.evidenceByClient, client, now);
   const confirmed = await countIn(db, SIGN_UP_LIMITS.confirmedByClient, client, now);
   let released = false;
@@ -223,7 +237,7 @@ export async function reserveSignUp(db: Kysely<Database>, client: string, email:
       // Same `now`: the same windows as the reservation.
       await hit(db, SIGN_UP_LIMITS.createdByClient, client, now, -1);
       await hit(db, SIGN_UP_LIMITS.mailboxByClient, mailboxSubject, now, -1);
-      if (variant) await hit(db, SIGN_UP_LIMITS.evidenceByClient, client, now, -EVIDENCE.mailboxVariant);
+      if (weight > 0) await hit(db, SIGN_UP_LIMITS.evidenceByClient, client, now, -weight);
     },
   };
 }

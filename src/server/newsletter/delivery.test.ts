@@ -20,7 +20,7 @@ import { createThrottle, type SendingOptions } from './delivery';
 import { cancelIssue, createIssue, type IssueInput, issueStats, scheduleIssue } from './issues';
 import { newsletterJobs } from './jobs';
 import { endSubscription, purgeOldDeliveries, setAccountNewsletters, unsubscribe, unsubscribeTokenFor } from './service';
-import { applyRelayEvent, liftSuppression, listSuppressions } from './suppression';
+import { applyRelayEvent, knownBounce, liftSuppression, listSuppressions, suppress } from './suppression';
 
 const SITE = new URL('https://contrechamp.example');
 const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
@@ -234,6 +234,27 @@ describeEachDialect('newsletter delivery', (kind) => {
     expect(await issueStats(t.db, id)).toMatchObject({ sent: 2, bounced: 1, complained: 1 });
     const suppressed = (await listSuppressions(t.db)).rows.filter((r) => r.email === bounced || r.email === annoyed).map((r) => r.reason).sort();
     expect(suppressed).toEqual(['complaint', 'hard_bounce']);
+  });
+
+  it('tells the sign-up guard which addresses are known not to take mail: a hard bounce, a domain that takes none', async () => {
+    const now = clock.now();
+    const record = (email: string, reason: 'hard_bounce' | 'soft_bounce' | 'complaint', detail: string) => suppress(t.db, { email, reason, source: 'webhook:generic', detail, now });
+    await record(`inconnu-${n}@exemple.fr`, 'hard_bounce', 'refusée par le relais (550)');
+    await record(`a-${n}@sans-mx.example`, 'hard_bounce', '550 5.1.10 (bounce)');
+    await record(`b-${n}@disparu.example`, 'hard_bounce', 'Host or domain name not found');
+    await record(`c-${n}@vivant.example`, 'hard_bounce', '550 5.1.1 (bounce)');
+    await record(`d-${n}@proche.example`, 'hard_bounce', '550 5.1.20');
+    await record(`e-${n}@exemple.fr`, 'complaint', 'complained');
+    await record(`f-${n}@exemple.fr`, 'soft_bounce', '3 rebonds temporaires (452)');
+    await record(`g-${n}@exemple.fr`, 'hard_bounce', '550 5.1.1');
+    expect(await liftSuppression(deps, { email: `g-${n}@exemple.fr`, staffEmail: 'admin@exemple.fr' })).toEqual({ ok: true });
+    expect(await knownBounce(t.db, ` Inconnu-${n}@Exemple.FR`)).toBe('address');
+    expect(await knownBounce(t.db, 'qui-que-ce-soit@sans-mx.example')).toBe('domain');
+    expect(await knownBounce(t.db, 'qui-que-ce-soit@disparu.example')).toBe('domain');
+    // One mailbox gone says nothing of its neighbours; nor a lifted suppression, a complaint, soft bounces.
+    for (const email of ['voisin@vivant.example', 'voisin@proche.example', `e-${n}@exemple.fr`, `f-${n}@exemple.fr`, `g-${n}@exemple.fr`, 'x@exemple.fr', 'x@%.example', 'pas-une-adresse']) {
+      expect(await knownBounce(t.db, email)).toBeNull();
+    }
   });
 
   it('stops the delivery of a reader who unsubscribes or deletes their account during the send', async () => {

@@ -13,6 +13,7 @@ import type { ServerDeps } from '../core/deps';
 import { fail, type Result } from '../core/result';
 import { type Database, toTimestamp } from '../db/database';
 import { writeTransaction } from '../db/transaction';
+import { normaliseEmail } from '../auth/repository';
 import type { RelayEvent } from './relay-webhooks';
 import type { SuppressionReason } from './tables';
 
@@ -92,6 +93,38 @@ export async function applyRelayEvent(deps: Pick<ServerDeps, 'db' | 'clock'>, ev
     }
     return 'applied';
   });
+}
+
+/**
+ * What a hard bounce's record says when the domain itself takes no mail, rather than one mailbox:
+ * the enhanced status codes « bad destination system » (5.1.2), « null MX » (5.1.10, RFC 7505),
+ * « unable to route » (5.4.4) and Microsoft's « domain does not exist » (5.4.310), or the words a
+ * relay's description puts for it. Matched on `detail`, which keeps codes and short reasons only.
+ */
+const DEAD_DOMAIN_MARKS = ['5.1.2', '5.1.10', '5.4.4', '5.4.310', 'domain not found', 'domain name not found', 'domain does not exist', 'host not found', 'nxdomain', 'null mx'];
+const DEAD_DOMAIN = /(?<![\d.])5\.(?:1\.2|1\.10|4\.4|4\.310)(?![\d])|domain (?:name )?not found|domain does not exist|host not found|nxdomain|null mx/iu;
+
+/**
+ * Whether mail to this address is known not to arrive, by the suppression list: `address`, it
+ * hard-bounced; `domain`, another address of its domain hard-bounced in a way that says the
+ * domain takes no mail at all; null otherwise. A suppression lifted by staff says nothing.
+ * Complaints and soft bounces say nothing either: the mailbox exists. For the sign-up guard
+ * (evidence of abuse, `auth/sign-up-guard.ts`), never to refuse anything by itself.
+ */
+export async function knownBounce(db: Kysely<Database>, email: string): Promise<'address' | 'domain' | null> {
+  const address = normaliseEmail(email);
+  const live = db.selectFrom('newsletter_suppressions').where('reason', '=', 'hard_bounce').where('lifted_at', 'is', null);
+  if (await live.select('email').where('email', '=', address).executeTakeFirst()) return 'address';
+  const domain = address.slice(address.lastIndexOf('@') + 1);
+  // A domain with LIKE's wildcards or escape in it is no domain that takes mail: not looked up.
+  if (!address.includes('@') || !domain || /[%_\\]/u.test(domain)) return null;
+  const rows = await live
+    .select('detail')
+    .where('email', 'like', `%@${domain}`)
+    .where((eb) => eb.or(DEAD_DOMAIN_MARKS.map((mark) => eb(eb.fn<string>('lower', ['detail']), 'like', `%${mark}%`))))
+    .limit(20)
+    .execute();
+  return rows.some((row) => DEAD_DOMAIN.test(row.detail)) ? 'domain' : null;
 }
 
 export interface Suppression {

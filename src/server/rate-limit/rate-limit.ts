@@ -4,7 +4,8 @@
  * Subjects are hashed: neither e-mail addresses nor IP addresses are stored.
  *
  * This domain owns the `rate_limits` table and the mechanism; each domain declares its own
- * rules (`auth/rate-limits.ts`, `newsletter/rate-limits.ts`, `contact/rate-limits.ts`).
+ * rules (`auth/rate-limits.ts`, `newsletter/rate-limits.ts`, `contact/rate-limits.ts`). Rows of
+ * windows that ended long ago are purged daily (`purgeEndedWindows`, the job in `jobs.ts`).
  */
 import { createHmac } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
@@ -51,6 +52,24 @@ export async function hit(db: Kysely<Database>, rule: RateLimitRule, subject: st
   // Older windows of this key are over: drop them (the primary key makes this cheap).
   await db.deleteFrom('rate_limits').where('key', '=', key).where('window_start', '<', windowStart).execute();
   return { allowed: row.count <= rule.limit, retryAfterSeconds: Math.ceil((start + rule.windowMs - now.getTime()) / 1000), count: row.count };
+}
+
+/**
+ * How long a window's row is kept after the window started. `hit` drops the older windows of a
+ * key it counts again, but a key used once (a spent sign-up challenge, a client that never comes
+ * back) is never counted again: `purgeEndedWindows` drops those, daily (`rate-limit/jobs.ts`).
+ * It must outlast the longest rule's window (an hour: `SIGN_UP_LIMITS`, the gifts', the
+ * newsletter's; `rate-limit.test.ts` checks every rule) plus the life of a sign-up challenge,
+ * whose single use is counted in the window of its issue (`spendChallenge`: 30 minutes). A day
+ * leaves a wide margin, and a row older than that counts for nothing any more.
+ */
+export const RATE_LIMIT_RETENTION_MS = 24 * 60 * MINUTE;
+
+/** Deletes the rows of windows that started more than `RATE_LIMIT_RETENTION_MS` before `now`; how many. */
+export async function purgeEndedWindows(db: Kysely<Database>, now: Date): Promise<number> {
+  const before = toTimestamp(new Date(now.getTime() - RATE_LIMIT_RETENTION_MS));
+  const result = await db.deleteFrom('rate_limits').where('window_start', '<', before).executeTakeFirst();
+  return Number(result.numDeletedRows);
 }
 
 /** How many attempts a subject has made against a rule in the current window, without counting one. */

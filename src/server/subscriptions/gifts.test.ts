@@ -6,7 +6,11 @@
  * ten at once, refusals that change nothing, guessing limits, the refund, the buyer's list and its
  * card for the buyer only, the account's export and deletion, and the demo gift.
  */
+import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, expect, it, vi } from 'vitest';
 import { createTestDatabase, describeEachDialect, type TestDatabase } from '../../../tests/helpers/db';
 import { TEST_WEBHOOK_KEY, withJobs } from '../../../tests/helpers/jobs';
@@ -43,6 +47,16 @@ const basketOf = (values: Record<string, string>): Basket => {
 type GiftFields = Record<string, string>;
 const byMail = (over: GiftFields = {}): GiftFields => ({ destinataire_nom: 'Camille Lefèvre', remise: 'email', destinataire_email: 'camille@exemple.fr', message: 'Bon anniversaire !', date_envoi: '2026-12-24', ...over });
 const byHand = (over: GiftFields = {}): GiftFields => ({ destinataire_nom: 'Jules Martin', remise: 'moi-meme', destinataire_email: '', message: '', date_envoi: '', ...over });
+/** The text of a PDF as pdftotext reads it (poppler-utils, as for billing/pdf/pdf.test.ts). */
+const pdfText = (bytes: Uint8Array): string => {
+  const dir = mkdtempSync(join(tmpdir(), 'carte-'));
+  try {
+    writeFileSync(join(dir, 'carte.pdf'), bytes);
+    return execFileSync('pdftotext', [join(dir, 'carte.pdf'), '-'], { encoding: 'utf8' });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+};
 const CODE_IN_MAIL = /Code cadeau\s*:\s*([0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{4})/;
 
 describeEachDialect('gift subscriptions', (kind) => {
@@ -148,6 +162,25 @@ describeEachDialect('gift subscriptions', (kind) => {
     expect(sent.slice(before).map((m) => m.to)).toEqual([mail.to]);
     expect(mail.text).toContain('Vous avez choisi de remettre le cadeau vous-même à Jules Martin');
     expect(mail.attachments?.[0]?.contentType).toBe('application/pdf');
+  });
+
+  it('the printed card links to the recipient’s account form, with their address when the buyer gave one, without it otherwise', async () => {
+    // The URL may wrap on the card: read without spaces nor line breaks.
+    const printed = (pdf: Uint8Array) => pdfText(pdf).replace(/\s+/g, '');
+    const mailed = await boughtGift(byMail({ destinataire_email: 'lea.martin+cadeau@exemple.fr' }));
+    const card = printed(mailed.mail.attachments![0]!.content);
+    const compact = mailed.code.replace(/-/g, '');
+    expect(card).toContain(`${SITE.origin}/creer-mon-compte/cadeau/${compact}?email=lea.martin%2Bcadeau%40exemple.fr`);
+    // The same link as the recipient's mail, and as the card downloaded from « Mes cadeaux ».
+    const list = await listBoughtGifts(deps, buyer);
+    const again = printed((await boughtGiftCard(deps, buyer, list.find((g) => g.orderId === mailed.orderId)!.id))!);
+    expect(again).toContain(`/creer-mon-compte/cadeau/${compact}?email=lea.martin%2Bcadeau%40exemple.fr`);
+
+    const handed = await boughtGift(byHand());
+    const bare = printed(handed.mail.attachments![0]!.content);
+    expect(bare).toContain(`${SITE.origin}/creer-mon-compte/cadeau/${handed.code.replace(/-/g, '')}`);
+    expect(bare).not.toContain('?email=');
+    expect(bare).not.toContain('%40');
   });
 
   it('a new reader: a gift subscription of its months at 0 €, shown as « Abonnement offert » without actions, invited 14 days before its end, then expired', async () => {

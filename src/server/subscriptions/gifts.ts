@@ -18,6 +18,7 @@ import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import { findGiftOffer } from '../../config/catalog';
 import { formatDate } from '../../lib/dates';
+import { giftAccountPath } from '../../lib/gift-links';
 import { findUser } from '../auth/service';
 import { renderGiftCardPdf } from '../billing/pdf/gift-card';
 import type { ServerDeps } from '../core/deps';
@@ -195,7 +196,11 @@ async function buyerName(deps: Pick<ServerDeps, 'db'>, gift: GiftRow): Promise<s
   return order?.billing_name || 'Une lectrice ou un lecteur de Contrechamp';
 }
 
-/** The card of a gift, as a PDF (rendered from the sealed code; never stored). */
+/**
+ * The card of a gift, as a PDF (rendered from the sealed code; never stored). Its link is the
+ * recipient's mail's: with their address when the buyer gave one (a prefilled account form,
+ * lib/gift-links.ts), without it for a gift handed over with none.
+ */
 async function cardPdf(deps: Pick<ServerDeps, 'db' | 'siteUrl'>, gift: GiftRow): Promise<Uint8Array> {
   const code = codeOf(gift);
   return renderGiftCardPdf({
@@ -206,7 +211,7 @@ async function cardPdf(deps: Pick<ServerDeps, 'db' | 'siteUrl'>, gift: GiftRow):
     message: gift.message,
     code,
     expiresAt: gift.expires_at!,
-    activateUrl: new URL(`/activer-cadeau/${code.replace(/-/g, '')}`, deps.siteUrl).href,
+    activateUrl: new URL(giftAccountPath(code, gift.recipient_email), deps.siteUrl).href,
     siteHost: deps.siteUrl.host,
   });
 }

@@ -19,7 +19,10 @@ export interface GiftCard {
   code: string;
   /** ISO instant. */
   expiresAt: string;
-  /** https://…/activer-cadeau/K7MX4QPD9TRW2HNZ */
+  /**
+   * The recipient's mail's link (lib/gift-links.ts `giftAccountPath`): https://…/creer-mon-compte/cadeau/K7MX4QPD9TRW2HNZ,
+   * with `?email=` when the buyer gave the recipient's address. Printed whole, and linked.
+   */
   activateUrl: string;
   /** « contrechamp.media » */
   siteHost: string;

@@ -16,6 +16,7 @@ import type { DocumentContent } from '../content';
 import { renderDocumentPdf } from './document';
 import { renderGiftCardPdf } from './gift-card';
 import { euros, fontsShared, frenchSpacing, longDate, printable, rate } from './kit';
+import { giftAccountPath } from '../../../lib/gift-links';
 import { sampleCreditNote, sampleGiftCard, sampleInvoice, sampleLongInvoice, sampleReceipt, sampleStatement } from './samples';
 
 const NNBSP = '\u202f';
@@ -341,6 +342,8 @@ describe('the gift card', () => {
       sampleGiftCard(`${'Ligne\n'.repeat(40)}fin`),
       { ...sampleGiftCard('Anticonstitutionnellement'.repeat(20)), recipientName: 'Marie-Christine de La Rochefoucauld-Montmorency-Villeneuve-Saint-Georges', buyerName: 'Toute l’équipe du collectif des associations de quartier de l’Est parisien' },
       { ...sampleGiftCard(), months: 12, offerLabel: '1 an', recipientName: '🎁', buyerName: '' },
+      // The link with the longest address a gift link carries (lib/gift-links.ts), the longest message.
+      { ...sampleGiftCard(`${'Merci pour tout ce que tu fais, et bonne lecture ! '.repeat(10).slice(0, 496)}FIN.`), activateUrl: `https://contrechamp.media${giftAccountPath('K7MX4QPD9TRW2HNZ', `${'a'.repeat(64)}@${'b'.repeat(185)}.fr`)}` },
     ];
     for (const card of cases) {
       const bytes = await renderGiftCardPdf(card);
