@@ -11,7 +11,7 @@ export function signUpConfirmMail({ siteUrl, token }: { siteUrl: URL; token: str
   return renderMail('sign-up-confirm', {
     siteUrl,
     subject: 'Confirmez l’adresse de votre compte Contrechamp',
-    heading: 'Bienvenue à Contrechamp',
+    heading: 'Bienvenue sur Contrechamp',
     preheader: 'Confirmez votre adresse e-mail : ce lien est valable 7 jours.',
     blocks: [
       { kind: 'paragraph', text: 'Bonjour,' },
@@ -48,7 +48,7 @@ export function passwordResetMail({ siteUrl, token }: { siteUrl: URL; token: str
     preheader: 'Ce lien est valable une heure.',
     blocks: [
       { kind: 'paragraph', text: 'Bonjour,' },
-      { kind: 'paragraph', text: 'Vous avez demandé à changer le mot de passe de votre compte Contrechamp. Ce lien est valable 1 heure et ne peut servir qu’une seule fois.' },
+      { kind: 'paragraph', text: 'Vous avez demandé à changer le mot de passe de votre compte Contrechamp. Ce lien est valable une heure et ne peut servir qu’une seule fois.' },
       { kind: 'action', label: 'Choisir un nouveau mot de passe', url: siteLink(siteUrl, tokenPath('/modifier-mon-mot-de-passe', token)) },
       { kind: 'paragraph', text: 'Si vous n’êtes pas à l’origine de cette demande, ignorez ce message : votre mot de passe actuel reste valable.' },
     ],

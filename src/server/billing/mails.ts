@@ -13,7 +13,7 @@ export function statementMail({ siteUrl, year, documentId, label, totalCents }: 
     blocks: [
       { kind: 'paragraph', text: 'Bonjour,' },
       { kind: 'paragraph', text: ['En ', String(year), ', vous avez donné ', { strong: formatEuros(totalCents) }, ' à Contrechamp. Merci : ce sont vos dons qui gardent notre journalisme libre, sans publicité et gratuit pour tout le monde.'] },
-      { kind: 'paragraph', text: `Voici le récapitulatif de vos dons de l’année (n° ${label}), au format PDF ; vous le retrouverez aussi dans « Mes factures », dans votre compte.` },
+      { kind: 'paragraph', text: `Voici le récapitulatif de vos dons de l’année (n° ${label}), au format PDF ; vous le retrouverez aussi dans votre compte, rubrique « Mes factures ».` },
       { kind: 'action', label: 'Télécharger mon récapitulatif (PDF)', url: siteLink(siteUrl, `/mon-compte/mes-factures/${encodeURIComponent(documentId)}`) },
       {
         kind: 'note',
@@ -48,10 +48,10 @@ export function refundMail({
     preheader: `Nous vous avons remboursé ${amount}.`,
     blocks: [
       { kind: 'paragraph', text: 'Bonjour,' },
-      { kind: 'paragraph', text: ['Nous vous avons remboursé ', { strong: amount }, ` (${description}) le ${formatDate(refundedAt)}, sur le moyen de paiement utilisé. Selon votre banque, le montant apparaît sur votre compte sous cinq à dix jours ouvrés.`] },
+      { kind: 'paragraph', text: ['Nous vous avons remboursé ', { strong: amount }, ` (${description}) le ${formatDate(refundedAt)}, sur le moyen de paiement utilisé. Selon votre banque, le montant apparaîtra sur votre compte sous cinq à dix jours ouvrés.`] },
       ...(creditNote
         ? ([
-            { kind: 'paragraph', text: `L’avoir n° ${creditNote.label}, qui annule la facture correspondante, est disponible au format PDF ; vous le retrouverez aussi dans « Mes factures ».` },
+            { kind: 'paragraph', text: `L’avoir n° ${creditNote.label}, qui annule la facture correspondante, est disponible au format PDF ; vous le retrouverez aussi dans votre compte, rubrique « Mes factures ».` },
             { kind: 'link', label: `Télécharger l’avoir n° ${creditNote.label} (PDF)`, url: siteLink(siteUrl, `/mon-compte/mes-factures/${encodeURIComponent(creditNote.id)}`) },
           ] as const)
         : []),

@@ -20,7 +20,7 @@ export function contactNewsroomMail({ name, email, subject, message, siteUrl }: 
         ],
       },
       { kind: 'quote', text: message },
-      { kind: 'note', text: 'Répondez directement à ce message : votre réponse partira vers l’adresse de l’expéditeur.' },
+      { kind: 'note', text: 'Répondez simplement à ce message : votre réponse ira directement à la personne qui a écrit.' },
     ],
     reason: `Message envoyé depuis le formulaire de contact de ${siteUrl.host}.`,
     replyTo: email,

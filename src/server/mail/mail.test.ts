@@ -271,7 +271,7 @@ describe('templates', () => {
 
   it('says how long each link lasts', () => {
     expect(magicLinkMail({ siteUrl, token: 't' }).text).toMatch(/15 minutes[\s\S]*une seule fois[\s\S]*ignorez/);
-    expect(passwordResetMail({ siteUrl, token: 't' }).text).toContain('1 heure');
+    expect(passwordResetMail({ siteUrl, token: 't' }).text).toContain('valable une heure');
     expect(emailChangeConfirmMail({ siteUrl, token: 't', newEmail: 'n@exemple.fr' }).text).toContain('24 heures');
     expect(emailChangeNoticeMail({ siteUrl, newEmail: 'nouvelle@exemple.fr' }).text).toContain('nouvelle@exemple.fr');
     expect(emailChangedMail({ siteUrl, newEmail: 'nouvelle@exemple.fr' }).html).toContain('<strong>nouvelle@exemple.fr</strong>');

@@ -177,15 +177,15 @@ describe('renderIssueMail', () => {
     const support = `${SITE}/soutenir?source=lettre-hebdo`;
     const withIt = renderIssueMail(issue({ supportBlock: true }));
     expect(links(withIt.html).filter((l) => l.href === support)).toEqual([{ href: support, text: 'Je soutiens Contrechamp' }]);
-    expect(visibleText(withIt.html)).toContain('Contrechamp ne vit que de ses lecteurs');
-    expect(spaces(withIt.text)).toContain(`Contrechamp ne vit que de ses lecteurs`);
+    expect(visibleText(withIt.html)).toContain('Contrechamp ne vit que grâce à ses lectrices et à ses lecteurs');
+    expect(spaces(withIt.text)).toContain(`Contrechamp ne vit que grâce à ses lectrices et à ses lecteurs`);
     expect(spaces(withIt.text)).toContain(`Je soutiens Contrechamp : ${support}`);
 
     const without = renderIssueMail(issue({ supportBlock: false }));
     expect(without.html).not.toContain('/soutenir');
     expect(without.text).not.toContain('/soutenir');
-    expect(visibleText(without.html)).not.toContain('ne vit que de ses lecteurs');
-    expect(without.text).not.toContain('ne vit que de ses lecteurs');
+    expect(visibleText(without.html)).not.toContain('ne vit que grâce à ses lectrices');
+    expect(without.text).not.toContain('ne vit que grâce à ses lectrices');
   });
 
   it('says in the footer why the reader gets it, how to leave, who publishes it and that nothing tracks them', () => {

@@ -94,7 +94,7 @@ const RULE_COLOR = '#e2e2dc';
 const CARD_BG = '#f7f7f2';
 
 const SUPPORT_TEXT =
-  'Contrechamp ne vit que de ses lecteurs : abonnés, donateurs et sociétaires. Sans publicité, notre indépendance ne tient qu’à vous.';
+  'Contrechamp ne vit que grâce à ses lectrices et à ses lecteurs : abonnements, dons, parts sociales. Sans publicité, notre indépendance ne tient qu’à vous.';
 const SUPPORT_LABEL = 'Je soutiens Contrechamp';
 const WEB_LABEL = 'Voir la version en ligne';
 const PREFERENCES_LABEL = 'Gérer mes lettres';

@@ -92,7 +92,7 @@ export function newsletterWelcomeMail({ siteUrl, unsubscribeToken, newsletters }
         text: ['Votre inscription est confirmée. Vous recevrez désormais ', { strong: namesList(newsletters) }, ' : nos enquêtes, nos reportages, nos émissions et nos podcasts, sans publicité.'],
       },
       { kind: 'paragraph', text: 'Vous pouvez choisir à tout moment les lettres que vous recevez, depuis le lien « Gérer mes lettres d’information » en bas de chacune.' },
-      { kind: 'paragraph', text: 'Contrechamp ne vit que grâce à ses lecteurs : abonnés, donateurs et sociétaires. Si nos articles vous sont utiles, vous pouvez nous soutenir.' },
+      { kind: 'paragraph', text: 'Contrechamp ne vit que grâce à ses lectrices et à ses lecteurs : abonnements, dons, parts sociales. Si nos articles vous sont utiles, vous pouvez nous soutenir.' },
       { kind: 'action', label: 'Lire Contrechamp', url: siteLink(siteUrl, '/') },
       { kind: 'link', label: 'Nous soutenir', url: siteLink(siteUrl, '/soutenir') },
     ],

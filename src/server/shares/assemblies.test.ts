@@ -384,7 +384,7 @@ describeEachDialect('general assemblies', (kind) => {
     await deps.flush();
     const notice = sent.find((m) => m.to === lone.email && m.subject.startsWith('Convocation') && mailText(m).includes('seconde convocation'))!;
     expect(mailText(notice)).toContain('sur première convocation n’a pas atteint le quorum requis');
-    expect(mailText(notice)).toContain('Aucun quorum n’est requis en seconde convocation.');
+    expect(mailText(notice)).toContain('Aucun quorum n’est requis sur seconde convocation.');
     const secondResolutions = await listResolutions(test.db, secondId);
     clock.set(secondInput.voteOpensAt);
     ok(await castVotes(deps, lone.userId!, secondId, { choices: all(secondResolutions, 'pour') }));

@@ -33,10 +33,10 @@ export function noticeMail(input: {
   /** On second call: when the first-call assembly met without reaching its quorum. */
   firstCallStartsAt?: Date | undefined;
 }): MailContent {
-  const where: Array<readonly [string, string]> = [['Date', formatDateTime(input.startsAt)]];
+  const where: Array<readonly [string, string]> = [['Date', `${formatDateTime(input.startsAt)} (heure de Paris)`]];
   if (input.place) where.push(['Lieu', input.place]);
   if (input.onlineUrl) where.push(['En ligne', input.onlineUrl]);
-  where.push(['Vote en ligne', `du ${formatDateTime(input.voteOpensAt)} au ${formatDateTime(input.voteClosesAt)}`]);
+  where.push(['Vote en ligne', `du ${formatDateTime(input.voteOpensAt)} au ${formatDateTime(input.voteClosesAt)} (heure de Paris)`]);
   const link = siteLink(input.siteUrl, assemblyPath(input.assemblyId));
   return renderMail('assembly-notice', {
     siteUrl: input.siteUrl,
@@ -47,15 +47,15 @@ export function noticeMail(input: {
       { kind: 'paragraph', text: `Bonjour ${input.memberName},` },
       { kind: 'paragraph', text: ['Nous vous convoquons à l’', { strong: kindLabel(input.kind) }, ` de Contrechamp (${callLabel(input.call)}) : `, { strong: input.title }, '.'] },
       ...(input.firstCallStartsAt
-        ? ([{ kind: 'paragraph', text: `L’assemblée réunie le ${formatDateTime(input.firstCallStartsAt)} sur première convocation n’a pas atteint le quorum requis : elle n’a pu délibérer. Les statuts prévoient alors cette seconde convocation, sur le même ordre du jour, avec le quorum propre à la seconde convocation. Les pouvoirs et les votes de la première assemblée ne valent pas pour celle-ci : votez de nouveau.` }] satisfies Block[])
+        ? ([{ kind: 'paragraph', text: `L’assemblée réunie le ${formatDateTime(input.firstCallStartsAt)} sur première convocation n’a pas atteint le quorum requis : elle n’a pas pu délibérer. Comme le prévoient les statuts, elle est donc convoquée une seconde fois, sur le même ordre du jour, avec le quorum propre à la seconde convocation. Les pouvoirs donnés et les votes exprimés pour la première assemblée ne valent pas pour celle-ci : votez de nouveau ou donnez un nouveau pouvoir.` }] satisfies Block[])
         : []),
       { kind: 'fields', rows: where },
       { kind: 'paragraph', text: 'Ordre du jour :' },
       { kind: 'fields', rows: input.agenda.map((item, i) => [`${i + 1}.`, item] as const) },
-      ...(input.documents.length ? ([{ kind: 'paragraph', text: `Documents à consulter dans votre espace : ${input.documents.join(' ; ')}.` }] satisfies Block[]) : []),
-      { kind: 'paragraph', text: 'Dans votre espace sociétaire, vous pouvez dire si vous participerez sur place, à distance ou pas du tout, donner pouvoir à un autre sociétaire ou à la présidence (jusqu’à l’ouverture du vote), puis voter en ligne sur chaque résolution.' },
+      ...(input.documents.length ? ([{ kind: 'paragraph', text: `Documents à consulter dans votre espace Sociétariat : ${input.documents.join(' ; ')}.` }] satisfies Block[]) : []),
+      { kind: 'paragraph', text: 'Dans votre espace Sociétariat, vous pouvez indiquer si vous participerez sur place, à distance ou pas du tout, donner pouvoir à un autre sociétaire ou à la présidence de séance jusqu’à l’ouverture du vote, puis voter en ligne sur chaque résolution.' },
       { kind: 'action', label: 'Voir la convocation et voter', url: link },
-      { kind: 'note', text: `Chaque sociétaire a une voix, pondérée selon son collège. ${input.quorum === '0/1' ? `Aucun quorum n’est requis en ${callLabel(input.call)}.` : `Quorum en ${callLabel(input.call)} : ${input.quorum} des sociétaires présents, représentés ou ayant voté.`} Majorité : ${input.majority} des voix exprimées. Un sociétaire peut détenir ${input.proxiesPerMember} pouvoir${input.proxiesPerMember > 1 ? 's' : ''} au plus.` },
+      { kind: 'note', text: `Chaque sociétaire a une voix, pondérée selon son collège. ${input.quorum === '0/1' ? `Aucun quorum n’est requis sur ${callLabel(input.call)}.` : `Quorum sur ${callLabel(input.call)} : ${input.quorum} des sociétaires présents, représentés ou ayant voté.`} Majorité : ${input.majority} des suffrages exprimés. Chaque sociétaire peut détenir ${input.proxiesPerMember} pouvoir${input.proxiesPerMember > 1 ? 's' : ''} au plus.` },
     ],
     reason: REASON,
   });
@@ -65,11 +65,11 @@ export function proxyReceivedMail(input: { siteUrl: URL; assemblyId: string; tit
   return renderMail('assembly-proxy-received', {
     siteUrl: input.siteUrl,
     subject: `${oneLine(input.grantorName, 80)} vous confie son pouvoir pour l’assemblée du ${formatDateTime(input.startsAt)}`,
-    heading: 'Un sociétaire vous confie son pouvoir',
+    heading: 'Un pouvoir vous est confié',
     blocks: [
       { kind: 'paragraph', text: 'Bonjour,' },
-      { kind: 'paragraph', text: [{ strong: input.grantorName }, ' vous a confié son pouvoir pour ', { strong: input.title }, '.'] },
-      { kind: 'paragraph', text: `Vous pourrez voter en son nom, en plus de votre propre vote, du ${formatDateTime(input.voteOpensAt)} au ${formatDateTime(input.voteClosesAt)}. Son pouvoir peut être retiré jusqu’à l’ouverture du vote.` },
+      { kind: 'paragraph', text: [{ strong: input.grantorName }, ` vous a confié son pouvoir pour l’assemblée du ${formatDateTime(input.startsAt)} : `, { strong: input.title }, '.'] },
+      { kind: 'paragraph', text: `Vous pourrez voter en son nom, en plus de votre propre vote, du ${formatDateTime(input.voteOpensAt)} au ${formatDateTime(input.voteClosesAt)} (heure de Paris). Ce pouvoir peut vous être retiré jusqu’à l’ouverture du vote.` },
       { kind: 'action', label: 'Voir l’assemblée', url: siteLink(input.siteUrl, assemblyPath(input.assemblyId)) },
     ],
     reason: REASON,
@@ -83,12 +83,12 @@ export function resultsMail(input: { siteUrl: URL; assemblyId: string; title: st
     heading: 'Les résultats des votes sont publiés',
     blocks: [
       { kind: 'paragraph', text: 'Bonjour,' },
-      { kind: 'paragraph', text: ['Le vote est clos : ', { strong: input.title }, '.', input.quorumMet ? '' : ' Le quorum n’a pas été atteint, l’assemblée n’a donc pu délibérer : aucune résolution n’est adoptée ni rejetée. Les votes exprimés sont publiés pour mémoire.'] },
+      { kind: 'paragraph', text: ['Le vote est clos : ', { strong: input.title }, '.', input.quorumMet ? '' : ' Le quorum n’a pas été atteint : l’assemblée n’a donc pas pu délibérer, et aucune résolution n’est adoptée ni rejetée. Les votes exprimés sont publiés pour mémoire.'] },
       {
         kind: 'fields',
         rows: input.resolutions.map((r) => [`Résolution n° ${r.position}`, `${r.title} — ${OUTCOME_LABEL[resolutionOutcome(input.quorumMet, r)]}${r.sharePercent ? ` (${r.sharePercent} pour)` : ''}`] as const),
       },
-      { kind: 'paragraph', text: 'Le procès-verbal, le détail par collège et la liste des bulletins sont dans votre espace ; votre reçu de vote vous permet d’y retrouver vos bulletins.' },
+      { kind: 'paragraph', text: 'Le procès-verbal, le détail par collège et la liste des bulletins de vote sont dans votre espace Sociétariat ; votre reçu de vote vous permet d’y retrouver les vôtres.' },
       { kind: 'action', label: 'Voir les résultats', url: siteLink(input.siteUrl, assemblyPath(input.assemblyId)) },
     ],
     reason: REASON,

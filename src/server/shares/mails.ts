@@ -21,15 +21,15 @@ export function bulletinReceivedMail({ siteUrl, bulletin }: { siteUrl: URL; bull
       {
         kind: 'paragraph',
         text: transfer
-          ? ['Nous avons bien reçu votre bulletin de souscription de ', { strong: sharesOf(bulletin.shares) }, ` (${formatEuros(bulletin.amountCents)}). Il attend votre virement\u00a0: indiquez la référence `, { strong: bulletin.transferReference ?? '' }, ' en libellé, pour que nous le rapprochions de votre bulletin.']
+          ? ['Nous avons bien reçu votre bulletin de souscription de ', { strong: sharesOf(bulletin.shares) }, ` (${formatEuros(bulletin.amountCents)}). Il n’attend plus que votre virement\u00a0: indiquez la référence `, { strong: bulletin.transferReference ?? '' }, ' dans son libellé, pour que nous puissions le rattacher à votre bulletin.']
           : ['Nous avons bien reçu votre souscription de ', { strong: sharesOf(bulletin.shares) }, ` et son paiement (${formatEuros(bulletin.amountCents)}). Merci\u00a0!`],
       },
       ...(transfer
         ? ([{ kind: 'fields', rows: [['Montant', formatEuros(bulletin.amountCents)], ['Référence', bulletin.transferReference ?? ''], ['Titulaire', CAPITAL_ACCOUNT.holder], ['IBAN', CAPITAL_ACCOUNT.iban], ['BIC', CAPITAL_ACCOUNT.bic]] }] as const)
         : []),
-      { kind: 'paragraph', text: 'La gérance se prononce sur votre admission dans les semaines qui viennent. Vous recevrez alors votre certificat de parts, et votre bulletin contresigné.' },
+      { kind: 'paragraph', text: 'La gérance se prononce sur votre admission dans les semaines qui viennent. Vous recevrez alors votre certificat de parts et votre bulletin contresigné.' },
       { kind: 'action', label: 'Télécharger mon bulletin (PDF)', url: siteLink(siteUrl, `/devenir-societaire/bulletin/${encodeURIComponent(bulletin.id)}`) },
-      { kind: 'note', text: `Vous pouvez renoncer à votre souscription dans les 14 jours, sans motif, depuis l’espace Sociétariat de votre compte\u00a0: elle vous sera intégralement remboursée. Une question\u00a0? ${MEMBERS_EMAIL}` },
+      { kind: 'note', text: `Vous pouvez renoncer à votre souscription, sans motif, dans les quatorze jours qui suivent la signature, depuis l’espace Sociétariat de votre compte\u00a0: elle vous sera alors intégralement remboursée. Une question\u00a0? Écrivez-nous à ${MEMBERS_EMAIL}.` },
     ],
     reason: 'Vous recevez ce message parce que vous avez signé un bulletin de souscription de parts sociales de Contrechamp.',
   });
@@ -43,7 +43,7 @@ function collegeVoice(collegeId: string): string {
   const college = findCollege(collegeId);
   const others = statutes.colleges.filter((c) => c.id !== collegeId).map((c) => `${c.label} ${c.weightPercent}\u00a0%`);
   const weight = college ? `Le collège ${college.label} pèse ${college.weightPercent}\u00a0% des voix${others.length ? ` (${others.join(', ')})` : ''}` : 'Chaque collège pèse la part des voix que fixent les statuts';
-  return `Chaque sociétaire y dispose d’une voix, quel que soit le nombre de ses parts, et les voix sont pondérées par collège, comme le prévoient les statuts\u00a0: ${weight}. Au sein de votre collège, votre voix compte autant que celle de chaque autre membre.`;
+  return `Aux assemblées générales, chaque sociétaire dispose d’une voix, quel que soit le nombre de ses parts, et les voix sont pondérées par collège, comme le prévoient les statuts\u00a0: ${weight}. Au sein de votre collège, votre voix compte autant que celle de chaque autre membre.`;
 }
 
 export function admittedMail({ siteUrl, bulletin, certificateNumber, memberNumber }: { siteUrl: URL; bulletin: ShareBulletin; certificateNumber: number; memberNumber: number }): MailContent {
@@ -54,8 +54,8 @@ export function admittedMail({ siteUrl, bulletin, certificateNumber, memberNumbe
     preheader: `Votre certificat de parts n° ${certificateNumber} est disponible.`,
     blocks: [
       { kind: 'paragraph', text: 'Bonjour,' },
-      { kind: 'paragraph', text: ['La gérance a prononcé votre admission\u00a0: vous êtes sociétaire n° ', { strong: String(memberNumber) }, ` de Contrechamp, dans le collège ${findCollege(bulletin.collegeId)?.label ?? bulletin.collegeId}, pour ${sharesOf(bulletin.shares)}.`] },
-      { kind: 'paragraph', text: `Votre certificat de parts n° ${certificateNumber} et votre bulletin contresigné vous attendent dans l’espace Sociétariat de votre compte. Vous y recevrez aussi les convocations aux assemblées générales.` },
+      { kind: 'paragraph', text: ['La gérance a prononcé votre admission\u00a0: vous êtes sociétaire n° ', { strong: String(memberNumber) }, ` de Contrechamp, dans le collège ${findCollege(bulletin.collegeId)?.label ?? bulletin.collegeId}, avec ${sharesOf(bulletin.shares)}.`] },
+      { kind: 'paragraph', text: `Votre certificat de parts n° ${certificateNumber} et votre bulletin contresigné vous attendent dans l’espace Sociétariat de votre compte. Vous y trouverez aussi les convocations aux assemblées générales.` },
       { kind: 'paragraph', text: collegeVoice(bulletin.collegeId) },
       { kind: 'action', label: 'Mon espace Sociétariat', url: siteLink(siteUrl, '/mon-compte/societariat') },
     ],
@@ -76,7 +76,7 @@ export function refusedMail({ siteUrl, bulletin, reason, refund }: { siteUrl: UR
         kind: 'paragraph',
         text:
           refund === 'provider'
-            ? `Nous vous remboursons ${formatEuros(bulletin.amountCents)} sur le moyen de paiement utilisé\u00a0; selon votre banque, le montant apparaît sous cinq à dix jours ouvrés.`
+            ? `Nous vous remboursons ${formatEuros(bulletin.amountCents)} sur le moyen de paiement utilisé\u00a0; selon votre banque, le montant apparaîtra sur votre compte sous cinq à dix jours ouvrés.`
             : refund === 'transfer'
               ? `Nous vous remboursons ${formatEuros(bulletin.amountCents)} par virement, sous quatorze jours.`
               : 'Aucun paiement n’avait été reçu\u00a0: rien ne vous sera prélevé.',
@@ -90,13 +90,13 @@ export function refusedMail({ siteUrl, bulletin, reason, refund }: { siteUrl: UR
 export function renouncedMail({ siteUrl, bulletin, refunded }: { siteUrl: URL; bulletin: ShareBulletin; refunded: boolean }): MailContent {
   return renderMail('shares-renounced', {
     siteUrl,
-    subject: 'Votre renonciation à votre souscription est enregistrée',
+    subject: 'Votre renonciation à la souscription de parts sociales est enregistrée',
     heading: 'Renonciation enregistrée',
     preheader: refunded ? 'Nous vous remboursons intégralement.' : 'Rien ne vous sera prélevé.',
     blocks: [
       { kind: 'paragraph', text: 'Bonjour,' },
       { kind: 'paragraph', text: `Nous avons enregistré votre renonciation à la souscription de ${sharesOf(bulletin.shares)}.` },
-      { kind: 'paragraph', text: refunded ? `Nous vous remboursons ${formatEuros(bulletin.amountCents)}, par le moyen de paiement utilisé, sous quatorze jours au plus.` : 'Aucun paiement n’avait été reçu\u00a0: rien ne vous sera prélevé.' },
+      { kind: 'paragraph', text: refunded ? `Nous vous remboursons ${formatEuros(bulletin.amountCents)} sur le moyen de paiement utilisé, sous quatorze jours au plus.` : 'Aucun paiement n’avait été reçu\u00a0: rien ne vous sera prélevé.' },
       { kind: 'note', text: `Une question\u00a0? Écrivez-nous à ${MEMBERS_EMAIL}.` },
     ],
     reason: 'Vous recevez ce message parce que vous avez renoncé à une souscription de parts sociales de Contrechamp.',
@@ -108,12 +108,12 @@ export function collegeChangedMail({ siteUrl, from, to, effectiveOn }: { siteUrl
     siteUrl,
     subject: 'Votre collège de sociétaire a changé',
     heading: 'Votre nouveau collège',
-    preheader: `Vous êtes désormais inscrit au collège ${to}.`,
+    preheader: `Votre voix compte désormais dans le collège ${to}.`,
     blocks: [
       { kind: 'paragraph', text: 'Bonjour,' },
       { kind: 'paragraph', text: ['La gérance a inscrit au registre des sociétaires votre changement de collège\u00a0: vous passez du collège ', { strong: from }, ' au collège ', { strong: to }, `, à compter du ${effectiveOn}. Vos parts ne changent pas\u00a0; votre voix aux assemblées générales compte désormais dans votre nouveau collège.`] },
       { kind: 'action', label: 'Voir mon sociétariat', url: siteLink(siteUrl, '/mon-compte/societariat') },
-      { kind: 'note', text: `Une erreur\u00a0? Écrivez-nous\u00a0: ${MEMBERS_EMAIL}` },
+      { kind: 'note', text: `Une erreur\u00a0? Écrivez-nous à ${MEMBERS_EMAIL}.` },
     ],
     reason: 'Vous recevez ce message parce que vous êtes sociétaire de Contrechamp.',
   });

@@ -22,7 +22,7 @@ export interface RefundOwed {
 
 /** The paragraph and the button that ask for the IBAN. */
 const askIban = (siteUrl: URL, refund: RefundOwed): Block[] => [
-  { kind: 'paragraph', text: ['Nous vous remboursons ', { strong: formatEuros(refund.amountCents) }, ' par virement bancaire. Pour que nous puissions le faire, indiquez-nous l’IBAN du compte à créditer et le nom de son titulaire dans votre espace Sociétariat\u00a0: le virement part dans les quatorze jours qui suivent.'] },
+  { kind: 'paragraph', text: ['Nous vous remboursons ', { strong: formatEuros(refund.amountCents) }, ' par virement bancaire. Pour cela, indiquez dans votre espace Sociétariat l’IBAN du compte à créditer et le nom de son titulaire\u00a0: le virement partira dans les quatorze jours qui suivent.'] },
   { kind: 'action', label: 'Indiquer mon IBAN', url: siteLink(siteUrl, REFUNDS_PATH) },
   { kind: 'fields', rows: [['Montant', formatEuros(refund.amountCents)], ['Référence du remboursement', refund.reference]] },
 ];
@@ -30,7 +30,7 @@ const askIban = (siteUrl: URL, refund: RefundOwed): Block[] => [
 export function renouncedByTransferMail({ siteUrl, bulletin, refund }: { siteUrl: URL; bulletin: ShareBulletin; refund: RefundOwed }): MailContent {
   return renderMail('shares-renounced', {
     siteUrl,
-    subject: 'Votre renonciation à votre souscription est enregistrée',
+    subject: 'Votre renonciation à la souscription de parts sociales est enregistrée',
     heading: 'Renonciation enregistrée',
     preheader: 'Indiquez-nous votre IBAN pour recevoir votre remboursement.',
     blocks: [
@@ -62,12 +62,12 @@ export function refusedByTransferMail({ siteUrl, bulletin, reason, refund }: { s
 export function repaymentByTransferMail({ siteUrl, shares, refund }: { siteUrl: URL; shares: number; refund: RefundOwed }): MailContent {
   return renderMail('shares-withdrawal', {
     siteUrl,
-    subject: 'Le remboursement de vos parts sociales : indiquez votre IBAN',
+    subject: 'Remboursement de vos parts sociales : indiquez votre IBAN',
     heading: 'Le remboursement de vos parts',
     preheader: `${formatEuros(refund.amountCents)} pour le retrait de ${sharesOf(shares)}.`,
     blocks: [
       { kind: 'paragraph', text: 'Bonjour,' },
-      { kind: 'paragraph', text: `La gérance a arrêté le remboursement de vos ${sharesOf(shares)} retirées à ${formatEuros(refund.amountCents)}.` },
+      { kind: 'paragraph', text: `La gérance a arrêté à ${formatEuros(refund.amountCents)} le montant qui vous est remboursé pour le retrait de ${sharesOf(shares)}.` },
       ...askIban(siteUrl, refund),
       { kind: 'note', text: `Une question\u00a0? Écrivez-nous à ${MEMBERS_EMAIL}.` },
     ],
@@ -83,7 +83,7 @@ export function overpaymentMail({ siteUrl, bulletin, receivedCents, refund }: { 
     preheader: `${formatEuros(refund.amountCents)} à vous rembourser.`,
     blocks: [
       { kind: 'paragraph', text: 'Bonjour,' },
-      { kind: 'paragraph', text: `Nous avons reçu ${formatEuros(receivedCents)} pour votre souscription de ${sharesOf(bulletin.shares)}, qui s’élève à ${formatEuros(bulletin.amountCents)} (un virement fait deux fois, peut-être). Votre souscription est payée\u00a0; la différence vous revient.` },
+      { kind: 'paragraph', text: `Nous avons reçu ${formatEuros(receivedCents)} pour votre souscription de ${sharesOf(bulletin.shares)}, qui s’élève à ${formatEuros(bulletin.amountCents)} (peut-être un virement fait deux fois). Votre souscription est payée\u00a0; la différence vous revient.` },
       ...askIban(siteUrl, refund),
       { kind: 'note', text: `Une question\u00a0? Écrivez-nous à ${MEMBERS_EMAIL}.` },
     ],
@@ -101,10 +101,10 @@ export function refundMadeMail({ siteUrl, refund, madeOn, maskedIban, accountHol
     preheader: `${formatEuros(refund.amountCents)}, virement du ${day}.`,
     blocks: [
       { kind: 'paragraph', text: 'Bonjour,' },
-      { kind: 'paragraph', text: ['Nous vous avons remboursé ', { strong: formatEuros(refund.amountCents) }, ` par un virement parti le ${day}. Selon votre banque, il apparaît sur votre compte sous un à trois jours ouvrés.`] },
+      { kind: 'paragraph', text: ['Nous vous avons remboursé ', { strong: formatEuros(refund.amountCents) }, ` par un virement parti le ${day}. Selon votre banque, il apparaîtra sur votre compte sous un à trois jours ouvrés.`] },
       { kind: 'fields', rows: [['Montant', formatEuros(refund.amountCents)], ['Libellé du virement', refund.reference], ['Titulaire', accountHolder], ['IBAN', maskedIban]] },
       { kind: 'action', label: 'Mon espace Sociétariat', url: siteLink(siteUrl, REFUNDS_PATH) },
-      { kind: 'note', text: `Vous ne le voyez pas arriver dans une semaine\u00a0? Écrivez-nous à ${MEMBERS_EMAIL}, avec la référence ${refund.reference}.` },
+      { kind: 'note', text: `Toujours rien sur votre compte au bout d’une semaine\u00a0? Écrivez-nous à ${MEMBERS_EMAIL}, en indiquant la référence ${refund.reference}.` },
     ],
     reason: 'Vous recevez ce message parce qu’un remboursement de la coopérative Contrechamp vous était dû.',
   });

@@ -109,7 +109,7 @@ describeEachDialect('becoming a sociétaire', (kind) => {
     const welcome = sent.find((m) => m.subject.startsWith('Bienvenue'))!;
     // What the statutes say of the vote: one voice each, weighted by college (not « autant que chacun »).
     const welcomeText = welcome.text.replace(/\s+/g, ' ');
-    expect(welcomeText).toContain('Chaque sociétaire y dispose d’une voix, quel que soit le nombre de ses parts, et les voix sont pondérées par collège');
+    expect(welcomeText).toContain('Aux assemblées générales, chaque sociétaire dispose d’une voix, quel que soit le nombre de ses parts, et les voix sont pondérées par collège');
     expect(welcomeText).toContain('Le collège Lecteurs-sociétaires pèse 45 % des voix (Salariés 35 %, Partenaires 20 %)');
     expect(pdfText(welcome.attachments![0]!.content)).toContain(`${admitted.certificateNumber}`);
     expect(await holdingOfUser(test.db, reader, '2026-11-23')).toMatchObject({ shares: 3, collegeId: 'lecteurs' });

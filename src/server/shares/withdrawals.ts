@@ -111,13 +111,13 @@ function requestedMail(siteUrl: URL, shares: number, effectiveOn: string) {
     siteUrl,
     subject: 'Votre demande de retrait de parts sociales est enregistrée',
     heading: 'Demande de retrait enregistrée',
-    preheader: `${sharesText(shares)}, effectif le ${formatDate(new Date(`${effectiveOn}T12:00:00Z`))} si la gérance l’accepte.`,
+    preheader: `Retrait de ${sharesText(shares)}, effectif le ${formatDate(new Date(`${effectiveOn}T12:00:00Z`))} si la gérance l’accepte.`,
     blocks: [
       { kind: 'paragraph', text: 'Bonjour,' },
-      { kind: 'paragraph', text: `Nous avons bien reçu votre demande de retrait de ${sharesText(shares)}. La gérance l’examine ; accepté, le retrait prend effet à la clôture de l’exercice, le ${formatDate(new Date(`${effectiveOn}T12:00:00Z`))}.` },
-      { kind: 'paragraph', text: `Vos parts vous sont alors remboursées à leur valeur nominale au plus (${formatEuros(statutes.shares.nominalCents)} la part), après l’approbation des comptes de l’exercice, dans un délai de ${statutes.withdrawal.repaymentWithinYears} ans au plus.` },
+      { kind: 'paragraph', text: `Nous avons bien reçu votre demande de retrait de ${sharesText(shares)}. La gérance va l’examiner ; si elle l’accepte, le retrait prendra effet à la clôture de l’exercice, le ${formatDate(new Date(`${effectiveOn}T12:00:00Z`))}.` },
+      { kind: 'paragraph', text: `Vos parts vous seront alors remboursées à leur valeur nominale au plus (${formatEuros(statutes.shares.nominalCents)} la part), après l’approbation des comptes de l’exercice et dans un délai maximal de ${statutes.withdrawal.repaymentWithinYears} ans.` },
       { kind: 'action', label: 'Mon espace Sociétariat', url: siteLink(siteUrl, '/mon-compte/societariat') },
-      { kind: 'note', text: `Une question ? ${MEMBERS_EMAIL}` },
+      { kind: 'note', text: `Une question ? Écrivez-nous à ${MEMBERS_EMAIL}.` },
     ],
     reason: 'Vous recevez ce message parce que vous avez demandé le retrait de parts sociales de Contrechamp.',
   });
@@ -146,7 +146,7 @@ async function mailMember(deps: Pick<ServerDeps, 'clock' | 'siteUrl'>, trx: Kyse
   if (!user) return;
   const mail = renderMail('shares-withdrawal', {
     siteUrl: deps.siteUrl, subject, heading: subject, preheader: text.slice(0, 120),
-    blocks: [{ kind: 'paragraph', text: 'Bonjour,' }, { kind: 'paragraph', text }, { kind: 'note', text: `Une question ? ${MEMBERS_EMAIL}` }],
+    blocks: [{ kind: 'paragraph', text: 'Bonjour,' }, { kind: 'paragraph', text }, { kind: 'note', text: `Une question ? Écrivez-nous à ${MEMBERS_EMAIL}.` }],
     reason: 'Vous recevez ce message parce que vous avez demandé le retrait de parts sociales de Contrechamp.',
   });
   await schedule(deps, trx, SEND_MAIL, mailFor(user, mail), { uniqueKey: key });
@@ -165,7 +165,7 @@ export async function decideWithdrawal(deps: WithdrawalDeps, adminId: string, wi
     const moved = await writeTransaction(deps.db, async (trx) => {
       const done = await trx.updateTable('share_withdrawals').set({ status: 'refused', decided_at: toTimestamp(now), decided_by: adminId, decision_note: note, updated_at: toTimestamp(now) }).where('id', '=', w.id).where('status', '=', 'requested').executeTakeFirst();
       if (done.numUpdatedRows === 0n) return false;
-      await mailMember(deps, trx, w.userId, 'Votre demande de retrait de parts n’a pas été acceptée', `La gérance n’a pas accepté votre demande de retrait de ${sharesText(w.shares)}. Motif : ${note}`, `shares.withdrawal-refused:${w.id}`);
+      await mailMember(deps, trx, w.userId, 'Votre demande de retrait de parts sociales n’a pas été acceptée', `La gérance n’a pas accepté votre demande de retrait de ${sharesText(w.shares)}. Motif : ${note}`, `shares.withdrawal-refused:${w.id}`);
       return true;
     });
     if (!moved) return fail(409, 'Cette demande vient de faire l’objet d’une décision : rechargez la page.');

@@ -10,13 +10,15 @@ import { giftAccountPath } from '../../lib/gift-links';
 /** The activation link of the recipient's mail: with their address when known, for a prefilled form. */
 const activationUrl = (siteUrl: URL, code: string, email?: string | null) => new URL(giftAccountPath(code, email), siteUrl);
 const longDay = (day: string) => formatDate(new Date(`${day}T12:00:00Z`));
+/** A buyer's name inside a sentence: the default « Une lectrice ou un lecteur… » loses its capital. */
+const midSentence = (name: string) => name.replace(/^Une /, 'une ');
 
 export function giftBuyerMail({ siteUrl, code, duration, recipientName, recipientEmail, deliverOn, expiresAt, invoice }: {
   siteUrl: URL; code: string; duration: string; recipientName: string; recipientEmail: string | null; deliverOn: string; expiresAt: Date; invoice: { id: string; label: string } | null;
 }): MailContent {
   const delivery: Block = recipientEmail
     ? { kind: 'paragraph', text: ['Nous enverrons le cadeau à ', { strong: recipientName }, ` (${recipientEmail}) le ${longDay(deliverOn)}, avec votre message. Vous pouvez suivre son envoi et son activation, ou renvoyer l’e-mail, depuis « Mes cadeaux ».`] }
-    : { kind: 'paragraph', text: ['Vous avez choisi de remettre le cadeau vous-même à ', { strong: recipientName }, ' : imprimez la carte jointe (PDF), ou transmettez-lui le code ci-dessous.'] };
+    : { kind: 'paragraph', text: ['Vous avez choisi de remettre le cadeau vous-même à ', { strong: recipientName }, ' : imprimez la carte jointe (PDF), ou transmettez-lui le code ci-dessus.'] };
   return renderMail('gift-bought', {
     siteUrl,
     // Names are the buyer's typing: one line in a Subject.
@@ -25,13 +27,13 @@ export function giftBuyerMail({ siteUrl, code, duration, recipientName, recipien
     preheader: `Le code cadeau de ${recipientName} et sa carte à imprimer.`,
     blocks: [
       { kind: 'paragraph', text: 'Bonjour,' },
-      { kind: 'paragraph', text: ['Vous offrez ', { strong: `${duration} de Contrechamp` }, ` à ${recipientName}. Merci : chaque lecteur de plus rend notre journalisme un peu plus fort.`] },
+      { kind: 'paragraph', text: ['Vous offrez ', { strong: `${duration} de Contrechamp` }, ` à ${recipientName}. Merci : chaque nouvelle lectrice, chaque nouveau lecteur rend notre journalisme un peu plus fort.`] },
       { kind: 'fields', rows: [['Code cadeau', code], ['Valable jusqu’au', formatDate(expiresAt)], ['Activation', siteLink(siteUrl, '/activer-cadeau').href]] },
       delivery,
       { kind: 'paragraph', text: 'La carte cadeau à imprimer est jointe à ce message (PDF).' },
       { kind: 'link', label: 'Mes cadeaux', url: siteLink(siteUrl, '/mon-compte/mes-cadeaux') },
       ...(invoice ? ([{ kind: 'link', label: `Télécharger la facture n° ${invoice.label} (PDF)`, url: siteLink(siteUrl, `/mon-compte/mes-factures/${encodeURIComponent(invoice.id)}`) }] satisfies Block[]) : []),
-      { kind: 'note', text: 'Le code ne sert qu’une fois, pendant un an. Un abonnement offert n’est jamais reconduit : ni vous ni la personne qui le reçoit ne serez débités à son terme. Vous pouvez vous rétracter tant que le code n’a pas été activé, dans les 14 jours qui suivent l’achat (CGV, article 8).' },
+      { kind: 'note', text: 'Le code est valable un an et ne sert qu’une fois. Un abonnement offert n’est jamais reconduit : à son terme, rien n’est prélevé, ni à vous ni à la personne qui le reçoit. Vous pouvez vous rétracter tant que le code n’a pas été activé, dans les 14 jours qui suivent l’achat (CGV, article 8).' },
     ],
     reason: 'Vous recevez ce message parce que vous avez offert un abonnement à Contrechamp.',
   });
@@ -54,9 +56,9 @@ export function giftRecipientMail({ siteUrl, code, duration, recipientName, reci
       { kind: 'action', label: 'Activer mon abonnement offert', url: activationUrl(siteUrl, code, recipientEmail) },
       { kind: 'fields', rows: [['Votre code cadeau', code], ['Valable jusqu’au', formatDate(expiresAt)]] },
       { kind: 'paragraph', text: ['Vous pouvez aussi saisir ce code sur ', siteLink(siteUrl, '/activer-cadeau').href, '. Aucune carte bancaire n’est demandée, et l’abonnement ne se renouvelle jamais tout seul.'] },
-      { kind: 'note', text: 'Vous avez déjà un abonnement ? Les mois offerts s’ajoutent après votre période payée : votre prochain paiement est reporté d’autant.' },
+      { kind: 'note', text: 'Vous avez déjà un abonnement ? Les mois offerts s’ajoutent après la période déjà payée : votre prochain paiement est reporté d’autant.' },
     ],
-    reason: `Vous recevez ce message parce que ${buyerName} vous a offert un abonnement à Contrechamp et nous a donné votre adresse pour vous le transmettre. Nous ne l’utiliserons pour rien d’autre.`,
+    reason: `Vous recevez ce message parce que ${midSentence(buyerName)} vous a offert un abonnement à Contrechamp et nous a donné votre adresse pour vous le transmettre. Nous ne l’utiliserons pour rien d’autre.`,
   });
 }
 
@@ -104,16 +106,16 @@ export function giftActivatedMail({ siteUrl, duration, buyerName, startsAt, ends
   afterPaid: boolean;
 }): MailContent {
   const dates = afterPaid
-    ? `Ces ${duration} s’ajoutent à votre abonnement, après la période déjà payée : votre période en cours se termine désormais le ${formatDate(endsAt)}.${nextPaymentAt ? ` Votre prochain paiement est reporté au ${formatDate(nextPaymentAt)}.` : ' Rien ne vous sera prélevé d’ici là.'}`
+    ? `Il s’ajoute à votre abonnement, après la période déjà payée : votre période en cours se termine désormais le ${formatDate(endsAt)}.${nextPaymentAt ? ` Votre prochain paiement est reporté au ${formatDate(nextPaymentAt)}.` : ' Rien ne vous sera prélevé d’ici là.'}`
     : `Il commence le ${formatDate(startsAt)} et se termine le ${formatDate(endsAt)}. Il ne se renouvelle pas : rien ne vous sera jamais prélevé. Nous vous écrirons deux semaines avant son terme.`;
   return renderMail('gift-activated', {
     siteUrl,
     subject: `Abonnement offert activé : ${duration} de Contrechamp`,
     heading: 'Votre abonnement offert est activé',
-    preheader: `Offert par ${buyerName}, jusqu’au ${formatDate(endsAt)}.`,
+    preheader: `Offert par ${midSentence(buyerName)}, jusqu’au ${formatDate(endsAt)}.`,
     blocks: [
       { kind: 'paragraph', text: 'Bonjour,' },
-      { kind: 'paragraph', text: ['L’abonnement de ', { strong: duration }, ' qui vous a été offert par ', { strong: buyerName.replace(/^Une /, 'une ') }, ' est activé.'] },
+      { kind: 'paragraph', text: ['L’abonnement de ', { strong: duration }, ' qui vous a été offert par ', { strong: midSentence(buyerName) }, ' est activé.'] },
       { kind: 'paragraph', text: dates },
       { kind: 'action', label: 'Voir mon abonnement', url: siteLink(siteUrl, '/mon-compte/mes-abonnements') },
     ],
