@@ -24,7 +24,7 @@ import { addDocument, addResolution, closeAssembly, createAssembly, createSecond
 import { castVotes, giveProxy, setAttendance } from '../shares/ballots';
 import { latestAccounts } from '../../config/cooperative-documents';
 import { statutes } from '../../config/statutes';
-import { formatInTimeZone } from 'date-fns-tz';
+import { formatInTimeZone, fromZonedTime } from 'date-fns-tz';
 import { findNewsletter } from '../../config/newsletters';
 import { TIME_ZONE } from '../../lib/dates';
 import { config } from '../core/config';
@@ -225,7 +225,8 @@ export async function seedDemoAssemblies(deps: ServerDeps): Promise<void> {
     if (!result.ok) throw new Error(`Demo assembly: ${result.message}`);
     return result;
   };
-  const days = (n: number) => addDays(now, n);
+  // Assemblies meet at 18 h 30, Paris time, as people do, not at the minute the demo was seeded.
+  const days = (n: number) => fromZonedTime(`${formatInTimeZone(addDays(now, n), TIME_ZONE, 'yyyy-MM-dd')}T18:30:00`, TIME_ZONE);
   const member = async (userId: string) => Number((await deps.db.selectFrom('share_members').select('member_number').where('user_id', '=', userId).executeTakeFirstOrThrow()).member_number);
 
   async function convene(created: Date, input: Parameters<typeof createAssembly>[2], resolutions: { title: string; text: string; boardProposal?: boolean }[], noticeAt: Date, documents: { title: string; path: string }[] = []) {
