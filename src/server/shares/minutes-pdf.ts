@@ -23,6 +23,19 @@ import { formatDateTime } from '../../lib/dates';
 const LEFT = 50;
 const WIDTH = 495;
 
+
+/**
+ * The assembly named once: « Assemblée générale extraordinaire : titres participatifs, première
+ * convocation », not the kind twice when the title already says it (the back-office's titles
+ * usually do), nor the call twice for a second call's title.
+ */
+export function minutesHeading(input: { kind: 'ordinary' | 'extraordinary'; call: 'first' | 'second'; title: string }): string {
+  const kind = kindLabel(input.kind);
+  const call = callLabel(input.call);
+  if (!input.title.toLowerCase().startsWith(kind)) return `${kind.replace(/^./, (c) => c.toUpperCase())}, ${call} : ${input.title}`;
+  return input.title.toLowerCase().includes(call) ? input.title : `${input.title}, ${call}`;
+}
+
 export interface MinutesInput {
   title: string;
   kind: 'ordinary' | 'extraordinary';
@@ -132,7 +145,7 @@ export async function renderMinutesPdf(input: MinutesInput): Promise<Uint8Array>
   block([
     p('Contrechamp', { size: 20, bold: true, color: COLORS.green, gap: 0.1 }),
     p('Procès-verbal', { size: 16, bold: true, gap: 0.1 }),
-    p(`${kindLabel(input.kind).replace(/^./, (c) => c.toUpperCase())}, ${callLabel(input.call)} : ${input.title}`, { size: 12, bold: true, gap: 0.6 }),
+    p(minutesHeading(input), { size: 12, bold: true, gap: 0.6 }),
     p(`Réunie le ${formatDateTime(input.startsAt)}${input.place ? `, ${input.place}` : ''}${input.onlineUrl ? `, et en ligne (${input.onlineUrl})` : ''}.`),
     ...(input.firstCallStartsAt ? [p(`Assemblée réunie sur seconde convocation, l’assemblée convoquée sur première convocation le ${formatDateTime(input.firstCallStartsAt)} n’ayant pas atteint le quorum requis.`)] : []),
     p(`Vote en ligne ouvert ${voteWindow(input.voteOpensAt, input.voteClosesAt)} (heure de Paris) ; résultats arrêtés le ${formatDateTime(closedAt)}. Statuts appliqués : version ${input.statutesVersion}.`),

@@ -17,7 +17,7 @@ import { colleges, statutes } from '../../config/statutes';
 import { migrateToLatest, migrations } from '../db/migrate';
 import { writeTransaction } from '../db/transaction';
 import { bulletinFingerprint, bulletinForm, bulletinText, checkBulletin, insertBulletin, type ShareBulletin } from './bulletins';
-import { type MinutesInput, quorumRequired, renderMinutesPdf } from './minutes-pdf';
+import { type MinutesInput, minutesHeading, quorumRequired, renderMinutesPdf } from './minutes-pdf';
 import { renderBulletinPdf, renderCertificatePdf } from './pdf';
 import { type AssemblyResults, computeQuorum, type RollMember, tallyResolution } from './tally';
 
@@ -76,6 +76,12 @@ function minutes(resolutions: number, participating: number): MinutesInput {
 }
 
 describe('the minutes of an assembly', () => {
+  it('names the assembly once: the kind and the call are not repeated when its title says them', () => {
+    expect(minutesHeading({ kind: 'extraordinary', call: 'first', title: 'Assemblée générale extraordinaire : titres participatifs' })).toBe('Assemblée générale extraordinaire : titres participatifs, première convocation');
+    expect(minutesHeading({ kind: 'extraordinary', call: 'second', title: 'Assemblée générale extraordinaire : titres participatifs (seconde convocation)' })).toBe('Assemblée générale extraordinaire : titres participatifs (seconde convocation)');
+    expect(minutesHeading({ kind: 'ordinary', call: 'first', title: 'Approbation des comptes 2026' })).toBe('Assemblée générale ordinaire, première convocation : Approbation des comptes 2026');
+  });
+
   it('without quorum: the bureau, the attendance sheet per college, the quorum required and reached, the window in Paris time, signatures', async () => {
     const input = minutes(3, 2);
     expect(input.results.quorum.met).toBe(false);
