@@ -19,7 +19,8 @@ import { formatDate, formatDateTime } from '../../lib/dates';
 import type { SubscriptionKind } from '../db/database';
 import { frenchSpacing, renderMail, siteLink, type Block, type MailContent } from '../mail/layout';
 import { CONTACTS } from '../../config/publisher';
-import { mandateRows, type SepaMandate } from './sepa';
+import { type DebitToAnnounce, mandateRows, type SepaMandate } from './sepa';
+import { SEPA_PRENOTICE_DAYS } from './state';
 
 /** Where readers write about subscriptions, donations, withdrawals and refunds (CGV, art. 8 and 12). */
 const SUBSCRIPTIONS_EMAIL = CONTACTS.abonnements.email;
@@ -234,6 +235,7 @@ export function paymentFailedMail({
   amountCents,
   reason,
   nextAttemptAt,
+  sepa,
 }: {
   siteUrl: URL;
   subscriptionId: string;
@@ -242,6 +244,8 @@ export function paymentFailedMail({
   amountCents: number;
   reason: string;
   nextAttemptAt: Date | null;
+  /** The mandate the next attempt debits, when it is a SEPA debit: this mail announces it. */
+  sepa?: { mandate: SepaMandate; methodLabel: string } | null | undefined;
 }): MailContent {
   const w = words(kind);
   const amount = formatEuros(amountCents);
@@ -267,6 +271,8 @@ export function paymentFailedMail({
         },
         { kind: 'action', label: 'Mettre à jour mon moyen de paiement', url: subscriptionUrl(siteUrl, subscriptionId) },
         { kind: 'paragraph', text: ['Nous réessaierons le ', { strong: next }, `. Si le paiement aboutit, ${w.your} continuera sans interruption ; s’il échoue encore après nos dernières tentatives, ${w.your} prendra fin.`] },
+        // A SEPA debit presented again is a debit of its own: announced here, with its mandate (CGV art. 5).
+        ...(sepa ? [{ kind: 'fields', rows: sepaDebitRows(sepa, amount, next) } satisfies Block, sepaPrenotice(amount, next)] : []),
       ],
       reason: w.reason,
     });
@@ -504,6 +510,26 @@ const sepaPrenotice = (amount: string, date: string): Block => ({
 });
 
 /**
+ * The next SEPA debit, announced in the mail that confirms what the payer just changed (a plan,
+ * an amount, a new mandate, a resumption) when the regular pre-notification has gone already or
+ * was skipped (CGV art. 5): the amount and day as they now stand, with the mandate. A `late` one
+ * (fewer than `SEPA_PRENOTICE_DAYS` left) says why.
+ */
+function announcedDebitBlocks(debit: DebitToAnnounce | null | undefined, what: string): Block[] {
+  if (!debit) return [];
+  const amount = formatEuros(debit.amountCents);
+  const date = formatDate(debit.debitAt);
+  return [
+    { kind: 'paragraph', text: ['Votre prochain prélèvement SEPA, ', what, ' : ', { strong: amount }, ' le ', { strong: date }, '.'] },
+    { kind: 'fields', rows: sepaDebitRows(debit, amount, date) },
+    sepaPrenotice(amount, date),
+    ...(debit.late
+      ? [{ kind: 'note', text: `Cette annonce vous parvient moins de ${SEPA_PRENOTICE_DAYS} jours avant le prélèvement, parce que votre changement intervient peu avant l’échéance : comme le prévoient nos conditions générales de vente (article 5), le prélèvement garde sa date. Si vous le préférez, vous pouvez encore revenir sur ce changement, ou changer de moyen de paiement, depuis votre compte avant cette date.` } satisfies Block]
+      : []),
+  ];
+}
+
+/**
  * The pre-notification of a SEPA debit of a monthly subscription or donation, sent at least
  * `SEPA_PRENOTICE_DAYS` before it (a yearly subscription's comes with its renewal notice).
  */
@@ -558,6 +584,7 @@ export function paymentMethodChangedMail({
   methodLabel,
   changedAt,
   mandate,
+  debit,
 }: {
   siteUrl: URL;
   subscriptionId: string;
@@ -567,6 +594,8 @@ export function paymentMethodChangedMail({
   changedAt: Date;
   /** A new SEPA mandate, when the new method is a SEPA debit. */
   mandate?: SepaMandate | null | undefined;
+  /** The next debit under that mandate, when its regular announcement has gone or would be late. */
+  debit?: DebitToAnnounce | null | undefined;
 }): MailContent {
   const w = words(kind);
   const when = formatDateTime(changedAt);
@@ -587,6 +616,7 @@ export function paymentMethodChangedMail({
           ...(mandate ? mandateRows(mandate) : []),
         ],
       },
+      ...announcedDebitBlocks(debit, 'sur ce nouveau mandat'),
       { kind: 'action', label: w.manage, url: subscriptionUrl(siteUrl, subscriptionId) },
       { kind: 'paragraph', text: 'Vous êtes à l’origine de ce changement ? Vous n’avez rien à faire.' },
       {
@@ -659,12 +689,15 @@ export function resumedMail({
   kind,
   label,
   nextPaymentAt,
+  debit,
 }: {
   siteUrl: URL;
   subscriptionId: string;
   kind: SubscriptionKind;
   label: string;
   nextPaymentAt: Date;
+  /** The next SEPA debit, when its regular announcement was skipped (it was resigned) or has gone. */
+  debit?: DebitToAnnounce | null | undefined;
 }): MailContent {
   const w = words(kind);
   const next = formatDate(nextPaymentAt);
@@ -689,6 +722,7 @@ export function resumedMail({
           ['Prochain paiement', next],
         ],
       },
+      ...announcedDebitBlocks(debit, 'qui reprend'),
       {
         kind: 'paragraph',
         text: plan
@@ -767,6 +801,7 @@ export function planChangedMail({
   amountCents,
   interval,
   effectiveAt,
+  debit,
 }: {
   siteUrl: URL;
   subscriptionId: string;
@@ -776,6 +811,8 @@ export function planChangedMail({
   amountCents: number;
   interval: Interval;
   effectiveAt: Date;
+  /** The next SEPA debit at its new amount, when its regular announcement has gone or would be late. */
+  debit?: DebitToAnnounce | null | undefined;
 }): MailContent {
   const w = words(kind);
   const date = formatDate(effectiveAt);
@@ -810,6 +847,7 @@ export function planChangedMail({
           ['Date d’effet', date],
         ],
       },
+      ...announcedDebitBlocks(debit, 'à son nouveau montant'),
       {
         kind: 'paragraph',
         text: plan

@@ -24,7 +24,7 @@ import type { Mailer, OutgoingMail } from '../mail/transport';
 import { createSimulatedProvider, PROMPT_DELIVERY, SIMULATED_SIGNATURE_HEADER, signSimulated, submitSimulatedSession, type SimulatedProvider } from '../payments/simulated';
 import { methodChangedMessage } from './owner-view';
 import { findSubscription } from './repository';
-import { confirmPaymentMethodChange, paymentMethodPage, RENEWAL_NOTICE, subscriptionDetail } from './service';
+import { cancelSubscription, changeDonationAmount, changePlan, confirmPaymentMethodChange, paymentMethodPage, RENEWAL_NOTICE, resumeSubscription, subscriptionDetail } from './service';
 import { orderMandate, subscriptionMandate } from './sepa';
 import { SEPA_PRENOTICE_DAYS } from './state';
 
@@ -209,6 +209,98 @@ describeEachDialect('payment method and SEPA', (kind) => {
       expect(next.getTime() - new Date(nextNotice.run_at).getTime()).toBeGreaterThanOrEqual(SEPA_PRENOTICE_DAYS * DAY);
     });
 
+    /** The period's regular announcement, once its time has come (the job runs). */
+    async function pastTheNotice(subscriptionId: string) {
+      const sub = (await findSubscription(test.db, subscriptionId))!;
+      const notice = await test.db.selectFrom('jobs').select('run_at').where('kind', '=', RENEWAL_NOTICE.kind).where('unique_key', '=', `subscriptions.notice:${subscriptionId}:${sub.currentPeriodEnd!.toISOString()}`).executeTakeFirstOrThrow();
+      clock.set(new Date(new Date(notice.run_at).getTime() + 3 * DAY));
+      await deps.flush();
+      return sub.currentPeriodEnd!;
+    }
+    const announcement = (text: string) => plain(text).includes('Ce message vaut pré-notification de prélèvement SEPA');
+
+    it('a plan changed after the debit was announced: the confirmation announces it at its new amount, and the debit takes that amount on its day', async () => {
+      const { subscriptionId, reference } = await pay({ formule: 'solidaire-mensuel' }, IBAN_OK);
+      const debitAt = await pastTheNotice(subscriptionId);
+      expect(sent.filter((m) => plain(m.subject) === plain(`Prochain prélèvement SEPA : ${formatEuros(300)} le ${formatDate(debitAt)}`))).toHaveLength(1);
+
+      sent = [];
+      expect((await changePlan(deps, userId, subscriptionId, 'mensuel')).ok).toBe(true);
+      await deps.flush();
+      expect(sent).toHaveLength(1);
+      const text = plain(sent[0]!.text);
+      expect(announcement(text)).toBe(true);
+      expect(text).toContain(`Votre prochain prélèvement SEPA, à son nouveau montant : ${plain(formatEuros(700))} le ${formatDate(debitAt)}`);
+      expect(text).toContain(`CTC-${reference}`);
+      expect(text).toContain(SEPA_CREDITOR_ID);
+      expect(text).toContain(`moins de ${SEPA_PRENOTICE_DAYS} jours avant le prélèvement`);
+
+      // Taken back: the debit is announced again, at the amount it is back to.
+      sent = [];
+      expect((await changePlan(deps, userId, subscriptionId, 'solidaire-mensuel')).ok).toBe(true);
+      await deps.flush();
+      expect(sent.map((m) => plain(m.subject))).toEqual([plain(`Prochain prélèvement SEPA : ${formatEuros(300)} le ${formatDate(debitAt)}`)]);
+
+      // And again to the other plan: the renewal debits what the last mail said, on the day it said.
+      await changePlan(deps, userId, subscriptionId, 'mensuel');
+      clock.set(new Date(debitAt.getTime() + 1000));
+      await deps.flush();
+      const renewal = await test.db.selectFrom('orders').select(['amount_cents', 'status']).where('subscription_id', '=', subscriptionId).where('reason', '=', 'renewal').executeTakeFirstOrThrow();
+      expect(renewal).toEqual({ amount_cents: 700, status: 'paid' });
+    });
+
+    it('an amount changed before the announcement is told by the announcement alone; a card payer’s change announces no debit', async () => {
+      const { subscriptionId } = await pay({ montant: '12', frequence: 'mensuel' }, IBAN_OK);
+      const card = await pay({ formule: 'mensuel' }, '4242424242424242');
+      expect((await changeDonationAmount(deps, userId, subscriptionId, 2000)).ok).toBe(true);
+      await deps.flush();
+      const confirmationMail = sent.at(-1)!;
+      expect(confirmationMail.subject).toContain('Le nouveau montant de votre don mensuel');
+      expect(announcement(confirmationMail.text)).toBe(false);
+      sent = [];
+      const debitAt = await pastTheNotice(subscriptionId);
+      expect(sent.map((m) => plain(m.subject))).toEqual([plain(`Prochain prélèvement SEPA : ${formatEuros(2000)} le ${formatDate(debitAt)}`)]);
+
+      sent = [];
+      expect((await changePlan(deps, userId, card.subscriptionId, 'annuel')).ok).toBe(true);
+      await deps.flush();
+      expect(sent).toHaveLength(1);
+      expect(announcement(sent[0]!.text)).toBe(false);
+    });
+
+    it('a subscription resumed after its announcement was skipped (it was resigned then) is announced by the confirmation', async () => {
+      const { subscriptionId, reference } = await pay({ formule: 'solidaire-mensuel' }, IBAN_OK);
+      expect((await cancelSubscription(deps, userId, subscriptionId)).ok).toBe(true);
+      await deps.flush();
+      sent = [];
+      const debitAt = await pastTheNotice(subscriptionId);
+      expect(sent).toEqual([]); // resigned: no debit to announce
+      expect((await resumeSubscription(deps, userId, subscriptionId)).ok).toBe(true);
+      await deps.flush();
+      expect(sent).toHaveLength(1);
+      const text = plain(sent[0]!.text);
+      expect(announcement(text)).toBe(true);
+      expect(text).toContain(`${plain(formatEuros(300))} le ${formatDate(debitAt)}`);
+      expect(text).toContain(`CTC-${reference}`);
+    });
+
+    it('a refused SEPA renewal: the mail that says so announces the debit presented again, with its mandate', async () => {
+      const { subscriptionId, reference } = await pay({ formule: 'solidaire-mensuel' }, IBAN_OK);
+      const debitAt = (await findSubscription(test.db, subscriptionId))!.currentPeriodEnd!;
+      // The payer's account is empty by then: the bank rejects the debit.
+      const customer = await test.db.selectFrom('payment_customers').select('customer_ref').where('user_id', '=', userId).executeTakeFirstOrThrow();
+      await test.db.updateTable('simulated_customers').set({ method_behaviour: 'sepa-fail' }).where('id', '=', customer.customer_ref).execute();
+      sent = [];
+      clock.set(new Date(debitAt.getTime() + 1000));
+      await deps.flush();
+      const failed = sent.find((m) => m.subject.includes('n’a pas abouti'))!;
+      const text = plain(failed.text);
+      expect(announcement(text)).toBe(true);
+      expect(text).toContain(`CTC-${reference}`);
+      expect(text).toContain(SEPA_CREDITOR_ID);
+      expect(text).toMatch(new RegExp(`Nous réessaierons le ${formatDate(new Date(debitAt.getTime() + DAY))}`));
+    });
+
     it('a yearly SEPA subscription’s renewal notice is its pre-notification', async () => {
       const { reference } = await pay({ formule: 'solidaire-annuel' }, IBAN_OK);
       sent = [];
@@ -230,5 +322,9 @@ describe('the CGV (art. 5) say what the code does', () => {
     expect(cgv).toContain(SEPA_CREDITOR_ID);
     expect(cgv).toContain(`au moins ${SEPA_PRENOTICE_DAYS} jours calendaires avant`);
     expect(cgv).toMatch(/référence unique de mandat \(RUM\)/);
+  });
+  it('says that a change made after the announcement is announced by its confirmation, and a rejected debit by the mail that says so', () => {
+    expect(cgv).toContain('l’e-mail qui confirme votre changement, envoyé aussitôt, vous l’annonce de nouveau avec son montant, sa date, la RUM et l’ICS, et vaut pré-notification');
+    expect(cgv).toContain('Un prélèvement rejeté par votre banque et présenté de nouveau vous est annoncé de la même façon, dans l’e-mail qui vous informe du rejet.');
   });
 });

@@ -11,10 +11,18 @@
  * - signed when a running subscription moves to SEPA at the provider (no order), it is new and
  *   random, in a shape of its own so that it never meets an order's: `CTC-M-7KQ2M-X9P4R`,
  *   and the unique index of `subscriptions.mandate_ref` keeps it apart from every other.
+ *
+ * Each debit is announced (pre-notification) at least `SEPA_PRENOTICE_DAYS` before it, by the
+ * `renewal-notice` job, which reads what stands when it runs. What the payer changes after that
+ * job's time (a plan, an amount, a new mandate, a resumption) is announced at once, in the mail
+ * that confirms the change (`debitToAnnounce`): the renewal keeps its day (CGV art. 5).
  */
+import { addDays } from 'date-fns';
+import { findPlan } from '../../config/catalog';
 import { SEPA_CREDITOR_ID } from '../../config/publisher';
-import type { PaymentMethodKind } from '../db/database';
+import type { BillingInterval, PaymentMethodKind, SubscriptionKind, SubscriptionStatus } from '../db/database';
 import { newOrderReference } from '../orders/references';
+import { RENEWAL_NOTICE_DAYS, SEPA_PRENOTICE_DAYS } from './state';
 
 export interface SepaMandate {
   /** Référence unique de mandat (RUM). */
@@ -53,3 +61,50 @@ export const mandateRows = (m: SepaMandate): [string, string][] => [
   ['Référence unique de mandat (RUM)', m.reference],
   ['Identifiant créancier SEPA (ICS)', m.creditorId],
 ];
+
+// ---------------------------------------------------------------------------------------------
+// Announcements (pre-notifications)
+
+/** What the next renewal charges: the plan or amount asked for, else the current one. */
+export function nextChargeCents(sub: { planId: string | null; amountCents: number; nextPlanId: string | null; nextAmountCents: number | null }): number {
+  return (sub.nextPlanId ? findPlan(sub.nextPlanId)?.priceCents : undefined) ?? sub.nextAmountCents ?? sub.amountCents;
+}
+
+/** When a period's regular announcement goes: a year's renewal notice (which carries it), a month's pre-notification. */
+export function regularNoticeAt(sub: { kind: SubscriptionKind; interval: BillingInterval }, periodEnd: Date): Date {
+  return addDays(periodEnd, -(sub.kind === 'plan' && sub.interval === 'year' ? RENEWAL_NOTICE_DAYS : SEPA_PRENOTICE_DAYS));
+}
+
+/** The next SEPA debit as it now stands, for the mail that confirms a change to it. */
+export interface DebitToAnnounce {
+  amountCents: number;
+  debitAt: Date;
+  methodLabel: string;
+  mandate: SepaMandate;
+  /** Fewer than `SEPA_PRENOTICE_DAYS` before the debit: the mail says why. */
+  late: boolean;
+}
+
+/**
+ * The next debit of `sub`, as it stands after a change its payer just made, when the mail that
+ * confirms that change must announce it: the subscription runs and renews by SEPA debit, and the
+ * period's regular announcement has gone already (or was skipped: the subscription was resigned
+ * then). Null otherwise: a card, a gift, a subscription that ends or is in arrears, or a notice
+ * still to come, which will read the change when it goes.
+ */
+export function debitToAnnounce(
+  sub: { kind: SubscriptionKind; status: SubscriptionStatus; cancelAtPeriodEnd: boolean; interval: BillingInterval; currentPeriodEnd: Date | null; mandateRef: string | null; paymentMethod: string | null; planId: string | null; amountCents: number; nextPlanId: string | null; nextAmountCents: number | null },
+  now: Date,
+): DebitToAnnounce | null {
+  const mandate = subscriptionMandate(sub);
+  const end = sub.currentPeriodEnd;
+  if (!mandate || !end || sub.kind === 'gift' || sub.status !== 'active' || sub.cancelAtPeriodEnd || end <= now) return null;
+  if (now < regularNoticeAt(sub, end)) return null;
+  return {
+    amountCents: nextChargeCents(sub),
+    debitAt: end,
+    methodLabel: sub.paymentMethod ?? 'Prélèvement SEPA',
+    mandate,
+    late: addDays(now, SEPA_PRENOTICE_DAYS) > end,
+  };
+}

@@ -41,7 +41,7 @@ import {
   sepaDebitNoticeMail,
   subscriptionStartedMail,
 } from './mails';
-import { mandateReferenceOf, newMandateReference, orderMandate, subscriptionMandate } from './sepa';
+import { debitToAnnounce, type DebitToAnnounce, mandateReferenceOf, newMandateReference, nextChargeCents, orderMandate, subscriptionMandate } from './sepa';
 import { countSubscriptionEvents, findByProviderRef, findSubscription, findUserSubscription, insertSubscriptionEvent, listUserSubscriptions, type Subscription, subscriptionEvents, updateSubscriptionIf } from './repository';
 import { isLive, RENEWAL_NOTICE_DAYS, RETRY_DAYS, SEPA_PRENOTICE_DAYS } from './state';
 
@@ -181,12 +181,20 @@ async function sendRenewalNotice(deps: SubscriptionDeps, subscriptionId: string,
   } else {
     // A monthly period: only a SEPA payer is told (the pre-notification of the debit); a card is just charged.
     if (!mandate || sub.kind === 'gift') return;
-    const amountCents = (sub.nextPlanId ? findPlan(sub.nextPlanId)?.priceCents : undefined) ?? sub.nextAmountCents ?? sub.amountCents;
+    const amountCents = nextChargeCents(sub);
     await writeTransaction(deps.db, (trx) =>
       mailOwner(deps, trx, sub.userId, sepaDebitNoticeMail({ siteUrl: deps.siteUrl, subscriptionId: sub.id, kind: sub.kind, label: subscriptionLabel(sub), amountCents, debitAt: sub.currentPeriodEnd!, methodLabel: sub.paymentMethod, mandate }), mailKey),
     );
   }
   deps.jobs.wake();
+}
+
+/**
+ * A change given up after its debit was announced (a plan or amount asked, then taken back): the
+ * debit is announced again as it now stands, in the pre-notification's own mail.
+ */
+async function announceDebitAgain(deps: SubscriptionDeps, trx: Kysely<Database>, sub: Subscription, debit: DebitToAnnounce): Promise<void> {
+  await mailOwner(deps, trx, sub.userId, sepaDebitNoticeMail({ siteUrl: deps.siteUrl, subscriptionId: sub.id, kind: sub.kind, label: subscriptionLabel(sub), amountCents: debit.amountCents, debitAt: debit.debitAt, methodLabel: debit.methodLabel, mandate: debit.mandate }));
 }
 
 export const subscriptionJobs = (deps: SubscriptionDeps) => [
@@ -300,7 +308,10 @@ export function subscriptionFulfilment(deps: SubscriptionDeps): Fulfilment {
       }, now);
       if (!moved) return;
       const label = subscriptionLabel(sub);
-      await mailOwner(deps, trx, sub.userId, paymentFailedMail({ siteUrl: deps.siteUrl, subscriptionId: sub.id, kind: sub.kind, label, amountCents: order.amountCents, reason, nextAttemptAt }));
+      // A SEPA debit presented again is announced in this very mail (CGV art. 5).
+      const mandate = subscriptionMandate(sub);
+      const sepa = mandate ? { mandate, methodLabel: sub.paymentMethod } : null;
+      await mailOwner(deps, trx, sub.userId, paymentFailedMail({ siteUrl: deps.siteUrl, subscriptionId: sub.id, kind: sub.kind, label, amountCents: order.amountCents, reason, nextAttemptAt, sepa }));
       if (last) {
         await mailOwner(deps, trx, sub.userId, endedMail({ siteUrl: deps.siteUrl, kind: sub.kind, label, reason: 'unpaid' }));
         return;
@@ -365,7 +376,9 @@ export async function applySubscriptionEvent(deps: SubscriptionDeps, trx: Kysely
       const paid = await trx.selectFrom('orders').select('status').where('attempt_key', '=', `invoice:${event.invoiceRef}`).executeTakeFirst();
       if (paid?.status === 'paid' || paid?.status === 'refunded') return;
       const moved = await updateSubscriptionIf(trx, sub, { set: { status: 'past_due', failed_attempts: sub.failedAttempts + 1 }, type: 'payment-failed', detail: event.reason }, now);
-      if (moved) await mailOwner(deps, trx, sub.userId, paymentFailedMail({ siteUrl: deps.siteUrl, subscriptionId: sub.id, kind: sub.kind, label: subscriptionLabel(sub), amountCents: sub.amountCents, reason: event.reason, nextAttemptAt: event.nextAttemptAt }));
+      const mandate = subscriptionMandate(sub);
+      const sepa = mandate ? { mandate, methodLabel: sub.paymentMethod } : null;
+      if (moved) await mailOwner(deps, trx, sub.userId, paymentFailedMail({ siteUrl: deps.siteUrl, subscriptionId: sub.id, kind: sub.kind, label: subscriptionLabel(sub), amountCents: sub.amountCents, reason: event.reason, nextAttemptAt: event.nextAttemptAt, sepa }));
       return;
     }
     case 'subscription.ended': {
@@ -417,9 +430,11 @@ async function applyPaymentMethodChange(
     if (moved.numUpdatedRows === 0n) continue;
     changed.push(sub.id);
     await insertSubscriptionEvent(trx, { subscriptionId: sub.id, type: 'payment-method', from: sub.status, to: sub.status, detail: change.methodLabel }, now);
+    // A new mandate whose period's announcement has gone: the notice announces its first debit.
+    const debit = debitToAnnounce({ ...sub, mandateRef, paymentMethod: change.methodLabel }, now);
     await mailOwner(deps, trx, sub.userId, paymentMethodChangedMail({
       siteUrl: deps.siteUrl, subscriptionId: sub.id, kind: sub.kind, label: subscriptionLabel(sub), methodLabel: change.methodLabel, changedAt: now,
-      mandate: subscriptionMandate({ mandateRef }),
+      mandate: subscriptionMandate({ mandateRef }), debit,
     }), `subscriptions.method-changed:${sub.id}:${change.changeRef}`);
     // A reader in arrears who fixed the method is charged again now rather than at the next retry.
     if (sub.status === 'past_due' && !deps.payments.runsRenewals) {
@@ -515,7 +530,9 @@ export async function resumeSubscription(deps: SubscriptionDeps, userId: string,
   if (!(await atProvider(deps, sub, { cancelAtPeriodEnd: false }, 'resume'))) return providerDown();
   const done = await writeTransaction(deps.db, async (trx) => {
     const moved = await updateSubscriptionIf(trx, sub, { set: { cancel_at_period_end: 0 }, type: 'resumed', detail: 'Résiliation annulée' }, now);
-    if (moved) await mailOwner(deps, trx, sub.userId, resumedMail({ siteUrl: deps.siteUrl, subscriptionId: sub.id, kind: sub.kind, label: subscriptionLabel(sub), nextPaymentAt: sub.currentPeriodEnd! }));
+    // A SEPA debit whose announcement was skipped while the subscription was resigned is announced here.
+    const debit = debitToAnnounce({ ...sub, cancelAtPeriodEnd: false }, now);
+    if (moved) await mailOwner(deps, trx, sub.userId, resumedMail({ siteUrl: deps.siteUrl, subscriptionId: sub.id, kind: sub.kind, label: subscriptionLabel(sub), nextPaymentAt: sub.currentPeriodEnd!, debit }));
     return moved;
   });
   if (!done) return changedMeanwhile();
@@ -538,10 +555,15 @@ export async function changePlan(deps: SubscriptionDeps, userId: string, subscri
   if (!(await atProvider(deps, sub, { next: { amountCents: plan.priceCents, interval: plan.interval, description: `Abonnement ${plan.label}` } }, `plan-${plan.id}`))) return providerDown();
   const done = await writeTransaction(deps.db, async (trx) => {
     const moved = await updateSubscriptionIf(trx, sub, { set: { next_plan_id: back ? null : plan.id, next_amount_cents: null, vat_rate_bp: SUBSCRIPTION_VAT_BP }, type: 'plan-change', detail: back ? 'Changement de formule annulé' : `Formule ${plan.label} à partir du ${formatDate(effectiveAt)}` }, now);
-    if (moved && !back) {
-      await mailOwner(deps, trx, sub.userId, planChangedMail({ siteUrl: deps.siteUrl, subscriptionId: sub.id, kind: 'plan', fromLabel: findPlan(sub.planId ?? '')?.label ?? '', toLabel: plan.label, amountCents: plan.priceCents, interval: plan.interval, effectiveAt }));
+    if (!moved) return false;
+    // The debit at its new amount, when its announcement has gone (CGV art. 5).
+    const debit = debitToAnnounce({ ...sub, nextPlanId: back ? null : plan.id, nextAmountCents: null }, now);
+    if (!back) {
+      await mailOwner(deps, trx, sub.userId, planChangedMail({ siteUrl: deps.siteUrl, subscriptionId: sub.id, kind: 'plan', fromLabel: findPlan(sub.planId ?? '')?.label ?? '', toLabel: plan.label, amountCents: plan.priceCents, interval: plan.interval, effectiveAt, debit }));
+    } else if (debit) {
+      await announceDebitAgain(deps, trx, sub, debit);
     }
-    return moved;
+    return true;
   });
   if (!done) return changedMeanwhile();
   deps.jobs.wake();
@@ -561,8 +583,11 @@ export async function changeDonationAmount(deps: SubscriptionDeps, userId: strin
   if (!(await atProvider(deps, sub, { next: { amountCents, interval: 'month', description: `Don mensuel de ${formatEuros(amountCents)}` } }, `amount-${amountCents}`))) return providerDown();
   const done = await writeTransaction(deps.db, async (trx) => {
     const moved = await updateSubscriptionIf(trx, sub, { set: { next_amount_cents: same ? null : amountCents }, type: 'amount-change', detail: same ? 'Changement de montant annulé' : `Montant de ${formatEuros(amountCents)} à partir du ${formatDate(effectiveAt)}` }, now);
-    if (moved && !same) await mailOwner(deps, trx, sub.userId, planChangedMail({ siteUrl: deps.siteUrl, subscriptionId: sub.id, kind: 'donation', fromLabel: formatEuros(sub.amountCents), toLabel: formatEuros(amountCents), amountCents, interval: 'month', effectiveAt }));
-    return moved;
+    if (!moved) return false;
+    const debit = debitToAnnounce({ ...sub, nextAmountCents: same ? null : amountCents }, now);
+    if (!same) await mailOwner(deps, trx, sub.userId, planChangedMail({ siteUrl: deps.siteUrl, subscriptionId: sub.id, kind: 'donation', fromLabel: formatEuros(sub.amountCents), toLabel: formatEuros(amountCents), amountCents, interval: 'month', effectiveAt, debit }));
+    else if (debit) await announceDebitAgain(deps, trx, sub, debit);
+    return true;
   });
   if (!done) return changedMeanwhile();
   deps.jobs.wake();
