@@ -99,6 +99,10 @@ function listenForWake(): void {
 }
 
 let ready: Promise<ServerDeps> | undefined;
+let servicesDone = false;
+
+/** Whether `services()` has finished once: its database migrated, and in demo mode seeded. */
+export const servicesStarted = (): boolean => servicesDone;
 let worker: JobWorker | undefined;
 let publisher: Publisher | undefined;
 
@@ -153,10 +157,16 @@ export function services(): Promise<ServerDeps> {
       await started.start();
     }
     return deps;
-  })().catch((error: unknown) => {
-    ready = undefined;
-    throw error;
-  });
+  })().then(
+    (deps) => {
+      servicesDone = true;
+      return deps;
+    },
+    (error: unknown) => {
+      ready = undefined;
+      throw error;
+    },
+  );
   return ready;
 }
 

@@ -15,7 +15,7 @@ import type { APIRoute } from 'astro';
 import { systemClock } from '../../server/core/clock';
 import { findClientDir, healthReport } from '../../server/http/health';
 import { json } from '../../server/http/json';
-import { services } from '../../server/runtime';
+import { services, servicesStarted } from '../../server/runtime';
 
 export const prerender = false;
 
@@ -28,6 +28,7 @@ export const GET: APIRoute = async ({ url }) => {
     clock: systemClock,
     clientDir,
     buildId: __BUILD_ID__,
+    starting: () => !servicesStarted(),
   });
   return json(body, status);
 };

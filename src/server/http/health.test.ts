@@ -2,10 +2,11 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestDatabase, describeEachDialect, type TestDatabase } from '../../../tests/helpers/db';
 import { toTimestamp } from '../db/database';
 import { enqueue } from '../jobs/queue';
+import { log } from '../core/log';
 import { findClientDir, healthReport, LATE_AFTER_SECONDS } from './health';
 
 const NOW = new Date('2026-11-26T10:00:00Z');
@@ -120,6 +121,27 @@ describe('health report without a database', () => {
     expect(status).toBe(503);
     expect(body.checks.database.status).toBe('unavailable');
     expect(Date.now() - started).toBeLessThan(2000);
+  });
+
+  it('while the first start migrates and seeds, says « starting » and logs no error; after it, an outage is an error', async () => {
+    const errors = vi.spyOn(log, 'error');
+    const infos = vi.spyOn(log, 'info');
+    try {
+      let first = true;
+      const slow = { database: () => new Promise<never>(() => {}), clock, clientDir: builtClient, buildId: 'b1', timeoutMs: 100, starting: () => first };
+      const starting = await healthReport(slow);
+      expect(starting.status).toBe(503);
+      expect(starting.body).toMatchObject({ status: 'starting', ready: false, checks: { database: { status: 'starting' } } });
+      expect(errors).not.toHaveBeenCalledWith('health.database_unreachable', expect.anything());
+      expect(infos).toHaveBeenCalledWith('health.database_starting', { timeoutMs: 100 });
+      first = false;
+      const down = await healthReport(slow);
+      expect(down.body).toMatchObject({ status: 'unavailable', checks: { database: { status: 'unavailable' } } });
+      expect(errors).toHaveBeenCalledWith('health.database_unreachable', expect.anything());
+    } finally {
+      errors.mockRestore();
+      infos.mockRestore();
+    }
   });
 });
 

@@ -27,11 +27,12 @@ export const LATE_AFTER_SECONDS = 300;
 /** A database that has not answered in this time counts as unreachable. */
 export const DATABASE_TIMEOUT_MS = 3000;
 
-export type CheckStatus = 'ok' | 'unavailable';
+/** `starting`: the process's first opening of the database (migrations, the demo's seed) is under way. */
+export type CheckStatus = 'ok' | 'starting' | 'unavailable';
 
 export interface HealthBody {
-  /** `ok` when ready, `unavailable` when not. */
-  status: 'ok' | 'unavailable';
+  /** `ok` when ready, `starting` while the first opening of the database runs, `unavailable` otherwise. */
+  status: 'ok' | 'starting' | 'unavailable';
   /** Always true in an answer: a process that answers is alive. */
   live: true;
   ready: boolean;
@@ -53,6 +54,12 @@ export interface HealthInput {
   /** The id of the build this server is (the one in every page's `<meta name="build-id">`). */
   buildId: string;
   timeoutMs?: number;
+  /**
+   * True while the process has not finished opening its database the first time (migrations, and
+   * in demo mode the demo's seed, which takes longer than the timeout): not answering then is
+   * starting, told at info level, not an outage told at error level.
+   */
+  starting?: () => boolean;
 }
 
 function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
@@ -86,6 +93,7 @@ export function findClientDir(moduleUrl: string): string | undefined {
 export async function healthReport(input: HealthInput): Promise<{ status: 200 | 503; body: HealthBody }> {
   const timeoutMs = input.timeoutMs ?? DATABASE_TIMEOUT_MS;
   let db: Kysely<Database> | undefined;
+  let starting = false;
   try {
     db = await withTimeout(
       input.database().then(async (opened) => {
@@ -95,7 +103,9 @@ export async function healthReport(input: HealthInput): Promise<{ status: 200 | 
       timeoutMs,
     );
   } catch (error) {
-    log.error('health.database_unreachable', { error });
+    starting = input.starting?.() ?? false;
+    if (starting) log.info('health.database_starting', { timeoutMs });
+    else log.error('health.database_unreachable', { error });
   }
 
   let queue: HealthBody['checks']['queue'] = { status: 'unavailable' };
@@ -128,10 +138,10 @@ export async function healthReport(input: HealthInput): Promise<{ status: 200 | 
   return {
     status: ready ? 200 : 503,
     body: {
-      status: ready ? 'ok' : 'unavailable',
+      status: ready ? 'ok' : starting ? 'starting' : 'unavailable',
       live: true,
       ready,
-      checks: { database: { status: db ? 'ok' : 'unavailable' }, build, queue, publishing },
+      checks: { database: { status: db ? 'ok' : starting ? 'starting' : 'unavailable' }, build, queue, publishing },
     },
   };
 }
