@@ -54,3 +54,15 @@ describe('contact addresses', () => {
     for (const subject of Object.keys(CONTACT_SUBJECTS) as (keyof typeof CONTACT_SUBJECTS)[]) expect(CONTACTS[CONTACT_ROUTES[subject]]).toBeDefined();
   });
 });
+
+describe('the legal representative', () => {
+  const pages = ['legal', 'vie-privee', 'presentation'].map((slug) => readFileSync(join(root, 'src/content/pages', `${slug}.md`), 'utf8'));
+  it('is named with the role the company form gives (a SAS has a président, no gérant) on every page that names it', () => {
+    const { name, role } = PUBLISHER.legalRepresentative;
+    for (const page of pages) {
+      expect(page).toContain(name);
+      expect(page).toMatch(new RegExp(`${role} de la coopérative|représentée par sa ${role}, ${name}`));
+      expect(page).not.toMatch(/co-?gérante? de la coopérative|représentée par sa co-?gérante/);
+    }
+  });
+});
