@@ -301,6 +301,75 @@ describeEachDialect('payment method and SEPA', (kind) => {
       expect(text).toMatch(new RegExp(`Nous réessaierons le ${formatDate(new Date(debitAt.getTime() + DAY))}`));
     });
 
+    /** The provider tells of a new SEPA mandate signed on its own page (Stripe's customer portal). */
+    async function newMandateFromProvider(who = userId) {
+      const customerRef = (await test.db.selectFrom('payment_customers').select('customer_ref').where('user_id', '=', who).executeTakeFirstOrThrow()).customer_ref;
+      const body = JSON.stringify({ id: `evt_sim_${randomUUID()}`, created: clock.now().toISOString(), data: { type: 'payment_method.updated', customerRef, methodLabel: 'Prélèvement SEPA •••• 2606', changeRef: `seti_${randomUUID()}`, method: 'sepa_debit' } });
+      const headers = new Headers({ [SIMULATED_SIGNATURE_HEADER]: signSimulated(TEST_WEBHOOK_KEY, body, clock.now()) });
+      expect(await handlePaymentWebhook(deps, 'simulated', new TextEncoder().encode(body), headers)).toMatchObject({ ok: true, applied: 1 });
+      await deps.flush();
+    }
+
+    it('a new mandate signed after the notice’s time: the mail that confirms it announces its first debit under its own RUM', async () => {
+      const { subscriptionId } = await pay({ formule: 'mensuel' }, '4242424242424242');
+      const debitAt = await pastTheNotice(subscriptionId);
+      sent = [];
+      await newMandateFromProvider();
+      const rum = (await findSubscription(test.db, subscriptionId))!.mandateRef!;
+      expect(rum).toMatch(/^CTC-M-/);
+      const mail = sent.find((m) => m.subject === 'Votre moyen de paiement a été modifié')!;
+      const text = plain(mail.text);
+      expect(announcement(text)).toBe(true);
+      expect(text).toContain(`Votre prochain prélèvement SEPA, sur ce nouveau mandat : ${plain(formatEuros(700))} le ${formatDate(debitAt)}`);
+      expect(text).toContain(rum);
+      expect(text).toContain(`moins de ${SEPA_PRENOTICE_DAYS} jours avant le prélèvement`);
+    });
+
+    it('a payment in arrears presented again on a new mandate is announced, for today, by the mail that confirms the mandate', async () => {
+      const { subscriptionId } = await pay({ formule: 'mensuel' }, '4242424242424242');
+      const customer = await test.db.selectFrom('payment_customers').select('customer_ref').where('user_id', '=', userId).executeTakeFirstOrThrow();
+      await test.db.updateTable('simulated_customers').set({ method_behaviour: 'decline' }).where('id', '=', customer.customer_ref).execute();
+      const debitAt = (await findSubscription(test.db, subscriptionId))!.currentPeriodEnd!;
+      clock.set(new Date(debitAt.getTime() + 3600_000));
+      await deps.flush();
+      expect((await findSubscription(test.db, subscriptionId))!.status).toBe('past_due');
+      sent = [];
+      await test.db.updateTable('simulated_customers').set({ method_behaviour: 'sepa-succeed' }).where('id', '=', customer.customer_ref).execute();
+      await newMandateFromProvider();
+      const text = plain(sent.find((m) => m.subject === 'Votre moyen de paiement a été modifié')!.text);
+      expect(text).toContain(`Votre prochain prélèvement SEPA, sur ce nouveau mandat : ${plain(formatEuros(700))} le ${formatDate(clock.now())}`);
+      expect(text).toContain((await findSubscription(test.db, subscriptionId))!.mandateRef!);
+      expect((await findSubscription(test.db, subscriptionId))!.status).toBe('active');
+    });
+
+    it('a yearly plan changed between its renewal notice and the last 14 days: announced at once, in time, with no apology for being late', async () => {
+      const { subscriptionId, reference } = await pay({ formule: 'solidaire-annuel' }, IBAN_OK);
+      const end = (await findSubscription(test.db, subscriptionId))!.currentPeriodEnd!;
+      clock.set(new Date(end.getTime() - 30 * DAY));
+      await deps.flush();
+      expect(sent.filter((m) => plain(m.text).includes('L. 215-1'))).toHaveLength(1);
+      sent = [];
+      expect((await changePlan(deps, userId, subscriptionId, 'annuel')).ok).toBe(true);
+      await deps.flush();
+      const text = plain(sent[0]!.text);
+      expect(announcement(text)).toBe(true);
+      expect(text).toContain(`CTC-${reference}`);
+      expect(text).toContain(`le ${formatDate(end)}`);
+      expect(text).not.toContain('moins de 14 jours');
+    });
+
+    it('a change asked once the period has ended, while its payment is under way, is refused and changes nothing', async () => {
+      const { subscriptionId } = await pay({ formule: 'solidaire-mensuel' }, IBAN_OK);
+      const end = (await findSubscription(test.db, subscriptionId))!.currentPeriodEnd!;
+      clock.set(new Date(end.getTime() + 1000)); // the renewal job has not run yet
+      sent = [];
+      const refused = await changePlan(deps, userId, subscriptionId, 'mensuel');
+      expect(refused).toMatchObject({ ok: false, status: 409 });
+      expect(!refused.ok && refused.message).toContain('est en cours');
+      expect((await findSubscription(test.db, subscriptionId))!.nextPlanId).toBeNull();
+      expect(sent).toEqual([]);
+    });
+
     it('a yearly SEPA subscription’s renewal notice is its pre-notification', async () => {
       const { reference } = await pay({ formule: 'solidaire-annuel' }, IBAN_OK);
       sent = [];

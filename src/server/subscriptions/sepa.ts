@@ -98,13 +98,26 @@ export function debitToAnnounce(
 ): DebitToAnnounce | null {
   const mandate = subscriptionMandate(sub);
   const end = sub.currentPeriodEnd;
-  if (!mandate || !end || sub.kind === 'gift' || sub.status !== 'active' || sub.cancelAtPeriodEnd || end <= now) return null;
+  if (!mandate || !end || sub.kind === 'gift' || sub.status !== 'active' || sub.cancelAtPeriodEnd) return null;
   if (now < regularNoticeAt(sub, end)) return null;
+  // The period has ended and its renewal is on its way (a job a little late): it debits now.
+  const debitAt = end > now ? end : now;
   return {
     amountCents: nextChargeCents(sub),
-    debitAt: end,
+    debitAt,
     methodLabel: sub.paymentMethod ?? 'Prélèvement SEPA',
     mandate,
-    late: addDays(now, SEPA_PRENOTICE_DAYS) > end,
+    late: addDays(now, SEPA_PRENOTICE_DAYS) > debitAt,
   };
+}
+
+/**
+ * A subscription in arrears whose payer signs a new mandate: the failed payment is presented
+ * again on it at once (the site's retry, `RETRY_RENEWAL`), which the mail that confirms the
+ * mandate announces. Null for a card, or when the provider runs its own retries (their days are
+ * its own; its notification of each attempt tells them).
+ */
+export function retryToAnnounce(failed: { amountCents: number } | undefined, mandate: SepaMandate | null, methodLabel: string, now: Date): DebitToAnnounce | null {
+  if (!failed || !mandate) return null;
+  return { amountCents: failed.amountCents, debitAt: now, methodLabel, mandate, late: true };
 }

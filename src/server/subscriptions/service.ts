@@ -41,7 +41,7 @@ import {
   sepaDebitNoticeMail,
   subscriptionStartedMail,
 } from './mails';
-import { debitToAnnounce, type DebitToAnnounce, mandateReferenceOf, newMandateReference, nextChargeCents, orderMandate, subscriptionMandate } from './sepa';
+import { debitToAnnounce, type DebitToAnnounce, mandateReferenceOf, newMandateReference, nextChargeCents, orderMandate, retryToAnnounce, subscriptionMandate } from './sepa';
 import { countSubscriptionEvents, findByProviderRef, findSubscription, findUserSubscription, insertSubscriptionEvent, listUserSubscriptions, type Subscription, subscriptionEvents, updateSubscriptionIf } from './repository';
 import { isLive, RENEWAL_NOTICE_DAYS, RETRY_DAYS, SEPA_PRENOTICE_DAYS } from './state';
 
@@ -168,24 +168,23 @@ async function retryRenewal(deps: SubscriptionDeps, payload: { subscriptionId: s
 }
 
 async function sendRenewalNotice(deps: SubscriptionDeps, subscriptionId: string, periodEnd: string): Promise<void> {
-  const sub = await findSubscription(deps.db, subscriptionId);
-  if (!sub || sub.status !== 'active' || sub.cancelAtPeriodEnd || !sub.currentPeriodEnd || toTimestamp(sub.currentPeriodEnd) !== periodEnd) return;
-  const mandate = subscriptionMandate(sub);
-  const mailKey = `subscriptions.notice-mail:${sub.id}:${periodEnd}`;
-  if (sub.kind === 'plan' && sub.interval === 'year') {
-    const plan = findPlan(sub.nextPlanId ?? sub.planId ?? '');
-    const sepa = mandate ? { mandate, methodLabel: sub.paymentMethod } : null;
-    await writeTransaction(deps.db, (trx) =>
-      mailOwner(deps, trx, sub.userId, renewalNoticeMail({ siteUrl: deps.siteUrl, subscriptionId: sub.id, planLabel: plan?.label ?? subscriptionLabel(sub), amountCents: sub.nextAmountCents ?? plan?.priceCents ?? sub.amountCents, renewsAt: sub.currentPeriodEnd!, sepa }), mailKey),
-    );
-  } else {
-    // A monthly period: only a SEPA payer is told (the pre-notification of the debit); a card is just charged.
-    if (!mandate || sub.kind === 'gift') return;
-    const amountCents = nextChargeCents(sub);
-    await writeTransaction(deps.db, (trx) =>
-      mailOwner(deps, trx, sub.userId, sepaDebitNoticeMail({ siteUrl: deps.siteUrl, subscriptionId: sub.id, kind: sub.kind, label: subscriptionLabel(sub), amountCents, debitAt: sub.currentPeriodEnd!, methodLabel: sub.paymentMethod, mandate }), mailKey),
-    );
-  }
+  await writeTransaction(deps.db, async (trx) => {
+    // Read under the row's lock: a change committing meanwhile is either seen here or, coming
+    // after, announces itself (`debitToAnnounce`); the payer's last mail is what stands.
+    await trx.updateTable('subscriptions').set({ updated_at: toTimestamp(deps.clock.now()) }).where('id', '=', subscriptionId).execute();
+    const sub = await findSubscription(trx, subscriptionId);
+    if (!sub || sub.status !== 'active' || sub.cancelAtPeriodEnd || !sub.currentPeriodEnd || toTimestamp(sub.currentPeriodEnd) !== periodEnd) return;
+    const mandate = subscriptionMandate(sub);
+    const mailKey = `subscriptions.notice-mail:${sub.id}:${periodEnd}`;
+    if (sub.kind === 'plan' && sub.interval === 'year') {
+      const plan = findPlan(sub.nextPlanId ?? sub.planId ?? '');
+      const sepa = mandate ? { mandate, methodLabel: sub.paymentMethod } : null;
+      await mailOwner(deps, trx, sub.userId, renewalNoticeMail({ siteUrl: deps.siteUrl, subscriptionId: sub.id, planLabel: plan?.label ?? subscriptionLabel(sub), amountCents: nextChargeCents(sub), renewsAt: sub.currentPeriodEnd, sepa }), mailKey);
+    } else if (mandate && sub.kind !== 'gift') {
+      // A monthly period: only a SEPA payer is told (the pre-notification of the debit); a card is just charged.
+      await mailOwner(deps, trx, sub.userId, sepaDebitNoticeMail({ siteUrl: deps.siteUrl, subscriptionId: sub.id, kind: sub.kind, label: subscriptionLabel(sub), amountCents: nextChargeCents(sub), debitAt: sub.currentPeriodEnd, methodLabel: sub.paymentMethod, mandate }), mailKey);
+    }
+  });
   deps.jobs.wake();
 }
 
@@ -378,7 +377,8 @@ export async function applySubscriptionEvent(deps: SubscriptionDeps, trx: Kysely
       const moved = await updateSubscriptionIf(trx, sub, { set: { status: 'past_due', failed_attempts: sub.failedAttempts + 1 }, type: 'payment-failed', detail: event.reason }, now);
       const mandate = subscriptionMandate(sub);
       const sepa = mandate ? { mandate, methodLabel: sub.paymentMethod } : null;
-      if (moved) await mailOwner(deps, trx, sub.userId, paymentFailedMail({ siteUrl: deps.siteUrl, subscriptionId: sub.id, kind: sub.kind, label: subscriptionLabel(sub), amountCents: sub.amountCents, reason: event.reason, nextAttemptAt: event.nextAttemptAt, sepa }));
+      // The provider's invoice is at the price that took effect with this period (a change asked for is applied on its success).
+      if (moved) await mailOwner(deps, trx, sub.userId, paymentFailedMail({ siteUrl: deps.siteUrl, subscriptionId: sub.id, kind: sub.kind, label: subscriptionLabel(sub), amountCents: nextChargeCents(sub), reason: event.reason, nextAttemptAt: event.nextAttemptAt, sepa }));
       return;
     }
     case 'subscription.ended': {
@@ -430,17 +430,20 @@ async function applyPaymentMethodChange(
     if (moved.numUpdatedRows === 0n) continue;
     changed.push(sub.id);
     await insertSubscriptionEvent(trx, { subscriptionId: sub.id, type: 'payment-method', from: sub.status, to: sub.status, detail: change.methodLabel }, now);
-    // A new mandate whose period's announcement has gone: the notice announces its first debit.
-    const debit = debitToAnnounce({ ...sub, mandateRef, paymentMethod: change.methodLabel }, now);
+    // A reader in arrears who fixed the method is charged again now rather than at the next retry.
+    const retryNow = sub.status === 'past_due' && !deps.payments.runsRenewals;
+    const failed = retryNow
+      ? await trx.selectFrom('orders').select(['id', 'amount_cents as amountCents']).where('subscription_id', '=', sub.id).where('status', '=', 'failed').where('reason', '=', 'renewal').orderBy('created_at', 'desc').executeTakeFirst()
+      : undefined;
+    const mandate = subscriptionMandate({ mandateRef });
+    // A new mandate's first debit, when its period's announcement has gone, or the payment in
+    // arrears presented on it now: the mail that confirms the mandate announces it (CGV art. 5).
+    const debit = failed ? retryToAnnounce(failed, mandate, change.methodLabel, now) : debitToAnnounce({ ...sub, mandateRef, paymentMethod: change.methodLabel }, now);
     await mailOwner(deps, trx, sub.userId, paymentMethodChangedMail({
       siteUrl: deps.siteUrl, subscriptionId: sub.id, kind: sub.kind, label: subscriptionLabel(sub), methodLabel: change.methodLabel, changedAt: now,
-      mandate: subscriptionMandate({ mandateRef }), debit,
+      mandate, debit,
     }), `subscriptions.method-changed:${sub.id}:${change.changeRef}`);
-    // A reader in arrears who fixed the method is charged again now rather than at the next retry.
-    if (sub.status === 'past_due' && !deps.payments.runsRenewals) {
-      const failed = await trx.selectFrom('orders').select('id').where('subscription_id', '=', sub.id).where('status', '=', 'failed').where('reason', '=', 'renewal').orderBy('created_at', 'desc').executeTakeFirst();
-      if (failed) await schedule(deps, trx, RETRY_RENEWAL, { subscriptionId: sub.id, orderId: failed.id, attempt: sub.failedAttempts + 1 }, { uniqueKey: `subscriptions.retry-now:${failed.id}:${change.changeRef}` });
-    }
+    if (failed) await schedule(deps, trx, RETRY_RENEWAL, { subscriptionId: sub.id, orderId: failed.id, attempt: sub.failedAttempts + 1 }, { uniqueKey: `subscriptions.retry-now:${failed.id}:${change.changeRef}` });
   }
   return changed;
 }
@@ -531,13 +534,21 @@ export async function resumeSubscription(deps: SubscriptionDeps, userId: string,
   const done = await writeTransaction(deps.db, async (trx) => {
     const moved = await updateSubscriptionIf(trx, sub, { set: { cancel_at_period_end: 0 }, type: 'resumed', detail: 'Résiliation annulée' }, now);
     // A SEPA debit whose announcement was skipped while the subscription was resigned is announced here.
-    const debit = debitToAnnounce({ ...sub, cancelAtPeriodEnd: false }, now);
+    const debit = debitToAnnounce({ ...sub, cancelAtPeriodEnd: false }, deps.clock.now());
     if (moved) await mailOwner(deps, trx, sub.userId, resumedMail({ siteUrl: deps.siteUrl, subscriptionId: sub.id, kind: sub.kind, label: subscriptionLabel(sub), nextPaymentAt: sub.currentPeriodEnd!, debit }));
     return moved;
   });
   if (!done) return changedMeanwhile();
   deps.jobs.wake();
   return { ok: true };
+}
+
+/**
+ * The period has ended and its renewal is being paid (a job a few seconds behind, or the
+ * provider's invoice on its way): a change now would apply to a payment already under way.
+ */
+function paymentUnderWay(periodEnd: Date, what: string): Result<never> {
+  return fail(409, `Le paiement de l’échéance du ${formatDate(periodEnd)} est en cours : vous pourrez ${what} dès qu’il sera passé, dans quelques minutes.`, 60);
 }
 
 /** Another plan from the next renewal on (monthly ↔ yearly, normal ↔ solidaire). */
@@ -552,12 +563,14 @@ export async function changePlan(deps: SubscriptionDeps, userId: string, subscri
   const back = plan.id === sub.planId;
   // The current plan with no change pending: nothing to record, nothing to tell the provider.
   if (back && !sub.nextPlanId) return { ok: true, effectiveAt };
+  if (effectiveAt <= now) return paymentUnderWay(effectiveAt, 'changer de formule');
   if (!(await atProvider(deps, sub, { next: { amountCents: plan.priceCents, interval: plan.interval, description: `Abonnement ${plan.label}` } }, `plan-${plan.id}`))) return providerDown();
   const done = await writeTransaction(deps.db, async (trx) => {
     const moved = await updateSubscriptionIf(trx, sub, { set: { next_plan_id: back ? null : plan.id, next_amount_cents: null, vat_rate_bp: SUBSCRIPTION_VAT_BP }, type: 'plan-change', detail: back ? 'Changement de formule annulé' : `Formule ${plan.label} à partir du ${formatDate(effectiveAt)}` }, now);
     if (!moved) return false;
-    // The debit at its new amount, when its announcement has gone (CGV art. 5).
-    const debit = debitToAnnounce({ ...sub, nextPlanId: back ? null : plan.id, nextAmountCents: null }, now);
+    // The debit at its new amount, when its announcement has gone (CGV art. 5); the time read
+    // under the row's lock, after the provider's answer, as the notice job reads it.
+    const debit = debitToAnnounce({ ...sub, nextPlanId: back ? null : plan.id, nextAmountCents: null }, deps.clock.now());
     if (!back) {
       await mailOwner(deps, trx, sub.userId, planChangedMail({ siteUrl: deps.siteUrl, subscriptionId: sub.id, kind: 'plan', fromLabel: findPlan(sub.planId ?? '')?.label ?? '', toLabel: plan.label, amountCents: plan.priceCents, interval: plan.interval, effectiveAt, debit }));
     } else if (debit) {
@@ -580,11 +593,14 @@ export async function changeDonationAmount(deps: SubscriptionDeps, userId: strin
   const now = deps.clock.now();
   const effectiveAt = sub.currentPeriodEnd ?? now;
   const same = amountCents === sub.amountCents;
+  // The current amount with no change pending: nothing to record, nothing to tell the provider.
+  if (same && sub.nextAmountCents === null) return { ok: true, effectiveAt };
+  if (effectiveAt <= now) return paymentUnderWay(effectiveAt, 'changer de montant');
   if (!(await atProvider(deps, sub, { next: { amountCents, interval: 'month', description: `Don mensuel de ${formatEuros(amountCents)}` } }, `amount-${amountCents}`))) return providerDown();
   const done = await writeTransaction(deps.db, async (trx) => {
     const moved = await updateSubscriptionIf(trx, sub, { set: { next_amount_cents: same ? null : amountCents }, type: 'amount-change', detail: same ? 'Changement de montant annulé' : `Montant de ${formatEuros(amountCents)} à partir du ${formatDate(effectiveAt)}` }, now);
     if (!moved) return false;
-    const debit = debitToAnnounce({ ...sub, nextAmountCents: same ? null : amountCents }, now);
+    const debit = debitToAnnounce({ ...sub, nextAmountCents: same ? null : amountCents }, deps.clock.now());
     if (!same) await mailOwner(deps, trx, sub.userId, planChangedMail({ siteUrl: deps.siteUrl, subscriptionId: sub.id, kind: 'donation', fromLabel: formatEuros(sub.amountCents), toLabel: formatEuros(amountCents), amountCents, interval: 'month', effectiveAt, debit }));
     else if (debit) await announceDebitAgain(deps, trx, sub, debit);
     return true;
