@@ -253,7 +253,7 @@ describe('renewalNoticeMail', () => {
     const mail = renewalNoticeMail({ siteUrl, subscriptionId: SUB, planLabel: 'Solidaire annuel', amountCents: 3000, renewsAt: NEW_YEAR_IN_PARIS });
     expect(plain(mail.subject)).toContain('1er janvier 2027');
     const text = body(mail);
-    expect(text).toMatch(/Votre abonnement « Solidaire annuel » sera reconduit tacitement pour un an le 1er janvier 2027, pour 30 €, sauf si vous le résiliez avant/);
+    expect(text).toMatch(/Votre abonnement « Solidaire annuel » sera reconduit tacitement pour un an le 1er janvier 2027, au prix de 30 €, sauf si vous le résiliez avant/);
     expect(text).toContain('Solidaire annuel');
     expect(text).toMatch(/avant le 1er janvier 2027/);
     expect(text).toMatch(/trois clics/);

@@ -75,8 +75,8 @@ function words(kind: SubscriptionKind) {
         row: 'Abonnement offert',
         manage: 'Voir mon abonnement offert',
         resume: 'Voir mon abonnement offert',
-        reason: 'Vous recevez ce message parce que vous avez reçu un abonnement à Contrechamp en cadeau.',
-        pastReason: 'Vous recevez ce message parce que vous aviez reçu un abonnement à Contrechamp en cadeau.',
+        reason: 'Vous recevez ce message parce que l’on vous a offert un abonnement à Contrechamp.',
+        pastReason: 'Vous recevez ce message parce que l’on vous avait offert un abonnement à Contrechamp.',
       };
     case 'donation':
       return {
@@ -140,8 +140,8 @@ export function paymentReceivedMail({
         {
           kind: 'paragraph',
           text: renewal
-            ? ['Nous avons bien reçu ce mois-ci votre don de ', { strong: amount }, '. Merci, mois après mois, de rendre possible un journalisme indépendant, sans publicité et gratuit pour tout le monde.']
-            : ['Nous avons bien reçu votre don de ', { strong: amount }, '. Merci du fond du cœur : c’est grâce à des lectrices et des lecteurs comme vous que Contrechamp reste indépendant, sans publicité, et gratuit pour tout le monde.'],
+            ? ['Nous avons bien reçu votre don de ', { strong: amount }, ' pour ce mois-ci. Merci, mois après mois, de rendre possible un journalisme indépendant, sans publicité et gratuit pour tout le monde.']
+            : ['Nous avons bien reçu votre don de ', { strong: amount }, '. Merci du fond du cœur : c’est grâce à des lectrices et des lecteurs comme vous que Contrechamp reste indépendant, sans publicité et gratuit pour tout le monde.'],
         },
         {
           kind: 'fields',
@@ -159,14 +159,14 @@ export function paymentReceivedMail({
         ...(document ? ([{ kind: 'link', label: `Télécharger mon reçu n° ${document.label} (PDF)`, url: documentUrl(siteUrl, document.id) }] satisfies Block[]) : []),
         ...(recurring
           ? ([
-              { kind: 'paragraph', text: 'Votre don mensuel est prélevé chaque mois jusqu’à ce que vous l’arrêtiez, ce que vous pouvez faire à tout moment depuis votre compte.' },
+              { kind: 'paragraph', text: 'Votre don mensuel se poursuit jusqu’à ce que vous l’arrêtiez, ce que vous pouvez faire à tout moment depuis votre compte.' },
               { kind: 'link', label: 'Mes abonnements et dons mensuels', url: siteLink(siteUrl, SUBSCRIPTIONS_PATH) },
             ] satisfies Block[])
           : []),
         ...(renewal ? [] : donationNextSteps(siteUrl)),
         {
           kind: 'note',
-          text: 'Ce message et votre reçu confirment votre paiement : ce ne sont pas des reçus fiscaux. Contrechamp est une entreprise de presse, et un don à une entreprise de presse n’ouvre droit à aucune réduction d’impôt.',
+          text: 'Ce message et votre reçu confirment votre paiement, mais ce ne sont pas des reçus fiscaux : un don à Contrechamp, entreprise de presse, n’ouvre droit à aucune réduction d’impôt.',
         },
         {
           kind: 'note',
@@ -189,8 +189,8 @@ export function paymentReceivedMail({
       {
         kind: 'paragraph',
         text: renewal
-          ? ['Nous avons bien reçu le paiement de ', { strong: amount }, ' qui renouvelle votre abonnement. Merci de continuer à faire vivre un journalisme indépendant, sans publicité et gratuit pour tout le monde.']
-          : ['Nous avons bien reçu votre paiement de ', { strong: amount }, '. Merci : c’est grâce à vous que Contrechamp reste indépendant, sans publicité, et gratuit pour tout le monde.'],
+          ? ['Nous avons bien reçu le paiement de ', { strong: amount }, ', qui renouvelle votre abonnement. Merci de continuer à faire vivre un journalisme indépendant, sans publicité et gratuit pour tout le monde.']
+          : ['Nous avons bien reçu votre paiement de ', { strong: amount }, '. Merci : c’est grâce à vous que Contrechamp reste indépendant, sans publicité et gratuit pour tout le monde.'],
       },
       {
         kind: 'fields',
@@ -207,11 +207,11 @@ export function paymentReceivedMail({
       },
       ...(document
         ? ([
-            { kind: 'paragraph', text: `Votre facture n° ${document.label} est disponible au format PDF ; vous la retrouverez aussi dans « Mes factures », dans votre compte.` },
+            { kind: 'paragraph', text: `Votre facture n° ${document.label} est disponible au format PDF ; vous la retrouverez aussi dans votre compte, rubrique « Mes factures ».` },
             { kind: 'link', label: `Télécharger ma facture n° ${document.label} (PDF)`, url: documentUrl(siteUrl, document.id) },
           ] satisfies Block[])
         : ([
-            { kind: 'paragraph', text: 'Votre facture est disponible au format PDF dans « Mes factures », dans votre compte.' },
+            { kind: 'paragraph', text: 'Votre facture est disponible au format PDF dans votre compte, rubrique « Mes factures ».' },
             { kind: 'link', label: 'Mes factures', url: siteLink(siteUrl, '/mon-compte/mes-factures') },
           ] satisfies Block[])),
       ...(recurring
@@ -267,10 +267,10 @@ export function paymentFailedMail({
         ...intro,
         {
           kind: 'paragraph',
-          text: `Le plus souvent, il suffit de mettre à jour votre moyen de paiement (une carte expirée ou remplacée, par exemple) depuis la page de ${w.your}. En cas de doute, votre banque pourra vous en dire plus.`,
+          text: `Le plus souvent, il suffit de mettre à jour votre moyen de paiement depuis la page de ${w.your}, par exemple si votre carte a expiré ou a été remplacée. En cas de doute, votre banque pourra vous renseigner.`,
         },
         { kind: 'action', label: 'Mettre à jour mon moyen de paiement', url: subscriptionUrl(siteUrl, subscriptionId) },
-        { kind: 'paragraph', text: ['Nous réessaierons le ', { strong: next }, `. Si le paiement aboutit, ${w.your} continuera sans interruption ; s’il échoue encore après nos dernières tentatives, ${w.your} prendra fin.`] },
+        { kind: 'paragraph', text: ['Nous réessaierons le ', { strong: next }, `. Si le paiement aboutit, ${w.your} continuera sans interruption ; si nos dernières tentatives échouent aussi, il prendra fin.`] },
         // A SEPA debit presented again is a debit of its own: announced here, with its mandate (CGV art. 5).
         ...(sepa ? [{ kind: 'fields', rows: sepaDebitRows(sepa, amount, next) } satisfies Block, sepaPrenotice(amount, next)] : []),
       ],
@@ -285,10 +285,10 @@ export function paymentFailedMail({
     preheader: `C’était notre dernière tentative : ${w.your} prend fin.`,
     blocks: [
       ...intro,
-      { kind: 'paragraph', text: `C’était notre dernière tentative : nous n’en ferons plus, et ${w.your} prend donc fin. Plus rien ne vous sera prélevé.` },
+      { kind: 'paragraph', text: `C’était notre dernière tentative : ${w.your} prend donc fin, et plus rien ne vous sera prélevé.` },
       {
         kind: 'paragraph',
-        text: 'Si vous souhaitez continuer à nous soutenir, vous pouvez repartir en quelques instants depuis notre page de soutien, avec le moyen de paiement de votre choix.',
+        text: 'Si vous souhaitez continuer à nous soutenir, vous pouvez le faire en quelques instants depuis notre page de soutien, avec le moyen de paiement de votre choix.',
       },
       { kind: 'action', label: 'Soutenir Contrechamp', url: siteLink(siteUrl, '/soutenir') },
       { kind: 'note', text: `Une question, ou une erreur de notre part ? Écrivez-nous à ${SUBSCRIPTIONS_EMAIL}.` },
@@ -333,7 +333,7 @@ export function subscriptionStartedMail({
       },
       {
         kind: 'paragraph',
-        text: 'Tous nos contenus restent gratuits pour tout le monde : votre abonnement ne vous ouvre pas une porte, il la garde ouverte pour toutes et tous. Il paie le temps d’enquêter, de tourner et de vérifier, sans publicité et sans milliardaire.',
+        text: 'Tous nos contenus restent gratuits : votre abonnement ne vous ouvre pas une porte, il la garde ouverte pour tout le monde. Il nous donne le temps d’enquêter, de tourner et de vérifier, sans publicité et sans milliardaire.',
       },
       {
         kind: 'fields',
@@ -352,7 +352,7 @@ export function subscriptionStartedMail({
       },
       {
         kind: 'paragraph',
-        text: 'Vous pouvez le résilier à tout moment, sans frais et sans justification, en trois clics depuis votre compte. La résiliation prend effet à la fin de la période déjà payée : ensuite, plus rien ne vous est prélevé.',
+        text: 'Vous pouvez le résilier à tout moment, sans frais ni justification, en trois clics depuis votre compte. La résiliation prend effet à la fin de la période déjà payée : ensuite, plus rien ne vous sera prélevé.',
       },
       { kind: 'action', label: 'Gérer mon abonnement', url: subscriptionUrl(siteUrl, subscriptionId) },
       {
@@ -361,8 +361,8 @@ export function subscriptionStartedMail({
           immediateStart ? 'Vous changez d’avis ? Vous disposez de ' : 'Vous changez d’avis ? Vous conservez votre droit de rétractation : vous disposez de ',
           { strong: '14 jours' },
           immediateStart
-            ? ' pour vous rétracter, sans avoir à vous justifier. Même si votre abonnement a commencé immédiatement, à votre demande, nous vous rembourserons l’intégralité du montant payé.'
-            : ' pour vous rétracter, sans avoir à vous justifier, et nous vous rembourserons l’intégralité du montant payé.',
+            ? ' pour vous rétracter, sans avoir à vous justifier. Même si votre abonnement a commencé immédiatement à votre demande, nous vous rembourserons l’intégralité du montant payé.'
+            : ' pour l’exercer, sans avoir à vous justifier, et nous vous rembourserons l’intégralité du montant payé.',
           ` Il vous suffit de nous écrire à ${SUBSCRIPTIONS_EMAIL} ; le remboursement intervient dans les 14 jours, sur le moyen de paiement utilisé.`,
         ],
       },
@@ -421,13 +421,13 @@ export function donationStartedMail({
       ...(payment?.document ? ([{ kind: 'link', label: `Télécharger mon reçu n° ${payment.document.label} (PDF)`, url: documentUrl(siteUrl, payment.document.id) }] satisfies Block[]) : []),
       {
         kind: 'paragraph',
-        text: 'Votre don est prélevé chaque mois jusqu’à ce que vous l’arrêtiez. Vous pouvez l’arrêter ou en changer le montant à tout moment, sans frais, depuis votre compte.',
+        text: 'Votre don est prélevé chaque mois jusqu’à ce que vous l’arrêtiez. Vous pouvez y mettre fin ou en changer le montant à tout moment, sans frais, depuis votre compte.',
       },
       { kind: 'action', label: 'Gérer mon don mensuel', url: subscriptionUrl(siteUrl, subscriptionId) },
       ...donationNextSteps(siteUrl),
       {
         kind: 'note',
-        text: `${payment ? 'Ce message et votre reçu confirment votre paiement : ce ne sont pas des reçus fiscaux. ' : ''}Un don ne donne lieu à aucune contrepartie et n’ouvre pas de droit de rétractation ; en cas d’erreur, écrivez-nous dans les 30 jours à ${SUBSCRIPTIONS_EMAIL} : nous vous rembourserons. Contrechamp étant une entreprise de presse, un don à Contrechamp n’ouvre droit à aucune réduction d’impôt.`,
+        text: `${payment ? 'Ce message et votre reçu confirment votre paiement, mais ce ne sont pas des reçus fiscaux. ' : ''}Un don est sans contrepartie et n’est pas soumis au droit de rétractation ; en cas d’erreur, écrivez-nous dans les 30 jours à ${SUBSCRIPTIONS_EMAIL}, et nous vous rembourserons. Contrechamp étant une entreprise de presse, un don qui lui est fait n’ouvre droit à aucune réduction d’impôt.`,
       },
     ],
     reason: 'Vous recevez ce message parce que vous venez de mettre en place un don mensuel à Contrechamp.',
@@ -459,12 +459,12 @@ export function renewalNoticeMail({
     siteUrl,
     subject: `Votre abonnement annuel sera reconduit le ${date}`,
     heading: 'Votre abonnement annuel arrive à échéance',
-    preheader: `Sauf résiliation de votre part avant le ${date}, il sera reconduit pour un an, pour ${amount}.`,
+    preheader: `Sauf résiliation de votre part avant le ${date}, il sera reconduit pour un an, au prix de ${amount}.`,
     blocks: [
       { kind: 'paragraph', text: 'Bonjour,' },
       {
         kind: 'paragraph',
-        text: ['Votre abonnement « ', { strong: planLabel }, ' » sera reconduit tacitement pour un an le ', { strong: date }, ', pour ', { strong: amount }, ', sauf si vous le résiliez avant cette date.'],
+        text: ['Votre abonnement « ', { strong: planLabel }, ' » sera reconduit tacitement pour un an le ', { strong: date }, ', au prix de ', { strong: amount }, ', sauf si vous le résiliez avant cette date.'],
       },
       // L. 215-1 wants the deadline « dans un encadré apparent »: the quote block is the framed one.
       { kind: 'quote', text: frenchSpacing(`Date limite pour ne pas reconduire votre abonnement : résiliez-le avant le ${date}.`) },
@@ -477,11 +477,11 @@ export function renewalNoticeMail({
           ...(sepa ? sepaDebitRows(sepa, amount, date) : []),
         ],
       },
-      { kind: 'paragraph', text: 'Si vous souhaitez continuer, vous n’avez rien à faire : le paiement se fera sur le moyen de paiement enregistré. Merci de votre fidélité !' },
+      { kind: 'paragraph', text: 'Si vous souhaitez continuer, vous n’avez rien à faire : le montant sera réglé avec le moyen de paiement enregistré. Merci de votre fidélité !' },
       ...(sepa ? [sepaPrenotice(amount, date)] : []),
       {
         kind: 'paragraph',
-        text: `Si vous ne souhaitez pas le reconduire, résiliez-le en trois clics, sans frais, depuis votre compte : choisissez l’abonnement, cliquez sur « Résilier mon abonnement », puis confirmez. Il restera actif jusqu’au ${date}, et plus rien ne vous sera prélevé. Vous pouvez aussi nous écrire à ${SUBSCRIPTIONS_EMAIL}.`,
+        text: `Si vous ne souhaitez pas reconduire votre abonnement, résiliez-le en trois clics, sans frais, depuis votre compte : choisissez l’abonnement, cliquez sur « Résilier mon abonnement », puis confirmez. Il restera actif jusqu’au ${date}, et plus rien ne vous sera prélevé. Vous pouvez aussi nous écrire à ${SUBSCRIPTIONS_EMAIL}.`,
       },
       { kind: 'action', label: 'Gérer mon abonnement', url: subscriptionUrl(siteUrl, subscriptionId) },
       {
@@ -506,7 +506,7 @@ const sepaDebitRows = (sepa: { mandate: SepaMandate; methodLabel: string }, amou
 
 const sepaPrenotice = (amount: string, date: string): Block => ({
   kind: 'note',
-  text: `Ce message vaut pré-notification de prélèvement SEPA : ${amount} seront prélevés le ${date} sur votre compte, au titre du mandat ci-dessus. Veillez à ce qu’il soit approvisionné ; pour changer de moyen de paiement, rendez-vous dans votre compte avant cette date.`,
+  text: `Ce message vaut pré-notification de prélèvement SEPA : la somme de ${amount} sera prélevée le ${date}, au titre du mandat ci-dessus, sur le compte bancaire indiqué. Veillez à ce qu’il soit approvisionné ; pour changer de moyen de paiement, rendez-vous dans votre compte Contrechamp avant cette date.`,
 });
 
 /**
@@ -524,7 +524,7 @@ function announcedDebitBlocks(debit: DebitToAnnounce | null | undefined, what: s
     { kind: 'fields', rows: sepaDebitRows(debit, amount, date) },
     sepaPrenotice(amount, date),
     ...(debit.late
-      ? [{ kind: 'note', text: `Cette annonce vous parvient moins de ${SEPA_PRENOTICE_DAYS} jours avant le prélèvement, parce que votre changement intervient peu avant l’échéance : comme le prévoient nos conditions générales de vente (article 5), le prélèvement garde sa date. Si vous le préférez, vous pouvez encore revenir sur ce changement, ou changer de moyen de paiement, depuis votre compte avant cette date.` } satisfies Block]
+      ? [{ kind: 'note', text: `Cette annonce vous parvient moins de ${SEPA_PRENOTICE_DAYS} jours avant le prélèvement, parce que votre modification intervient peu avant l’échéance : comme le prévoient nos conditions générales de vente (article 5), le prélèvement garde sa date. Si vous le préférez, vous pouvez encore, avant cette date, revenir sur cette modification ou choisir un autre moyen de paiement depuis votre compte.` } satisfies Block]
       : []),
   ];
 }
@@ -559,12 +559,12 @@ export function sepaDebitNoticeMail({
     siteUrl,
     subject: `Prochain prélèvement SEPA : ${amount} le ${date}`,
     heading: 'Votre prochain prélèvement',
-    preheader: `${amount} seront prélevés le ${date} pour ${w.your}.`,
+    preheader: `Prélèvement de ${amount} le ${date} pour ${w.your}.`,
     blocks: [
       { kind: 'paragraph', text: 'Bonjour,' },
-      { kind: 'paragraph', text: ['Pour ', w.your, ' « ', { strong: label }, ' », nous prélèverons ', { strong: amount }, ' sur votre compte le ', { strong: date }, '.'] },
+      { kind: 'paragraph', text: ['Pour ', w.your, ' « ', { strong: label }, ' », nous prélèverons ', { strong: amount }, ' sur votre compte bancaire le ', { strong: date }, '.'] },
       { kind: 'fields', rows: [[w.row, label], ...sepaDebitRows({ mandate, methodLabel }, amount, date)] },
-      { kind: 'paragraph', text: `Vous n’avez rien à faire. Vous pouvez changer de moyen de paiement, modifier ou arrêter ${w.your} depuis votre compte avant cette date ; pour toute question, écrivez-nous à ${SUBSCRIPTIONS_EMAIL}.` },
+      { kind: 'paragraph', text: `Vous n’avez rien à faire. Avant cette date, vous pouvez encore, depuis votre compte, changer de moyen de paiement, modifier ${w.your} ou y mettre fin. Pour toute question, écrivez-nous à ${SUBSCRIPTIONS_EMAIL}.` },
       { kind: 'action', label: w.manage, url: subscriptionUrl(siteUrl, subscriptionId) },
       sepaPrenotice(amount, date),
       cgvLink(siteUrl),
@@ -603,10 +603,10 @@ export function paymentMethodChangedMail({
     siteUrl,
     subject: 'Votre moyen de paiement a été modifié',
     heading: 'Votre moyen de paiement a été modifié',
-    preheader: `${methodLabel} paiera désormais ${w.your}.`,
+    preheader: `Nouveau moyen de paiement pour ${w.your} : ${methodLabel}.`,
     blocks: [
       { kind: 'paragraph', text: 'Bonjour,' },
-      { kind: 'paragraph', text: ['Le moyen de paiement de ', w.your, ' « ', { strong: label }, ' » a été modifié le ', when, ' (heure de Paris). Les prochains paiements se feront sur : ', { strong: methodLabel }, '.'] },
+      { kind: 'paragraph', text: ['Le moyen de paiement de ', w.your, ' « ', { strong: label }, ' » a été modifié le ', when, ' (heure de Paris). Vos prochains paiements se feront avec le moyen suivant : ', { strong: methodLabel }, '.'] },
       {
         kind: 'fields',
         rows: [
@@ -621,7 +621,7 @@ export function paymentMethodChangedMail({
       { kind: 'paragraph', text: 'Vous êtes à l’origine de ce changement ? Vous n’avez rien à faire.' },
       {
         kind: 'paragraph',
-        text: `Ce n’est pas vous ? Quelqu’un a peut-être accès à votre compte : changez tout de suite votre mot de passe, puis écrivez-nous à ${SUBSCRIPTIONS_EMAIL} pour que nous vérifiions avec vous votre abonnement et ses paiements.`,
+        text: `Ce n’est pas vous ? Quelqu’un a peut-être accès à votre compte : changez tout de suite votre mot de passe, puis écrivez-nous à ${SUBSCRIPTIONS_EMAIL} pour que nous fassions le point avec vous sur ${w.your} et ses paiements.`,
       },
       { kind: 'link', label: 'Changer mon mot de passe', url: siteLink(siteUrl, '/modifier-mon-mot-de-passe') },
       { kind: 'link', label: 'Nous contacter', url: siteLink(siteUrl, '/contact') },
@@ -653,7 +653,7 @@ export function cancellationMail({
     siteUrl,
     subject: plan ? 'Confirmation de la résiliation de votre abonnement' : 'Confirmation de l’arrêt de votre don mensuel',
     heading: plan ? 'Résiliation confirmée' : 'Arrêt de votre don mensuel confirmé',
-    preheader: `${plan ? 'Elle prend' : 'Il prend'} effet le ${date}. Plus rien ne vous sera prélevé.`,
+    preheader: `${plan ? 'La résiliation prend' : 'L’arrêt prend'} effet le ${date}. Plus rien ne vous sera prélevé.`,
     blocks: [
       { kind: 'paragraph', text: 'Bonjour,' },
       {
@@ -722,12 +722,12 @@ export function resumedMail({
           ['Prochain paiement', next],
         ],
       },
-      ...announcedDebitBlocks(debit, 'qui reprend'),
+      ...announcedDebitBlocks(debit, 'de nouveau prévu'),
       {
         kind: 'paragraph',
         text: plan
-          ? 'Vous pouvez toujours résilier votre abonnement à tout moment, en trois clics, depuis votre compte.'
-          : 'Vous pouvez toujours arrêter votre don mensuel ou en changer le montant à tout moment, depuis votre compte.',
+          ? 'Vous pouvez résilier votre abonnement à tout moment, en trois clics, depuis votre compte.'
+          : 'Vous pouvez arrêter votre don mensuel ou en changer le montant à tout moment, depuis votre compte.',
       },
       { kind: 'action', label: w.manage, url: subscriptionUrl(siteUrl, subscriptionId) },
     ],
@@ -756,7 +756,7 @@ export function endedMail({
       ? 'Comme vous l’aviez demandé, votre abonnement a pris fin au terme de la période payée.'
       : 'Comme vous l’aviez demandé, votre don mensuel a pris fin.',
     unpaid: `Malgré plusieurs tentatives, nous n’avons pas pu encaisser le dernier paiement : ${w.your} a donc pris fin.`,
-    refunded: 'Nous vous avons remboursé le paiement de la période en cours, comme vous nous l’aviez demandé : votre abonnement a donc pris fin aujourd’hui.',
+    refunded: 'Comme vous nous l’aviez demandé, nous vous avons remboursé le paiement de la période en cours : votre abonnement a donc pris fin aujourd’hui.',
     admin: `Notre équipe a mis fin à ${w.your}. Si vous ne l’aviez pas demandé, ou si vous pensez qu’il s’agit d’une erreur, écrivez-nous à ${SUBSCRIPTIONS_EMAIL}.`,
   };
   return renderMail('ended', {
@@ -777,10 +777,10 @@ export function endedMail({
       {
         kind: 'paragraph',
         text: gift
-          ? 'Si vous souhaitez continuer à nous lire et à nous soutenir, vous pouvez vous abonner, faire un don ou devenir sociétaire à tout moment.'
+          ? 'Si vous souhaitez continuer à nous lire et à nous soutenir, vous pouvez à tout moment vous abonner, faire un don ou devenir sociétaire.'
           : plan
-          ? 'Si vous souhaitez de nouveau nous soutenir, vous pouvez vous réabonner, faire un don ou devenir sociétaire à tout moment.'
-          : 'Si vous souhaitez de nouveau nous soutenir, vous pouvez refaire un don, vous abonner ou devenir sociétaire à tout moment.',
+          ? 'Si vous souhaitez de nouveau nous soutenir, vous pouvez à tout moment vous réabonner, faire un don ou devenir sociétaire.'
+          : 'Si vous souhaitez de nouveau nous soutenir, vous pouvez à tout moment refaire un don, vous abonner ou devenir sociétaire.',
       },
       { kind: 'action', label: 'Soutenir Contrechamp', url: siteLink(siteUrl, '/soutenir') },
     ],
@@ -828,7 +828,7 @@ export function planChangedMail({
       {
         kind: 'paragraph',
         text: plan
-          ? ['Nous avons bien enregistré votre changement de formule. Il prendra effet à votre prochain paiement, le ', { strong: date }, ' : d’ici là, votre formule actuelle continue.']
+          ? ['Nous avons bien enregistré votre changement de formule. Il prendra effet à votre prochain paiement, le ', { strong: date }, ' : d’ici là, votre formule actuelle reste en vigueur.']
           : ['Nous avons bien enregistré le nouveau montant de votre don mensuel. Il s’appliquera à partir du prochain prélèvement, le ', { strong: date }, '.'],
       },
       {
