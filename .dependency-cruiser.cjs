@@ -29,7 +29,7 @@ const domainEdges = {
   shares: ['orders', 'payments', 'catalog', 'auth', 'billing', 'contract-withdrawals'],
   // The support path and the webhooks: composes every purpose's fulfilment (gifts and shares plug in here).
   checkout: ['subscriptions', 'shares', 'orders', 'payments', 'catalog', 'auth', 'billing'],
-  account: ['auth', 'newsletter', 'contact', 'subscriptions', 'shares', 'orders', 'payments', 'billing'],
+  account: ['auth', 'newsletter', 'contact', 'subscriptions', 'shares', 'orders', 'payments', 'billing', 'contract-withdrawals'],
   admin: ['checkout', 'subscriptions', 'shares', 'orders', 'payments', 'auth', 'billing'],
   // The newsroom: its guard (auth), the newsletter's subscribers and the contact messages it reads.
   editorial: ['auth', 'newsletter', 'contact'],

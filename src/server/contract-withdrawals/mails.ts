@@ -24,7 +24,8 @@ export function acknowledgementMail({ siteUrl, contract, withdrawnAt, refundByTr
     : { kind: 'paragraph', text: 'Rien n’a été payé pour ce contrat : il n’y a rien à rembourser.' };
   return renderMail('contract-withdrawal', {
     siteUrl,
-    subject: `Votre rétractation est enregistrée : ${contract.name}`,
+    // Shares speak of « renonciation » (CGV art. 10, the bulletin): the subject says both.
+    subject: contract.kind === 'shares' ? `Votre rétractation (renonciation à la souscription) est enregistrée : ${contract.name}` : `Votre rétractation est enregistrée : ${contract.name}`,
     heading: 'Votre rétractation est enregistrée',
     preheader: `Rétractation du ${when}, contrat ${contract.reference}.`,
     blocks: [

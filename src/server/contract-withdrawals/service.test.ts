@@ -11,6 +11,7 @@ import { afterAll, beforeAll, beforeEach, expect, it, vi } from 'vitest';
 import { createTestDatabase, describeEachDialect, type TestDatabase } from '../../../tests/helpers/db';
 import { TEST_WEBHOOK_KEY, withJobs } from '../../../tests/helpers/jobs';
 import { plainSpaces } from '../../../tests/helpers/site';
+import { deleteAccount, exportData } from '../account/service';
 import { refundOrder } from '../admin/service';
 import { createUser } from '../auth/service';
 import { parseBasket, type Basket } from '../catalog/basket';
@@ -63,7 +64,7 @@ describeEachDialect('contract withdrawals', (kind) => {
 
   const newUser = (prefix: string) => createUser(test.db, { email: `${prefix}${++n}@exemple.fr`, password: 'un mot de passe solide', now: clock.now() });
   const sessionOf = (url: string) => new URL(url, SITE).pathname.split('/').pop()!;
-  const acks = () => sent.filter((m) => m.subject.startsWith('Votre rétractation est enregistrée'));
+  const acks = () => sent.filter((m) => m.subject.startsWith('Votre rétractation'));
   const count = async (table: 'contract_withdrawals') => (await test.db.selectFrom(table).select('id').execute()).length;
 
   async function pay(who: string, values: Record<string, string>, gift?: Record<string, string>) {
@@ -184,7 +185,33 @@ describeEachDialect('contract withdrawals', (kind) => {
     expect(bulletin.status).toBe('renounced');
     expect((await findOrder(test.db, bulletin.orderId!))!.status).toBe('refunded');
     expect(await withdrawForUser(deps, reader, { bulletinId: placed.bulletinId })).toMatchObject({ ok: true, already: true });
+    // One renunciation, one mail: the acknowledgement (with date and time), not also the shares' own.
     expect(acks()).toHaveLength(1);
+    expect(acks()[0]!.subject).toContain('renonciation');
+    expect(plainSpaces(acks()[0]!.text)).toContain('10 décembre 2026 à 11 h 00');
+    expect(sent.filter((m) => /renonciation/i.test(m.subject))).toHaveLength(1);
+    expect(await count('contract_withdrawals')).toBeGreaterThan(0);
+  });
+
+  it('an account deleted: its withdrawals stay as records without it; the export lists them; the record refuses any other change', async () => {
+    const orderId = await pay(reader, { formule: 'mensuel' });
+    expect(await withdrawForUser(deps, reader, { orderId })).toMatchObject({ ok: true, already: false });
+    await deps.flush();
+    const data = (await exportData(deps, reader))!;
+    const part = data.contract_withdrawals as { note: string; withdrawals: Array<Record<string, unknown>> };
+    expect(part.note).toContain('conservée');
+    expect(part.withdrawals).toEqual([expect.objectContaining({ contract_kind: 'subscription', order_id: orderId, channel: 'account', refund_cents: 700, withdrawn_at: '2026-11-27T10:00:00.000Z' })]);
+
+    expect(await deleteAccount(deps, { userId: reader, password: 'un mot de passe solide' })).toEqual({ ok: true });
+    const row = await test.db.selectFrom('contract_withdrawals').selectAll().where('order_id', '=', orderId).executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ user_id: null, channel: 'account', contract_kind: 'subscription' });
+
+    // Append-only: no delete, no change but the account's link cleared.
+    const other = await newUser('autre');
+    await expect(test.db.deleteFrom('contract_withdrawals').where('id', '=', row.id).execute()).rejects.toThrow();
+    await expect(test.db.updateTable('contract_withdrawals').set({ user_id: other as unknown as null }).where('id', '=', row.id).execute()).rejects.toThrow();
+    await expect(test.db.updateTable('contract_withdrawals').set({ refund_cents: 1 } as never).where('id', '=', row.id).execute()).rejects.toThrow();
+    expect(await test.db.selectFrom('contract_withdrawals').select('refund_cents').where('id', '=', row.id).executeTakeFirstOrThrow()).toMatchObject({ refund_cents: 700 });
   });
 
   it('after a refund by the back-office, the function says so and asks nothing', async () => {

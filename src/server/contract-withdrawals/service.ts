@@ -217,20 +217,23 @@ async function withdraw(deps: WithdrawalDeps, contract: Contract, channel: Withd
   if (contract.refusal) return fail(contract.refusal.status, contract.refusal.message);
   const now = deps.clock.now();
   if ('bulletinId' in contract.ref) {
-    // The shares' renunciation refunds (card/SEPA through the provider, a transfer by a refund by transfer) and mails the register's side.
-    const renounced = await renounceBulletin(deps, contract.userId!, contract.ref.bulletinId);
-    if (!renounced.ok) {
-      const again = await withdrawalOf(deps.db, contract.ref);
-      return again ? { ok: true, withdrawal: again, contract, already: true } : renounced;
-    }
+    // The shares' renunciation refunds (card/SEPA through the provider, a transfer by a refund by
+    // transfer) and updates the register; the record and its acknowledgement are written in its
+    // transaction, in place of the shares' own mail: one renunciation, one record, one mail.
     const bulletin = await findBulletin(deps.db, contract.ref.bulletinId);
-    const providerKey = bulletin?.orderId && bulletin.paidAt && bulletin.paymentMethod !== 'transfer' ? orderRefundKey(bulletin.orderId) : '';
-    const recorded = await writeTransaction(deps.db, async (trx) => {
+    const box: { recorded?: { withdrawal: ContractWithdrawal; created: boolean } } = {};
+    const renounced = await renounceBulletin(deps, contract.userId!, contract.ref.bulletinId, async (trx, outcome) => {
+      const providerKey = outcome.refund === 'provider' && bulletin?.orderId ? orderRefundKey(bulletin.orderId) : '';
       const r = await insertWithdrawal(trx, { ref: contract.ref, kind: 'shares', userId: contract.userId, channel, refundCents: contract.refundCents, refundKey: providerKey }, now);
-      if (r.created) await acknowledge(deps, trx, contract, r.withdrawal, renounced.refundByTransfer);
-      return r;
+      if (r.created) await acknowledge(deps, trx, contract, r.withdrawal, outcome.refundByTransfer);
+      box.recorded = r;
     });
-    deps.jobs.wake();
+    const recorded = box.recorded;
+    if (!renounced.ok || !recorded) {
+      const again = await withdrawalOf(deps.db, contract.ref);
+      if (again) return { ok: true, withdrawal: again, contract, already: true };
+      return renounced.ok ? fail(409, 'Ce bulletin vient de changer : rechargez la page.') : renounced;
+    }
     log.info('contract_withdrawals.recorded', { withdrawalId: recorded.withdrawal.id, kind: 'shares', channel });
     return { ok: true, withdrawal: recorded.withdrawal, contract, already: !recorded.created, ...(renounced.refundByTransfer ? { refundByTransfer: renounced.refundByTransfer } : {}) };
   }
@@ -324,4 +327,31 @@ export async function withdrawalsForAdmin(deps: Pick<ServerDeps, 'db' | 'clock' 
     out.push({ withdrawal: w, email: user?.email ?? null, name, reference, refund });
   }
   return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The account's data (RGPD): export and deletion (account/parts.ts)
+
+export const WITHDRAWALS_RETENTION_NOTE = 'Chaque rétractation est conservée comme preuve de la date et de l’heure auxquelles elle a été faite, et du remboursement dû (Code de la consommation, articles L. 221-21 et L. 221-24) : à la suppression du compte, elle n’y est plus rattachée, mais elle n’est pas effacée.';
+
+/** The user's withdrawals, for the export of their data. */
+export async function exportUserWithdrawals(db: Kysely<Database>, userId: string) {
+  const list = await userWithdrawals(db, userId);
+  return {
+    note: WITHDRAWALS_RETENTION_NOTE,
+    withdrawals: list.map((w) => ({
+      id: w.id,
+      contract_kind: w.kind,
+      order_id: w.orderId,
+      bulletin_id: w.bulletinId,
+      channel: w.channel,
+      refund_cents: w.refundCents,
+      withdrawn_at: w.withdrawnAt.toISOString(),
+    })),
+  };
+}
+
+/** An account deleted: its withdrawals stay as records, no longer linked to it. */
+export async function detachUserWithdrawals(db: Kysely<Database>, userId: string): Promise<void> {
+  await db.updateTable('contract_withdrawals').set({ user_id: null }).where('user_id', '=', userId).execute();
 }

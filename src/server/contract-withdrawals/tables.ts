@@ -10,7 +10,7 @@ type Immutable<T> = ColumnType<T, T, never>;
 export type ContractKind = 'subscription' | 'gift' | 'shares';
 export type WithdrawalChannel = 'account' | 'mailed_link';
 
-/** Append-only: every column is set once. */
+/** Append-only: every column is set once, but `user_id`, cleared on an account's deletion. */
 export interface ContractWithdrawalsTable {
   id: Immutable<string>;
   /** `order:<id>` or `bulletin:<id>`: unique, one withdrawal per contract. */
@@ -18,7 +18,8 @@ export interface ContractWithdrawalsTable {
   contract_kind: Immutable<ContractKind>;
   order_id: Immutable<string | null>;
   bulletin_id: Immutable<string | null>;
-  user_id: Immutable<string | null>;
+  /** Set to null, and only so, when the account is deleted (a trigger refuses anything else). */
+  user_id: ColumnType<string | null, string | null, null>;
   channel: Immutable<WithdrawalChannel>;
   refund_cents: Immutable<number>;
   refund_key: Immutable<string>;
