@@ -4,15 +4,19 @@
  * (4242 4242 4242 4242), withdraws from the subscription page, confirms, reads the
  * acknowledgement, and the subscription page shows it ended once the refund is confirmed; a gift
  * buyer opens the signed link of the confirmation mail without being signed in and withdraws; a
- * forged link is a 404 in French. The subscription's own start mail gets the link when
- * subscriptions/mails.ts carries `withdrawalBlocks` (the last test waits for that wiring).
+ * forged link is a 404 in French; another member's contract is a 404; the subscription's own
+ * start mail carries the signed link. axe on each step, and screenshots at 1280 and 390 px in
+ * /work/shots/withdrawal/ (SHOTS_DIR): the account's list, the confirmation step, the done page,
+ * the link on the subscription page, the mailed link's step, the back-office's list.
  */
 import type { Locator, Page } from '@playwright/test';
 import { expect, test } from '../helpers/guard';
-import { waitForMail } from '../helpers/browse';
+import { look, waitForMail } from '../helpers/browse';
 import { createMember, forgetClientRateLimits } from '../helpers/members';
 
-test.describe.configure({ timeout: 90_000 });
+test.describe.configure({ timeout: 150_000 });
+const SHOTS = process.env.SHOTS_DIR ?? '/work/shots/withdrawal';
+const DEMO_PASSWORD = 'motdepasse-demo';
 
 test.beforeEach(async ({ page }) => {
   await forgetClientRateLimits();
@@ -77,7 +81,7 @@ async function subscribeMonthly(page: Page) {
   await payOnProvider(page);
 }
 
-test('a subscription withdrawn from its page: confirmation step, acknowledgement by mail, ended once refunded', async ({ page }) => {
+test('a subscription withdrawn from its page: confirmation step, acknowledgement by mail, ended once refunded; the back-office lists it', async ({ page, browser }) => {
   const member = await createMember();
   await signedIn(page, member);
   await subscribeMonthly(page);
@@ -86,13 +90,32 @@ test('a subscription withdrawn from its page: confirmation step, acknowledgement
   await arrived(page, /\/mon-compte\/mes-abonnements\/[\w-]+$/);
   const subscriptionPage = page.url();
   await expect(main(page)).toContainText(/jusqu’au\s\d{1,2}(er)?\s\p{L}+\s\d{4}/u);
+  await look(page, SHOTS, 'account-subscription-link');
+  // The account's menu leads to the list of contracts within their period.
+  await page.getByRole('complementary', { name: 'Mon compte' }).getByRole('link', { name: 'Rétractation' }).click();
+  await arrived(page, /\/retractation$/);
+  await expect(main(page).getByRole('link', { name: 'Se rétracter du contrat ici' })).toHaveCount(1);
+  await look(page, SHOTS, 'account-list');
+  await page.goto(subscriptionPage);
   await main(page).getByRole('link', { name: 'Se rétracter du contrat ici' }).click();
   await arrived(page, /\/retractation\?contrat=o\.[\w-]+$/);
+  const contractPath = new URL(page.url()).pathname + new URL(page.url()).search;
   await expect(main(page)).toContainText('Abonnement');
   await expect(main(page)).toContainText(/[0-9A-Z]{5}-[0-9A-Z]{5}/);
   await expect(main(page)).toContainText(/7\s€/);
+  await look(page, SHOTS, 'confirm-step');
+
+  // Another member names this contract: a 404, and nothing changes.
+  const other = await createMember();
+  const strangerContext = await browser.newContext();
+  const stranger = await strangerContext.newPage();
+  await signedIn(stranger, other);
+  expect((await stranger.goto(contractPath))?.status()).toBe(404);
+  await strangerContext.close();
+
   await main(page).getByRole('button', { name: 'Confirmer la rétractation' }).click();
   await expect(heading(page, /Votre rétractation est enregistrée le .+ à .+/)).toBeVisible();
+  await look(page, SHOTS, 'done');
 
   const ack = await waitForMail(member.email, /^Votre rétractation est enregistrée/);
   expect(ack.text).toMatch(/Nous avons bien reçu votre rétractation, le\s\d{1,2}(er)?\s\p{L}+\s\d{4}\sà\s\d{1,2}\sh\s\d{2}/u);
@@ -103,6 +126,16 @@ test('a subscription withdrawn from its page: confirmation step, acknowledgement
   await reloadUntil(page, main(page).getByText('Fin après remboursement'), 30_000);
   await expect(main(page).getByText('Résilié', { exact: true })).toBeVisible();
   await expect(main(page).getByRole('link', { name: 'Se rétracter du contrat ici' })).toHaveCount(0);
+
+  const officeContext = await browser.newContext();
+  const office = await officeContext.newPage();
+  await signedIn(office, { email: 'administration@exemple.fr', password: DEMO_PASSWORD });
+  await office.goto('/administration/retractations');
+  const row = office.getByRole('row').filter({ hasText: member.email });
+  await expect(row).toContainText('Compte');
+  await expect(row).toContainText(/Remboursée/);
+  await look(office, SHOTS, 'back-office');
+  await officeContext.close();
 });
 
 test('a gift withdrawn from the link of its confirmation mail, signed out; a forged link is a 404', async ({ page, browser }) => {
@@ -124,6 +157,7 @@ test('a gift withdrawn from the link of its confirmation mail, signed out; a for
   const visitor = await stranger.newPage();
   await visitor.goto(path!);
   await expect(visitor.getByRole('heading', { name: /Abonnement offert|6 mois/ }).first()).toBeVisible();
+  await look(visitor, SHOTS, 'mailed-link-step');
   await visitor.getByRole('button', { name: 'Confirmer la rétractation' }).click();
   await expect(visitor.getByRole('heading', { name: /Votre rétractation est enregistrée le .+ à .+/ })).toBeVisible();
   await waitForMail(member.email, /^Votre rétractation est enregistrée/);
