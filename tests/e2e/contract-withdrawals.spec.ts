@@ -131,7 +131,7 @@ test('a subscription withdrawn from its page: confirmation step, acknowledgement
   const office = await officeContext.newPage();
   await signedIn(office, { email: 'administration@exemple.fr', password: DEMO_PASSWORD });
   await office.goto('/administration/retractations');
-  const row = office.getByRole('row').filter({ hasText: member.email });
+  const row = office.getByRole('article').filter({ hasText: member.email });
   await expect(row).toContainText('Compte');
   await expect(row).toContainText(/Remboursée/);
   await look(office, SHOTS, 'back-office');
