@@ -12,7 +12,7 @@
  * Type-only imports do not count: they vanish at build time.
  */
 const infrastructure = '^src/server/(core|db|mail|jobs|rate-limit)/';
-const domains = ['auth', 'newsletter', 'contact', 'account', 'catalog', 'payments', 'orders', 'billing', 'subscriptions', 'shares', 'checkout', 'admin', 'editorial', 'demo'];
+const domains = ['auth', 'newsletter', 'contact', 'account', 'catalog', 'payments', 'orders', 'billing', 'subscriptions', 'shares', 'checkout', 'admin', 'editorial', 'demo', 'contract-withdrawals'];
 /** Which domain may call which: a domain reaches another only through its service functions. */
 const domainEdges = {
   auth: [],
@@ -24,14 +24,17 @@ const domainEdges = {
   orders: ['payments', 'catalog'],
   // Invoices, credit notes and receipts of orders; the PDFs (documents and the gift card).
   billing: ['orders', 'catalog', 'auth'],
-  subscriptions: ['orders', 'payments', 'catalog', 'auth', 'billing'],
-  shares: ['orders', 'payments', 'catalog', 'auth', 'billing'],
+  // Their confirmation mails carry the withdrawal block (contract-withdrawals/links.ts, which imports no domain).
+  subscriptions: ['orders', 'payments', 'catalog', 'auth', 'billing', 'contract-withdrawals'],
+  shares: ['orders', 'payments', 'catalog', 'auth', 'billing', 'contract-withdrawals'],
   // The support path and the webhooks: composes every purpose's fulfilment (gifts and shares plug in here).
   checkout: ['subscriptions', 'shares', 'orders', 'payments', 'catalog', 'auth', 'billing'],
-  account: ['auth', 'newsletter', 'contact', 'subscriptions', 'shares', 'orders', 'payments', 'billing'],
+  account: ['auth', 'newsletter', 'contact', 'subscriptions', 'shares', 'orders', 'payments', 'billing', 'contract-withdrawals'],
   admin: ['checkout', 'subscriptions', 'shares', 'orders', 'payments', 'auth', 'billing'],
   // The newsroom: its guard (auth), the newsletter's subscribers and the contact messages it reads.
   editorial: ['auth', 'newsletter', 'contact'],
+  // The withdrawal function (rétractation): orders, gifts and bulletins, the shared refund path, the shares' renunciation.
+  'contract-withdrawals': ['subscriptions', 'shares', 'orders', 'payments', 'catalog', 'auth'],
   demo: ['auth', 'newsletter', 'contact', 'account', 'subscriptions', 'shares', 'orders', 'payments', 'checkout', 'billing'],
 };
 

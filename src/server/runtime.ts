@@ -18,6 +18,7 @@
  * and builds are claimed under a lease all the same (src/server/jobs, src/server/editorial/queue.ts),
  * so the writers of two builds overlapping during a switch never run the same job twice.
  */
+import { contractWithdrawalJobs } from './contract-withdrawals/service';
 import { join } from 'node:path';
 import { systemClock } from './core/clock';
 import { config } from './core/config';
@@ -55,7 +56,7 @@ import { places, setPublisherWake } from './editorial/service';
 export function jobHandlers(deps: ServerDeps, bulkMailer: Mailer = deps.mailer): JobDefinition[] {
   const payments = isSimulated(deps.payments) ? deps.payments.jobs((raw, headers) => handlePaymentWebhook(deps, 'simulated', raw, headers)) : [];
   return [
-    ...mailJobs(deps.mailer), ...rateLimitJobs(deps), ...authJobs(deps), ...newsletterJobs(deps, newsletterSending(bulkMailer)), ...contactJobs(deps), ...orderJobs(deps), ...subscriptionJobs(deps), ...giftJobs(deps), ...billingJobs(deps), ...assemblyJobs(deps), ...shareJobs(deps), ...payments,
+    ...mailJobs(deps.mailer), ...rateLimitJobs(deps), ...authJobs(deps), ...newsletterJobs(deps, newsletterSending(bulkMailer)), ...contactJobs(deps), ...orderJobs(deps), ...subscriptionJobs(deps), ...giftJobs(deps), ...billingJobs(deps), ...assemblyJobs(deps), ...shareJobs(deps), ...contractWithdrawalJobs(deps), ...payments,
   ] as JobDefinition[];
 }
 

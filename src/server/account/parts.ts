@@ -18,6 +18,7 @@ import { detachUserOrders, exportUserOrders } from '../orders/service';
 import { eraseUserSubscriptions, exportUserSubscriptions } from '../subscriptions/service';
 import { detachUserGifts, exportUserGifts } from '../subscriptions/gifts';
 import { exportUserDocuments } from '../billing/service';
+import { detachUserWithdrawals, exportUserWithdrawals } from '../contract-withdrawals/service';
 import { detachUserShares, exportUserShares } from '../shares/service';
 
 export interface AccountPart {
@@ -67,6 +68,12 @@ export const ACCOUNT_PARTS: readonly AccountPart[] = [
     name: 'documents',
     export: (db, user) => exportUserDocuments(db, user.id),
     erase: async () => {},
+  },
+  {
+    // Withdrawals (« Se rétracter du contrat ici »): the proof of each, kept; the account's link goes.
+    name: 'contract_withdrawals',
+    export: (db, user) => exportUserWithdrawals(db, user.id),
+    erase: (db, user) => detachUserWithdrawals(db, user.id),
   },
   {
     // The register and the bulletins: documents of the cooperative, kept; the account's link goes.

@@ -12,20 +12,16 @@
 import { formatInTimeZone } from 'date-fns-tz';
 import { fr } from 'date-fns/locale';
 import { formatEuros } from '../../config/catalog';
-import { formatDate } from '../../lib/dates';
 import { findUser } from '../auth/service';
 import type { User } from '../auth/repository';
 import type { ServerDeps } from '../core/deps';
 import { log } from '../core/log';
 import { fail, type Result } from '../core/result';
-import { writeTransaction } from '../db/transaction';
 import { type FailedJob, listFailedJobs, retryFailedJob } from '../jobs/queue';
-import { insertOrderNote, type Order, type OrderEvent, REFUND_REQUESTED } from '../orders/repository';
+import { type Order, type OrderEvent, REFUND_REQUESTED } from '../orders/repository';
 import { parseOrderReference } from '../orders/references';
-import { ORDER_STATUS_LABELS } from '../orders/state';
-import { ProviderError } from '../payments/provider';
 import type { Subscription, SubscriptionEvent } from '../subscriptions/repository';
-import { holdGiftForRefund, releaseGiftHold } from '../subscriptions/gifts';
+import { type RefundState, refundState, requestOrderRefund } from '../subscriptions/order-refunds';
 import { cancelNowForReader, subscriptionLabel } from '../subscriptions/service';
 import { isLive } from '../subscriptions/state';
 import { orderById, orderByReference, orderHistories, ordersByEmail, type Person, settledByHour, settledBySource, type Sum, subscriptionHistories, subscriptionsByEmail } from './repository';
@@ -67,8 +63,8 @@ function cleanQuery(query: string): Result<{ query: string }> {
 // ---------------------------------------------------------------------------------------------
 // Orders
 
-/** Whether the back-office can refund an order now, and if not, why. */
-export type RefundState = { can: true } | { can: false; requested: boolean; why: string };
+/** Whether the back-office can refund an order now, and if not, why (the same rule as the reader's withdrawal). */
+export type { RefundState };
 
 export interface AdminOrder {
   order: Order;
@@ -76,17 +72,6 @@ export interface AdminOrder {
   /** Oldest line first. */
   events: OrderEvent[];
   refund: RefundState;
-}
-
-function refundState(deps: AdminDeps, order: Order, events: OrderEvent[]): RefundState {
-  if (order.status === 'refunded') return { can: false, requested: false, why: 'Commande remboursée.' };
-  if (order.status !== 'paid') return { can: false, requested: false, why: `Seule une commande payée peut être remboursée (celle-ci : ${ORDER_STATUS_LABELS[order.status].toLowerCase()}).` };
-  if (events.some((e) => e.cause.startsWith(REFUND_REQUESTED))) {
-    return { can: false, requested: true, why: 'Remboursement demandé : la commande passera à « Remboursée » dès que le prestataire le confirme.' };
-  }
-  if (!order.paymentRef) return { can: false, requested: false, why: 'Aucun paiement n’est enregistré chez le prestataire pour cette commande : remboursement impossible ici.' };
-  if (order.provider !== deps.payments.name) return { can: false, requested: false, why: `Commande payée chez un autre prestataire (${order.provider}) : remboursez-la depuis celui-ci.` };
-  return { can: true };
 }
 
 /** Orders of the people whose address is, or starts with, `query`; newest first, with their histories. */
@@ -130,29 +115,12 @@ export async function refundOrder(deps: AdminDeps, orderId: string, adminUserId:
   if (!why.ok) return why;
   const found = await orderForAdmin(deps, adminUserId, orderId);
   if (!found) return fail(404, 'Cette commande n’existe pas.');
-  const { order, refund } = found;
-  if (!refund.can) {
-    // Asked already (a double click): the same answer, and nothing asked twice.
-    if (refund.requested) return { ok: true, message: `${REFUND_REQUESTED} : en attente de la confirmation du prestataire.` };
-    return fail(409, refund.why);
-  }
-  // A gift's code stops working first, so that it cannot be activated while the refund is on its way.
-  const heldAt = deps.clock.now();
-  if (order.purpose === 'gift') {
-    const hold = await holdGiftForRefund(deps.db, order.id, heldAt);
-    if (hold.state === 'activated') return fail(409, `Ce cadeau a été activé le ${formatDate(hold.at)} : le délai de rétractation ne s’applique plus (CGV, art. 8), et l’abonnement offert court. Rien n’a été remboursé.`);
-  }
-  try {
-    await deps.payments.refund({ paymentRef: order.paymentRef!, amountCents: order.amountCents, idempotencyKey: `refund:${order.id}` });
-  } catch (error) {
-    if (!(error instanceof ProviderError)) throw error;
-    log.warn('admin.refund_refused', { orderId: order.id, error: error.message });
-    if (order.purpose === 'gift') await releaseGiftHold(deps.db, order.id, heldAt, deps.clock.now());
-    return fail(503, 'Le prestataire de paiement n’a pas accepté le remboursement : rien n’a été remboursé. Réessayez dans un instant.', 30);
-  }
-  const cause = `${REFUND_REQUESTED} par ${signature(admin)} : ${why.reason}`;
-  // Noted in whatever status the order has now: a quick provider may already have confirmed.
-  await writeTransaction(deps.db, (trx) => insertOrderNote(trx, { orderId: order.id, cause, oncePer: REFUND_REQUESTED }, deps.clock.now()));
+  const { order, events } = found;
+  // One path with the reader's withdrawal (subscriptions/order-refunds.ts): key `refund:{order}`, a gift held first.
+  const asked = await requestOrderRefund(deps, order, events, { cause: `${REFUND_REQUESTED} par ${signature(admin)} : ${why.reason}`, logEvent: 'admin.refund_refused' });
+  if (!asked.ok) return asked;
+  // Asked already (a double click): the same answer, and nothing asked twice.
+  if (asked.already) return { ok: true, message: `${REFUND_REQUESTED} : en attente de la confirmation du prestataire.` };
   log.info('admin.refund_requested', { orderId: order.id, adminId: admin.id });
   deps.jobs.wake();
   return { ok: true, message: `${REFUND_REQUESTED} : ${formatEuros(order.amountCents)}. La commande passera à « Remboursée » dès que le prestataire le confirme.` };

@@ -15,6 +15,7 @@
 import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
 import type { NewsletterStatus, NewsletterSubscribersTable, NewsletterTables } from '../newsletter/tables';
 import type { ShareRefundTables } from '../shares/refund-tables';
+import type { ContractWithdrawalTables } from '../contract-withdrawals/tables';
 
 export type { NewsletterStatus, NewsletterSubscribersTable };
 
@@ -611,7 +612,7 @@ export interface SiteSwitchesTable {
 }
 
 /** Each domain that has moved its tables beside it (`<domain>/tables.ts`) is composed here. */
-export interface Database extends NewsletterTables, ShareRefundTables {
+export interface Database extends NewsletterTables, ShareRefundTables, ContractWithdrawalTables {
   users: UsersTable;
   sessions: SessionsTable;
   tokens: TokensTable;

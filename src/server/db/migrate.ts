@@ -22,6 +22,7 @@ import * as bulletinNumbers001 from './migrations/2026-11-30-001-bulletin-number
 import * as refundTransfers002 from './migrations/2026-11-30-002-refund-transfers';
 import * as sepaMandates003 from './migrations/2026-11-30-003-sepa-mandates';
 import * as orderReferences007 from './migrations/2026-11-30-007-order-references';
+import * as contractWithdrawals003 from './migrations/2026-12-01-003-contract-withdrawals';
 
 export const migrations: Readonly<Record<string, Migration>> = {
   '2026-11-21-001-members': members001,
@@ -40,6 +41,7 @@ export const migrations: Readonly<Record<string, Migration>> = {
   '2026-11-30-002-refund-transfers': refundTransfers002,
   '2026-11-30-003-sepa-mandates': sepaMandates003,
   '2026-11-30-007-order-references': orderReferences007,
+  '2026-12-01-003-contract-withdrawals': contractWithdrawals003,
 };
 
 /** A migrator over the app's migrations (tests also use it to migrate down). */

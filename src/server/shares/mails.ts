@@ -1,4 +1,5 @@
 /** The mails of the cooperative's subscription path: bulletin received, admission, refusal, renunciation. */
+import { bulletinPeriod, withdrawalBlocks } from '../contract-withdrawals/links';
 import { formatEuros } from '../../config/catalog';
 import { CAPITAL_ACCOUNT, CONTACTS } from '../../config/publisher';
 import { findCollege, statutes } from '../../config/statutes';
@@ -29,7 +30,9 @@ export function bulletinReceivedMail({ siteUrl, bulletin }: { siteUrl: URL; bull
         : []),
       { kind: 'paragraph', text: 'La gérance se prononce sur votre admission dans les semaines qui viennent. Vous recevrez alors votre certificat de parts et votre bulletin contresigné.' },
       { kind: 'action', label: 'Télécharger mon bulletin (PDF)', url: siteLink(siteUrl, `/devenir-societaire/bulletin/${encodeURIComponent(bulletin.id)}`) },
-      { kind: 'note', text: `Vous pouvez renoncer à votre souscription, sans motif, dans les quatorze jours qui suivent la signature, depuis l’espace Sociétariat de votre compte\u00a0: elle vous sera alors intégralement remboursée. Une question\u00a0? Écrivez-nous à ${MEMBERS_EMAIL}.` },
+      // The withdrawal function (contract-withdrawals): the last day and « Se rétracter du contrat ici », a signed link.
+      ...withdrawalBlocks(siteUrl, { bulletinId: bulletin.id }, bulletinPeriod(bulletin.acceptedAt).lastDay),
+      { kind: 'note', text: `Vous pouvez renoncer à votre souscription, sans motif, dans les quatorze jours qui suivent la signature, par le bouton « Se rétracter du contrat ici » ci-dessus ou depuis l’espace Sociétariat de votre compte\u00a0: elle vous sera alors intégralement remboursée. Une question\u00a0? Écrivez-nous à ${MEMBERS_EMAIL}.` },
     ],
     reason: 'Vous recevez ce message parce que vous avez signé un bulletin de souscription de parts sociales de Contrechamp.',
   });

@@ -233,7 +233,14 @@ class SharesLeaving extends Error {}
  * `refundByTransfer`: the reference of the refund by transfer this renunciation opened (the
  * member is to give an IBAN), absent when the provider refunds or nothing was paid.
  */
-export async function renounceBulletin(deps: SharesDeps, userId: string, bulletinId: string): Promise<Result<{ refundByTransfer?: string }>> {
+/**
+ * What records a renunciation made through the withdrawal function (contract-withdrawals), in the
+ * renunciation's own transaction: given, it writes the record and its acknowledgement, and the
+ * shares send no mail of their own (one renunciation, one mail).
+ */
+export type RenunciationRecorder = (trx: Kysely<Database>, outcome: { refund: 'provider' | 'transfer' | 'none'; refundByTransfer?: string }) => Promise<void>;
+
+export async function renounceBulletin(deps: SharesDeps, userId: string, bulletinId: string, record?: RenunciationRecorder): Promise<Result<{ refundByTransfer?: string }>> {
   const bulletin = await findUserBulletin(deps.db, userId, bulletinId);
   if (!bulletin) return fail(404, 'Ce bulletin est introuvable.');
   const now = deps.clock.now();
@@ -260,7 +267,8 @@ export async function renounceBulletin(deps: SharesDeps, userId: string, bulleti
     if (memberId) {
       await addRegisterEntry(trx, { memberId, kind: 'correction', collegeId: bulletin.collegeId, sharesDelta: -bulletin.shares, nominalCents: bulletin.nominalCents, repaidCents: refund === 'provider' ? bulletin.amountCents : 0, effectiveOn: parisDay(now), recordedBy: null, note: `Renonciation dans les ${RENUNCIATION_DAYS} jours au bulletin signé le ${parisDay(bulletin.acceptedAt)}${owed ? ` ; remboursement par virement ${owed.reference} à faire` : ''}` }, now);
     }
-    await mailTo(deps, trx, userId, owed ? renouncedByTransferMail({ siteUrl: deps.siteUrl, bulletin, refund: owed }) : renouncedMail({ siteUrl: deps.siteUrl, bulletin, refunded: refund !== 'none' }), `shares.renounced:${bulletin.id}`);
+    if (record) await record(trx, { refund, ...(owed ? { refundByTransfer: owed.reference } : {}) });
+    else await mailTo(deps, trx, userId, owed ? renouncedByTransferMail({ siteUrl: deps.siteUrl, bulletin, refund: owed }) : renouncedMail({ siteUrl: deps.siteUrl, bulletin, refunded: refund !== 'none' }), `shares.renounced:${bulletin.id}`);
     return { refundByTransfer: owed?.reference };
   }).catch((error: unknown) => {
     if (error instanceof SharesLeaving) return 'leaving' as const;

@@ -13,8 +13,10 @@ const longDay = (day: string) => formatDate(new Date(`${day}T12:00:00Z`));
 /** A buyer's name inside a sentence: the default « Une lectrice ou un lecteur… » loses its capital. */
 const midSentence = (name: string) => name.replace(/^Une /, 'une ');
 
-export function giftBuyerMail({ siteUrl, code, duration, recipientName, recipientEmail, deliverOn, expiresAt, invoice }: {
+export function giftBuyerMail({ siteUrl, code, duration, recipientName, recipientEmail, deliverOn, expiresAt, invoice, withdrawal = [] }: {
   siteUrl: URL; code: string; duration: string; recipientName: string; recipientEmail: string | null; deliverOn: string; expiresAt: Date; invoice: { id: string; label: string } | null;
+  /** The withdrawal function's blocks (contract-withdrawals `withdrawalBlocks`): the last day and « Se rétracter du contrat ici ». */
+  withdrawal?: Block[];
 }): MailContent {
   const delivery: Block = recipientEmail
     ? { kind: 'paragraph', text: ['Nous enverrons le cadeau à ', { strong: recipientName }, ` (${recipientEmail}) le ${longDay(deliverOn)}, avec votre message. Vous pouvez suivre son envoi et son activation, ou renvoyer l’e-mail, depuis « Mes cadeaux ».`] }
@@ -33,7 +35,8 @@ export function giftBuyerMail({ siteUrl, code, duration, recipientName, recipien
       { kind: 'paragraph', text: 'La carte cadeau à imprimer est jointe à ce message (PDF).' },
       { kind: 'link', label: 'Mes cadeaux', url: siteLink(siteUrl, '/mon-compte/mes-cadeaux') },
       ...(invoice ? ([{ kind: 'link', label: `Télécharger la facture n° ${invoice.label} (PDF)`, url: siteLink(siteUrl, `/mon-compte/mes-factures/${encodeURIComponent(invoice.id)}`) }] satisfies Block[]) : []),
-      { kind: 'note', text: 'Le code est valable un an et ne sert qu’une fois. Un abonnement offert n’est jamais reconduit : à son terme, rien n’est prélevé, ni à vous ni à la personne qui le reçoit. Vous pouvez vous rétracter tant que le code n’a pas été activé, dans les 14 jours qui suivent l’achat (CGV, article 8).' },
+      ...withdrawal,
+      { kind: 'note', text: 'Le code est valable un an et ne sert qu’une fois. Un abonnement offert n’est jamais reconduit : à son terme, rien n’est prélevé, ni à vous ni à la personne qui le reçoit. Vous pouvez vous rétracter tant que le code n’a pas été activé, dans les 14 jours qui suivent l’achat (CGV, article 8), depuis le bouton « Se rétracter du contrat ici » ci-dessus ou « Mes cadeaux ».' },
     ],
     reason: 'Vous recevez ce message parce que vous avez offert un abonnement à Contrechamp.',
   });

@@ -33,6 +33,7 @@ import type { Selectable } from 'kysely';
 import { groupCode, hashGiftCode, newGiftCode, parseGiftCode, sealGiftCode, unsealGiftCode } from './gift-codes';
 import { giftActivatedMail, giftBuyerMail, giftEndedMail, giftEndingMail, giftRecipientMail, giftTakenMail } from './gift-mails';
 import { SEND_MAIL } from '../mail/jobs';
+import { orderPeriod, withdrawalBlocks } from '../contract-withdrawals/links';
 import { mailFor } from '../mail/layout';
 import { schedulePeriod } from './service';
 import { findSubscription, insertSubscription, insertSubscriptionEvent, type Subscription, updateSubscriptionIf } from './repository';
@@ -223,7 +224,12 @@ async function sendBuyerMail(deps: GiftDeps, giftId: string): Promise<void> {
   if (!buyer) return;
   const invoice = await deps.db.selectFrom('billing_documents').select(['id', 'label']).where('subject_key', '=', `invoice:${gift.order_id}`).executeTakeFirst();
   const pdf = await cardPdf(deps, gift);
+  // The withdrawal function's signed link (contract-withdrawals), while its period runs.
+  const paid = await deps.db.selectFrom('orders').select(['paid_at']).where('id', '=', gift.order_id).executeTakeFirst();
+  const period = paid?.paid_at ? orderPeriod(new Date(paid.paid_at)) : undefined;
+  const withdrawal = period && deps.clock.now() < period.endsAt ? withdrawalBlocks(deps.siteUrl, { orderId: gift.order_id }, period.lastDay) : [];
   const mail = giftBuyerMail({
+    withdrawal,
     siteUrl: deps.siteUrl,
     code: codeOf(gift),
     duration: durationOf(gift.months),

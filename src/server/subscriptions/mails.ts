@@ -308,10 +308,13 @@ export function subscriptionStartedMail({
   interval,
   nextPaymentAt,
   immediateStart,
+  withdrawal = [],
 }: {
   siteUrl: URL;
   subscriptionId: string;
   planLabel: string;
+  /** The withdrawal function's blocks (contract-withdrawals/links.ts `withdrawalBlocks`): the last day and « Se rétracter du contrat ici ». */
+  withdrawal?: Block[];
   amountCents: number;
   interval: Interval;
   nextPaymentAt: Date;
@@ -363,9 +366,10 @@ export function subscriptionStartedMail({
           immediateStart
             ? ' pour vous rétracter, sans avoir à vous justifier. Même si votre abonnement a commencé immédiatement à votre demande, nous vous rembourserons l’intégralité du montant payé.'
             : ' pour l’exercer, sans avoir à vous justifier, et nous vous rembourserons l’intégralité du montant payé.',
-          ` Il vous suffit de nous écrire à ${SUBSCRIPTIONS_EMAIL} ; le remboursement intervient dans les 14 jours, sur le moyen de paiement utilisé.`,
+          ` Il vous suffit d’utiliser le bouton « Se rétracter du contrat ici » ci-dessous, ou de nous écrire à ${SUBSCRIPTIONS_EMAIL} ; le remboursement intervient dans les 14 jours, sur le moyen de paiement utilisé.`,
         ],
       },
+      ...withdrawal,
       cgvLink(siteUrl),
     ],
     reason: 'Vous recevez ce message parce que vous venez de vous abonner à Contrechamp.',

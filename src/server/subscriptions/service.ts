@@ -16,6 +16,7 @@ import { z } from 'zod';
 import { findPlan, formatEuros, SUBSCRIPTION_VAT_BP, vatIncluded, donationMaximumCents, donationMinimumCents } from '../../config/catalog';
 import { formatDate, formatPeriod } from '../../lib/dates';
 import { findUser } from '../auth/service';
+import { orderPeriod, withdrawalBlocks } from '../contract-withdrawals/links';
 import type { ServerDeps } from '../core/deps';
 import { log } from '../core/log';
 import { fail, type Result } from '../core/result';
@@ -238,7 +239,7 @@ export function subscriptionFulfilment(deps: SubscriptionDeps): Fulfilment {
         }
         await schedulePeriod(deps, trx, sub, end);
         await mailOwner(deps, trx, sub.userId, sub.kind === 'plan'
-          ? subscriptionStartedMail({ siteUrl: deps.siteUrl, subscriptionId: sub.id, planLabel: findPlan(sub.planId ?? '')?.label ?? '', amountCents: sub.amountCents, interval: sub.interval, nextPaymentAt: end, immediateStart: order.immediateStartAt !== null })
+          ? subscriptionStartedMail({ siteUrl: deps.siteUrl, subscriptionId: sub.id, planLabel: findPlan(sub.planId ?? '')?.label ?? '', amountCents: sub.amountCents, interval: sub.interval, nextPaymentAt: end, immediateStart: order.immediateStartAt !== null, withdrawal: withdrawalBlocks(deps.siteUrl, { orderId: order.id }, orderPeriod(now).lastDay) })
           : donationStartedMail({ siteUrl: deps.siteUrl, subscriptionId: sub.id, amountCents: sub.amountCents, nextPaymentAt: end, payment: { paidAt: now, methodLabel, orderReference: order.reference, document, mandate: orderMandate(order, sub) } }));
         return;
       }
