@@ -32,7 +32,7 @@ export const accessibility = {
   auditor: 'l’équipe technique de Contrechamp (audit interne)',
   /** What the audit checked, and with what. */
   method: [
-    'un test automatique de chaque page de l’échantillon avec axe-core 4 (règles WCAG 2.0 et 2.1 de niveaux A et AA, sur lesquelles repose le RGAA 4.1, et bonnes pratiques), dans Chromium, à 1 280 et 390 pixels de large ;',
+    'un test automatique de chaque page de l’échantillon avec axe-core 4 (règles WCAG 2.0 et 2.1 de niveaux A et AA, sur lesquelles repose le RGAA 4.1, règles WCAG 2.2 de niveau AA dont la taille des cibles, et bonnes pratiques), dans Chromium, à 1 280 et 390 pixels de large ;',
     'un parcours au clavier seul : lien d’évitement, ordre et visibilité du focus, menu, recherche (Ctrl+K), lecteur audio, formulaires de connexion et de contact, sans piège au clavier ;',
     'une vérification manuelle des contrastes des textes posés sur des images, que les outils automatiques ne savent pas mesurer, et de l’affichage à 200 % de zoom et à 320 pixels de large.',
   ],
