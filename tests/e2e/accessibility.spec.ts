@@ -245,7 +245,7 @@ for (const width of [390, 1280]) {
   });
 }
 
-test('focus not obscured (WCAG 2.2, 2.4.11), at 390 px: an in-page link of the table of contents brings its heading below the sticky header', async ({ page }) => {
+test('focus not obscured (WCAG 2.2, 2.4.11), at 390 px: an in-page link of the table of contents brings its heading below the sticky header and its yellow strip', async ({ page }) => {
   await page.setViewportSize({ width: 390, height: 844 });
   await page.goto('/cgv');
   const links = page.getByRole('navigation', { name: 'Sommaire' }).getByRole('link');
@@ -256,7 +256,12 @@ test('focus not obscured (WCAG 2.2, 2.4.11), at 390 px: an in-page link of the t
     await links.nth(i).click();
     await expect.poll(() => decodeURIComponent(new URL(page.url()).hash)).toBe(href);
     const heading = page.locator(`[id="${decodeURIComponent(href.slice(1))}"]`);
-    const headerBottom = await page.locator('header.site-header').evaluate((h) => h.getBoundingClientRect().bottom);
+    // The header and its yellow strip, while it shows, cover the top of the page.
+    const headerBottom = await page.locator('header.site-header').evaluate((h) => {
+      const strip = h.querySelector('[data-baseline]');
+      const shown = strip && getComputedStyle(strip).visibility === 'visible';
+      return Math.max(h.getBoundingClientRect().bottom, shown ? strip.getBoundingClientRect().bottom : 0);
+    });
     await expect.poll(async () => (await heading.boundingBox())!.y, { message: href }).toBeGreaterThanOrEqual(headerBottom);
     await page.evaluate(() => window.scrollTo(0, 0));
   }
@@ -325,3 +330,99 @@ for (const [name, path] of [['home page', '/'], ['article', ARTICLE]] as const) 
     expect(overflow.width).toBeLessThanOrEqual(320);
   });
 }
+
+test('focus not obscured (WCAG 2.2, 2.4.11), at 390 px: with the player bar open, tabbing down the episode page never leaves the focused element under the bar', async ({ page }) => {
+  test.setTimeout(120_000);
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto('/podcasts/les-voix-du-terrain/la-derniere-poste-du-canton');
+  await page.getByRole('main').getByRole('link', { name: /^Écouter/ }).first().click();
+  const bar = page.getByRole('region', { name: 'Lecteur de podcast' });
+  await expect(bar).toBeVisible();
+  await bar.getByRole('button', { name: 'Mettre en pause' }).click();
+  // The walk starts at the top of the page: a click on the title moves the starting point of Tab there.
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.getByRole('heading', { level: 1 }).click();
+  const hidden: string[] = [];
+  let reachedFooter = false;
+  let steps = 0;
+  for (; steps < 250 && !reachedFooter; steps++) {
+    await page.keyboard.press('Tab');
+    const state = await page.evaluate(async () => {
+      // What the reader sees once the page has settled: two frames after the focus moved.
+      await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
+      const el = document.activeElement;
+      const barEl = document.querySelector('[data-player-bar]');
+      if (!el || el === document.body || !barEl) return { under: null, footer: false };
+      const top = barEl.getBoundingClientRect().top;
+      const box = el.getBoundingClientRect();
+      const footer = !!el.closest('footer');
+      if (box.bottom <= top + 0.5) return { under: null, footer };
+      const hit = document.elementFromPoint(box.left + Math.min(box.width / 2, 20), Math.min(box.bottom - 1, innerHeight - 1));
+      if (hit && !barEl.contains(hit)) return { under: null, footer };
+      return { under: `${(el.getAttribute('aria-label') ?? el.textContent ?? '').trim().replace(/\s+/g, ' ').slice(0, 50)}: bottom at ${Math.round(box.bottom)} px, the bar starts at ${Math.round(top)} px`, footer };
+    });
+    if (state.under) hidden.push(state.under);
+    reachedFooter = state.footer;
+  }
+  expect(reachedFooter).toBe(true);
+  expect(steps).toBeGreaterThan(10);
+  expect(hidden).toEqual([]);
+});
+
+// WCAG 2.2, 3.2.6 (consistent help): the way to reach us sits in the same place, in the same
+// order among the footer's links, on every kind of page, static, rendered on demand or signed in.
+test('consistent help (WCAG 2.2, 3.2.6): « Questions fréquentes » and « Contact » are in the same place of the footer on every kind of page', async ({ page }) => {
+  test.setTimeout(120_000);
+  const footerLinks = async () => {
+    const links = page.getByRole('contentinfo').getByRole('navigation').getByRole('link');
+    return links.evaluateAll((els) => els.map((a) => `${(a.textContent ?? '').trim().replace(/\s+/g, ' ')} → ${a.getAttribute('href')}`));
+  };
+  await page.goto('/');
+  const reference = await footerLinks();
+  expect(reference).toContain('Contact → /contact');
+  expect(reference).toContain('Questions fréquentes → /faq');
+  const differing: Record<string, string[]> = {};
+  for (const path of [ARTICLE, '/podcasts/les-voix-du-terrain/la-derniere-poste-du-canton', '/contact', '/login', '/soutenir/abonnement', '/page-inconnue']) {
+    await page.goto(path);
+    const links = await footerLinks();
+    if (JSON.stringify(links) !== JSON.stringify(reference)) differing[path] = links;
+  }
+  await signInAs(page);
+  for (const path of ['/mon-compte', '/mon-compte/abonnements']) {
+    await page.goto(path);
+    const links = await footerLinks();
+    if (JSON.stringify(links) !== JSON.stringify(reference)) differing[path] = links;
+  }
+  expect(differing).toEqual({});
+});
+
+// WCAG 2.2, 3.3.8 (accessible authentication) and 3.3.7 (redundant entry): signing in asks for
+// no puzzle, lets a password manager fill the form and a reader paste the password, and a failed
+// attempt keeps the address typed.
+test('accessible authentication (WCAG 2.2, 3.3.8): sign-in needs only the address and the password, filled by a manager or pasted; a failure keeps the address (3.3.7)', async ({ page }) => {
+  const member = await createMember();
+  await page.goto('/login');
+  const form = page.locator('form').filter({ has: page.locator('#login-password') });
+  // Nothing to solve: the only fields a reader fills are the address and the password.
+  const fields = await form.locator('input:not([type="hidden"]):not([type="checkbox"]), select, textarea').evaluateAll((els) => els.map((e) => `${e.id} ${e.getAttribute('autocomplete')}`));
+  expect(fields).toEqual(['login-email username', 'login-password current-password']);
+  await expect(form.locator('iframe, canvas, img')).toHaveCount(0);
+  // A wrong password: the address stays, only the password is typed again.
+  await page.locator('#login-email').fill(member.email);
+  await page.locator('#login-password').fill('pas-le-bon-mot-de-passe');
+  await page.getByRole('button', { name: 'Se connecter' }).click();
+  await expect(form.getByRole('alert')).toBeVisible();
+  await expect(page.locator('#login-email')).toHaveValue(member.email);
+  // The password pasted: no script refuses the paste.
+  const accepted = await page.locator('#login-password').evaluate((input, password) => {
+    const data = new DataTransfer();
+    data.setData('text/plain', password);
+    const event = new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true });
+    const allowed = input.dispatchEvent(event);
+    if (allowed) (input as HTMLInputElement).value = password;
+    return allowed;
+  }, member.password);
+  expect(accepted).toBe(true);
+  await page.getByRole('button', { name: 'Se connecter' }).click();
+  await expect(page).toHaveURL(/\/mon-compte$/);
+});
