@@ -27,13 +27,16 @@ export interface NonConformity {
 
 export const accessibility = {
   status: 'partiellement conforme' as ConformanceStatus,
-  statementDate: '2026-11-23',
-  auditDate: '2026-11-23',
+  statementDate: '2026-11-28',
+  auditDate: '2026-11-28',
   auditor: 'l’équipe technique de Contrechamp (audit interne)',
   /** What the audit checked, and with what. */
   method: [
-    'un test automatique de chaque page de l’échantillon avec axe-core 4 (règles WCAG 2.0 et 2.1 de niveaux A et AA, sur lesquelles repose le RGAA 4.1, et bonnes pratiques), dans Chromium, à 1 280 et 390 pixels de large ;',
-    'un parcours au clavier seul : lien d’évitement, ordre et visibilité du focus, menu, recherche (Ctrl+K), lecteur audio, formulaires de connexion et de contact, sans piège au clavier ;',
+    'un test automatique de chaque page de l’échantillon avec axe-core 4 (règles WCAG 2.0, 2.1 et 2.2 de niveaux A et AA, dont les critères WCAG 2.1 sur lesquels repose le RGAA 4.1, et bonnes pratiques), dans Chromium, à 1 280 et 390 pixels de large ;',
+    'une mesure de la taille de chaque lien et de chaque bouton de dix pages (accueil, article, émission, brèves, thème, podcast, épisode, soutien, connexion, contact), à 1 280 et 390 pixels de large : 24 × 24 pixels au moins, ou assez d’espace autour (WCAG 2.2, critère 2.5.8) ;',
+    'un parcours au clavier seul : lien d’évitement, ordre et visibilité du focus, menu, recherche (Ctrl+K), lecteur audio, formulaires de connexion et de contact, sans piège au clavier ; l’élément qui a le focus n’est jamais caché sous l’en-tête fixe ni sous le lecteur audio (WCAG 2.2, critère 2.4.11), et la barre de progression du lecteur se règle d’un clic ou au clavier, sans glisser (critère 2.5.7) ;',
+    'la connexion : ni énigme ni test à résoudre, les champs reconnus par les gestionnaires de mots de passe, le collage accepté, l’adresse gardée après une erreur (WCAG 2.2, critères 3.3.8 et 3.3.7) ; la vérification parfois demandée à la création d’un compte est un calcul fait par le navigateur, ou une courte attente sans JavaScript, jamais une question ;',
+    'l’aide au même endroit sur chaque page : les questions fréquentes et le contact, dans le même ordre du pied de page (WCAG 2.2, critère 3.2.6) ;',
     'une vérification manuelle des contrastes des textes posés sur des images, que les outils automatiques ne savent pas mesurer, et de l’affichage à 200 % de zoom et à 320 pixels de large.',
   ],
   technologies: ['HTML5', 'CSS', 'JavaScript (WAI-ARIA)', 'SVG'],

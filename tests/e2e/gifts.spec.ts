@@ -18,7 +18,7 @@ import { openDatabase } from '../../src/server/db/client';
 import { expect, test } from '../helpers/guard';
 import { createMember, forgetClientRateLimits, outboxDir } from '../helpers/members';
 import { seedSubscription } from '../helpers/revenue';
-import { shoot as shootAt } from '../helpers/browse';
+import { AXE_TAGS, shoot as shootAt } from '../helpers/browse';
 
 // Long walks (payment, mails, activation by another account) on a machine shared by two browsers.
 test.describe.configure({ timeout: 150_000 });
@@ -58,7 +58,7 @@ async function signedIn(page: Page, member: { email: string; password: string })
 const shoot = (page: Page, name: string) => shootAt(page, SHOTS, name);
 
 async function expectAccessible(page: Page) {
-  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
+  const results = await new AxeBuilder({ page }).withTags(AXE_TAGS).analyze();
   const blocking = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(' | ')})`);
   expect(blocking).toEqual([]);
 }

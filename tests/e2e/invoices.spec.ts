@@ -20,7 +20,7 @@ import { openDatabase } from '../../src/server/db/client';
 import { newId } from '../../src/server/db/database';
 import { createMember, forgetClientRateLimits } from '../helpers/members';
 import { parseCsv } from '../helpers/csv';
-import { shoot as shootAt } from '../helpers/browse';
+import { AXE_TAGS, shoot as shootAt } from '../helpers/browse';
 
 test.describe.configure({ timeout: 90_000 });
 
@@ -46,7 +46,7 @@ async function inDatabase<T>(work: (db: ReturnType<typeof openDatabase>['db']) =
 const shoot = (page: Page, name: string) => shootAt(page, SHOTS, name);
 
 async function expectAccessible(page: Page) {
-  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
+  const results = await new AxeBuilder({ page }).withTags(AXE_TAGS).analyze();
   const blocking = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(' | ')})`);
   expect(blocking).toEqual([]);
 }

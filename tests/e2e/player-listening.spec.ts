@@ -1,5 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
+import { AXE_TAGS } from '../helpers/axe';
 
 /**
  * Listening on, as a phone or desktop listener would (issue 14): an episode resumes where the
@@ -198,7 +199,7 @@ test('axe finds no serious violation in the bar offering the next episode, nor i
   await playToTheEnd(page);
   await expect(page.locator('[data-player-next]')).toBeVisible();
   const serious = async (selector: string) =>
-    (await new AxeBuilder({ page }).include(selector).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze())
+    (await new AxeBuilder({ page }).include(selector).withTags(AXE_TAGS).analyze())
       .violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id);
   expect(await serious('[data-player-bar]')).toEqual([]);
   await page.goto(SHOW_PAGE);

@@ -1,5 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
+import { AXE_TAGS } from '../helpers/axe';
 
 const ARTICLE = '/articles/2026/meubles-de-tourisme-marseille-les-societes-ecrans';
 /** The search code (dialog, page, shared chunks, styles) and the index; not the launcher. */
@@ -122,7 +123,7 @@ test('axe finds no serious violation in the open dialog with results', async ({ 
   const dialog = page.getByRole('dialog', { name: 'Recherche' });
   await dialog.getByRole('combobox').fill('eau');
   await expect(dialog.getByRole('option').first()).toBeVisible();
-  const results = await new AxeBuilder({ page }).include('.search-dialog').analyze();
+  const results = await new AxeBuilder({ page }).include('.search-dialog').withTags(AXE_TAGS).analyze();
   expect(results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.help}`)).toEqual([]);
 });
 
@@ -133,7 +134,7 @@ test('the search page reads its query from the address, and the kind filter narr
   const all = Number((await status.textContent())!.split(' ')[0]);
   const results = page.getByRole('list', { name: 'Résultats de la recherche' }).getByRole('listitem');
   await expect(results.first()).toBeVisible();
-  const axe = await new AxeBuilder({ page }).include('[data-search-root]').analyze();
+  const axe = await new AxeBuilder({ page }).include('[data-search-root]').withTags(AXE_TAGS).analyze();
   expect(axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)).toEqual([]);
 
   await page.getByRole('checkbox', { name: 'Brève' }).check();

@@ -13,6 +13,9 @@ import { simpleParser, type ParsedMail } from 'mailparser';
 import { openDatabase } from '../../src/server/db/client';
 import { expect } from './guard';
 import { outboxDir } from './members';
+import { AXE_TAGS } from './axe';
+
+export { AXE_TAGS };
 
 /** Marks the router busy between a navigation's start and its page-load (see `arrived`). */
 export async function trackRouter(page: Page): Promise<void> {
@@ -70,7 +73,7 @@ export async function shoot(page: Page, dir: string, name: string): Promise<void
  */
 export async function expectAccessible(page: Page): Promise<void> {
   await settled(page);
-  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
+  const results = await new AxeBuilder({ page }).withTags(AXE_TAGS).analyze();
   const blocking = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(' | ')})`);
   expect(blocking).toEqual([]);
 }

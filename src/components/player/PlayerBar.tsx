@@ -19,6 +19,7 @@ import { Tooltip, TooltipProvider } from '../ui/Tooltip';
 import AudioPlayer, { type AudioPlayerHandle } from './AudioPlayer';
 import UpNext from './UpNext';
 import { loadShowEpisodes } from './show-episodes';
+import { keepFocusClearOf } from './focus-clear';
 import { CloseIcon, ListPlayIcon, SkipBackIcon } from '../ui/icons';
 
 function setAction(action: MediaSessionAction, handler: MediaSessionActionHandler | null): void {
@@ -65,6 +66,7 @@ function useMediaSession(episode: PlayerEpisode, player: React.RefObject<AudioPl
 export default function PlayerBar({ episode }: { episode: PlayerEpisode }) {
   const paused = useStore($paused);
   const player = useRef<AudioPlayerHandle>(null);
+  const bar = useRef<HTMLElement>(null);
   const [rate, setRate] = useState(rememberedRate);
   // Where the episode starts: where the listener stopped, unless asked from the start.
   const [startAt] = useState(() => ($fromStart.get() === episode.slug ? undefined : resumePosition(episode)));
@@ -82,6 +84,9 @@ export default function PlayerBar({ episode }: { episode: PlayerEpisode }) {
   const next = useMemo(() => nextEpisode(showEpisodes, episode.slug, heardEpisodes()), [showEpisodes, episode.slug, ended]);
 
   useMediaSession(episode, player, next);
+
+  // While the bar is shown, the focus never lands under it (WCAG 2.2, 2.4.11).
+  useEffect(() => (bar.current ? keepFocusClearOf(bar.current) : undefined), []);
 
   useEffect(() => {
     if (startAt === undefined) return;
@@ -199,7 +204,7 @@ export default function PlayerBar({ episode }: { episode: PlayerEpisode }) {
   const label = showLabel(episode);
   return (
     <TooltipProvider>
-      <section className="player-bar" aria-label="Lecteur de podcast" data-player-bar>
+      <section ref={bar} className="player-bar" aria-label="Lecteur de podcast" data-player-bar>
         {ended && next && !upNextDismissed && (
           <UpNext
             next={next}
