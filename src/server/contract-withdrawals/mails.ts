@@ -5,6 +5,7 @@
  * transaction that records the withdrawal.
  */
 import { formatEuros } from '../../config/catalog';
+import { CONTACTS } from '../../config/publisher';
 import { formatDate, formatDateTime } from '../../lib/dates';
 import { renderMail, siteLink, type Block, type MailContent } from '../mail/layout';
 import type { Contract } from './contract';
@@ -44,7 +45,7 @@ export function acknowledgementMail({ siteUrl, contract, withdrawnAt, refundByTr
       refund,
       { kind: 'paragraph', text: NEXT[contract.kind] },
       { kind: 'link', label: 'Mon compte', url: siteLink(siteUrl, '/mon-compte') },
-      { kind: 'note', text: 'Vous n’êtes pas à l’origine de cette rétractation ? Écrivez-nous sans attendre à abonnements@contrechamp.media.' },
+      { kind: 'note', text: `Vous n’êtes pas à l’origine de cette rétractation ? Écrivez-nous sans attendre à ${CONTACTS.abonnements.email}.` },
     ],
     reason: 'Vous recevez ce message parce qu’une rétractation a été enregistrée pour un contrat conclu sur contrechamp.media avec votre compte.',
   });

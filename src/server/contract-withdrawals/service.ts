@@ -18,6 +18,7 @@
  */
 import { z } from 'zod';
 import { formatEuros } from '../../config/catalog';
+import { CONTACTS } from '../../config/publisher';
 import { formatDate } from '../../lib/dates';
 import { findUser } from '../auth/service';
 import type { ServerDeps } from '../core/deps';
@@ -68,7 +69,7 @@ function orderKind(order: Order): ContractKind | null {
   return null;
 }
 
-const periodEnded = (lastDay: Date) => `Le délai de rétractation de ce contrat a pris fin le ${formatDate(lastDay)} : votre demande n’a pas été enregistrée, et rien n’a changé. Pour toute question, écrivez à abonnements@contrechamp.media.`;
+const periodEnded = (lastDay: Date) => `Le délai de rétractation de ce contrat a pris fin le ${formatDate(lastDay)} : votre demande n’a pas été enregistrée, et rien n’a changé. Pour toute question, écrivez à ${CONTACTS.abonnements.email}.`;
 
 async function orderContract(deps: Pick<ServerDeps, 'db' | 'clock' | 'payments'>, order: Order): Promise<Contract | undefined> {
   const kind = orderKind(order);
@@ -87,7 +88,7 @@ async function orderContract(deps: Pick<ServerDeps, 'db' | 'clock' | 'payments'>
     if (now.getTime() >= endsAt.getTime()) refusal = { status: 409, message: periodEnded(lastDay) };
     else {
       const state = refundState(deps, order, await orderEvents(deps.db, order.id));
-      if (!state.can) refusal = { status: 409, message: order.status === 'refunded' || ('requested' in state && state.requested) ? 'Cette commande a déjà été remboursée, ou son remboursement est en cours : il n’y a rien à faire de plus.' : `Cette commande ne peut pas être remboursée en ligne : écrivez à abonnements@contrechamp.media, nous nous en occupons.` };
+      if (!state.can) refusal = { status: 409, message: order.status === 'refunded' || ('requested' in state && state.requested) ? 'Cette commande a déjà été remboursée, ou son remboursement est en cours : il n’y a rien à faire de plus.' : `Cette commande ne peut pas être remboursée en ligne : écrivez à ${CONTACTS.abonnements.email}, nous nous en occupons.` };
     }
   }
   return {
