@@ -142,7 +142,7 @@ test('a monthly subscription by card: offer, sign in, payment, provider, paid', 
   await expect(summary).toContainText('7 € par mois');
   await expect(summary).toContainText('Dont TVA 2,1 % : 0,14 €');
   await expect(summary).toContainText('reconduit tacitement chaque mois');
-  await expect(page.getByText('Dans les deux cas, si vous changez d’avis dans les 14 jours, nous vous remboursons intégralement (CGV, article 8).')).toBeVisible();
+  await expect(page.getByText('Dans les deux cas, si vous changez d’avis dans les 14 jours, nous vous remboursons intégralement (CGV, article 8) : utilisez la fonction « Se rétracter du contrat ici »')).toBeVisible();
   await expect(page.getByRole('button', { name: 'Payer 7 €' })).toBeVisible();
   await fillPaymentAndPay(page);
   await expect(page.getByRole('cell', { name: '4242 4242 4242 4242' })).toBeVisible();
