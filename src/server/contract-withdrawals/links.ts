@@ -54,7 +54,7 @@ export function orderPeriod(concludedAt: Date): { lastDay: Date; endsAt: Date } 
   return { lastDay: new Date(endsAt.getTime() - 1), endsAt };
 }
 
-/** The period of a share bulletin: the shares' rule (14 × 24 hours after signing, shares/service.ts `canRenounce`). */
+/** The period of a share bulletin: 14 × 24 hours after signing (the one rule, which shares/service.ts `canRenounce` reads too). */
 export function bulletinPeriod(acceptedAt: Date): { lastDay: Date; endsAt: Date } {
   const endsAt = new Date(acceptedAt.getTime() + WITHDRAWAL_DAYS * 86_400_000);
   return { lastDay: endsAt, endsAt };

@@ -186,6 +186,9 @@ export async function insertOrderEvent(db: Kysely<Database>, e: { orderId: strin
 /** How a refund asked of the provider starts in the order's history (and how a second one is recognised). */
 export const REFUND_REQUESTED = 'Remboursement demandé';
 
+/** The idempotency key of an order's full refund at the provider: one for every path that refunds an order in full. */
+export const orderRefundKey = (orderId: string): string => `refund:${orderId}`;
+
 /**
  * Adds a line to an order's history without moving it (from = to = its status at that moment): a
  * refund asked of the provider, whose outcome comes later as an event — or has already come, the

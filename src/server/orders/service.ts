@@ -16,7 +16,7 @@ import { handle, jobType, schedule } from '../jobs/schedule';
 import type { PaymentEvent } from '../payments/provider';
 import { ProviderError } from '../payments/provider';
 import { EventAhead } from '../payments/webhooks';
-import { customerRef, findOrder, findOrderByPaymentRef, insertOrderEvent, insertOrderNote, type Order, REFUND_REQUESTED, saveCustomerRef, setCheckoutRef, toOrder } from './repository';
+import { customerRef, findOrder, findOrderByPaymentRef, insertOrderEvent, insertOrderNote, type Order, orderRefundKey, REFUND_REQUESTED, saveCustomerRef, setCheckoutRef, toOrder } from './repository';
 import { canMove } from './state';
 import type { Updateable } from 'kysely';
 
@@ -313,7 +313,7 @@ async function refundUnwanted(deps: OrderDeps, orderId: string, cause: string): 
   if (!order || order.status !== 'paid' || !order.paymentRef) return;
   if (order.provider !== deps.payments.name) return log.warn('orders.refund_at_other_provider', { orderId, provider: order.provider });
   // A ProviderError throws: the job is tried again later.
-  await deps.payments.refund({ paymentRef: order.paymentRef, amountCents: order.amountCents, idempotencyKey: `refund:${order.id}` });
+  await deps.payments.refund({ paymentRef: order.paymentRef, amountCents: order.amountCents, idempotencyKey: orderRefundKey(order.id) });
   await writeTransaction(deps.db, (trx) => insertOrderNote(trx, { orderId: order.id, cause: `${REFUND_REQUESTED} automatiquement : ${cause}`, oncePer: REFUND_REQUESTED }, deps.clock.now()));
   deps.jobs.wake();
 }

@@ -30,6 +30,7 @@ import { mailFor, type MailContent } from '../mail/layout';
 import { type Fulfilment, scheduleUnwantedRefund } from '../orders/service';
 import { findUser } from '../auth/service';
 import { addRegisterEntry, capitalOf, deriveHoldings, type Holding, holdingOfUser, lockRegister, memberMap, registerEntries, type RegisterEntry } from './register';
+import { bulletinPeriod } from '../contract-withdrawals/links';
 import { admitInTransaction, bulletinOfOrder, findBulletin, findUserBulletin, listUserBulletins, moveBulletin, parisDay, RENUNCIATION_DAYS, type ShareBulletin } from './bulletins';
 import { admittedMail, bulletinReceivedMail, collegeChangedMail, refusedMail, renouncedMail } from './mails';
 import { overpaymentMail, refusedByTransferMail, renouncedByTransferMail } from './refund-mails';
@@ -224,7 +225,7 @@ export async function refuseBulletin(deps: SharesDeps, bulletinId: string, admin
  * (CGV art. 10).
  */
 export const canRenounce = (b: ShareBulletin, now: Date): boolean =>
-  b.status === 'awaiting_payment' || ((b.status === 'paid' || b.status === 'admitted') && now.getTime() - b.acceptedAt.getTime() <= RENUNCIATION_DAYS * 86_400_000);
+  b.status === 'awaiting_payment' || ((b.status === 'paid' || b.status === 'admitted') && now.getTime() <= bulletinPeriod(b.acceptedAt).endsAt.getTime());
 
 class SharesLeaving extends Error {}
 

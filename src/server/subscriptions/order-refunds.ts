@@ -16,7 +16,7 @@ import { log } from '../core/log';
 import { fail, type Result } from '../core/result';
 import { writeTransaction } from '../db/transaction';
 import { formatDate } from '../../lib/dates';
-import { insertOrderNote, type Order, type OrderEvent, REFUND_REQUESTED } from '../orders/repository';
+import { insertOrderNote, type Order, type OrderEvent, orderRefundKey, REFUND_REQUESTED } from '../orders/repository';
 import { ORDER_STATUS_LABELS } from '../orders/state';
 import { ProviderError } from '../payments/provider';
 import { holdGiftForRefund, releaseGiftHold } from './gifts';
@@ -26,8 +26,6 @@ export type RefundDeps = Pick<ServerDeps, 'db' | 'clock' | 'jobs' | 'payments'>;
 /** Whether an order can be refunded now, and if not, why. */
 export type RefundState = { can: true } | { can: false; requested: boolean; why: string };
 
-/** The idempotency key of an order's full refund at the provider. */
-export const orderRefundKey = (orderId: string): string => `refund:${orderId}`;
 
 export function refundState(deps: Pick<ServerDeps, 'payments'>, order: Order, events: readonly OrderEvent[]): RefundState {
   if (order.status === 'refunded') return { can: false, requested: false, why: 'Commande remboursée.' };
