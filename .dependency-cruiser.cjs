@@ -12,7 +12,7 @@
  * Type-only imports do not count: they vanish at build time.
  */
 const infrastructure = '^src/server/(core|db|mail|jobs|rate-limit)/';
-const domains = ['auth', 'newsletter', 'contact', 'account', 'catalog', 'payments', 'orders', 'billing', 'subscriptions', 'shares', 'checkout', 'admin', 'editorial', 'demo', 'contract-withdrawals'];
+const domains = ['auth', 'newsletter', 'contact', 'account', 'catalog', 'payments', 'orders', 'billing', 'subscriptions', 'shares', 'checkout', 'admin', 'editorial', 'demo', 'contract-withdrawals', 'podcasts'];
 /** Which domain may call which: a domain reaches another only through its service functions. */
 const domainEdges = {
   auth: [],
@@ -29,13 +29,15 @@ const domainEdges = {
   shares: ['orders', 'payments', 'catalog', 'auth', 'billing', 'contract-withdrawals'],
   // The support path and the webhooks: composes every purpose's fulfilment (gifts and shares plug in here).
   checkout: ['subscriptions', 'shares', 'orders', 'payments', 'catalog', 'auth', 'billing'],
-  account: ['auth', 'newsletter', 'contact', 'subscriptions', 'shares', 'orders', 'payments', 'billing', 'contract-withdrawals'],
-  admin: ['checkout', 'subscriptions', 'shares', 'orders', 'payments', 'auth', 'billing'],
+  account: ['auth', 'newsletter', 'contact', 'subscriptions', 'shares', 'orders', 'payments', 'billing', 'contract-withdrawals', 'podcasts'],
+  admin: ['checkout', 'subscriptions', 'shares', 'orders', 'payments', 'auth', 'billing', 'podcasts'],
   // The newsroom: its guard (auth), the newsletter's subscribers and the contact messages it reads.
   editorial: ['auth', 'newsletter', 'contact'],
   // The withdrawal function (rétractation): orders, gifts and bulletins, the shared refund path, the shares' renunciation.
   'contract-withdrawals': ['subscriptions', 'shares', 'orders', 'payments', 'catalog', 'auth'],
-  demo: ['auth', 'newsletter', 'contact', 'account', 'subscriptions', 'shares', 'orders', 'payments', 'checkout', 'billing'],
+  demo: ['auth', 'newsletter', 'contact', 'account', 'subscriptions', 'shares', 'orders', 'payments', 'checkout', 'billing', 'podcasts'],
+  // Supporters' podcasts: who supports (subscriptions, shares, through their queries), the account's user (auth), mails.
+  podcasts: ['auth', 'subscriptions', 'shares'],
 };
 
 module.exports = {

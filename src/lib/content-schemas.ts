@@ -244,6 +244,10 @@ export const episodeSchema = <Image extends z.ZodType>(h: SchemaHelpers<Image>) 
       published: z.coerce.date().describe('Date et heure de publication.'),
       duration: z.number().int().positive().describe('Durée de l’audio, en secondes.'),
       summary: prose().min(10).max(600).describe('Résumé d’une ou deux phrases, repris dans les listes et le flux.'),
+      supportersOnly: z
+        .boolean()
+        .default(false)
+        .describe('Réservé aux soutiens : l’audio n’est jamais dans le site public, seulement dans les flux personnels et le lecteur des soutiens connectés.'),
       category: slug.describe('Catégorie de l’épisode, par son slug dans le schéma podcasts.'),
       tags: z.array(h.reference('tags')).default([]).describe('Mots-clés ; celui de famille PODCAST désigne le podcast.'),
       content_folder_url: z

@@ -20,7 +20,7 @@ import { CONTACTS, MAIL_ROBOTS } from '../../config/publisher';
  * The keys derived from the master secret (src/server/core/keys.ts), one per use. A closed list:
  * KEY_VERSIONS may only name these.
  */
-export const KEY_LABELS = ['rate-limit', 'client-key', 'unsubscribe', 'gift-code', 'mailed-link', 'payment-webhook', 'rebuild-webhook', 'known-device'] as const;
+export const KEY_LABELS = ['rate-limit', 'client-key', 'unsubscribe', 'gift-code', 'mailed-link', 'payment-webhook', 'rebuild-webhook', 'known-device', 'podcast-audio', 'podcast-feed'] as const;
 export type KeyLabel = (typeof KEY_LABELS)[number];
 
 /**

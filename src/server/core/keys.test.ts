@@ -163,6 +163,6 @@ describe('derived keys', () => {
     expect(() => loadConfig({ KEY_VERSIONS: 'unsubscribe' })).toThrow(/KEY_VERSIONS: « unsubscribe » n’a pas la forme/);
     expect(() => loadConfig({ KEY_VERSIONS: 'unsubscribe=0' })).toThrow(/au moins 1/);
     expect(() => loadConfig({ KEY_VERSIONS: 'unsubscribe=2,unsubscribe=3' })).toThrow(/nommée deux fois/);
-    expect(loadConfig({ KEY_VERSIONS: 'unsubscribe=2,rate-limit=3' }).keys.versions).toEqual({ 'rate-limit': 3, 'client-key': 1, unsubscribe: 2, 'gift-code': 1, 'mailed-link': 1, 'payment-webhook': 1, 'rebuild-webhook': 1, 'known-device': 1 });
+    expect(loadConfig({ KEY_VERSIONS: 'unsubscribe=2,rate-limit=3' }).keys.versions).toEqual({ 'rate-limit': 3, 'client-key': 1, unsubscribe: 2, 'gift-code': 1, 'mailed-link': 1, 'payment-webhook': 1, 'rebuild-webhook': 1, 'known-device': 1, 'podcast-audio': 1, 'podcast-feed': 1 });
   });
 });
