@@ -137,7 +137,7 @@ export default defineConfig({
   trailingSlash: 'ignore',
   // Only the settings that pages read through `astro:env`: the audience measurement, fixed at
   // build time. Server settings (APP_MODE, DATA_DIR, DATABASE_URL, SMTP_URL, APP_SECRET…) are
-  // read and validated by src/server/config.ts, their one source of truth, which the
+  // read and validated by src/server/core/config.ts, their one source of truth, which the
   // command-line scripts running outside Astro share.
   env: {
     schema: {
@@ -184,7 +184,7 @@ export default defineConfig({
   markdown: { syntaxHighlight: false, processor: satteri({ hastPlugins: [frenchTypographyPlugin] }) },
   security: {
     // Astro's check covers form content types only. Every state-changing endpoint runs a
-    // stricter one (src/server/api.ts: origin for every content type, JSON-only bodies), and
+    // stricter one (src/server/http/request-guards.ts: origin for every content type, JSON-only bodies), and
     // the RFC 8058 one-click unsubscribe must accept a mail provider's form post.
     checkOrigin: false,
     // Every page carries a Content-Security-Policy: scripts and styles by hash (Astro computes
