@@ -42,7 +42,16 @@ const places = buildPlaces(buildsDir);
 // The environment of every build of this process, set before Astro and fresh-writes.mjs load.
 Object.assign(process.env, astroEnv(places, 'resident'));
 await import('./fresh-writes.mjs');
-const fast = await import('./publish-fast.mjs');
+// The fast publication reaches into Astro's private files (src/integrations/astro-private-surface.ts):
+// if it cannot load, this process still makes full builds, and says why on each.
+let fast;
+let fastUnavailable;
+try {
+  fast = await import('./publish-fast.mjs');
+} catch (error) {
+  fastUnavailable = `la publication rapide n’a pas pu se charger : ${String(error?.message ?? error).split('\n')[0]}`;
+  console.error(`[builder] ${fastUnavailable}`);
+}
 const { codeVersion } = await import('../build-fingerprint.mjs');
 
 const contentDir = resolve(root, process.env.CONTENT_DIR ?? 'src/content');
@@ -128,6 +137,7 @@ function childBuild(id, out, send) {
 
 /** Why the state in memory cannot make the next build, or undefined when it can. */
 function whyFull() {
+  if (fastUnavailable) return fastUnavailable;
   if (state === 'failed') return 'la construction précédente de ce processus a échoué';
   if (remote) return 'le contenu vient de l’API de la rédaction';
   if (!baseline || !existsSync(join(baseline, 'server', 'entry.mjs'))) return 'la dernière construction de ce processus n’est plus sur le disque';

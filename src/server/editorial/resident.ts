@@ -2,15 +2,20 @@
  * The publisher's side of the resident builder (scripts/site/builder.mjs): builds are asked of it
  * on a Unix socket, and it is started when none answers. It outlives the app processes (a switch
  * replaces them), not the front that owns them: it exits when the front is gone.
+ *
+ * A publication never depends on it: when the builder cannot start (its entry point missing or
+ * failing to load, no answer in time) or dies during a build, the same build runs as a full
+ * build in a process of its own (`fallback`, scripts/site/build.mjs), and the build's log says
+ * why on its first line of that part.
  */
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { closeSync, mkdirSync, openSync, renameSync, statSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildHeapMiB } from '../../../scripts/site/build-heap.mjs';
-import type { BuildFn, Places } from './publisher';
+import { spawnBuild, type BuildFn, type Places } from './publisher';
 
 /** The builder's socket: in the system's temporary folder (a socket's path is limited to ~100 bytes), one per builds folder. */
 export function builderSocket(buildsDir: string): string {
@@ -29,7 +34,7 @@ function tryConnect(path: string): Promise<Socket | undefined> {
 }
 
 /** Starts a builder, detached, its output in `<buildsDir>/builder.log`. */
-export function startBuilder(places: Places, warm: boolean): void {
+export function startBuilder(places: Places, warm: boolean): ChildProcess {
   mkdirSync(places.buildsDir, { recursive: true });
   const logFile = join(places.buildsDir, 'builder.log');
   // One older log is kept.
@@ -53,6 +58,7 @@ export function startBuilder(places: Places, warm: boolean): void {
   });
   child.unref();
   closeSync(output);
+  return child;
 }
 
 /** With RESIDENT_BUILDER=warm: a builder started with the server, unless one already runs. */
@@ -67,20 +73,39 @@ async function builder(places: Places): Promise<Socket> {
   const path = builderSocket(places.buildsDir);
   const first = await tryConnect(path);
   if (first) return first;
-  startBuilder(places, false);
+  const child = startBuilder(places, false);
+  let exited: string | undefined;
+  child.once('exit', (code, signal) => (exited = signal ?? `code ${code}`));
+  child.once('error', (error) => (exited = error.message));
   const deadline = Date.now() + CONNECT_TIMEOUT_MS;
   while (Date.now() < deadline) {
     await new Promise((resolve) => setTimeout(resolve, 100));
     const socket = await tryConnect(path);
     if (socket) return socket;
+    if (exited) throw new Error(`le constructeur résident s’est arrêté au démarrage (${exited} ; voir ${join(places.buildsDir, 'builder.log')})`);
   }
   throw new Error(`le constructeur résident n’a pas répondu en ${CONNECT_TIMEOUT_MS / 1000} s (voir ${join(places.buildsDir, 'builder.log')})`);
 }
 
-/** Builds through the resident builder; the signal stops the build (and the builder with it). */
-export function residentBuild(places: Places): BuildFn {
-  return ({ id, signal, onOutput, onFollowUp }) =>
+/**
+ * How long a full build waits after the builder died during a build: its own child build
+ * (scripts/site/build.mjs) notices within a second that its parent is gone and stops within
+ * five, and must not write into the staging folder behind the fallback.
+ */
+export const ORPHAN_STOP_MS = 7000;
+
+/**
+ * Builds through the resident builder; the signal stops the build (and the builder with it).
+ * A builder that cannot start or dies during the build hands the build to `fallback`.
+ */
+export function residentBuild(places: Places, fallback: BuildFn = spawnBuild(places), orphanStopMs = ORPHAN_STOP_MS): BuildFn {
+  return (run) =>
     new Promise((resolve) => {
+      const { id, signal, onOutput, onFollowUp } = run;
+      const fallBack = (why: string, wait: number) => {
+        onOutput(`\n[build] constructeur résident indisponible (${why}) : construction complète dans un processus à part\n`);
+        setTimeout(() => resolve(signal.aborted ? 1 : fallback(run)), wait);
+      };
       builder(places).then(
         (socket) => {
           let code: number | undefined;
@@ -108,15 +133,12 @@ export function residentBuild(places: Places): BuildFn {
           socket.on('error', () => {});
           socket.on('close', () => {
             signal.removeEventListener('abort', abort);
-            if (code === undefined) onOutput('\nLe constructeur résident s’est arrêté pendant la construction.\n');
-            resolve(code ?? 1);
+            if (code === undefined && !signal.aborted) fallBack('il s’est arrêté pendant la construction', orphanStopMs);
+            else resolve(code ?? 1);
           });
           socket.write(`${JSON.stringify({ id })}\n`);
         },
-        (error: unknown) => {
-          onOutput(`\n${String(error)}\n`);
-          resolve(1);
-        },
+        (error: unknown) => fallBack(error instanceof Error ? error.message : String(error), 0),
       );
     });
 }
