@@ -67,6 +67,20 @@ module.exports = {
       from: { path: '^src/server/' },
       to: { path: '^src/(pages|components|stores|layouts)/' },
     },
+    {
+      // A domain's repository is its own: other domains go through what it exports (`public.ts`,
+      // `queries.ts`, its services), so that its tables can change behind them.
+      name: 'no-foreign-repository',
+      severity: 'error',
+      from: { path: '^src/server/([^/]+)/', pathNot: '\\.test\\.ts$' },
+      to: { path: '^src/server/[^/]+/repository\\.ts$', pathNot: '^src/server/$1/' },
+    },
+    {
+      name: 'pages-never-read-a-repository',
+      severity: 'error',
+      from: { path: '^src/(pages|components|layouts|middleware)' },
+      to: { path: '^src/server/[^/]+/repository\\.ts$' },
+    },
     ...domains.map((domain) => ({
       name: `domain-edges-${domain}`,
       severity: 'error',

@@ -5,7 +5,7 @@
  */
 import { formatEuros, formatRate, intervalLabel, perMonthAndYear, type Interval } from '../../config/catalog';
 import { basketQuery, parseBasket, priceBasket, sourceOf, type Basket, type PricedBasket } from '../../server/catalog/basket';
-import type { Order } from '../../server/orders/repository';
+import type { Order } from '../../server/orders/public';
 import { withSource } from './source';
 
 export type BasketRead =

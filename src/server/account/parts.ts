@@ -9,7 +9,7 @@
  * deleting, and says so in its export.
  */
 import type { Kysely } from 'kysely';
-import type { User } from '../auth/repository';
+import type { User } from '../auth/public';
 import { exportUser } from '../auth/service';
 import { eraseMessages, exportMessages } from '../contact/service';
 import type { Database } from '../db/database';

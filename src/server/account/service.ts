@@ -12,7 +12,7 @@ import { writeTransaction } from '../db/transaction';
 import { schedule } from '../jobs/schedule';
 import { SEND_MAIL } from '../mail/jobs';
 import { mailFor } from '../mail/layout';
-import type { User } from '../auth/repository';
+import type { User } from '../auth/public';
 import { checkCurrentPassword, confirmEmailChange as confirmAddress, eraseUser, findUser, updateProfile as updateIdentity } from '../auth/service';
 import { followAddress, isSubscribed, setSubscription } from '../newsletter/service';
 import { accountDeletedMail } from './mails';

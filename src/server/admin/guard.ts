@@ -5,7 +5,7 @@
  * exist: the back-office does not say that it is there.
  */
 import type { APIContext, AstroGlobal } from 'astro';
-import type { User } from '../auth/repository';
+import type { User } from '../auth/public';
 import { requireRole, requireRoleEndpoint } from '../auth/guard';
 
 /** Only the `admin` staff role opens the back-office (`editor` is the newsroom's). */

@@ -10,8 +10,8 @@
  */
 import { type Kysely, sql } from 'kysely';
 import type { Database, OrderStatus } from '../db/database';
-import { type Order, type OrderEvent, toOrder } from '../orders/repository';
-import { type Subscription, type SubscriptionEvent, toSubscription } from '../subscriptions/repository';
+import { type Order, type OrderEvent, toOrder } from '../orders/public';
+import { type Subscription, type SubscriptionEvent, toSubscription } from '../subscriptions/public';
 
 /** Whom an order or a subscription belongs to, as the back-office shows it. */
 export interface Person {

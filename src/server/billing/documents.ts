@@ -18,7 +18,7 @@ import { countryName } from '../../lib/countries';
 import { formatEuros as formatAmount } from '../../lib/money';
 import type { Database, DocumentKind } from '../db/database';
 import { newId, toTimestamp } from '../db/database';
-import type { BillingAddress, Order } from '../orders/repository';
+import type { BillingAddress, Order } from '../orders/public';
 import type { DocumentBuyer, DocumentContent, DocumentLine, DocumentSeller, DocumentTotals, StatementLine } from './content';
 import { allotNumber, formatNumber, SERIES } from './numbering';
 import { formatInTimeZone } from 'date-fns-tz';

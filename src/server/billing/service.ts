@@ -25,7 +25,7 @@ import { handle, jobType, schedule } from '../jobs/schedule';
 import { SEND_MAIL } from '../mail/jobs';
 import { mailFor } from '../mail/layout';
 import type { Fulfilment } from '../orders/service';
-import { findOrder } from '../orders/repository';
+import { findOrder } from '../orders/public';
 import type { DocumentContent } from './content';
 import { issueCreditNote, issueForPayment, issuedFor, issueStatement, type IssuedDocument } from './documents';
 import { refundMail, statementMail } from './mails';

@@ -29,7 +29,7 @@ import { writeTransaction } from '../db/transaction';
 import { handle, jobType, schedule } from '../jobs/schedule';
 import { mailFor } from '../mail/layout';
 import { SEND_MAIL } from '../mail/jobs';
-import { findOrder, findUserOrder, orderEvents, type Order, orderRefundKey, REFUND_REQUESTED, toOrder } from '../orders/repository';
+import { findOrder, findUserOrder, orderEvents, type Order, orderRefundKey, REFUND_REQUESTED, toOrder } from '../orders/public';
 import { findBulletin, findUserBulletin, listUserBulletins, type ShareBulletin } from '../shares/bulletins';
 import { canRenounce, renounceBulletin } from '../shares/service';
 import { holdGiftForRefund } from '../subscriptions/gifts';

@@ -9,14 +9,14 @@ import { type Database, newId, toTimestamp, type UserRole } from '../db/database
 import { createUser, updateProfile } from '../auth/service';
 import type { ServerDeps } from '../core/deps';
 import { writeTransaction } from '../db/transaction';
-import { findOrder, insertOrder } from '../orders/repository';
+import { findOrder, insertOrder } from '../orders/public';
 import { issueCreditNote, issueForPayment } from '../billing/documents';
 import { seedDemoGift } from '../subscriptions/gifts';
 import { ensureCustomer } from '../orders/service';
 import { saveSimulatedMethod } from '../payments/simulated';
-import { insertSubscription } from '../subscriptions/repository';
+import { insertSubscription } from '../subscriptions/public';
 import { schedulePeriod } from '../subscriptions/service';
-import { findUserRowByEmail } from '../auth/repository';
+import { findUserRowByEmail } from '../auth/public';
 import { log } from '../core/log';
 import { admitInTransaction, bulletinForm, checkBulletin, insertBulletin, moveBulletin } from '../shares/bulletins';
 import { openRefundTransfer } from '../shares/refunds';

@@ -3,7 +3,7 @@
  * administrators only (src/server/auth/guard.ts: a visitor signs in, anyone else gets the 404).
  */
 import type { APIContext, AstroGlobal } from 'astro';
-import type { User } from '../auth/repository';
+import type { User } from '../auth/public';
 import { requireRole, requireRoleEndpoint } from '../auth/guard';
 
 /** The newsroom is open to editors, and to administrators. */

@@ -8,7 +8,7 @@ import type { Kysely } from 'kysely';
 import { NEWSLETTERS, findNewsletter } from '../../config/newsletters';
 import { config } from '../core/config';
 import type { ServerDeps } from '../core/deps';
-import { normaliseEmail } from '../auth/repository';
+import { normaliseEmail } from '../auth/public';
 import type { Database } from '../db/database';
 import type { TokenLink } from '../http/token-links';
 import { isShareholderAddress, isSupporterAddress } from './audience';

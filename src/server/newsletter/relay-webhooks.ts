@@ -21,7 +21,7 @@
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
-import { normaliseEmail } from '../auth/repository';
+import { normaliseEmail } from '../auth/public';
 import { scrubString } from '../core/log';
 import { describeIssue, frenchErrors } from '../http/request-guards';
 

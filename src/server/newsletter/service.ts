@@ -17,7 +17,7 @@ import { fail, type Result } from '../core/result';
 import { emailSubject, limit } from '../rate-limit/rate-limit';
 import { sign, verify } from '../core/keys';
 import { hashSecret, isWellFormedSecret } from '../auth/tokens';
-import { normaliseEmail } from '../auth/repository';
+import { normaliseEmail } from '../auth/public';
 import { consumeSingleUseToken, issueSingleUseToken } from '../auth/service';
 import { type Database, newId, toTimestamp } from '../db/database';
 import { writeTransaction } from '../db/transaction';

@@ -13,7 +13,7 @@ import type { ServerDeps } from '../core/deps';
 import { fail, type Result } from '../core/result';
 import { type Database, toTimestamp } from '../db/database';
 import { writeTransaction } from '../db/transaction';
-import { normaliseEmail } from '../auth/repository';
+import { normaliseEmail } from '../auth/public';
 import type { RelayEvent } from './relay-webhooks';
 import type { SuppressionReason } from './tables';
 

@@ -676,7 +676,7 @@ export async function seedDemoGift(deps: GiftDeps, buyer: { id: string; name: st
   const offer = findGiftOffer('cadeau-6-mois');
   if (!offer) return;
   const paidAt = addDays(deps.clock.now(), -21);
-  const { insertOrder } = await import('../orders/repository');
+  const { insertOrder } = await import('../orders/public');
   const { vatIncluded, SUBSCRIPTION_VAT_BP } = await import('../../config/catalog');
   await writeTransaction(deps.db, async (trx) => {
     const { order } = await insertOrder(trx, {

@@ -16,7 +16,7 @@ import { log } from '../core/log';
 import { fail, type Result } from '../core/result';
 import { writeTransaction } from '../db/transaction';
 import { formatDate } from '../../lib/dates';
-import { insertOrderNote, type Order, type OrderEvent, orderRefundKey, REFUND_REQUESTED } from '../orders/repository';
+import { insertOrderNote, type Order, type OrderEvent, orderRefundKey, REFUND_REQUESTED } from '../orders/public';
 import { ORDER_STATUS_LABELS } from '../orders/state';
 import { ProviderError } from '../payments/provider';
 import { holdGiftForRefund, releaseGiftHold } from './gifts';

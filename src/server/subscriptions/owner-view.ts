@@ -7,7 +7,7 @@
  */
 import { findPlan, formatEuros, formatRate, intervalLabel, perMonthAndYear, plans, vatIncluded, type Interval, type Plan } from '../../config/catalog';
 import { formatDate, formatPeriod } from '../../lib/dates';
-import type { Order } from '../orders/repository';
+import type { Order } from '../orders/public';
 import { ORDER_STATUS_LABELS } from '../orders/state';
 import type { Subscription, SubscriptionEvent } from './repository';
 import { subscriptionLabel } from './service';

@@ -26,7 +26,7 @@ import { handle, jobType, schedule } from '../jobs/schedule';
 import { mailFor, type MailContent } from '../mail/layout';
 import { SEND_MAIL } from '../mail/jobs';
 import { type Fulfilment, type Fulfilments, scheduleUnwantedRefund, transitionOrder } from '../orders/service';
-import { findOrder, insertOrder, listSubscriptionOrders, type Order, customerRef } from '../orders/repository';
+import { findOrder, insertOrder, listSubscriptionOrders, type Order, customerRef } from '../orders/public';
 import { type PaymentEvent, ProviderError } from '../payments/provider';
 import { EventAhead } from '../payments/webhooks';
 import {
