@@ -35,8 +35,19 @@ import { limit, MINUTE, type RateLimitRule } from '../rate-limit/rate-limit';
 /** Bulletins one account may sign in an hour: room for second thoughts, not for a flood that would bury the real ones. */
 export const BULLETINS_BY_ACCOUNT: RateLimitRule = { name: 'shares:bulletin', limit: 10, windowMs: 60 * MINUTE };
 
-/** Every purpose's fulfilment, each with its legal document issued first (billing). */
+const composed = new WeakMap<ServerDeps, Fulfilments>();
+
+/**
+ * Every purpose's fulfilment, each with its legal document issued first (billing). Built once per
+ * composition (the process's `ServerDeps`, or a test's), then reused by every event.
+ */
 export function fulfilments(deps: ServerDeps): Fulfilments {
+  let built = composed.get(deps);
+  if (!built) composed.set(deps, (built = buildFulfilments(deps)));
+  return built;
+}
+
+function buildFulfilments(deps: ServerDeps): Fulfilments {
   const subscriptions = told(deps, withDocuments(deps, subscriptionFulfilment(deps)));
   // Shares have no invoice (a contribution to capital is not a sale); the wrapper still sends the refund mail.
   return { subscription: subscriptions, donation: subscriptions, gift: told(deps, withDocuments(deps, giftFulfilment(deps))), shares: told(deps, withDocuments(deps, shareFulfilment(deps))) };
@@ -60,11 +71,39 @@ function told(deps: ServerDeps, inner: Fulfilment): Fulfilment {
   };
 }
 
+/**
+ * Which domain applies each kind of provider event. A new kind of event does not compile until it
+ * has its line: nothing is routed by falling through.
+ * - orders: an order's payment and its refund, then the order's purpose's fulfilment;
+ * - subscriptions: what the provider does by itself to a running subscription (Stripe's renewals,
+ *   its end, a saved method's change);
+ * - none: verified, recorded (so that a replay is recognised), of no interest to the site.
+ */
+export const PAYMENT_EVENT_ROUTES: { readonly [T in PaymentEvent['type']]: 'orders' | 'subscriptions' | 'none' } = {
+  'payment.succeeded': 'orders',
+  'payment.processing': 'orders',
+  'payment.failed': 'orders',
+  'refund.succeeded': 'orders',
+  'renewal.succeeded': 'subscriptions',
+  'renewal.failed': 'subscriptions',
+  'subscription.ended': 'subscriptions',
+  'payment_method.updated': 'subscriptions',
+  ignored: 'none',
+};
+
 /** Applies one verified provider event (inside the transaction that records its id). */
 export async function applyPaymentEvent(deps: ServerDeps, trx: Kysely<Database>, event: PaymentEvent): Promise<void> {
   const now = deps.clock.now();
-  if (await applyOrderEvent(trx, event, fulfilments(deps), now)) return;
-  await applySubscriptionEvent(deps, trx, event, now, fulfilments(deps));
+  switch (PAYMENT_EVENT_ROUTES[event.type]) {
+    case 'orders':
+      await applyOrderEvent(trx, event, fulfilments(deps), now);
+      return;
+    case 'subscriptions':
+      await applySubscriptionEvent(deps, trx, event, now, fulfilments(deps));
+      return;
+    case 'none':
+      return;
+  }
 }
 
 /** `/api/payments/webhooks/{provider}`: only the configured provider has an address. */
