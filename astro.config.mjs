@@ -131,7 +131,7 @@ export default defineConfig({
   // Prerendered by default; on-demand routes opt out with `export const prerender = false`.
   output: 'static',
   // Pages rendered on demand are rendered whole, not streamed: every HTML answer is read whole
-  // anyway to be typeset (src/middleware.ts), and streaming cost a member page a tenth of its
+  // anyway to be typeset (src/middleware.ts), and streaming cost a signed-in page a tenth of its
   // time (docs/performance.md, goal 4).
   adapter: node({ mode: 'standalone', experimentalDisableStreaming: true }),
   trailingSlash: 'ignore',

@@ -12,7 +12,7 @@ export interface AuditedPage {
   name: string;
   path: string;
   /** Only with a signed-in account (the statement says so; the audit signs in). */
-  member?: boolean;
+  signedIn?: boolean;
   /** Named, not linked: the page exists only as an answer (an unknown address). */
   unlinked?: boolean;
 }
@@ -66,10 +66,10 @@ export const accessibility = {
     { name: 'Mentions légales', path: '/legal' },
     { name: 'Déclaration d’accessibilité', path: '/accessibilite' },
     { name: 'Page introuvable (toute adresse inconnue)', path: '/page-inconnue', unlinked: true },
-    { name: 'Tableau de bord du compte', path: '/mon-compte', member: true },
-    { name: 'Mes informations', path: '/mon-compte/mes-informations', member: true },
-    { name: 'Mes abonnements', path: '/mon-compte/abonnements', member: true },
-    { name: 'Sociétariat', path: '/mon-compte/societariat', member: true },
+    { name: 'Tableau de bord du compte', path: '/mon-compte', signedIn: true },
+    { name: 'Mes informations', path: '/mon-compte/mes-informations', signedIn: true },
+    { name: 'Mes abonnements', path: '/mon-compte/abonnements', signedIn: true },
+    { name: 'Sociétariat', path: '/mon-compte/societariat', signedIn: true },
   ] satisfies AuditedPage[],
   nonConformities: [
     {

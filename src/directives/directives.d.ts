@@ -6,7 +6,7 @@ declare module 'astro' {
     'client:search'?: boolean;
     'client:menu'?: boolean;
     'client:focus'?: boolean;
-    'client:member'?: boolean;
+    'client:session'?: boolean;
     /** The intent's name: the island hydrates when requestIntent(name) is called. */
     'client:intent'?: string;
   }

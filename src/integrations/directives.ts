@@ -6,7 +6,7 @@
  * - `client:search`  the search launcher: Ctrl+K, "/", the header's search link.
  * - `client:menu`    the side navigation: when its popover first opens.
  * - `client:focus`   the newsletter form: when the reader first goes to it.
- * - `client:member`  the user menu: at once when the member hint cookie is set, else never.
+ * - `client:session` the user menu: at once when the session hint cookie is set, else never.
  * - `client:intent`  the player and the toasts: when a script asks for them (requestIntent).
  */
 import type { AstroIntegration } from 'astro';

@@ -34,7 +34,7 @@ const SCRIPT_HASHES = [
  * layout, which the islands' code imports from.
  */
 const RUNTIME_MODULES = [
-  /[\\/]src[\\/]lib[\\/]client[\\/](islands|islands-directives|intents|member-hint|search-shortcut)\.ts$/,
+  /[\\/]src[\\/]lib[\\/]client[\\/](islands|islands-directives|intents|session-hint|search-shortcut)\.ts$/,
   /[\\/]src[\\/]directives[\\/]\w+\.ts$/,
   /[\\/]src[\\/]lib[\\/]island-directive-names\.ts$/,
   /[\\/]astro[\\/]dist[\\/]runtime[\\/](server[\\/]astro-island|client[\\/]load)\.js$/,

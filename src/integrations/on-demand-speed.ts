@@ -8,7 +8,7 @@ import type { Plugin } from 'vite';
  * Makes Astro hash each inline script and style of its Content-Security-Policy
  * once per process instead of once per request. For every page rendered on demand Astro computes
  * the SHA-256 of the same head elements again (`generateCspDigest`, astro/dist/core/encryption.js):
- * a twentieth of a member page's time in the profile (docs/performance.md). The digest of a text
+ * a twentieth of a signed-in page's time in the profile (docs/performance.md). The digest of a text
  * never changes, so the plugin wraps the function in a bounded cache of its promises. If a later
  * Astro no longer has the function as written here, the build warns and nothing changes.
  */
@@ -73,7 +73,7 @@ const NO_FILE_HEADER = 'x-contrechamp-no-file';
 /**
  * Lets an app process skip the adapter's static-file check when the front has already made it.
  * The standalone handler looks for a file of the request's name (`lstat`, then `send`'s `stat`)
- * before rendering any page: 4 % of a member page's CPU in the profile (docs/performance.md).
+ * before rendering any page: 4 % of a signed-in page's CPU in the profile (docs/performance.md).
  * The front answers static files itself and says so on the requests it found no file for; the
  * others (methods, conditions or paths it leaves to the app) keep the adapter's check. Only the
  * front reaches an app's socket, and it removes the header from what readers send.

@@ -23,7 +23,7 @@ export function formatDateTime(date: Date): string {
 /** The calendar year in Paris, which is the year in a story's URL. */
 export function parisYear(date: Date): number {
   // Paris is a whole number of hours from UTC: the year is the same through a UTC hour. Every
-  // page's footer asks, and formatting in a time zone was 2.5 % of a member page (goal 4).
+  // page's footer asks, and formatting in a time zone was 2.5 % of a signed-in page (goal 4).
   const hour = Math.floor(date.getTime() / HOUR_MS);
   if (hour !== lastYearHour) {
     lastYear = Number(formatInTimeZone(date, TIME_ZONE, 'yyyy'));

@@ -4,5 +4,5 @@
  * Astro's `client:load` (src/lib/client/islands-directives.ts), and the server render fails on a
  * directive not in ISLAND_DIRECTIVE_NAMES (src/integrations/island-runtime.ts).
  */
-export const SITE_DIRECTIVE_NAMES = ['search', 'menu', 'focus', 'member', 'intent'] as const;
+export const SITE_DIRECTIVE_NAMES = ['search', 'menu', 'focus', 'session', 'intent'] as const;
 export const ISLAND_DIRECTIVE_NAMES = ['load', ...SITE_DIRECTIVE_NAMES] as const;

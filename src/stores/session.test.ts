@@ -15,25 +15,25 @@ describe('session store', () => {
 
   it('asks `me` when the hint says someone may be signed in, and keeps the user', async () => {
     const fetcher = answer(200, user);
-    expect(await fetchMe({ fetcher, cookie: 'a=b; cc_member=1' })).toEqual(user);
+    expect(await fetchMe({ fetcher, cookie: 'a=b; cc_session_hint=1' })).toEqual(user);
     expect($user.get()).toEqual(user);
   });
 
   it('does not ask again once a user is known, unless forced', async () => {
     setUser(user);
     const fetcher = answer(200, { ...user, given_name: 'Autre' });
-    await fetchMe({ fetcher, cookie: 'cc_member=1' });
+    await fetchMe({ fetcher, cookie: 'cc_session_hint=1' });
     expect(fetcher).not.toHaveBeenCalled();
-    await fetchMe({ fetcher, cookie: 'cc_member=1', force: true });
+    await fetchMe({ fetcher, cookie: 'cc_session_hint=1', force: true });
     expect(fetcher).toHaveBeenCalledOnce();
     expect($user.get()?.given_name).toBe('Autre');
   });
 
   it('ignores errors of `me`, and forgets the user on 401', async () => {
     setUser(user);
-    await fetchMe({ fetcher: vi.fn(async () => { throw new Error('réseau'); }), cookie: 'cc_member=1', force: true });
+    await fetchMe({ fetcher: vi.fn(async () => { throw new Error('réseau'); }), cookie: 'cc_session_hint=1', force: true });
     expect($user.get()).toEqual(user);
-    await fetchMe({ fetcher: answer(401, { message: 'Vous n’êtes pas connecté.' }), cookie: 'cc_member=1', force: true });
+    await fetchMe({ fetcher: answer(401, { message: 'Vous n’êtes pas connecté.' }), cookie: 'cc_session_hint=1', force: true });
     expect($user.get()).toBeNull();
   });
 
@@ -43,9 +43,10 @@ describe('session store', () => {
     expect($user.get()).toBeNull();
   });
 
-  it('reads the hint cookie exactly', () => {
-    expect(hasSessionHint('cc_member=1')).toBe(true);
-    expect(hasSessionHint('xcc_member=1; cc_member=0')).toBe(false);
+  it('reads the hint cookie exactly, under its name and under the name it had before the rename', () => {
+    expect(hasSessionHint('cc_session_hint=1')).toBe(true);
+    expect(hasSessionHint('a=b; cc_member=1')).toBe(true);
+    expect(hasSessionHint('xcc_session_hint=1; cc_session_hint=0; cc_member=0')).toBe(false);
   });
 });
 

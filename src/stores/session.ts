@@ -5,7 +5,7 @@
  * Its errors are ignored (SPEC §7).
  */
 import { atom } from 'nanostores';
-import { hasSessionHint } from '../lib/client/member-hint';
+import { hasSessionHint } from '../lib/client/session-hint';
 
 export interface SessionUser {
   id: string;
@@ -19,7 +19,7 @@ export interface SessionUser {
 export const $user = atom<SessionUser | null>(null);
 
 /** The non-secret cookie set beside the session cookie, and how to read it. */
-export { HINT_COOKIE, hasSessionHint } from '../lib/client/member-hint';
+export { HINT_COOKIE, hasSessionHint } from '../lib/client/session-hint';
 
 type Fetch = typeof fetch;
 

@@ -1,7 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { AXE_TAGS } from '../helpers/axe';
-import { createMember } from '../helpers/members';
+import { createReaderAccount } from '../helpers/accounts';
 
 /** One page per template. */
 const TEMPLATES = {
@@ -92,10 +92,10 @@ const blockingOnPage = async (page: Page) =>
 test('axe finds no serious violation on the payment step, the provider’s page and the confirmation', async ({ page }) => {
   // A sign-in, a payment and three whole-page axe runs: over the default 30 s on a loaded 2-core machine.
   test.setTimeout(90_000);
-  const member = await createMember();
+  const reader = await createReaderAccount();
   await page.goto('/login?redirect=%2Fsoutenir%2Fpaiement%3Fformule%3Dmensuel');
-  await page.locator('#login-email').fill(member.email);
-  await page.locator('#login-password').fill(member.password);
+  await page.locator('#login-email').fill(reader.email);
+  await page.locator('#login-password').fill(reader.password);
   await page.getByRole('button', { name: 'Se connecter' }).click();
   await expect(page).toHaveURL(/\/soutenir\/paiement\?formule=mensuel$/);
   expect(await blockingOnPage(page), 'payment').toEqual([]);

@@ -11,7 +11,7 @@ import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { accessibility } from '../../src/config/accessibility';
 import { AXE_TAGS } from '../helpers/axe';
-import { createMember } from '../helpers/members';
+import { createReaderAccount } from '../helpers/accounts';
 import { undersizedTargets } from '../helpers/target-size';
 
 // RGAA 4.1 follows WCAG 2.1; the audit also holds the site to WCAG 2.2 AA (target size).
@@ -19,31 +19,31 @@ const violations = async (page: Page) =>
   (await new AxeBuilder({ page }).withTags(AXE_TAGS).analyze()).violations.map((v) => `${v.id} [${v.impact}]: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(' | ')})`);
 
 async function signInAs(page: Page) {
-  const member = await createMember();
+  const reader = await createReaderAccount();
   await page.goto('/login');
-  await page.locator('#login-email').fill(member.email);
-  await page.locator('#login-password').fill(member.password);
+  await page.locator('#login-email').fill(reader.email);
+  await page.locator('#login-password').fill(reader.password);
   await page.getByRole('button', { name: 'Se connecter' }).click();
   await expect(page).toHaveURL(/\/mon-compte$/);
 }
 
 // One test per public page and width (each with its own time limit, spread over the workers),
-// and one per width for the member's pages behind a single sign-in.
+// and one per width for the reader's pages behind a single sign-in.
 for (const width of [1280, 390]) {
   const viewport = { width, height: width === 390 ? 844 : 900 };
-  for (const p of accessibility.sample.filter((s) => !s.member)) {
+  for (const p of accessibility.sample.filter((s) => !s.signedIn)) {
     test(`the statement's sample, at ${width} px: axe finds no violation at any impact on ${p.path}`, async ({ page }) => {
       await page.setViewportSize(viewport);
       await page.goto(p.path);
       expect(await violations(page)).toEqual([]);
     });
   }
-  test(`the statement's sample, at ${width} px: axe finds no violation at any impact on the member's pages`, async ({ page }) => {
+  test(`the statement's sample, at ${width} px: axe finds no violation at any impact on the reader's pages`, async ({ page }) => {
     test.setTimeout(120_000);
     await page.setViewportSize(viewport);
     await signInAs(page);
     const found: Record<string, string[]> = {};
-    for (const p of accessibility.sample.filter((s) => s.member)) {
+    for (const p of accessibility.sample.filter((s) => s.signedIn)) {
       await page.goto(p.path);
       const v = await violations(page);
       if (v.length) found[p.path] = v;
@@ -94,7 +94,7 @@ test('keyboard only: the skip link first, then every control in order with a vis
 });
 
 test('keyboard only: the menu, the search (Ctrl+K), the player and the sign-in form', async ({ page }) => {
-  const member = await createMember();
+  const reader = await createReaderAccount();
   await page.goto('/podcasts/les-voix-du-terrain/la-derniere-poste-du-canton');
   // The menu opens with Enter, closes with Escape, and gives the focus back.
   const menu = page.getByRole('button', { name: 'Menu' });
@@ -127,10 +127,10 @@ test('keyboard only: the menu, the search (Ctrl+K), the player and the sign-in f
   // Signing in without a mouse.
   await page.goto('/login');
   await page.locator('#login-email').focus();
-  await page.keyboard.type(member.email);
+  await page.keyboard.type(reader.email);
   await page.keyboard.press('Tab');
   await expect(page.locator('#login-password')).toBeFocused();
-  await page.keyboard.type(member.password);
+  await page.keyboard.type(reader.password);
   await page.keyboard.press('Enter');
   await expect(page).toHaveURL(/\/mon-compte$/);
 });
@@ -147,7 +147,7 @@ test('the statement follows the RGAA model, and every page links to it from the 
     await expect(main.getByRole('heading', { level: 2, name: heading })).toBeVisible();
   }
   await expect(main).toContainText(`est ${accessibility.status} avec le référentiel général d’amélioration de l’accessibilité (RGAA), version 4.1`);
-  for (const p of accessibility.sample.filter((s) => !s.member)) {
+  for (const p of accessibility.sample.filter((s) => !s.signedIn)) {
     if (p.unlinked) await expect(main.getByRole('listitem').filter({ hasText: p.name })).toHaveCount(1);
     else await expect(main.getByRole('link', { name: p.name, exact: true })).toHaveAttribute('href', p.path);
   }
@@ -400,7 +400,7 @@ test('consistent help (WCAG 2.2, 3.2.6): « Questions fréquentes » and « Cont
 // no puzzle, lets a password manager fill the form and a reader paste the password, and a failed
 // attempt keeps the address typed.
 test('accessible authentication (WCAG 2.2, 3.3.8): sign-in needs only the address and the password, filled by a manager or pasted; a failure keeps the address (3.3.7)', async ({ page }) => {
-  const member = await createMember();
+  const reader = await createReaderAccount();
   await page.goto('/login');
   const form = page.locator('form').filter({ has: page.locator('#login-password') });
   // Nothing to solve: the only fields a reader fills are the address and the password.
@@ -408,11 +408,11 @@ test('accessible authentication (WCAG 2.2, 3.3.8): sign-in needs only the addres
   expect(fields).toEqual(['login-email username', 'login-password current-password']);
   await expect(form.locator('iframe, canvas, img')).toHaveCount(0);
   // A wrong password: the address stays, only the password is typed again.
-  await page.locator('#login-email').fill(member.email);
+  await page.locator('#login-email').fill(reader.email);
   await page.locator('#login-password').fill('pas-le-bon-mot-de-passe');
   await page.getByRole('button', { name: 'Se connecter' }).click();
   await expect(form.getByRole('alert')).toBeVisible();
-  await expect(page.locator('#login-email')).toHaveValue(member.email);
+  await expect(page.locator('#login-email')).toHaveValue(reader.email);
   // The password pasted: no script refuses the paste.
   const accepted = await page.locator('#login-password').evaluate((input, password) => {
     const data = new DataTransfer();
@@ -421,7 +421,7 @@ test('accessible authentication (WCAG 2.2, 3.3.8): sign-in needs only the addres
     const allowed = input.dispatchEvent(event);
     if (allowed) (input as HTMLInputElement).value = password;
     return allowed;
-  }, member.password);
+  }, reader.password);
   expect(accepted).toBe(true);
   await page.getByRole('button', { name: 'Se connecter' }).click();
   await expect(page).toHaveURL(/\/mon-compte$/);

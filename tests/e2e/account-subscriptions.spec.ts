@@ -1,8 +1,8 @@
 /**
- * « Mes abonnements » against the production build: a member subscribes through the support
+ * « Mes abonnements » against the production build: a reader subscribes through the support
  * path and cancels in three clicks (CGV art. 6.2), with the confirmation mail; resumes; changes
  * plan; changes and stops a monthly donation; changes the payment method at the provider; and
- * another member's subscription answers 404 to every request. Screenshots of each page and
+ * another reader's subscription answers 404 to every request. Screenshots of each page and
  * state go to /work/shots/account/ (SHOTS_DIR overrides it).
  */
 import { mkdirSync } from 'node:fs';
@@ -10,7 +10,7 @@ import { readFile } from 'node:fs/promises';
 import AxeBuilder from '@axe-core/playwright';
 import { simpleParser, type ParsedMail } from 'mailparser';
 import { expect, test, type Page } from '@playwright/test';
-import { createMember, outboxDir } from '../helpers/members';
+import { createReaderAccount, outboxDir } from '../helpers/accounts';
 import { addressesIn, readOutbox } from '../helpers/outbox';
 import { seedSubscription, subscriptionRow } from '../helpers/revenue';
 import { plainSpaces } from '../helpers/site';
@@ -54,8 +54,8 @@ const alert = (page: Page) => page.locator('main').getByRole('alert');
 const frenchDate = (iso: string) => new Intl.DateTimeFormat('fr-FR', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'Europe/Paris' }).format(new Date(iso)).replace(/^1 /, '1er ');
 
 test('an empty account invites to support, on the dashboard and in « Mes abonnements »', async ({ page }) => {
-  const member = await createMember();
-  await signIn(page, member.email, member.password);
+  const reader = await createReaderAccount();
+  await signIn(page, reader.email, reader.password);
   const support = page.getByRole('region', { name: 'Mon soutien' });
   await expect(support).toContainText('Vous ne soutenez pas encore Contrechamp');
   await expect(support.getByRole('link', { name: 'Je m’abonne' })).toHaveAttribute('href', '/soutenir/abonnement');
@@ -67,10 +67,10 @@ test('an empty account invites to support, on the dashboard and in « Mes abonne
   await shoot(page, 'list-empty');
 });
 
-test('subscribed through the support path, a member cancels in three clicks, gets the mail, and resumes', async ({ page }) => {
+test('subscribed through the support path, a reader cancels in three clicks, gets the mail, and resumes', async ({ page }) => {
   test.setTimeout(60_000);
-  const member = await createMember();
-  await signIn(page, member.email, member.password);
+  const reader = await createReaderAccount();
+  await signIn(page, reader.email, reader.password);
 
   // The support path: billing details, the simulated provider's page, card 4242.
   await page.goto('/soutenir/paiement?formule=mensuel');
@@ -123,9 +123,9 @@ test('subscribed through the support path, a member cancels in three clicks, get
   await expect(page).not.toHaveURL(/resilier/);
   await expect(page.locator('main')).toContainText('Résiliation demandée');
   await expect(page.locator('main')).toContainText(`prend fin le ${endsOn}`);
-  const mail = await mailTo(member.email, /résiliation/i, before);
+  const mail = await mailTo(reader.email, /résiliation/i, before);
   expect(mail.subject).toBe('Confirmation de la résiliation de votre abonnement');
-  expect(toOf(mail)).toEqual([member.email]);
+  expect(toOf(mail)).toEqual([reader.email]);
   expect(mail.text).toContain(`Elle prend effet le ${endsOn}`);
   expect(mail.text).toContain('Plus rien ne vous sera prélevé.');
   expect((await subscriptionRow(id)).cancel_at_period_end).toBe(1);
@@ -136,7 +136,7 @@ test('subscribed through the support path, a member cancels in three clicks, get
   const resumedAt = new Date();
   await page.getByRole('button', { name: 'Reprendre mon abonnement' }).click();
   await expect(flash(page)).toHaveText(`Votre abonnement continue : prochain paiement le ${endsOn}. Un e-mail de confirmation vous a été envoyé.`);
-  expect((await mailTo(member.email, /continue/, resumedAt)).subject).toBe('Votre abonnement continue');
+  expect((await mailTo(reader.email, /continue/, resumedAt)).subject).toBe('Votre abonnement continue');
   expect((await subscriptionRow(id)).cancel_at_period_end).toBe(0);
   await expect(page.getByRole('link', { name: 'Résilier mon abonnement' })).toBeVisible();
 
@@ -149,11 +149,11 @@ test('subscribed through the support path, a member cancels in three clicks, get
   await shoot(page, 'dashboard-support');
 });
 
-test('a member changes plan from the next renewal, then takes the change back', async ({ page }) => {
-  const member = await createMember();
-  const id = await seedSubscription(member.email, { kind: 'plan', planId: 'mensuel' });
+test('a reader changes plan from the next renewal, then takes the change back', async ({ page }) => {
+  const reader = await createReaderAccount();
+  const id = await seedSubscription(reader.email, { kind: 'plan', planId: 'mensuel' });
   const endsOn = frenchDate((await subscriptionRow(id)).current_period_end!);
-  await signIn(page, member.email, member.password);
+  await signIn(page, reader.email, reader.password);
   await page.goto(`/mon-compte/mes-abonnements/${id}`);
   const form = page.getByRole('region', { name: 'Changer de formule' });
   // The other plans, with their prices; the current one is not offered.
@@ -166,7 +166,7 @@ test('a member changes plan from the next renewal, then takes the change back', 
   await form.getByRole('button', { name: 'Changer de formule' }).click();
   await expect(flash(page)).toHaveText(`C’est noté : à partir du ${endsOn}, votre formule sera « Annuel » (70 € par an). Un e-mail de confirmation vous a été envoyé.`);
   await expect(page.locator('main')).toContainText(`À partir du ${endsOn} : formule Annuel (70 € par an)`);
-  expect(plainSpaces((await mailTo(member.email, /nouvelle formule/, before)).subject ?? '')).toBe(`Votre nouvelle formule s’appliquera le ${endsOn}`);
+  expect(plainSpaces((await mailTo(reader.email, /nouvelle formule/, before)).subject ?? '')).toBe(`Votre nouvelle formule s’appliquera le ${endsOn}`);
   expect(await subscriptionRow(id)).toMatchObject({ plan_id: 'mensuel', next_plan_id: 'annuel', amount_cents: 700 });
   await shoot(page, 'detail-plan-change-pending');
 
@@ -178,10 +178,10 @@ test('a member changes plan from the next renewal, then takes the change back', 
 });
 
 test('a monthly donation: its amount changes (typed in euros, bounds checked), then it stops in three clicks', async ({ page }) => {
-  const member = await createMember();
-  const id = await seedSubscription(member.email, { kind: 'donation', amountCents: 1000 });
+  const reader = await createReaderAccount();
+  const id = await seedSubscription(reader.email, { kind: 'donation', amountCents: 1000 });
   const endsOn = frenchDate((await subscriptionRow(id)).current_period_end!);
-  await signIn(page, member.email, member.password);
+  await signIn(page, reader.email, reader.password);
   await page.goto('/mon-compte/mes-abonnements');
   await page.getByRole('link', { name: /Gérer mon don mensuel/ }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Don mensuel de 10 €' })).toBeVisible();
@@ -203,7 +203,7 @@ test('a monthly donation: its amount changes (typed in euros, bounds checked), t
   await page.getByRole('button', { name: 'Changer le montant' }).click();
   await expect(flash(page)).toHaveText(`C’est noté : à partir du ${endsOn}, votre don mensuel sera de 12,50 €. Un e-mail de confirmation vous a été envoyé.`);
   await expect(page.locator('main')).toContainText(`À partir du ${endsOn} : 12,50 € par mois`);
-  expect((await mailTo(member.email, /nouveau montant/, before)).text).toContain('12,50');
+  expect((await mailTo(reader.email, /nouveau montant/, before)).text).toContain('12,50');
   expect(await subscriptionRow(id)).toMatchObject({ amount_cents: 1000, next_amount_cents: 1250 });
 
   await page.getByRole('link', { name: 'Arrêter mon don mensuel' }).click();
@@ -212,14 +212,14 @@ test('a monthly donation: its amount changes (typed in euros, bounds checked), t
   const stopped = new Date();
   await page.getByRole('button', { name: 'Confirmer l’arrêt du don' }).click();
   await expect(flash(page)).toHaveText(`Arrêt confirmé : votre don mensuel prend fin le ${endsOn}. Un e-mail de confirmation vous a été envoyé.`);
-  expect((await mailTo(member.email, /arrêt/i, stopped)).subject).toBe('Confirmation de l’arrêt de votre don mensuel');
+  expect((await mailTo(reader.email, /arrêt/i, stopped)).subject).toBe('Confirmation de l’arrêt de votre don mensuel');
   await expect(page.getByRole('button', { name: 'Reprendre mon don mensuel' })).toBeVisible();
 });
 
-test('the payment method is changed on the provider’s page, which brings the member back', async ({ page }) => {
-  const member = await createMember();
-  const id = await seedSubscription(member.email, { kind: 'plan', planId: 'annuel' });
-  await signIn(page, member.email, member.password);
+test('the payment method is changed on the provider’s page, which brings the reader back', async ({ page }) => {
+  const reader = await createReaderAccount();
+  const id = await seedSubscription(reader.email, { kind: 'plan', planId: 'annuel' });
+  await signIn(page, reader.email, reader.password);
   await page.goto(`/mon-compte/mes-abonnements/${id}`);
   await expect(page.locator('main')).toContainText('70 € TTC par an (soit 5,83 € par mois)');
   await page.getByRole('button', { name: 'Modifier mon moyen de paiement' }).click();
@@ -234,10 +234,10 @@ test('the payment method is changed on the provider’s page, which brings the m
   }).toPass({ timeout: 15_000 });
 });
 
-test('another member’s subscription, or an id that is none, is a 404 to every request, and stays as it was', async ({ page, baseURL }) => {
-  const owner = await createMember();
+test('another reader’s subscription, or an id that is none, is a 404 to every request, and stays as it was', async ({ page, baseURL }) => {
+  const owner = await createReaderAccount();
   const id = await seedSubscription(owner.email, { kind: 'plan', planId: 'mensuel' });
-  const intruder = await createMember();
+  const intruder = await createReaderAccount();
   await signIn(page, intruder.email, intruder.password);
 
   const url = `/mon-compte/mes-abonnements/${id}`;
@@ -269,10 +269,10 @@ test('another member’s subscription, or an id that is none, is a 404 to every 
 });
 
 test('axe finds nothing serious on the list, a subscription’s page, its confirmation step and a refused form', async ({ page }) => {
-  const member = await createMember();
-  const plan = await seedSubscription(member.email, { kind: 'plan', planId: 'mensuel' });
-  const gift = await seedSubscription(member.email, { kind: 'donation', amountCents: 2000 });
-  await signIn(page, member.email, member.password);
+  const reader = await createReaderAccount();
+  const plan = await seedSubscription(reader.email, { kind: 'plan', planId: 'mensuel' });
+  const gift = await seedSubscription(reader.email, { kind: 'donation', amountCents: 2000 });
+  await signIn(page, reader.email, reader.password);
   const blocking = async (what: string) => {
     const results = await new AxeBuilder({ page }).withTags(AXE_TAGS).analyze();
     return results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${what} — ${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(' | ')})`);

@@ -4,7 +4,7 @@
  * (4242 4242 4242 4242), withdraws from the subscription page, confirms, reads the
  * acknowledgement, and the subscription page shows it ended once the refund is confirmed; a gift
  * buyer opens the signed link of the confirmation mail without being signed in and withdraws; a
- * forged link is a 404 in French; another member's contract is a 404; the subscription's own
+ * forged link is a 404 in French; another reader's contract is a 404; the subscription's own
  * start mail carries the signed link. axe on each step, and screenshots at 1280 and 390 px in
  * /work/shots/withdrawal/ (SHOTS_DIR): the account's list, the confirmation step, the done page,
  * the link on the subscription page, the mailed link's step, the back-office's list.
@@ -12,7 +12,7 @@
 import type { Locator, Page } from '@playwright/test';
 import { expect, test } from '../helpers/guard';
 import { look, waitForMail } from '../helpers/browse';
-import { createMember, forgetClientRateLimits } from '../helpers/members';
+import { createReaderAccount, forgetClientRateLimits } from '../helpers/accounts';
 
 test.describe.configure({ timeout: 150_000 });
 const SHOTS = process.env.SHOTS_DIR ?? '/work/shots/withdrawal';
@@ -37,10 +37,10 @@ async function arrived(page: Page, url: RegExp) {
   await expect(page.locator('html')).not.toHaveAttribute('data-astro-transition', /./);
 }
 
-async function signedIn(page: Page, member: { email: string; password: string }) {
+async function signedIn(page: Page, reader: { email: string; password: string }) {
   await page.goto('/login');
-  await page.locator('#login-email').fill(member.email);
-  await page.locator('#login-password').fill(member.password);
+  await page.locator('#login-email').fill(reader.email);
+  await page.locator('#login-password').fill(reader.password);
   await page.getByRole('button', { name: 'Se connecter' }).click();
   await arrived(page, /\/mon-compte$/);
 }
@@ -82,8 +82,8 @@ async function subscribeMonthly(page: Page) {
 }
 
 test('a subscription withdrawn from its page: confirmation step, acknowledgement by mail, ended once refunded; the back-office lists it', async ({ page, browser }) => {
-  const member = await createMember();
-  await signedIn(page, member);
+  const reader = await createReaderAccount();
+  await signedIn(page, reader);
   await subscribeMonthly(page);
   await page.goto('/mon-compte/mes-abonnements');
   await main(page).getByRole('link', { name: /Gérer mon abonnement/ }).first().click();
@@ -105,8 +105,8 @@ test('a subscription withdrawn from its page: confirmation step, acknowledgement
   await expect(main(page)).toContainText(/7\s€/);
   await look(page, SHOTS, 'confirm-step');
 
-  // Another member names this contract: a 404, and nothing changes.
-  const other = await createMember();
+  // Another reader names this contract: a 404, and nothing changes.
+  const other = await createReaderAccount();
   const strangerContext = await browser.newContext();
   const stranger = await strangerContext.newPage();
   await signedIn(stranger, other);
@@ -117,7 +117,7 @@ test('a subscription withdrawn from its page: confirmation step, acknowledgement
   await expect(heading(page, /Votre rétractation est enregistrée le .+ à .+/)).toBeVisible();
   await look(page, SHOTS, 'done');
 
-  const ack = await waitForMail(member.email, /^Votre rétractation est enregistrée/);
+  const ack = await waitForMail(reader.email, /^Votre rétractation est enregistrée/);
   expect(ack.text).toMatch(/Nous avons bien reçu votre rétractation, le\s\d{1,2}(er)?\s\p{L}+\s\d{4}\sà\s\d{1,2}\sh\s\d{2}/u);
   expect(ack.text).toMatch(/7\s€/);
 
@@ -131,7 +131,7 @@ test('a subscription withdrawn from its page: confirmation step, acknowledgement
   const office = await officeContext.newPage();
   await signedIn(office, { email: 'administration@exemple.fr', password: DEMO_PASSWORD });
   await office.goto('/administration/retractations');
-  const row = office.getByRole('article').filter({ hasText: member.email });
+  const row = office.getByRole('article').filter({ hasText: reader.email });
   await expect(row).toContainText('Compte');
   await expect(row).toContainText(/Remboursée/);
   await look(office, SHOTS, 'back-office');
@@ -139,8 +139,8 @@ test('a subscription withdrawn from its page: confirmation step, acknowledgement
 });
 
 test('a gift withdrawn from the link of its confirmation mail, signed out; a forged link is a 404', async ({ page, browser }) => {
-  const member = await createMember();
-  await signedIn(page, member);
+  const reader = await createReaderAccount();
+  await signedIn(page, reader);
   await page.goto('/soutenir/abonnement/offrir');
   await page.getByRole('button', { name: 'Offrir 6 mois' }).click();
   await arrived(page, /\/soutenir\/paiement\?cadeau=cadeau-6-mois$/);
@@ -148,7 +148,7 @@ test('a gift withdrawn from the link of its confirmation mail, signed out; a for
   await page.getByLabel('Je le remets moi-même').check();
   await fillPaymentAndPay(page);
   await payOnProvider(page);
-  const mail = await waitForMail(member.email, /^Votre abonnement offert/);
+  const mail = await waitForMail(reader.email, /^Votre abonnement offert/);
   expect(mail.text).toContain('Se rétracter du contrat ici');
   const path = withdrawalPath(mail.text);
   expect(path).toBeDefined();
@@ -160,7 +160,7 @@ test('a gift withdrawn from the link of its confirmation mail, signed out; a for
   await look(visitor, SHOTS, 'mailed-link-step');
   await visitor.getByRole('button', { name: 'Confirmer la rétractation' }).click();
   await expect(visitor.getByRole('heading', { name: /Votre rétractation est enregistrée le .+ à .+/ })).toBeVisible();
-  await waitForMail(member.email, /^Votre rétractation est enregistrée/);
+  await waitForMail(reader.email, /^Votre rétractation est enregistrée/);
 
   const forged = path!.replace(/.$/, (c) => (c === 'A' ? 'B' : 'A'));
   const answer = await visitor.goto(forged);
@@ -169,10 +169,10 @@ test('a gift withdrawn from the link of its confirmation mail, signed out; a for
 });
 
 test('the subscription’s start mail carries the signed link', async ({ page, browser }) => {
-  const member = await createMember();
-  await signedIn(page, member);
+  const reader = await createReaderAccount();
+  await signedIn(page, reader);
   await subscribeMonthly(page);
-  const mail = await waitForMail(member.email, /abonnement/i);
+  const mail = await waitForMail(reader.email, /abonnement/i);
   const path = withdrawalPath(mail.text);
   expect(path, 'the start mail carries « Se rétracter du contrat ici »').toBeDefined();
   const stranger = await browser.newContext();
@@ -180,6 +180,6 @@ test('the subscription’s start mail carries the signed link', async ({ page, b
   await visitor.goto(path!);
   await visitor.getByRole('button', { name: 'Confirmer la rétractation' }).click();
   await expect(visitor.getByRole('heading', { name: /Votre rétractation est enregistrée le .+ à .+/ })).toBeVisible();
-  await waitForMail(member.email, /^Votre rétractation est enregistrée/);
+  await waitForMail(reader.email, /^Votre rétractation est enregistrée/);
   await stranger.close();
 });

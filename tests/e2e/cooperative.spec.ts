@@ -18,7 +18,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { expect, test } from '../helpers/guard';
-import { forgetClientRateLimits } from '../helpers/members';
+import { forgetClientRateLimits } from '../helpers/accounts';
 import { arrived, look, reloadUntil, signIn, trackRouter, waitForMail, withE2eDatabase } from '../helpers/browse';
 
 test.describe.configure({ timeout: 180_000 });
@@ -285,7 +285,7 @@ test('an assembly: notice by mail, a proxy, three colleges voting (one by proxy)
   expect(minutes.replace(/\s+/g, ' ')).toMatch(/55,0 ?%/);
 });
 
-test('an assembly without its quorum: nothing deliberated, for the member, in the minutes and in the back-office, which shows its second call', async ({ page }) => {
+test('an assembly without its quorum: nothing deliberated, for the reader, in the minutes and in the back-office, which shows its second call', async ({ page }) => {
   const title = 'Assemblée générale extraordinaire : titres participatifs';
   // The demo's sociétaire voted pour on every resolution; no one else did.
   await signIn(page, 'societaire@exemple.fr', DEMO_PASSWORD);
@@ -316,7 +316,7 @@ test('an assembly without its quorum: nothing deliberated, for the member, in th
   await look(page, SHOTS, 'admin-seconde-convocation');
 });
 
-test('a refund by transfer to a member without an account: the treasurer enters the IBAN of the RIB received, then marks the transfer made', async ({ page }) => {
+test('a refund by transfer to a reader without an account: the treasurer enters the IBAN of the RIB received, then marks the transfer made', async ({ page }) => {
   await signIn(page, 'administration@exemple.fr', DEMO_PASSWORD);
   await page.goto('/administration/societariat');
   const row = page.locator('table.data tbody tr').filter({ hasText: 'Théo Garnier' }).filter({ hasText: 'Trop-perçu sur un virement' });

@@ -6,7 +6,7 @@
  */
 import type { Page } from '@playwright/test';
 import { expect, test } from '../helpers/guard';
-import { createMember, forgetClientRateLimits, linkFromMail, outboxDir } from '../helpers/members';
+import { createReaderAccount, forgetClientRateLimits, linkFromMail, outboxDir } from '../helpers/accounts';
 import { latestMailTo, linksIn } from '../helpers/outbox';
 import { plainSpaces } from '../helpers/site';
 
@@ -96,8 +96,8 @@ test.describe('with JavaScript, through the router', () => {
   });
 
   test('account → Mes informations → Tableau de bord → Mes informations, then a new password', async ({ page }) => {
-    const member = await createMember();
-    await signInByClicks(page, member.email, member.password);
+    const reader = await createReaderAccount();
+    await signInByClicks(page, reader.email, reader.password);
     await accountNav(page).getByRole('link', { name: 'Mes informations' }).click();
     await arrived(page, /\/mon-compte\/mes-informations$/);
     await accountNav(page).getByRole('link', { name: 'Tableau de bord' }).click();
@@ -110,7 +110,7 @@ test.describe('with JavaScript, through the router', () => {
     await page.getByRole('button', { name: 'Changer de mot de passe' }).click();
     await expect(page.locator('#mot-de-passe').getByRole('alert')).toHaveText('Le mot de passe actuel est incorrect.');
     await expect(page.locator('#current_password')).toHaveValue('');
-    await page.locator('#current_password').fill(member.password);
+    await page.locator('#current_password').fill(reader.password);
     await page.locator('#new_password').fill('une toute nouvelle phrase');
     await page.getByRole('button', { name: 'Changer de mot de passe' }).click();
     await expect(page.locator('#mot-de-passe').getByRole('status')).toHaveText('Votre mot de passe est modifié. Vos autres sessions sont fermées.');
@@ -120,15 +120,15 @@ test.describe('with JavaScript, through the router', () => {
     await accountNav(page).getByRole('button', { name: 'Se déconnecter' }).click();
     await arrived(page, /\/$/);
     await header(page).getByRole('link', { name: 'Se connecter' }).click();
-    await fillSignIn(page, member.email, member.password);
+    await fillSignIn(page, reader.email, reader.password);
     await expect(alert(page)).toHaveText('Adresse e-mail ou mot de passe incorrect.');
-    await fillSignIn(page, member.email, 'une toute nouvelle phrase');
+    await fillSignIn(page, reader.email, 'une toute nouvelle phrase');
     await arrived(page, /\/mon-compte$/);
   });
 
   test('“Se déconnecter” after a click inside the account area signs out', async ({ page }) => {
-    const member = await createMember();
-    await signInByClicks(page, member.email, member.password);
+    const reader = await createReaderAccount();
+    await signInByClicks(page, reader.email, reader.password);
     await accountNav(page).getByRole('link', { name: 'Mes informations' }).click();
     await arrived(page, /\/mon-compte\/mes-informations$/);
     await accountNav(page).getByRole('button', { name: 'Se déconnecter' }).click();
@@ -143,39 +143,39 @@ test.describe('with JavaScript, through the router', () => {
   });
 
   test('sign-in: a refusal after Back and Forward, French, the address kept and the password not', async ({ page }) => {
-    const member = await createMember();
+    const reader = await createReaderAccount();
     await page.goto('/');
     await markDocument(page);
     await header(page).getByRole('link', { name: 'Se connecter' }).click();
     await arrived(page, /\/login$/);
     await backAndForth(page, /\/login$/);
-    await fillSignIn(page, member.email, 'pas le bon mot de passe');
+    await fillSignIn(page, reader.email, 'pas le bon mot de passe');
     await expect(alert(page)).toHaveText('Adresse e-mail ou mot de passe incorrect.');
-    await expect(page.locator('#login-email')).toHaveValue(member.email);
+    await expect(page.locator('#login-email')).toHaveValue(reader.email);
     await expect(page.locator('#login-password')).toHaveValue('');
     await backAndForth(page, /\/login$/);
-    await fillSignIn(page, member.email, member.password);
+    await fillSignIn(page, reader.email, reader.password);
     await arrived(page, /\/mon-compte$/);
     await expectSameDocument(page);
   });
 
   test('a sign-in link: asked for, then opened from the mail, signs in on the click, once', async ({ page, context }) => {
-    const member = await createMember();
+    const reader = await createReaderAccount();
     await page.goto('/');
     await markDocument(page);
     await header(page).getByRole('link', { name: 'Se connecter' }).click();
     await backAndForth(page, /\/login$/);
     const sent = new Date();
-    await page.locator('#magic-email').fill(member.email);
+    await page.locator('#magic-email').fill(reader.email);
     await page.getByRole('button', { name: 'Recevoir un lien de connexion' }).click();
     await expect(status(page)).toContainText('Si un compte existe à cette adresse, un lien de connexion vient d’y être envoyé.');
     await expectSameDocument(page);
-    const link = await linkFromMail(member.email, '/welcome/', sent);
+    const link = await linkFromMail(reader.email, '/welcome/', sent);
     await page.goto(link);
     // The token left the address bar (and the history) before any script ran.
     await arrived(page, /\/welcome$/);
     // Whose account the link opens, masked: a link planted by someone else shows it.
-    await expect(page.locator('main')).toContainText(`au compte ${member.email.slice(0, 1)}•••@${member.email.split('@')[1]}`);
+    await expect(page.locator('main')).toContainText(`au compte ${reader.email.slice(0, 1)}•••@${reader.email.split('@')[1]}`);
     await page.getByRole('button', { name: 'Me connecter' }).click();
     await arrived(page, /\/mon-compte$/);
     await expect(status(page)).toHaveText('Connexion réussie. Bienvenue !');
@@ -189,23 +189,23 @@ test.describe('with JavaScript, through the router', () => {
     const again = new Date();
     await page.getByRole('button', { name: 'Recevoir un nouveau lien' }).click();
     await expect(status(page)).toContainText('Un nouveau lien de connexion vient d’être envoyé');
-    await page.goto(await linkFromMail(member.email, '/welcome/', again));
+    await page.goto(await linkFromMail(reader.email, '/welcome/', again));
     await page.getByRole('button', { name: 'Me connecter' }).click();
     await arrived(page, /\/mon-compte$/);
   });
 
   test('a forgotten password: the request, then the new password from the mailed link', async ({ page }) => {
-    const member = await createMember();
+    const reader = await createReaderAccount();
     await page.goto('/login');
     await markDocument(page);
     await page.getByRole('link', { name: 'Mot de passe oublié' }).click();
     await backAndForth(page, /\/modifier-mon-mot-de-passe$/);
     const sent = new Date();
-    await page.locator('#reset-email').fill(member.email);
+    await page.locator('#reset-email').fill(reader.email);
     await page.getByRole('button', { name: 'Recevoir le lien' }).click();
     await expect(status(page)).toContainText('Si un compte existe à cette adresse, un lien pour choisir un nouveau mot de passe');
     await expectSameDocument(page);
-    const link = await linkFromMail(member.email, '/modifier-mon-mot-de-passe/', sent);
+    const link = await linkFromMail(reader.email, '/modifier-mon-mot-de-passe/', sent);
     await page.goto(link);
     await arrived(page, /\/modifier-mon-mot-de-passe\/nouveau$/);
     await markDocument(page);
@@ -217,15 +217,15 @@ test.describe('with JavaScript, through the router', () => {
     await page.getByRole('button', { name: 'Enregistrer' }).click();
     await expect(status(page)).toHaveText('Votre mot de passe a été modifié. Vous pouvez vous connecter.');
     await page.getByRole('link', { name: 'vous connecter' }).click();
-    await fillSignIn(page, member.email, 'une toute nouvelle phrase');
+    await fillSignIn(page, reader.email, 'une toute nouvelle phrase');
     await arrived(page, /\/mon-compte$/);
     await expectSameDocument(page);
   });
 
   test('the account forms: profile, e-mail change and its link, sessions, deletion', async ({ page }) => {
-    const member = await createMember();
-    const newEmail = member.email.replace('membre-', 'nouvelle-');
-    await signInByClicks(page, member.email, member.password);
+    const reader = await createReaderAccount();
+    const newEmail = reader.email.replace('membre-', 'nouvelle-');
+    await signInByClicks(page, reader.email, reader.password);
     await accountNav(page).getByRole('link', { name: 'Mes informations' }).click();
     await backAndForth(page, /\/mon-compte\/mes-informations$/);
 
@@ -246,7 +246,7 @@ test.describe('with JavaScript, through the router', () => {
     // E-mail change, confirmed from the new address.
     const sent = new Date();
     await page.getByLabel('Nouvelle adresse e-mail').fill(newEmail);
-    await page.locator('#email_password').fill(member.password);
+    await page.locator('#email_password').fill(reader.password);
     await page.getByRole('button', { name: 'Changer d’adresse' }).click();
     await expect(page.locator('#adresse-email').getByRole('status')).toHaveText(`Pour confirmer, cliquez sur le lien envoyé à ${newEmail}. Il est valable 24 heures.`);
     await page.goto(await linkFromMail(newEmail, '/modifier-mon-email/', sent));
@@ -263,11 +263,11 @@ test.describe('with JavaScript, through the router', () => {
 
     // Deletion: the word must be typed; then gone, and signed out.
     const deletion = page.locator('#suppression');
-    await page.locator('#delete_password').fill(member.password);
+    await page.locator('#delete_password').fill(reader.password);
     await page.getByLabel('Pour confirmer, tapez SUPPRIMER').fill('supprimer');
     await deletion.getByRole('button', { name: 'Supprimer définitivement mon compte' }).click();
     await expect(deletion.getByRole('alert')).toHaveText('Tapez SUPPRIMER pour confirmer.');
-    await page.locator('#delete_password').fill(member.password);
+    await page.locator('#delete_password').fill(reader.password);
     await page.getByLabel('Pour confirmer, tapez SUPPRIMER').fill('SUPPRIMER');
     await deletion.getByRole('button', { name: 'Supprimer définitivement mon compte' }).click();
     await arrived(page, /\/compte-supprime(#.*)?$/);
@@ -326,13 +326,13 @@ test.describe('without JavaScript', () => {
   test.use({ javaScriptEnabled: false });
 
   test('sign in (refused, then accepted, back to the page asked for), and sign out', async ({ page }) => {
-    const member = await createMember();
+    const reader = await createReaderAccount();
     await page.goto('/mon-compte/mes-factures');
     await arrived(page, /\/login\?redirect=%2Fmon-compte%2Fmes-factures$/);
-    await fillSignIn(page, member.email, 'pas le bon');
+    await fillSignIn(page, reader.email, 'pas le bon');
     await expect(alert(page)).toHaveText('Adresse e-mail ou mot de passe incorrect.');
-    await expect(page.locator('#login-email')).toHaveValue(member.email);
-    await fillSignIn(page, member.email, member.password);
+    await expect(page.locator('#login-email')).toHaveValue(reader.email);
+    await fillSignIn(page, reader.email, reader.password);
     await arrived(page, /\/mon-compte\/mes-factures$/);
     await accountNav(page).getByRole('button', { name: 'Se déconnecter' }).click();
     await arrived(page, /\/$/);
@@ -340,13 +340,13 @@ test.describe('without JavaScript', () => {
   });
 
   test('a sign-in link, a password reset, and the account forms', async ({ page }) => {
-    const member = await createMember();
+    const reader = await createReaderAccount();
     let sent = new Date();
     await page.goto('/login');
-    await page.locator('#magic-email').fill(member.email);
+    await page.locator('#magic-email').fill(reader.email);
     await page.getByRole('button', { name: 'Recevoir un lien de connexion' }).click();
     await expect(status(page)).toContainText('Si un compte existe à cette adresse');
-    await page.goto(await linkFromMail(member.email, '/welcome/', sent));
+    await page.goto(await linkFromMail(reader.email, '/welcome/', sent));
     await arrived(page, /\/welcome$/);
     await page.getByRole('button', { name: 'Me connecter' }).click();
     await arrived(page, /\/mon-compte$/);
@@ -357,7 +357,7 @@ test.describe('without JavaScript', () => {
     await page.locator('#profil').getByRole('button', { name: 'Enregistrer' }).click();
     await expect(page.locator('#profil').getByRole('status')).toHaveText('Vos informations sont enregistrées.');
     await expect(page.getByLabel('Prénom')).toHaveValue('Camille-Sans-Script');
-    await page.locator('#current_password').fill(member.password);
+    await page.locator('#current_password').fill(reader.password);
     await page.locator('#new_password').fill('une phrase sans script');
     await page.getByRole('button', { name: 'Changer de mot de passe' }).click();
     await expect(page.locator('#mot-de-passe').getByRole('status')).toHaveText('Votre mot de passe est modifié. Vos autres sessions sont fermées.');
@@ -368,20 +368,20 @@ test.describe('without JavaScript', () => {
 
     sent = new Date();
     await page.goto('/modifier-mon-mot-de-passe');
-    await page.locator('#reset-email').fill(member.email);
+    await page.locator('#reset-email').fill(reader.email);
     await page.getByRole('button', { name: 'Recevoir le lien' }).click();
     await expect(status(page)).toContainText('Si un compte existe à cette adresse');
-    await page.goto(await linkFromMail(member.email, '/modifier-mon-mot-de-passe/', sent));
+    await page.goto(await linkFromMail(reader.email, '/modifier-mon-mot-de-passe/', sent));
     await arrived(page, /\/modifier-mon-mot-de-passe\/nouveau$/);
     await page.getByLabel('Nouveau mot de passe').fill('encore une autre phrase');
     await page.getByRole('button', { name: 'Enregistrer' }).click();
     await expect(status(page)).toHaveText('Votre mot de passe a été modifié. Vous pouvez vous connecter.');
     await page.getByRole('link', { name: 'vous connecter' }).click();
-    await fillSignIn(page, member.email, 'encore une autre phrase');
+    await fillSignIn(page, reader.email, 'encore une autre phrase');
     await arrived(page, /\/mon-compte$/);
 
     // E-mail change and its link.
-    const newEmail = member.email.replace('membre-', 'sans-script-');
+    const newEmail = reader.email.replace('membre-', 'sans-script-');
     sent = new Date();
     await page.goto('/mon-compte/mes-informations');
     await page.getByLabel('Nouvelle adresse e-mail').fill(newEmail);

@@ -1,6 +1,6 @@
 /**
  * Gift subscriptions as readers meet them, against the production build and its simulated
- * provider: a member offers six months for a chosen day (a past day is refused first), pays with
+ * provider: a reader offers six months for a chosen day (a past day is refused first), pays with
  * the test card 4242 4242 4242 4242, reads the code and the card (PDF) in the mail, follows the
  * gift in « Mes cadeaux »; someone else types the code (lower case, spaces), creates an account
  * and finds « Abonnement offert » in « Mes abonnements »; the code then says it was used. A
@@ -16,7 +16,7 @@ import type { Locator, Page } from '@playwright/test';
 import { simpleParser, type ParsedMail } from 'mailparser';
 import { openDatabase } from '../../src/server/db/client';
 import { expect, test } from '../helpers/guard';
-import { createMember, forgetClientRateLimits, outboxDir } from '../helpers/members';
+import { createReaderAccount, forgetClientRateLimits, outboxDir } from '../helpers/accounts';
 import { seedSubscription } from '../helpers/revenue';
 import { AXE_TAGS, shoot as shootAt } from '../helpers/browse';
 
@@ -46,10 +46,10 @@ async function arrived(page: Page, url: RegExp) {
   await expect(page.locator('html')).not.toHaveAttribute('data-astro-transition', /./);
 }
 
-async function signedIn(page: Page, member: { email: string; password: string }) {
+async function signedIn(page: Page, reader: { email: string; password: string }) {
   await page.goto('/login');
-  await page.locator('#login-email').fill(member.email);
-  await page.locator('#login-password').fill(member.password);
+  await page.locator('#login-email').fill(reader.email);
+  await page.locator('#login-password').fill(reader.password);
   await page.getByRole('button', { name: 'Se connecter' }).click();
   await arrived(page, /\/mon-compte$/);
 }
@@ -153,8 +153,8 @@ const paidPeriodEnd = (subscriptionId: string) =>
   })();
 
 test('a gift for a chosen day: paid by card, the code and the card by mail, followed in Mes cadeaux, activated with the typed code by a new account', async ({ page, browser }) => {
-  const member = await createMember();
-  await signedIn(page, member);
+  const reader = await createReaderAccount();
+  await signedIn(page, reader);
   await page.goto('/soutenir/abonnement/offrir');
   await expect(main(page).getByRole('button', { name: /^Offrir/ })).toHaveCount(2);
   await look(page, 'offrir');
@@ -187,7 +187,7 @@ test('a gift for a chosen day: paid by card, the code and the card by mail, foll
   await look(page, 'confirmation-cadeau');
 
   // The buyer's mail: the code and the card; the recipient gets nothing before the day.
-  const mail = await waitForMail(member.email, /^Votre abonnement offert/);
+  const mail = await waitForMail(reader.email, /^Votre abonnement offert/);
   const code = CODE_IN_MAIL.exec(mail.text ?? '')?.[1];
   expect(code).toBeTruthy();
   const card = mail.attachments.find((a) => a.contentType === 'application/pdf');
@@ -210,8 +210,8 @@ test('a gift for a chosen day: paid by card, the code and the card by mail, foll
   expect((await download.body()).subarray(0, 5).toString()).toBe('%PDF-');
   await look(page, 'mes-cadeaux');
 
-  // Someone else: the card of another member's gift is the site's 404.
-  const stranger = await createMember();
+  // Someone else: the card of another reader's gift is the site's 404.
+  const stranger = await createReaderAccount();
   const strangerContext = await browser.newContext();
   const strangerPage = await strangerContext.newPage();
   await signedIn(strangerPage, stranger);
@@ -273,10 +273,10 @@ test('a gift for a chosen day: paid by card, the code and the card by mail, foll
 });
 
 test('a subscriber signed in is told the gift’s months come after the paid period, and the next payment moves', async ({ page }) => {
-  const member = await createMember();
-  const subscriptionId = await seedSubscription(member.email, { kind: 'plan', planId: 'mensuel' });
+  const reader = await createReaderAccount();
+  const subscriptionId = await seedSubscription(reader.email, { kind: 'plan', planId: 'mensuel' });
   const paidUntil = new Date(await paidPeriodEnd(subscriptionId));
-  await signedIn(page, member);
+  await signedIn(page, reader);
 
   // They bought it themselves, to hand over: the mail says so, and nobody else is written to.
   await offerSixMonths(page);
@@ -288,7 +288,7 @@ test('a subscriber signed in is told the gift’s months come after the paid per
   // Handed over by the buyer: nothing to resend to anyone.
   await expect(main(page)).toContainText('c’est à vous de les remettre');
   await expect(main(page)).not.toContainText('renvoyez l’e-mail');
-  const mail = await waitForMail(member.email, /^Votre abonnement offert/);
+  const mail = await waitForMail(reader.email, /^Votre abonnement offert/);
   expect(mail.text).toContain('Vous avez choisi de remettre le cadeau vous-même');
   const code = CODE_IN_MAIL.exec(mail.text ?? '')![1]!;
 
@@ -296,7 +296,7 @@ test('a subscriber signed in is told the gift’s months come after the paid per
   const paidDay = new Intl.DateTimeFormat('fr-FR', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'Europe/Paris' }).format(paidUntil);
   const notice = main(page).locator('.notice-info');
   await expect(notice).toContainText(`Votre abonnement payé continue jusqu’au ${paidDay} ; les 6 mois offerts s’ajoutent ensuite : votre prochain paiement passe au`);
-  await expect(main(page)).toContainText(`Compte connecté : ${member.email}`);
+  await expect(main(page)).toContainText(`Compte connecté : ${reader.email}`);
   await look(page, 'activer-abonne');
   await page.getByRole('button', { name: 'Activer mon cadeau' }).click();
   await expect(main(page).locator('.notice-success')).toContainText('C’est fait : les mois offerts s’ajoutent à votre abonnement, et votre prochain paiement passe au');
@@ -322,8 +322,8 @@ async function aDayAfterLastMail(recipientEmail: string): Promise<void> {
 }
 
 test('a gift sent today: the recipient’s mail links to the account creation, which starts the gift', async ({ page, browser, secrets }) => {
-  const member = await createMember();
-  await signedIn(page, member);
+  const reader = await createReaderAccount();
+  await signedIn(page, reader);
   await offerSixMonths(page);
   const recipientEmail = `lien-${Date.now()}@exemple.fr`;
   await page.getByLabel('Prénom et nom de la personne').fill('Louise Michel');

@@ -1,6 +1,6 @@
 /**
  * Every template's HTML, as the server sends it, passes the W3C Nu HTML checker (npm vnu-jar,
- * run on Debian's Java): the public pages, the on-demand ones for a visitor, a member, a
+ * run on Debian's Java): the public pages, the on-demand ones for a visitor, a reader, a
  * sociétaire, an editor and an administrator, and a form sent back with its errors. The checker
  * runs once over all of them; a failure names the page, the line and the checker's message.
  */
@@ -69,7 +69,7 @@ test('every template passes the W3C Nu HTML checker', async ({ playwright, baseU
   const base = baseURL!;
   const pages: Fetched[] = [];
   const visitor = await playwright.request.newContext({ baseURL: base });
-  const sample = accessibility.sample.filter((s) => !s.member).map((s) => s.path);
+  const sample = accessibility.sample.filter((s) => !s.signedIn).map((s) => s.path);
   pages.push(...(await fetchAll(visitor, [...new Set([...sample, ...PUBLIC, ...ON_DEMAND_PATHS, '/contact', '/login'])])));
   // A form sent back with its errors (the wrong password) is a template of its own.
   const failed = await visitor.post('/login', { form: { form: 'password', email: 'personne@exemple.fr', password: 'pas le bon' }, headers: { origin: base } });
@@ -78,9 +78,9 @@ test('every template passes the W3C Nu HTML checker', async ({ playwright, baseU
   await visitor.dispose();
 
   for (const role of ROLES) {
-    const member = await playwright.request.newContext({ baseURL: base });
-    await signIn(member, base, role.email);
-    const fetched = await fetchAll(member, role.paths, `${role.email} `);
+    const reader = await playwright.request.newContext({ baseURL: base });
+    await signIn(reader, base, role.email);
+    const fetched = await fetchAll(reader, role.paths, `${role.email} `);
     // The pages reached from a list: a subscription, a build's log, and every general assembly
     // (each state is a template of its own: convened, open, closed with or without its quorum, a
     // second call in draft).
@@ -88,8 +88,8 @@ test('every template passes the W3C Nu HTML checker', async ({ playwright, baseU
       ...linksIn(p.html, /^\/(mon-compte\/mes-abonnements\/[0-9a-f-]{8,}|redaction\/constructions\/\d+)$/).slice(0, 1),
       ...linksIn(p.html, /^\/(administration\/assemblees\/[^/]+|mon-compte\/societariat\/assemblee-[^/]+)$/),
     ]);
-    pages.push(...fetched, ...(await fetchAll(member, [...new Set(deeper)], `${role.email} `)));
-    await member.dispose();
+    pages.push(...fetched, ...(await fetchAll(reader, [...new Set(deeper)], `${role.email} `)));
+    await reader.dispose();
   }
   expect(pages.length).toBeGreaterThan(60);
 

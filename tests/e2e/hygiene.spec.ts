@@ -8,7 +8,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import type { Page } from '@playwright/test';
 import { expect, test } from '../helpers/guard';
-import { createMember, forgetClientRateLimits, linkFromMail } from '../helpers/members';
+import { createReaderAccount, forgetClientRateLimits, linkFromMail } from '../helpers/accounts';
 import { sitemapPaths } from '../helpers/site';
 import { withE2eDatabase } from '../helpers/browse';
 import { PRIVATE_PATH_PREFIXES, isPrivatePath } from '../../src/config/indexing';
@@ -37,10 +37,10 @@ async function arrived(page: Page, url: RegExp) {
   await expect(page.locator('html')).not.toHaveAttribute('data-astro-transition', /./);
 }
 
-async function signIn(page: Page, member: { email: string; password: string }) {
+async function signIn(page: Page, reader: { email: string; password: string }) {
   await page.goto('/login');
-  await page.locator('#login-email').fill(member.email);
-  await page.locator('#login-password').fill(member.password);
+  await page.locator('#login-email').fill(reader.email);
+  await page.locator('#login-password').fill(reader.password);
   await page.getByRole('button', { name: 'Se connecter' }).click();
   await arrived(page, /\/mon-compte$/);
 }
@@ -106,8 +106,8 @@ test.describe('Content-Security-Policy', () => {
   test('pages rendered on demand carry none either, and the gift activation breaks no rule of the policy', async ({ page, request }) => {
     const anonymous = ['/activer-cadeau', '/activer-cadeau/CHMP-7K26-AB3D-EMQ8', '/login', '/welcome', '/mailinglist', '/page-inconnue', '/soutenir/dons/merci?commande=00000000-0000-4000-8000-000000000000'];
     for (const path of anonymous) expect(STYLE_ATTRIBUTE.test(await (await request.get(path)).text()), path).toBe(false);
-    const member = await createMember();
-    await signIn(page, member);
+    const reader = await createReaderAccount();
+    await signIn(page, reader);
     for (const path of ['/activer-cadeau', '/activer-cadeau/CHMP7K26AB3DEMQ8', '/mon-compte', '/mon-compte/mes-informations', '/mon-compte/mes-abonnements', '/soutenir/paiement?don=2000&frequence=unique']) {
       const response = await page.goto(path);
       expect(STYLE_ATTRIBUTE.test((await response?.text()) ?? ''), path).toBe(false);
@@ -157,12 +157,12 @@ test.describe('the 404 page', () => {
 
 test.describe('a sign-in link that no longer works', () => {
   test('used: says so once, with one way on, a fresh link to its account that signs in', async ({ page, context }) => {
-    const member = await createMember();
+    const reader = await createReaderAccount();
     let sent = new Date();
     await page.goto('/login');
-    await page.locator('#magic-email').fill(member.email);
+    await page.locator('#magic-email').fill(reader.email);
     await page.getByRole('button', { name: 'Recevoir un lien de connexion' }).click();
-    const link = await linkFromMail(member.email, '/welcome/', sent);
+    const link = await linkFromMail(reader.email, '/welcome/', sent);
     await page.goto(link);
     await page.getByRole('button', { name: 'Me connecter' }).click();
     await arrived(page, /\/mon-compte$/);
@@ -174,29 +174,29 @@ test.describe('a sign-in link that no longer works', () => {
     await expect(main(page)).not.toContainText('Bienvenue');
     await expect(page.getByRole('button', { name: 'Me connecter' })).toHaveCount(0);
     await expect(main(page).locator('form')).toHaveCount(1);
-    const masked = `${member.email.slice(0, 1)}•••@${member.email.split('@')[1]}`;
+    const masked = `${reader.email.slice(0, 1)}•••@${reader.email.split('@')[1]}`;
     await expect(main(page)).toContainText(masked);
     // The address is never shown in full.
-    await expect(main(page)).not.toContainText(member.email);
+    await expect(main(page)).not.toContainText(reader.email);
 
     sent = new Date();
     await page.getByRole('button', { name: 'Recevoir un nouveau lien' }).click();
     await expect(main(page).getByRole('status')).toHaveText(`Un nouveau lien de connexion vient d’être envoyé à ${masked}. Il est valable 15 minutes.`);
-    await page.goto(await linkFromMail(member.email, '/welcome/', sent));
+    await page.goto(await linkFromMail(reader.email, '/welcome/', sent));
     await expect(heading(page)).toHaveText('Bienvenue !');
     await page.getByRole('button', { name: 'Me connecter' }).click();
     await arrived(page, /\/mon-compte$/);
   });
 
   test('expired: the same message and way on', async ({ page, context }) => {
-    const member = await createMember();
+    const reader = await createReaderAccount();
     const sent = new Date();
     await page.goto('/login');
-    await page.locator('#magic-email').fill(member.email);
+    await page.locator('#magic-email').fill(reader.email);
     await page.getByRole('button', { name: 'Recevoir un lien de connexion' }).click();
-    const link = await linkFromMail(member.email, '/welcome/', sent);
+    const link = await linkFromMail(reader.email, '/welcome/', sent);
     // Sixteen minutes pass.
-    await withE2eDatabase((db) => db.updateTable('tokens').set({ expires_at: new Date(Date.now() - 60_000).toISOString() }).where('email', '=', member.email).where('purpose', '=', 'magic_link').execute());
+    await withE2eDatabase((db) => db.updateTable('tokens').set({ expires_at: new Date(Date.now() - 60_000).toISOString() }).where('email', '=', reader.email).where('purpose', '=', 'magic_link').execute());
     await context.clearCookies();
     await page.goto(link);
     await expect(heading(page)).toHaveText('Ce lien de connexion ne fonctionne plus');
@@ -205,7 +205,7 @@ test.describe('a sign-in link that no longer works', () => {
   });
 
   test('without its token (another browser): a typed address gets a link, a bad one a French 400', async ({ page }) => {
-    const member = await createMember();
+    const reader = await createReaderAccount();
     await page.goto('/welcome');
     await expect(heading(page)).toHaveText('Ce lien de connexion ne fonctionne plus');
     const field = main(page).getByLabel('Adresse e-mail', { exact: true });
@@ -220,10 +220,10 @@ test.describe('a sign-in link that no longer works', () => {
     await expect(main(page).getByLabel('Adresse e-mail', { exact: true })).toHaveValue('pas-une-adresse');
 
     const sent = new Date();
-    await main(page).getByLabel('Adresse e-mail', { exact: true }).fill(member.email);
+    await main(page).getByLabel('Adresse e-mail', { exact: true }).fill(reader.email);
     await page.getByRole('button', { name: 'Recevoir un nouveau lien' }).click();
     await expect(main(page).getByRole('status')).toHaveText('Si un compte existe à cette adresse, un nouveau lien de connexion vient d’y être envoyé. Il est valable 15 minutes.');
-    expect(await linkFromMail(member.email, '/welcome/', sent)).toMatch(/\/welcome\/[\w-]{43}$/);
+    expect(await linkFromMail(reader.email, '/welcome/', sent)).toMatch(/\/welcome\/[\w-]{43}$/);
   });
 });
 
@@ -232,8 +232,8 @@ test.describe('the account', () => {
   const stored = (email: string) => withE2eDatabase((db) => db.selectFrom('users').select(['country', 'city']).where('email', '=', email).executeTakeFirstOrThrow());
 
   test('the country is a list, France first, and a code outside it is refused in French, changing nothing', async ({ page }) => {
-    const member = await createMember();
-    await signIn(page, member);
+    const reader = await createReaderAccount();
+    await signIn(page, reader);
     await page.goto('/mon-compte/mes-informations');
     const country = page.getByLabel('Pays');
     expect(await country.evaluate((el) => el.tagName)).toBe('SELECT');
@@ -246,7 +246,7 @@ test.describe('the account', () => {
     expect(options.length).toBeGreaterThan(200);
 
     // A forged value: 422-like refusal (4xx), French message, nothing stored.
-    const before = await stored(member.email);
+    const before = await stored(reader.email);
     await page.getByLabel('Ville').fill('Bruxelles');
     await country.evaluate((select: HTMLSelectElement) => { select.add(new Option('Nulle part', 'ZZ')); select.value = 'ZZ'; });
     const [refused] = await Promise.all([
@@ -256,18 +256,18 @@ test.describe('the account', () => {
     expect(refused.status()).toBeGreaterThanOrEqual(400);
     expect(refused.status()).toBeLessThan(500);
     await expect(profile(page).getByRole('alert')).toHaveText('Choisissez un pays dans la liste.');
-    expect(await stored(member.email)).toEqual(before);
+    expect(await stored(reader.email)).toEqual(before);
 
     await page.getByLabel('Pays').selectOption({ label: 'Belgique' });
     await profile(page).getByRole('button', { name: 'Enregistrer' }).click();
     await expect(profile(page).getByRole('status')).toHaveText('Vos informations sont enregistrées.');
-    expect(await stored(member.email)).toEqual({ country: 'BE', city: 'Bruxelles' });
+    expect(await stored(reader.email)).toEqual({ country: 'BE', city: 'Bruxelles' });
     await expect(page.getByLabel('Pays')).toHaveValue('BE');
   });
 
   test('the payment step and the shares bulletin ask for the country from the same list', async ({ page }) => {
-    const member = await createMember();
-    await signIn(page, member);
+    const reader = await createReaderAccount();
+    await signIn(page, reader);
     for (const path of ['/soutenir/paiement?don=2000&frequence=unique', '/devenir-societaire/souscrire']) {
       await page.goto(path);
       const country = page.getByLabel('Pays', { exact: true });
@@ -277,13 +277,13 @@ test.describe('the account', () => {
   });
 
   test('the newsletter is its own form, not a box of the postal address', async ({ page }) => {
-    const member = await createMember();
-    await signIn(page, member);
+    const reader = await createReaderAccount();
+    await signIn(page, reader);
     await page.goto('/mon-compte/mes-informations');
     await expect(profile(page).locator('[name="newsletter"]')).toHaveCount(0);
     const letter = page.locator('#lettre');
     await expect(letter.getByRole('heading', { name: 'Lettres d’information' })).toBeVisible();
-    const subscribed = () => withE2eDatabase(async (db) => (await db.selectFrom('newsletter_subscribers').select('status').where('email', '=', member.email).executeTakeFirst())?.status);
+    const subscribed = () => withE2eDatabase(async (db) => (await db.selectFrom('newsletter_subscribers').select('status').where('email', '=', reader.email).executeTakeFirst())?.status);
     expect(await subscribed()).toBeUndefined();
 
     await letter.getByRole('switch', { name: 'L’Hebdo' }).check();
@@ -303,8 +303,8 @@ test.describe('the account', () => {
   });
 
   test('on a phone, the account menu takes a few rows, and each page starts within the first screen', async ({ page }) => {
-    const member = await createMember();
-    await signIn(page, member);
+    const reader = await createReaderAccount();
+    await signIn(page, reader);
     await page.setViewportSize({ width: 390, height: 844 });
     for (const path of ['/mon-compte', '/mon-compte/mes-informations', '/mon-compte/mes-factures']) {
       await page.goto(path);
@@ -339,8 +339,8 @@ test.describe('the donation thank-you', () => {
   const thanks = (id: string) => `/soutenir/dons/merci?commande=${id}`;
 
   test('thanks for a paid donation, and for a SEPA debit with the bank, saying it is on its way', async ({ page }) => {
-    const member = await createMember();
-    await signIn(page, member);
+    const reader = await createReaderAccount();
+    await signIn(page, reader);
     const paid = await donate(page, '4242 4242 4242 4242');
     await expect.poll(async () => (await page.goto(thanks(paid)), await heading(page).textContent()), { timeout: 15_000 }).toBe('Merci pour votre don\u202f!');
     await expect(main(page)).toContainText('Votre don de 25 € est bien reçu.');
@@ -354,8 +354,8 @@ test.describe('the donation thank-you', () => {
   });
 
   test('thanks for nothing that did not happen: refused, left unpaid, someone else’s, unknown, signed out', async ({ page, browser }) => {
-    const member = await createMember();
-    await signIn(page, member);
+    const reader = await createReaderAccount();
+    await signIn(page, reader);
     // Refused: the confirmation says so, no thanks.
     const declined = await donate(page, '4000 0000 0000 0002');
     await page.goto(thanks(declined));
@@ -383,7 +383,7 @@ test.describe('the donation thank-you', () => {
     expect((await page.goto(thanks('00000000-0000-4000-8000-000000000000')))?.status()).toBe(404);
 
     // Someone else's paid donation: unknown to this reader.
-    const other = await createMember();
+    const other = await createReaderAccount();
     const otherContext = await browser.newContext();
     const otherPage = await otherContext.newPage();
     await signIn(otherPage, other);

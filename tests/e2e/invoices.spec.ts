@@ -1,8 +1,8 @@
 /**
  * « Mes factures » and the back-office's billing pages against the production build, with the
- * simulated provider: a new member sees the empty state, pays a monthly subscription with the
+ * simulated provider: a new reader sees the empty state, pays a monthly subscription with the
  * test card 4242 4242 4242 4242, finds its invoice, filters by year, downloads the PDF (whose
- * text, read by pdftotext, carries the number); another member, a made-up id and garbage get the
+ * text, read by pdftotext, carries the number); another reader, a made-up id and garbage get the
  * site's 404; a visitor is sent to sign in. An administrator finds the invoice by number and by
  * name, downloads it, sees the gifts (never their code) and exports the year's CSV; a reader gets
  * 404 on every back-office address. axe on every page; screenshots at 1280 and 390 px in
@@ -18,7 +18,7 @@ import { expect, test, type Browser, type Page } from '@playwright/test';
 import { allotNumber, formatNumber } from '../../src/server/billing/numbering';
 import { openDatabase } from '../../src/server/db/client';
 import { newId } from '../../src/server/db/database';
-import { createMember, forgetClientRateLimits } from '../helpers/members';
+import { createReaderAccount, forgetClientRateLimits } from '../helpers/accounts';
 import { parseCsv } from '../helpers/csv';
 import { AXE_TAGS, shoot as shootAt } from '../helpers/browse';
 
@@ -93,7 +93,7 @@ async function payMonthly(page: Page) {
 }
 
 /**
- * An invoice of last December for the member, as the payment path issued it then: a copy of
+ * An invoice of last December for the reader, as the payment path issued it then: a copy of
  * their new invoice's content, numbered in the same series in one transaction (the site has no
  * way to backdate a payment; the renderer draws it from this content).
  */
@@ -114,8 +114,8 @@ async function invoiceOfLastYear(email: string): Promise<string> {
 }
 
 test('Mes factures: empty, then the invoice of a payment, by year, as a PDF; 404 for anyone else', async ({ page, browser }) => {
-  const member = await createMember();
-  await signIn(page, member, '/mon-compte/mes-factures');
+  const reader = await createReaderAccount();
+  await signIn(page, reader, '/mon-compte/mes-factures');
   await expect(page.getByRole('heading', { level: 1, name: 'Mes factures' })).toBeVisible();
   await expect(main(page)).toContainText('Vous n’avez encore aucun document.');
   await expect(main(page)).toContainText('Une facture apparaît ici après chaque paiement');
@@ -137,7 +137,7 @@ test('Mes factures: empty, then the invoice of a payment, by year, as a PDF; 404
   expect(href).toMatch(/^\/mon-compte\/mes-factures\/[0-9a-f-]{36}$/);
 
   // A document of last year: the years appear, and filter.
-  const older = await invoiceOfLastYear(member.email);
+  const older = await invoiceOfLastYear(reader.email);
   const thisYear = new Date().getFullYear();
   await page.reload();
   const years = main(page).getByRole('navigation', { name: 'Années' });
@@ -181,7 +181,7 @@ test('Mes factures: empty, then the invoice of a payment, by year, as a PDF; 404
   expect(pdfText(await (await page.request.get(href)).body())).toBe(text);
 
   // Someone else: the same address is the site's 404, as are a made-up id and garbage.
-  const other = await asSomeoneElse(browser, await createMember());
+  const other = await asSomeoneElse(browser, await createReaderAccount());
   for (const path of [href, `/mon-compte/mes-factures/${randomUUID()}`, '/mon-compte/mes-factures/pas-un-identifiant', "/mon-compte/mes-factures/'%20or%201=1"]) {
     const refused = await other.goto(path);
     expect(refused?.status(), path).toBe(404);

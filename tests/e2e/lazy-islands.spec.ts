@@ -141,11 +141,11 @@ test('the newsletter field loads its form, which keeps what was typed and subscr
   await expect(page).toHaveURL(new RegExp(`${ARTICLE}$`));
 });
 
-test('the user menu hydrates at once for a signed-in member, with no interaction', async ({ page }) => {
+test('the user menu hydrates at once for a signed-in reader, with no interaction', async ({ page }) => {
   await signIn(page, 'redaction@exemple.fr', 'motdepasse-demo');
   const requested = watchScripts(page);
   await page.goto(ARTICLE);
-  // No click, no key: the member's menu replaces the sign-in link by itself.
+  // No click, no key: the reader's menu replaces the sign-in link by itself.
   await expect(page.locator('header').getByRole('button', { name: /Mon compte/ })).toBeVisible();
   expect(loaded(requested, 'UserMenu.island')).toBe(true);
   // Nothing else loads for it.

@@ -48,7 +48,7 @@ test('a slow navigation shows the 3 px loading bar, which goes once the page is 
   await expect(bar).not.toHaveAttribute('data-state', 'loading');
 });
 
-test('resting on a link fetches its page ahead; member pages are never fetched ahead', async ({ page }) => {
+test('resting on a link fetches its page ahead; signed-in pages are never fetched ahead', async ({ page }) => {
   await page.goto('/');
   const requested: string[] = [];
   page.on('request', (request) => requested.push(new URL(request.url()).pathname));

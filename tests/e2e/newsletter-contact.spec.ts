@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { latestMailTo, linksIn } from '../helpers/outbox';
-import { outboxDir } from '../helpers/members';
+import { outboxDir } from '../helpers/accounts';
 import { islandReady } from '../helpers/site';
 
 test('the footer newsletter form: empty is refused; filled, it confirms in place and the mail confirms', async ({ page }) => {
@@ -88,7 +88,7 @@ test('the mailing-list API requires the site’s client credential and never say
   const headers = { Origin: baseURL!, 'Content-Type': 'application/json' };
   expect((await request.post('/api/mailinglist/', { headers, data: { email: 'a@exemple.fr' } })).status()).toBe(401);
   const ask = (email: string) => request.post('/api/mailinglist/', { headers: { ...headers, 'X-Client-Id': 'contrechamp-site' }, data: { email } });
-  // A subscribed address (the box ticked in a member's profile) and a new one get the same answer.
+  // A subscribed address (the box ticked in a reader's profile) and a new one get the same answer.
   const unknown = await ask(`nouvelle-${Date.now()}@exemple.fr`);
   const again = await ask(`nouvelle-${Date.now()}@exemple.fr`);
   expect(unknown.status()).toBe(202);

@@ -17,7 +17,7 @@ import { migrateToLatest } from '../../src/server/db/migrate';
 import { insertSubscription } from '../../src/server/subscriptions/repository';
 import { AXE_TAGS, expectAccessible, screenshotsWanted, shoot as shootAt, signIn, withE2eDatabase } from '../helpers/browse';
 import { expect, test } from '../helpers/guard';
-import { outboxDir } from '../helpers/members';
+import { outboxDir } from '../helpers/accounts';
 import { latestMailTo, readOutbox } from '../helpers/outbox';
 
 const SHOTS = process.env.SHOTS_DIR ?? '/work/shots/newsletters-newsroom';

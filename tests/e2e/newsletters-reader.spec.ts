@@ -18,7 +18,7 @@ import { mkdirSync } from 'node:fs';
 import type { Browser, Page } from '@playwright/test';
 import { expect, test } from '../helpers/guard';
 import { expectAccessible, shoot as shootAt, signIn, withE2eDatabase } from '../helpers/browse';
-import { createMember, forgetClientRateLimits, outboxDir } from '../helpers/members';
+import { createReaderAccount, forgetClientRateLimits, outboxDir } from '../helpers/accounts';
 import { latestMailTo, linksIn } from '../helpers/outbox';
 import { seedSubscription } from '../helpers/revenue';
 import { islandReady, localPath, plainSpaces } from '../helpers/site';
@@ -189,12 +189,12 @@ test('a forged, cut or expired preferences link gets a French page with status 4
   expect((await other.goto('/mailinglist/preferences?token=%3Cscript%3E'))?.status()).toBe(400);
   await elsewhere.close();
 
-  // A member whose address bounced: the account says so (and the preferences page, reached with the same address's token).
-  const member = await createMember();
+  // A reader whose address bounced: the account says so (and the preferences page, reached with the same address's token).
+  const reader = await createReaderAccount();
   await withE2eDatabase((db) =>
-    db.insertInto('newsletter_suppressions').values({ email: member.email, reason: 'hard_bounce', source: 'relay', detail: '550', created_at: toTimestamp(new Date()), lifted_at: null, lifted_by: null }).execute(),
+    db.insertInto('newsletter_suppressions').values({ email: reader.email, reason: 'hard_bounce', source: 'relay', detail: '550', created_at: toTimestamp(new Date()), lifted_at: null, lifted_by: null }).execute(),
   );
-  await signIn(page, member.email, member.password);
+  await signIn(page, reader.email, reader.password);
   await page.goto('/mon-compte/mes-informations#lettre');
   await expect(page.locator('#lettre [data-suppressed]')).toContainText('Nous n’envoyons plus rien à cette adresse');
   await expect(page.locator('#lettre [data-suppressed]').getByRole('link', { name: 'écrivez-nous' })).toHaveAttribute('href', '/contact');
@@ -250,8 +250,8 @@ test('the sign-up API takes newsletters open to all, and refuses anything else i
 });
 
 test('the account has one switch per newsletter it may receive; a supporter also gets the supporters’ one; the API’s box still works', async ({ page }) => {
-  const member = await createMember();
-  await signIn(page, member.email, member.password);
+  const reader = await createReaderAccount();
+  await signIn(page, reader.email, reader.password);
   await page.goto('/mon-compte/mes-informations#lettre');
   const section = page.locator('#lettre');
   await expect(section.getByRole('switch')).toHaveCount(3);
@@ -261,14 +261,14 @@ test('the account has one switch per newsletter it may receive; a supporter also
   await section.getByRole('button', { name: 'Enregistrer mes choix' }).click();
   await expect(page.locator('#lettre').getByRole('status')).toHaveText('C’est enregistré : vous recevrez L’Hebdo et Les Émissions.');
   // The account's address is proven: confirmed at once, no mail to click.
-  expect(await statuses(member.email)).toEqual({ hebdo: 'confirmed', emissions: 'confirmed' });
+  expect(await statuses(reader.email)).toEqual({ hebdo: 'confirmed', emissions: 'confirmed' });
   await expect(page.locator('#lettre').getByRole('switch', { name: 'Les Émissions' })).toBeChecked();
   await page.locator('#lettre').scrollIntoViewIfNeeded();
   await expectAccessible(page);
   await shoot(page, 'account');
 
-  // A monthly donation makes the member a supporter: the supporters' newsletter is offered.
-  await seedSubscription(member.email, { kind: 'donation', amountCents: 1000 });
+  // A monthly donation makes the reader a supporter: the supporters' newsletter is offered.
+  await seedSubscription(reader.email, { kind: 'donation', amountCents: 1000 });
   await page.reload();
   const coulisses = page.locator('#lettre').getByRole('switch', { name: 'Les Coulisses' });
   await expect(coulisses).toBeVisible();
@@ -282,9 +282,9 @@ test('the account has one switch per newsletter it may receive; a supporter also
   const profile = { given_name: 'Camille', family_name: 'Testeur', address_line1: '', address_line2: '', postal_code: '', city: '', country: 'FR' };
   const answer = await page.request.post('/api/account/profile', { headers: { Origin: new URL(page.url()).origin }, data: { ...profile, newsletter: false } });
   expect(answer.status()).toBe(200);
-  expect(Object.values(await statuses(member.email)).every((s) => s === 'unsubscribed')).toBe(true);
+  expect(Object.values(await statuses(reader.email)).every((s) => s === 'unsubscribed')).toBe(true);
   expect((await page.request.post('/api/account/profile', { headers: { Origin: new URL(page.url()).origin }, data: { ...profile, newsletter: true } })).status()).toBe(200);
-  expect((await statuses(member.email)).hebdo).toBe('confirmed');
+  expect((await statuses(reader.email)).hebdo).toBe('confirmed');
 });
 
 // ——— The archive ———
@@ -429,14 +429,14 @@ test('the archive lists the newsletters and their issues; a web version shows th
   });
 
   await test.step('an account that supports nothing gets the teaser too; a supporter reads it', async () => {
-    const reader = await createMember();
+    const reader = await createReaderAccount();
     const readerPage = await signedInPage(browser, reader.email, reader.password);
     await readerPage.goto(restricted);
     await expect(readerPage.locator('[data-restricted-teaser]')).toContainText('ne soutient pas Contrechamp');
     await expect(readerPage.locator('.issue-intro')).toHaveCount(0);
     await readerPage.context().close();
 
-    const supporter = await createMember();
+    const supporter = await createReaderAccount();
     await seedSubscription(supporter.email, { kind: 'donation', amountCents: 1000 });
     const supporterPage = await signedInPage(browser, supporter.email, supporter.password);
     const response = await supporterPage.goto(restricted);

@@ -30,8 +30,8 @@ test('every internal link of every page leads to a live page, and every anchor e
   test.setTimeout(180_000);
   // A link to a page behind sign-in (« choisir dans mon compte ») is followed as a signed-in
   // reader would follow it: its anchor is on the account page, not on the sign-in form.
-  const member = await playwright.request.newContext({ baseURL });
-  const signedIn = await member.post('/api/auth/login', {
+  const reader = await playwright.request.newContext({ baseURL });
+  const signedIn = await reader.post('/api/auth/login', {
     headers: { Origin: baseURL! },
     data: { email: 'abonne@exemple.fr', password: 'motdepasse-demo' },
   });
@@ -54,14 +54,14 @@ test('every internal link of every page leads to a live page, and every anchor e
     let body = bodies.get(target);
     if (body === undefined) {
       let response = await request.get(target);
-      if (new URL(response.url()).pathname === '/login' && !target.startsWith('/login')) response = await member.get(target);
+      if (new URL(response.url()).pathname === '/login' && !target.startsWith('/login')) response = await reader.get(target);
       body = response.status() === 200 ? await response.text() : `status ${response.status()}`;
       bodies.set(target, body);
     }
     if (body.startsWith('status ')) broken.push(`${href} (from ${from}): ${body}`);
     else if (anchor && !body.includes(`id="${anchor}"`)) broken.push(`${href} (from ${from}): no #${anchor}`);
   }
-  await member.dispose();
+  await reader.dispose();
   expect(broken).toEqual([]);
 });
 
@@ -193,7 +193,7 @@ test('pages that carry a token are never cached and leak no referrer', async ({ 
   }
 });
 
-test('the member area sends a visitor without a session to sign in, with the way back', async ({ page }) => {
+test('the reader area sends a visitor without a session to sign in, with the way back', async ({ page }) => {
   await page.goto('/mon-compte/mes-factures');
   await expect(page).toHaveURL(/\/login\?redirect=%2Fmon-compte%2Fmes-factures$/);
   await expect(page.getByRole('heading', { level: 1, name: 'Connexion' })).toBeVisible();

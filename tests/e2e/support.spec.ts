@@ -11,7 +11,7 @@ import type { Locator, Page } from '@playwright/test';
 import { openDatabase } from '../../src/server/db/client';
 import { expect, test } from '../helpers/guard';
 import { look, waitForMail } from '../helpers/browse';
-import { createMember, forgetClientRateLimits, linkFromMail } from '../helpers/members';
+import { createReaderAccount, forgetClientRateLimits, linkFromMail } from '../helpers/accounts';
 
 test.describe.configure({ timeout: 60_000 });
 
@@ -44,9 +44,9 @@ async function signIn(page: Page, email: string, password: string) {
 }
 
 /** Signs in first, from /login. */
-async function signedIn(page: Page, member: { email: string; password: string }) {
+async function signedIn(page: Page, reader: { email: string; password: string }) {
   await page.goto('/login');
-  await signIn(page, member.email, member.password);
+  await signIn(page, reader.email, reader.password);
   await arrived(page, /\/mon-compte$/);
 }
 
@@ -157,10 +157,10 @@ test('a monthly subscription by card: offer, sign in, payment, provider, paid', 
 });
 
 test('a yearly subscription with 3-D Secure, passed', async ({ page }) => {
-  const member = await createMember();
+  const reader = await createReaderAccount();
   await page.goto('/soutenir/paiement?formule=annuel');
   await arrived(page, /\/login\?redirect=%2Fsoutenir%2Fpaiement%3Fformule%3Dannuel$/);
-  await signIn(page, member.email, member.password);
+  await signIn(page, reader.email, reader.password);
   await arrived(page, /\/soutenir\/paiement\?formule=annuel$/);
   // The yearly notice (L. 215-1) is stated before paying.
   await expect(page.getByRole('region', { name: 'Votre choix' })).toContainText('entre trois mois et un mois avant chaque échéance');
@@ -174,8 +174,8 @@ test('a yearly subscription with 3-D Secure, passed', async ({ page }) => {
 });
 
 test('the tarif solidaire by SEPA debit: pending first, then active', async ({ page }) => {
-  const member = await createMember();
-  await signedIn(page, member);
+  const reader = await createReaderAccount();
+  await signedIn(page, reader);
   await page.goto('/soutenir/paiement?formule=solidaire-mensuel');
   await expect(page.getByText(/confirmé par votre banque jusqu’à 14 jours ouvrés plus tard/)).toBeVisible();
   await fillPaymentAndPay(page, { sepa: true });
@@ -191,8 +191,8 @@ test('the tarif solidaire by SEPA debit: pending first, then active', async ({ p
 });
 
 test('a one-off donation from a campaign link ends on a thank-you naming it; the campaign is recorded', async ({ page }) => {
-  const member = await createMember();
-  await signedIn(page, member);
+  const reader = await createReaderAccount();
+  await signedIn(page, reader);
   await page.goto('/soutenir/dons/printemps');
   await page.getByRole('radio', { name: '50 €' }).check();
   await page.getByRole('button', { name: 'Je donne' }).click();
@@ -222,8 +222,8 @@ test('a one-off donation from a campaign link ends on a thank-you naming it; the
 });
 
 test('a monthly donation of the reader’s own amount', async ({ page }) => {
-  const member = await createMember();
-  await signedIn(page, member);
+  const reader = await createReaderAccount();
+  await signedIn(page, reader);
   await page.goto('/soutenir/dons');
   await page.getByRole('radio', { name: 'Tous les mois' }).check();
   await page.getByLabel('Autre montant, en euros').fill('12.50');
@@ -241,8 +241,8 @@ test('a monthly donation of the reader’s own amount', async ({ page }) => {
 });
 
 test('a declined card ends on the failed state, with a way to try again', async ({ page }) => {
-  const member = await createMember();
-  await signedIn(page, member);
+  const reader = await createReaderAccount();
+  await signedIn(page, reader);
   await page.goto('/soutenir/paiement?formule=mensuel');
   await fillPaymentAndPay(page);
   // Not a test number: the provider's page says which ones work, and nothing happens.
@@ -315,23 +315,23 @@ test('a visitor creates an account in the account step and keeps the choice', as
 });
 
 test('a sign-in link asked for at the account step brings the reader back to payment with the choice', async ({ page }) => {
-  const member = await createMember();
+  const reader = await createReaderAccount();
   await page.goto('/soutenir/mon-compte?formule=mensuel&source=printemps');
   await page.getByRole('link', { name: 'Me connecter' }).click();
   await arrived(page, /\/login\?redirect=/);
   const sent = new Date();
-  await page.locator('#magic-email').fill(member.email);
+  await page.locator('#magic-email').fill(reader.email);
   await page.getByRole('button', { name: 'Recevoir un lien de connexion' }).click();
   await expect(page.getByText('Si un compte existe à cette adresse')).toBeVisible();
-  await page.goto(await linkFromMail(member.email, '/welcome/', sent));
+  await page.goto(await linkFromMail(reader.email, '/welcome/', sent));
   await page.getByRole('button', { name: 'Me connecter' }).click();
   await arrived(page, /\/soutenir\/paiement\?formule=mensuel&source=printemps$/);
   await expect(page.getByRole('button', { name: 'Payer 7 €' })).toBeVisible();
 });
 
 test('the payment form sent twice (a double click) places one order', async ({ page, baseURL }) => {
-  const member = await createMember();
-  await signedIn(page, member);
+  const reader = await createReaderAccount();
+  await signedIn(page, reader);
   await page.goto('/soutenir/paiement?formule=mensuel');
   await page.getByLabel('Adresse', { exact: true }).fill('3 rue du Port');
   await page.getByLabel('Code postal').fill('44000');
@@ -348,14 +348,14 @@ test('the payment form sent twice (a double click) places one order', async ({ p
   const replay = await page.request.post('/soutenir/paiement?formule=mensuel', { form: fields, headers: { origin: baseURL! }, maxRedirects: 0 });
   expect(replay.status()).toBe(303);
   expect(new URL(replay.headers().location!, baseURL).pathname).toBe(new URL(page.url()).pathname);
-  const orders = await ordersOf(member.email);
+  const orders = await ordersOf(reader.email);
   expect(orders).toHaveLength(1);
   expect(await inDatabase((db) => db.selectFrom('simulated_sessions').select('id').where('order_id', '=', orders[0]!.id).execute())).toHaveLength(1);
 });
 
 test('a payment left at the provider can be resumed; someone else’s order, or no order, is a 404', async ({ page, browser, request }) => {
-  const member = await createMember();
-  await signedIn(page, member);
+  const reader = await createReaderAccount();
+  await signedIn(page, reader);
   await page.goto('/soutenir/paiement?don=2000&frequence=mensuel&source=printemps');
   await fillPaymentAndPay(page);
   await arrived(page, /\/paiement-simule\/[\w-]+$/);
@@ -367,7 +367,7 @@ test('a payment left at the provider can be resumed; someone else’s order, or 
 
   const other = await browser.newContext();
   const stranger = await other.newPage();
-  const intruder = await createMember();
+  const intruder = await createReaderAccount();
   await stranger.goto('/login');
   await signIn(stranger, intruder.email, intruder.password);
   await expect(stranger).toHaveURL(/\/mon-compte$/);
@@ -390,12 +390,12 @@ test.describe('without JavaScript', () => {
   test.use({ javaScriptEnabled: false });
 
   test('the card flow still works: offer, sign in, payment, provider, paid', async ({ page }) => {
-    const member = await createMember();
+    const reader = await createReaderAccount();
     await page.goto('/soutenir/abonnement');
     await page.getByRole('button', { name: 'Choisir « Solidaire annuel »' }).click();
     await expect(page).toHaveURL(/\/soutenir\/mon-compte\?formule=solidaire-annuel$/);
     await page.getByRole('link', { name: 'Me connecter' }).click();
-    await signIn(page, member.email, member.password);
+    await signIn(page, reader.email, reader.password);
     await fillPaymentAndPay(page);
     await payOnProvider(page, '4242 4242 4242 4242');
     await expect(page).toHaveURL(/\/soutenir\/confirmation\/[\w-]+$/);

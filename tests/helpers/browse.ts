@@ -12,7 +12,7 @@ import type { Locator, Page } from '@playwright/test';
 import { simpleParser, type ParsedMail } from 'mailparser';
 import { openDatabase } from '../../src/server/db/client';
 import { expect } from './guard';
-import { outboxDir } from './members';
+import { outboxDir } from './accounts';
 import { AXE_TAGS } from './axe';
 
 export { AXE_TAGS };

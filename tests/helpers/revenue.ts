@@ -1,5 +1,5 @@
 /**
- * Reader revenue for end-to-end tests: a member's running subscription or monthly donation,
+ * Reader revenue for end-to-end tests: a reader's running subscription or monthly donation,
  * written straight into the test server's database as the support path leaves it — a simulated
  * provider's customer with a saved test card, the paid first order and its history, the
  * subscription active for its period — so that a test can start at « Mes abonnements ».
@@ -34,7 +34,7 @@ const database = () => resolve(process.env.E2E_DATA_DIR ?? 'test-results/e2e-dat
 export type SeededOffer = { kind: 'plan'; planId: string } | { kind: 'donation'; amountCents: number };
 
 /**
- * A subscription (or monthly donation) of the member, paid by card 10 days ago and running:
+ * A subscription (or monthly donation) of the reader, paid by card 10 days ago and running:
  * its next payment is 20-odd days ahead. Answers its id.
  */
 export async function seedSubscription(email: string, offer: SeededOffer, options: { startedDaysAgo?: number } = {}): Promise<string> {
@@ -43,7 +43,7 @@ export async function seedSubscription(email: string, offer: SeededOffer, option
   try {
     await migrateToLatest(db);
     const user = await findUserRowByEmail(db, email);
-    if (!user) throw new Error(`No member ${email}`);
+    if (!user) throw new Error(`No reader ${email}`);
     const now = new Date();
     const start = addDays(now, -(options.startedDaysAgo ?? 10));
     const plan = offer.kind === 'plan' ? findPlan(offer.planId) : undefined;
@@ -53,7 +53,7 @@ export async function seedSubscription(email: string, offer: SeededOffer, option
     const vatRateBp = plan ? SUBSCRIPTION_VAT_BP : 0;
     const periodEnd = interval === 'year' ? addYears(start, 1) : addMonths(start, 1);
 
-    // The provider's side: a customer with the test card 4242 saved, and its link to the member.
+    // The provider's side: a customer with the test card 4242 saved, and its link to the reader.
     const customer = `cus_sim_${newId()}`;
     await db.insertInto('simulated_customers').values({ id: customer, idempotency_key: `e2e-customer:${customer}`, email, method_label: '', method_behaviour: '', created_at: toTimestamp(start) }).execute();
     await saveCustomerRef(db, user.id, 'simulated', customer, start);

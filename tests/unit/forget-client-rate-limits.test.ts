@@ -7,7 +7,7 @@ import { openDatabase } from '../../src/server/db/client';
 import { migrateToLatest } from '../../src/server/db/migrate';
 import { AUTH_LIMITS } from '../../src/server/auth/rate-limits';
 import { SIGN_UP_LIMITS } from '../../src/server/auth/sign-up-guard';
-import { forgetClientRateLimits } from '../helpers/members';
+import { forgetClientRateLimits } from '../helpers/accounts';
 
 describe('forgetClientRateLimits', () => {
   const dir = mkdtempSync(join(tmpdir(), 'cc-forget-'));

@@ -8,12 +8,12 @@ import type { ClientDirective } from 'astro';
 import load from 'astro/runtime/client/load.js';
 import focus from '../../directives/focus';
 import intent from '../../directives/intent';
-import member from '../../directives/member';
+import session from '../../directives/session';
 import menu from '../../directives/menu';
 import search from '../../directives/search';
 import { ISLAND_DIRECTIVE_NAMES } from '../island-directive-names';
 
-const directives: Record<(typeof ISLAND_DIRECTIVE_NAMES)[number], ClientDirective> = { load, search, menu, focus, member, intent };
+const directives: Record<(typeof ISLAND_DIRECTIVE_NAMES)[number], ClientDirective> = { load, search, menu, focus, session, intent };
 
 const astro = ((self as unknown as { Astro?: Record<string, ClientDirective> }).Astro ??= {});
 for (const name of ISLAND_DIRECTIVE_NAMES) {

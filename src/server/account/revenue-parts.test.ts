@@ -63,7 +63,7 @@ describeEachDialect('account: orders and subscriptions', (kind) => {
   const subRow = (id: string) => test.db.selectFrom('subscriptions').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
   const orderRow = (id: string) => test.db.selectFrom('orders').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
 
-  it('exports the member’s orders and subscriptions with their histories, says why orders are kept, and no internal key', async () => {
+  it('exports the reader’s orders and subscriptions with their histories, says why orders are kept, and no internal key', async () => {
     const plan = await pay(userId, { formule: 'mensuel' });
     const gift = await pay(userId, { don: '1500', frequence: 'mensuel' });
     await pay(otherId, { formule: 'annuel' });

@@ -139,7 +139,7 @@ export async function decideWithdrawalAsAdmin(deps: SharesDeps, adminId: string,
   return done.ok ? { ok: true, message: decision.kind === 'accept' ? 'Retrait accepté et inscrit au registre.' : 'Retrait refusé : la personne est prévenue.' } : done;
 }
 
-/** A member's change of college, recorded in the register (administrators only). */
+/** A reader's change of college, recorded in the register (administrators only). */
 export async function changeCollegeAsAdmin(deps: SharesDeps, adminId: string, input: z.input<typeof collegeChangeForm>): Promise<Result<{ message: string }>> {
   if (!(await adminOf(deps, adminId))) return fail(403, NOT_ADMIN);
   return changeCollege(deps, adminId, input);

@@ -14,7 +14,9 @@ import type { NewSession } from './service';
 import { DEVICE_COOKIE } from './known-devices';
 
 export const SESSION_COOKIE = 'cc_session';
-export const HINT_COOKIE = 'cc_member';
+export const HINT_COOKIE = 'cc_session_hint';
+/** The hint's name before « member » meant a sociétaire only: still cleared at sign-out (src/lib/client/session-hint.ts). */
+export const LEGACY_HINT_COOKIE = 'cc_member';
 
 export function setSessionCookies(cookies: AstroCookies, session: NewSession, siteUrl: URL): void {
   const common = {
@@ -30,6 +32,7 @@ export function setSessionCookies(cookies: AstroCookies, session: NewSession, si
 export function clearSessionCookies(cookies: AstroCookies): void {
   cookies.delete(SESSION_COOKIE, { path: '/' });
   cookies.delete(HINT_COOKIE, { path: '/' });
+  if (cookies.has(LEGACY_HINT_COOKIE)) cookies.delete(LEGACY_HINT_COOKIE, { path: '/' });
 }
 
 /** The browser's known-device cookie, as sent (never logged). */

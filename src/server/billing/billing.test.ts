@@ -80,7 +80,7 @@ describeEachDialect('billing and gifts', (kind) => {
     expect([sub, don]).toHaveLength(2);
   });
 
-  it('another member, an unknown id or garbage never reach a document', async () => {
+  it('another reader, an unknown id or garbage never reach a document', async () => {
     await pay(userId, { formule: 'mensuel' });
     const [doc] = (await listUserDocuments(test.db, userId)).documents;
     const other = await newUser('autre');

@@ -429,7 +429,7 @@ describeEachDialect('billing documents', (kind: DialectName) => {
     expect((await docOf(orderId, 'invoice')).content.buyer.name).toBe('Inès Durand');
   });
 
-  it('no member reaches another member’s invoice, credit note, receipt or statement; the back-office only opens to administrators', async () => {
+  it('no reader reaches another reader’s invoice, credit note, receipt or statement; the back-office only opens to administrators', async () => {
     const owner = await newUser('proprietaire');
     const other = await newUser('voisin');
     const editor = await createUser(test.db, { email: `redaction${++n}@exemple.fr`, password: 'un mot de passe solide', role: 'editor', now: clock.now() });

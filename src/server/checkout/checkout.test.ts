@@ -303,7 +303,7 @@ describeEachDialect('reader revenue', (kind) => {
     expect(parseBasket({ don: '2000', frequence: 'hebdo' })).toMatchObject({ ok: false });
   });
 
-  it('another member’s order and subscription read as unknown and cannot be acted on', async () => {
+  it('another reader’s order and subscription read as unknown and cannot be acted on', async () => {
     const { orderId } = await pay({ formule: 'mensuel' }, '4242424242424242');
     const subId = (await orderRow(orderId)).subscription_id!;
     expect(await confirmation(deps, otherId, orderId)).toBeUndefined();

@@ -76,7 +76,7 @@ const STATEMENT_CACHE_SIZE = 1000;
 
 /**
  * The connection as Kysely sees it, keeping each statement it prepares: Kysely prepares every
- * query anew, and compiling the same SQL on every request was a twentieth of a member page's
+ * query anew, and compiling the same SQL on every request was a twentieth of a signed-in page's
  * time (docs/performance.md). better-sqlite3 runs a statement to its end before returning, so a
  * statement is reused only once it is free (one being iterated is `busy`: a fresh one is made).
  * SQLite prepares a kept statement again by itself when a migration changes the schema.

@@ -126,7 +126,7 @@ export async function findByProviderRef(db: Kysely<Database>, provider: Provider
 }
 
 /** Subscriptions that were ever started (an `incomplete` one never paid is not shown to its owner). */
-/** Compiled once: the member's pages ask on every request. */
+/** Compiled once: the reader's pages ask on every request. */
 const userSubscriptionsQuery = compiledQuery((db: Kysely<Database>, userId: string) =>
   db.selectFrom('subscriptions').selectAll().where('user_id', '=', userId).where('status', '!=', 'incomplete').orderBy('created_at', 'desc'),
 );

@@ -132,7 +132,7 @@ describeEachDialect('payment method and SEPA', (kind) => {
       expect(history).toHaveLength(1);
     });
 
-    it('a second change is a second notice; a change given up or another member’s session changes nothing', async () => {
+    it('a second change is a second notice; a change given up or another reader’s session changes nothing', async () => {
       const { subscriptionId } = await pay({ formule: 'mensuel' }, '4242424242424242');
       sent = [];
       await changeCard(subscriptionId, '4000000000000341');
@@ -150,7 +150,7 @@ describeEachDialect('payment method and SEPA', (kind) => {
       expect(await confirmPaymentMethodChange(deps, userId, subscriptionId, sessionOf(page.url))).toEqual({ ok: true, methodLabel: null });
       expect(methodChangedMessage({ ok: true, methodLabel: null })).toMatchObject({ kind: 'info' });
 
-      // Another member's completed session, typed into one's own return address, reads as nothing.
+      // Another reader's completed session, typed into one's own return address, reads as nothing.
       const other = await pay({ formule: 'mensuel' }, '4242424242424242', otherId);
       const theirs = await changeCard(other.subscriptionId, '4000000000000341', otherId);
       expect(await confirmPaymentMethodChange(deps, userId, subscriptionId, theirs.searchParams.get('changement'))).toEqual({ ok: true, methodLabel: null });

@@ -1,4 +1,4 @@
-/** The PDF of one of the member's documents; any other id (another member's too) is a 404. */
+/** The PDF of one of the reader's documents; any other id (another reader's too) is a 404. */
 import type { APIRoute } from 'astro';
 import { services } from '../../../server/runtime';
 import { sessionUser } from '../../../server/auth/service';

@@ -1,13 +1,13 @@
 /**
- * `client:member`: hydrates the user menu at once when the member hint cookie says someone may
+ * `client:session`: hydrates the user menu at once when the session hint cookie says someone may
  * be signed in; for an anonymous reader, never: the server-rendered link to /login is all the
  * menu is. A sign-in swaps a new page in (the ClientRouter), whose menu then hydrates.
  */
 import type { ClientDirective } from 'astro';
-import { hasSessionHint } from '../lib/client/member-hint';
+import { hasSessionHint } from '../lib/client/session-hint';
 import { hydrator } from './common';
 
-const memberDirective: ClientDirective = (load) => {
+const sessionDirective: ClientDirective = (load) => {
   const hydrate = hydrator(load);
   if (hasSessionHint()) {
     void hydrate();
@@ -22,4 +22,4 @@ const memberDirective: ClientDirective = (load) => {
   window.addEventListener('pageshow', onShow);
 };
 
-export default memberDirective;
+export default sessionDirective;

@@ -1,7 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
-import { createMember, linkFromMail } from '../helpers/members';
+import { createReaderAccount, linkFromMail } from '../helpers/accounts';
 
-/** Signs in and waits for the member area. */
+/** Signs in and waits for the reader area. */
 async function signInOk(page: Page, email: string, password: string) {
   await signIn(page, email, password);
   await expect(page).toHaveURL(/\/mon-compte/);
@@ -14,7 +14,7 @@ async function signIn(page: Page, email: string, password: string, { remember = 
   await page.getByRole('button', { name: 'Se connecter' }).click();
 }
 
-test('a demo member signs in, finds the account, and logs out', async ({ page, context }) => {
+test('a demo reader signs in, finds the account, and logs out', async ({ page, context }) => {
   await page.goto('/login');
   await signIn(page, 'lecteur@exemple.fr', 'motdepasse-demo');
   await expect(page).toHaveURL(/\/mon-compte$/);
@@ -30,9 +30,9 @@ test('a demo member signs in, finds the account, and logs out', async ({ page, c
 });
 
 test('“Se souvenir de moi” keeps the session for 30 days', async ({ page, context }) => {
-  const member = await createMember();
+  const reader = await createReaderAccount();
   await page.goto('/login');
-  await signIn(page, member.email, member.password, { remember: true });
+  await signIn(page, reader.email, reader.password, { remember: true });
   await expect(page).toHaveURL(/\/mon-compte$/);
   const session = (await context.cookies()).find((c) => c.name === 'cc_session')!;
   const days = (session.expires * 1000 - Date.now()) / 86_400_000;
@@ -70,13 +70,13 @@ test('a protected page sends to sign-in and back; foreign redirects are ignored'
 });
 
 test('a sign-in link from the outbox signs in on click, once', async ({ page }) => {
-  const member = await createMember();
+  const reader = await createReaderAccount();
   const sent = new Date();
   await page.goto('/login');
-  await page.locator('#magic-email').fill(member.email);
+  await page.locator('#magic-email').fill(reader.email);
   await page.getByRole('button', { name: 'Recevoir un lien de connexion' }).click();
   await expect(page.getByText('Si un compte existe à cette adresse')).toBeVisible();
-  const link = await linkFromMail(member.email, '/welcome/', sent);
+  const link = await linkFromMail(reader.email, '/welcome/', sent);
   await page.goto(link);
   // The token leaves the address bar at once; nothing happens before the click.
   await expect(page).toHaveURL(/\/welcome$/);
@@ -90,14 +90,14 @@ test('a sign-in link from the outbox signs in on click, once', async ({ page }) 
 });
 
 test('a forgotten password is reset from the outbox, and the old one stops working', async ({ page }) => {
-  const member = await createMember();
+  const reader = await createReaderAccount();
   const sent = new Date();
   await page.goto('/login');
   await page.getByRole('link', { name: 'Mot de passe oublié' }).click();
-  await page.locator('#reset-email').fill(member.email);
+  await page.locator('#reset-email').fill(reader.email);
   await page.getByRole('button', { name: 'Recevoir le lien' }).click();
   await expect(page.getByText('Si un compte existe à cette adresse')).toBeVisible();
-  await page.goto(await linkFromMail(member.email, '/modifier-mon-mot-de-passe/', sent));
+  await page.goto(await linkFromMail(reader.email, '/modifier-mon-mot-de-passe/', sent));
   // The token left the address bar (a cookie scoped to the clean page holds it).
   await expect(page).toHaveURL(/\/modifier-mon-mot-de-passe\/nouveau$/);
   // Too short: the browser refuses it before anything is sent (the server refuses it too).
@@ -108,25 +108,25 @@ test('a forgotten password is reset from the outbox, and the old one stops worki
   await page.getByRole('button', { name: 'Enregistrer' }).click();
   await expect(page.locator('main').getByRole('status')).toContainText('Votre mot de passe a été modifié');
   await page.goto('/login');
-  await signIn(page, member.email, member.password);
+  await signIn(page, reader.email, reader.password);
   await expect(page.getByRole('alert').first()).toHaveText('Adresse e-mail ou mot de passe incorrect.');
-  await signIn(page, member.email, 'une toute nouvelle phrase');
+  await signIn(page, reader.email, 'une toute nouvelle phrase');
   await expect(page).toHaveURL(/\/mon-compte$/);
 });
 
 test('the e-mail address changes once the new one confirms', async ({ page }) => {
-  const member = await createMember();
-  const newEmail = member.email.replace('membre-', 'nouvelle-');
+  const reader = await createReaderAccount();
+  const newEmail = reader.email.replace('membre-', 'nouvelle-');
   await page.goto('/login');
-  await signInOk(page, member.email, member.password);
+  await signInOk(page, reader.email, reader.password);
   await page.goto('/mon-compte/mes-informations');
   const sent = new Date();
   await page.getByLabel('Nouvelle adresse e-mail').fill(newEmail);
-  await page.locator('#email_password').fill(member.password);
+  await page.locator('#email_password').fill(reader.password);
   await page.getByRole('button', { name: 'Changer d’adresse' }).click();
   await expect(page.getByText(`Pour confirmer, cliquez sur le lien envoyé à ${newEmail}`)).toBeVisible();
   // The old address is told, the new one gets the link.
-  await linkFromMail(member.email, '/modifier-mon-mot-de-passe', sent);
+  await linkFromMail(reader.email, '/modifier-mon-mot-de-passe', sent);
   await page.goto(await linkFromMail(newEmail, '/modifier-mon-email/', sent));
   await expect(page).toHaveURL(/\/modifier-mon-email\/confirmer$/);
   await page.getByRole('button', { name: 'Confirmer' }).click();
@@ -135,29 +135,29 @@ test('the e-mail address changes once the new one confirms', async ({ page }) =>
   await expect(page.locator('[data-current-email]')).toHaveText(newEmail);
 });
 
-test('a member exports their data, then deletes the account', async ({ page }) => {
-  const member = await createMember();
+test('a reader exports their data, then deletes the account', async ({ page }) => {
+  const reader = await createReaderAccount();
   await page.goto('/login');
-  await signInOk(page, member.email, member.password);
+  await signInOk(page, reader.email, reader.password);
   await page.goto('/mon-compte/mes-informations');
   const download = page.waitForEvent('download');
   await page.getByRole('link', { name: 'Exporter mes données' }).click();
   const file = await (await download).path();
   const data = JSON.parse((await import('node:fs')).readFileSync(file!, 'utf8'));
-  expect(data.account.email).toBe(member.email);
+  expect(data.account.email).toBe(reader.email);
   expect(JSON.stringify(data)).not.toMatch(/scrypt|password_hash|id_hash/);
 
-  await page.locator('#delete_password').fill(member.password);
+  await page.locator('#delete_password').fill(reader.password);
   await page.getByLabel('Pour confirmer, tapez SUPPRIMER').fill('supprimer');
   await page.getByRole('button', { name: 'Supprimer définitivement mon compte' }).click();
   await expect(page.locator('main').getByRole('alert')).toContainText('SUPPRIMER');
-  await page.locator('#delete_password').fill(member.password);
+  await page.locator('#delete_password').fill(reader.password);
   await page.getByLabel('Pour confirmer, tapez SUPPRIMER').fill('SUPPRIMER');
   await page.getByRole('button', { name: 'Supprimer définitivement mon compte' }).click();
   await expect(page).toHaveURL(/\/compte-supprime(#.*)?$/);
   await expect(page.locator('main').getByRole('status')).toContainText('Votre compte est supprimé.');
   await page.goto('/login');
-  await signIn(page, member.email, member.password);
+  await signIn(page, reader.email, reader.password);
   await expect(page.getByRole('alert').first()).toHaveText('Adresse e-mail ou mot de passe incorrect.');
 });
 
@@ -202,14 +202,14 @@ test('the proxy relays only allow-listed resources, on this origin, with French 
 });
 
 test('links in e-mails come from the configured site address, never from the request’s Host', async ({ request, baseURL }) => {
-  const member = await createMember();
+  const reader = await createReaderAccount();
   const sent = new Date();
   const response = await request.post('/api/auth/magic-link', {
     headers: { Origin: baseURL!, 'Content-Type': 'application/json', Host: 'evil.example', 'X-Forwarded-Host': 'evil.example' },
-    data: { email: member.email },
+    data: { email: reader.email },
   });
   expect(response.status()).toBe(200);
-  const link = await linkFromMail(member.email, '/welcome/', sent);
+  const link = await linkFromMail(reader.email, '/welcome/', sent);
   expect(new URL(link).origin).toBe(new URL(baseURL!).origin);
 });
 

@@ -10,11 +10,11 @@
  * Fails (exit code 1) on any answer other than 200, when /mon-compte reaches less than 40 % of
  * /api/health's throughput, or when its p99 is over 50 ms (issue 13's goal), unless --no-goal.
  *
- *   npm run bench:members                         100 connections, 10 s per address
- *   npm run bench:members -- 200 30               connections, seconds
- *   npm run bench:members -- --no-goal            print only: fail on errors alone
- *   npm run bench:members -- --cpu-prof=DIR       CPU profiles of the front and app processes in DIR
- *   APP_PROCESSES=1 npm run bench:members         (the server's own settings apply)
+ *   npm run bench:account-pages                         100 connections, 10 s per address
+ *   npm run bench:account-pages -- 200 30               connections, seconds
+ *   npm run bench:account-pages -- --no-goal            print only: fail on errors alone
+ *   npm run bench:account-pages -- --cpu-prof=DIR       CPU profiles of the front and app processes in DIR
+ *   APP_PROCESSES=1 npm run bench:account-pages         (the server's own settings apply)
  */
 import { spawn, execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -56,7 +56,7 @@ const port = await freePort();
 const siteUrl = `http://localhost:${port}`;
 
 // One account and one session per connection, written straight into the database: signing in
-// 100 times would measure scrypt and the rate limits, not the member pages.
+// 100 times would measure scrypt and the rate limits, not the signed-in pages.
 const handle = openDatabase({ kind: 'sqlite', path: join(dataDir, 'contrechamp.db') });
 await migrateToLatest(handle.db);
 const cookies: string[] = [];

@@ -13,7 +13,7 @@ const dataDir = () => resolve(process.env.E2E_DATA_DIR ?? 'test-results/e2e-data
 export const outboxDir = () => resolve(dataDir(), 'outbox');
 
 let counter = 0;
-export async function createMember(password = 'un mot de passe de test'): Promise<{ email: string; password: string }> {
+export async function createReaderAccount(password = 'un mot de passe de test'): Promise<{ email: string; password: string }> {
   const email = `membre-${process.pid}-${Date.now()}-${++counter}@exemple.fr`;
   const handle = openDatabase({ kind: 'sqlite', path: resolve(dataDir(), 'contrechamp.db') });
   try {
