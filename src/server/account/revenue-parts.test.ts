@@ -6,13 +6,14 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, expect, it, vi } from 'vitest';
 import { createTestDatabase, describeEachDialect, type TestDatabase } from '../../../tests/helpers/db';
-import { TEST_WEBHOOK_KEY, withJobs } from '../../../tests/helpers/jobs';
+import { withJobs } from '../../../tests/helpers/jobs';
+import { revenueWorld } from '../../../tests/helpers/revenue-world';
 import { createUser } from '../auth/service';
 import { parseBasket } from '../catalog/basket';
 import { placeOrder } from '../checkout/service';
 import { fakeClock } from '../core/clock';
-import type { Mailer, OutgoingMail } from '../mail/transport';
-import { createSimulatedProvider, PROMPT_DELIVERY, submitSimulatedSession, type SimulatedProvider } from '../payments/simulated';
+import type { OutgoingMail } from '../mail/transport';
+import { PROMPT_DELIVERY, submitSimulatedSession, type SimulatedProvider } from '../payments/simulated';
 import { ProviderError, type PaymentProvider } from '../payments/provider';
 import { cancelSubscription } from '../subscriptions/service';
 import { deleteAccount, exportData } from './service';
@@ -36,11 +37,7 @@ describeEachDialect('account: orders and subscriptions', (kind) => {
   beforeEach(async () => {
     await test.db.deleteFrom('jobs').execute();
     sent = [];
-    clock = fakeClock(new Date('2026-11-23T10:00:00Z'));
-    const mailer: Mailer = { send: async (mail) => { sent.push(mail); return { messageId: 'x' }; } };
-    deps = withJobs({ db: test.db, mailer, clock, siteUrl: new URL('https://contrechamp.example') });
-    provider = createSimulatedProvider(deps, { sepaDelayMs: 0, signingKey: TEST_WEBHOOK_KEY });
-    deps.payments = provider;
+    ({ clock, deps, provider } = revenueWorld(test.db, { now: new Date('2026-11-23T10:00:00Z'), onMail: (mail) => sent.push(mail), sepaDelayMs: 0 }));
     userId = await createUser(test.db, { email: `rgpd${++n}@exemple.fr`, password: PASSWORD, now: clock.now() });
     otherId = await createUser(test.db, { email: `voisin${n}@exemple.fr`, password: PASSWORD, now: clock.now() });
   });

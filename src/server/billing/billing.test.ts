@@ -7,14 +7,15 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, expect, it, vi } from 'vitest';
 import { createTestDatabase, describeEachDialect, type TestDatabase } from '../../../tests/helpers/db';
-import { TEST_WEBHOOK_KEY, withJobs } from '../../../tests/helpers/jobs';
+import { withJobs } from '../../../tests/helpers/jobs';
+import { revenueWorld } from '../../../tests/helpers/revenue-world';
 import { createUser } from '../auth/service';
 import { parseBasket, type Basket } from '../catalog/basket';
 import { fakeClock } from '../core/clock';
 import { openDatabase } from '../db/client';
 import { insertOrder } from '../orders/repository';
-import type { Mailer, OutgoingMail } from '../mail/transport';
-import { createSimulatedProvider, PROMPT_DELIVERY, submitSimulatedSession, type SimulatedProvider } from '../payments/simulated';
+import type { OutgoingMail } from '../mail/transport';
+import { PROMPT_DELIVERY, submitSimulatedSession, type SimulatedProvider } from '../payments/simulated';
 import { type CheckoutInput, placeOrder } from '../checkout/service';
 import { activateGift, boughtGiftCard, listBoughtGifts, resendGift } from '../subscriptions/gifts';
 import { cancelNowForReader, renew } from '../subscriptions/service';
@@ -46,11 +47,7 @@ describeEachDialect('billing and gifts', (kind) => {
     await test.db.deleteFrom('jobs').execute();
     await test.db.deleteFrom('rate_limits').execute();
     sent = [];
-    clock = fakeClock(new Date('2026-11-23T10:00:00Z'));
-    const mailer: Mailer = { send: async (mail) => { sent.push(mail); return { messageId: 'x' }; } };
-    deps = withJobs({ db: test.db, mailer, clock, siteUrl: new URL('https://contrechamp.example') });
-    provider = createSimulatedProvider(deps, { sepaDelayMs: 60_000, signingKey: TEST_WEBHOOK_KEY });
-    deps.payments = provider;
+    ({ clock, deps, provider } = revenueWorld(test.db, { now: new Date('2026-11-23T10:00:00Z'), onMail: (mail) => sent.push(mail) }));
     userId = await newUser('payeur');
   });
 

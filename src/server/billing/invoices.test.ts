@@ -22,6 +22,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createTestDatabase, describeEachDialect, type TestDatabase } from '../../../tests/helpers/db';
 import { TEST_WEBHOOK_KEY, withJobs } from '../../../tests/helpers/jobs';
+import { revenueWorld } from '../../../tests/helpers/revenue-world';
 import { catalog, giftOffers } from '../../config/catalog';
 import { deleteAccount, exportData } from '../account/service';
 import { adminDocumentPdf, searchDocuments } from '../admin/billing';
@@ -33,10 +34,10 @@ import { openDatabase } from '../db/client';
 import type { DialectName } from '../db/client';
 import { toTimestamp } from '../db/database';
 import { writeTransaction } from '../db/transaction';
-import type { Mailer, OutgoingMail } from '../mail/transport';
+import type { OutgoingMail } from '../mail/transport';
 import { applyOrderEvent, type Fulfilments } from '../orders/service';
 import { insertOrder } from '../orders/repository';
-import { createSimulatedProvider, PROMPT_DELIVERY, SIMULATED_SIGNATURE_HEADER, signSimulated, submitSimulatedSession, type SimulatedProvider } from '../payments/simulated';
+import { PROMPT_DELIVERY, SIMULATED_SIGNATURE_HEADER, signSimulated, submitSimulatedSession, type SimulatedProvider } from '../payments/simulated';
 import { receiveWebhook } from '../payments/webhooks';
 import { applySubscriptionEvent } from '../subscriptions/service';
 import type { DocumentContent } from './content';
@@ -57,10 +58,7 @@ const oneToN = (n: number) => Array.from({ length: n }, (_, i) => i + 1);
 
 /** The services of a test, with a mailer that keeps what it sends and the simulated provider. */
 function servicesOn(test: TestDatabase, clock: ReturnType<typeof fakeClock>, sent: OutgoingMail[]) {
-  const mailer: Mailer = { send: async (mail) => { sent.push(mail); return { messageId: 'x' }; } };
-  const deps = withJobs({ db: test.db, mailer, clock, siteUrl: SITE });
-  const provider: SimulatedProvider = createSimulatedProvider(deps, { sepaDelayMs: 60_000, signingKey: TEST_WEBHOOK_KEY });
-  deps.payments = provider;
+  const { deps, provider } = revenueWorld(test.db, { clock, onMail: (mail) => sent.push(mail), siteUrl: SITE });
   return { deps, provider };
 }
 

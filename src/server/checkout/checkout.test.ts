@@ -7,11 +7,12 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createTestDatabase, describeEachDialect, type TestDatabase } from '../../../tests/helpers/db';
 import { TEST_WEBHOOK_KEY, withJobs } from '../../../tests/helpers/jobs';
+import { revenueWorld } from '../../../tests/helpers/revenue-world';
 import { createUser } from '../auth/service';
 import { parseBasket, type Basket } from '../catalog/basket';
 import { fakeClock } from '../core/clock';
-import type { Mailer, OutgoingMail } from '../mail/transport';
-import { createSimulatedProvider, PROMPT_DELIVERY, SIMULATED_SIGNATURE_HEADER, signSimulated, submitSimulatedSession, type Delivery, type SimulatedProvider } from '../payments/simulated';
+import type { OutgoingMail } from '../mail/transport';
+import { PROMPT_DELIVERY, SIMULATED_SIGNATURE_HEADER, signSimulated, submitSimulatedSession, type Delivery, type SimulatedProvider } from '../payments/simulated';
 import { cancelSubscription, changeDonationAmount, changePlan, resumeSubscription, subscriptionDetail } from '../subscriptions/service';
 import { summarize } from '../subscriptions/owner-view';
 import { findSubscription } from '../subscriptions/repository';
@@ -43,11 +44,7 @@ describeEachDialect('reader revenue', (kind) => {
   beforeEach(async () => {
     await test.db.deleteFrom('jobs').execute();
     sent = [];
-    clock = fakeClock(new Date('2026-11-23T10:00:00Z'));
-    const mailer: Mailer = { send: async (mail) => { sent.push(mail); return { messageId: 'x' }; } };
-    deps = withJobs({ db: test.db, mailer, clock, siteUrl: new URL('https://contrechamp.example') });
-    provider = createSimulatedProvider(deps, { sepaDelayMs: 60_000, signingKey: TEST_WEBHOOK_KEY });
-    deps.payments = provider;
+    ({ clock, deps, provider } = revenueWorld(test.db, { now: new Date('2026-11-23T10:00:00Z'), onMail: (mail) => sent.push(mail) }));
     userId = await createUser(test.db, { email: `payeur${++n}@exemple.fr`, password: 'un mot de passe solide', now: clock.now() });
     otherId = await createUser(test.db, { email: `autre${n}@exemple.fr`, password: 'un mot de passe solide', now: clock.now() });
   });

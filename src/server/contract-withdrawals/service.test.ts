@@ -9,7 +9,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, expect, it, vi } from 'vitest';
 import { createTestDatabase, describeEachDialect, type TestDatabase } from '../../../tests/helpers/db';
-import { TEST_WEBHOOK_KEY, withJobs } from '../../../tests/helpers/jobs';
+import { withJobs } from '../../../tests/helpers/jobs';
+import { revenueWorld } from '../../../tests/helpers/revenue-world';
 import { plainSpaces } from '../../../tests/helpers/site';
 import { deleteAccount, exportData } from '../account/service';
 import { refundOrder } from '../admin/service';
@@ -17,9 +18,9 @@ import { createUser } from '../auth/service';
 import { parseBasket, type Basket } from '../catalog/basket';
 import { type CheckoutInput, placeOrder, subscribeShares } from '../checkout/service';
 import { fakeClock } from '../core/clock';
-import type { Mailer, OutgoingMail } from '../mail/transport';
+import type { OutgoingMail } from '../mail/transport';
 import { findOrder } from '../orders/repository';
-import { createSimulatedProvider, PROMPT_DELIVERY, submitSimulatedSession, type SimulatedProvider } from '../payments/simulated';
+import { PROMPT_DELIVERY, submitSimulatedSession, type SimulatedProvider } from '../payments/simulated';
 import { bulletinForm, findBulletin } from '../shares/bulletins';
 import { activateGift, giftDetailsForm } from '../subscriptions/gifts';
 import { findSubscription } from '../subscriptions/repository';
@@ -54,11 +55,7 @@ describeEachDialect('contract withdrawals', (kind) => {
     await test.db.deleteFrom('rate_limits').execute();
     sent = [];
     // Friday 27 November 2026, 11:00 in Paris.
-    clock = fakeClock(new Date('2026-11-27T10:00:00Z'));
-    const mailer: Mailer = { send: async (mail) => { sent.push(mail); return { messageId: 'x' }; } };
-    deps = withJobs({ db: test.db, mailer, clock, siteUrl: SITE });
-    provider = createSimulatedProvider(deps, { sepaDelayMs: 60_000, signingKey: TEST_WEBHOOK_KEY });
-    deps.payments = provider;
+    ({ clock, deps, provider } = revenueWorld(test.db, { now: new Date('2026-11-27T10:00:00Z'), onMail: (mail) => sent.push(mail), siteUrl: SITE }));
     reader = await newUser('lectrice');
   });
 

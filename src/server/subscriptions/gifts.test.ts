@@ -13,7 +13,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, expect, it, vi } from 'vitest';
 import { createTestDatabase, describeEachDialect, type TestDatabase } from '../../../tests/helpers/db';
-import { TEST_WEBHOOK_KEY, withJobs } from '../../../tests/helpers/jobs';
+import { withJobs } from '../../../tests/helpers/jobs';
+import { revenueWorld } from '../../../tests/helpers/revenue-world';
 import { deleteAccount, exportData } from '../account/service';
 import { issueForPayment } from '../billing/documents';
 import { createUser } from '../auth/service';
@@ -21,9 +22,9 @@ import { parseBasket, type Basket } from '../catalog/basket';
 import { type CheckoutInput, placeOrder } from '../checkout/service';
 import { fakeClock } from '../core/clock';
 import { openDatabase } from '../db/client';
-import type { Mailer, OutgoingMail } from '../mail/transport';
+import type { OutgoingMail } from '../mail/transport';
 import { findOrder } from '../orders/repository';
-import { createSimulatedProvider, PROMPT_DELIVERY, submitSimulatedSession, type SimulatedProvider } from '../payments/simulated';
+import { PROMPT_DELIVERY, submitSimulatedSession, type SimulatedProvider } from '../payments/simulated';
 import { jobHandlers } from '../runtime';
 import { groupCode, newGiftCode, parseGiftCode } from './gift-codes';
 import { activateGift, boughtGiftCard, checkGiftDetails, DEMO_GIFT_CODE, giftDetailsForm, listBoughtGifts, previewGift, resendGift, seedDemoGift } from './gifts';
@@ -75,11 +76,7 @@ describeEachDialect('gift subscriptions', (kind) => {
     await test.db.deleteFrom('rate_limits').execute();
     sent = [];
     // Monday 23 November 2026, 11:00 in Paris.
-    clock = fakeClock(new Date('2026-11-23T10:00:00Z'));
-    const mailer: Mailer = { send: async (mail) => { sent.push(mail); return { messageId: 'x' }; } };
-    deps = withJobs({ db: test.db, mailer, clock, siteUrl: SITE });
-    provider = createSimulatedProvider(deps, { sepaDelayMs: 60_000, signingKey: TEST_WEBHOOK_KEY });
-    deps.payments = provider;
+    ({ clock, deps, provider } = revenueWorld(test.db, { now: new Date('2026-11-23T10:00:00Z'), onMail: (mail) => sent.push(mail), siteUrl: SITE }));
     buyer = await newUser('offrant');
   });
 
