@@ -5,6 +5,7 @@
  * a sidecar that breaks a rule throws, and the build stops with its French message.
  * Supporters-only episodes never get a public transcript.
  */
+import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CONTENT_DIR } from './content-dir';
@@ -52,4 +53,10 @@ export function episodeTranscriptFile(episode: Episode): string {
 
 export function emissionTranscriptFile(story: Story): string {
   return readFileSync(join(CONTENT_DIR, 'stories', 'emissions', `${story.data.slug}.vtt`), 'utf8');
+}
+
+/** What an émission's page depends on in its transcript, for the build's page cache (src/lib/page-keys.ts). */
+export function emissionTranscriptKey(story: Story): string {
+  const file = join(CONTENT_DIR, 'stories', 'emissions', `${story.data.slug}.vtt`);
+  return existsSync(file) ? createHash('sha256').update(readFileSync(file)).digest('hex').slice(0, 16) : '';
 }

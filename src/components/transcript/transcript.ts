@@ -21,7 +21,7 @@ function transcriptEpisode(element: Element | null): PlayerEpisode | null {
 }
 
 /** The bar's audio element, when the bar is shown. */
-const barAudio = () => document.querySelector<HTMLAudioElement>('audio');
+const barAudio = () => document.querySelector<HTMLAudioElement>('[data-player-bar] audio');
 
 document.addEventListener('click', (event) => {
   if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
