@@ -37,9 +37,20 @@ document.addEventListener('click', (event) => {
     setPaused(false);
     return;
   }
+  // The bar starts at the remembered position, kept in whole seconds: the exact time is set once it plays.
   rememberPosition(episode.slug, start);
+  pendingSeek = { slug: episode.slug, start };
   selectEpisode(episode);
   requestIntent('player');
+}, { capture: true });
+
+let pendingSeek: { slug: string; start: number } | null = null;
+
+document.addEventListener('playing', (event) => {
+  const audio = event.target;
+  if (!pendingSeek || !(audio instanceof HTMLAudioElement) || !audio.closest('[data-player-bar]')) return;
+  if ($episode.get()?.slug === pendingSeek.slug) audio.currentTime = pendingSeek.start;
+  pendingSeek = null;
 }, { capture: true });
 
 let current: HTMLElement | null = null;
