@@ -4,6 +4,7 @@
  *   - src/content/podcasts/<show>.yaml                  (one file per show)
  *   - public/media/podcasts/<show>/<episode>.mp3         (jingle + espeak-ng French voice, lame 32 kbit/s mono)
  *   - src/content/episodes/<show>/<episode>.md           (front matter with the measured duration and size, show notes)
+ *   - src/content/episodes/<show>/<episode>.vtt          (the transcript, timed sentence by sentence: transcript.mjs)
  * Needs espeak-ng, sox (with soxi) and lame. Deterministic; re-running overwrites everything cleanly.
  * Usage: node scripts/media/audio.mjs [--only=<episode-slug>]
  */
@@ -13,6 +14,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { shows, episodes } from './episodes-data.mjs';
+import { sentences, writeTranscript } from './transcript.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const CONTENT = join(ROOT, 'src/content');
@@ -66,13 +68,25 @@ function makeAudio(ep, show, tmp, jingle) {
   const text = `Vous écoutez ${show.label}, un podcast de Contrechamp. ${ep.script}`;
   const words = text.split(/\s+/).length;
   if (words < 80 || words > 160) console.warn(`! ${ep.slug}: ${words} mots (attendu 80 à 160)`);
-  const txt = join(tmp, `${ep.slug}.txt`);
-  const raw = join(tmp, `${ep.slug}-raw.wav`);
+  // Sentence by sentence, each measured, so that the transcript's cues are true to the audio.
+  const parts = [];
+  const segments = [];
+  let at = jingle.reduce((sum, f) => sum + parseFloat(run('soxi', ['-D', f])), 0);
+  sentences(text).forEach((sentence, i) => {
+    const txt = join(tmp, `${ep.slug}-${i}.txt`);
+    const raw = join(tmp, `${ep.slug}-${i}-raw.wav`);
+    const part = join(tmp, `${ep.slug}-${i}.wav`);
+    writeFileSync(txt, spoken(sentence) + '\n');
+    run('espeak-ng', ['-v', 'fr', '-s', '150', '-f', txt, '-w', raw]);
+    run('sox', ['-D', raw, '-r', RATE, '-c', '1', '-b', '16', part]);
+    const length = parseFloat(run('soxi', ['-D', part]));
+    segments.push({ start: at, end: at + length, text: sentence });
+    at += length;
+    parts.push(part);
+  });
   const voice = join(tmp, `${ep.slug}-voice.wav`);
   const full = join(tmp, `${ep.slug}.wav`);
-  writeFileSync(txt, spoken(text) + '\n');
-  run('espeak-ng', ['-v', 'fr', '-s', '150', '-f', txt, '-w', raw]);
-  run('sox', ['-D', raw, '-r', RATE, '-c', '1', '-b', '16', voice]);
+  run('sox', ['-D', ...parts, voice]);
   run('sox', ['-D', ...jingle, voice, jingle[2], full]);
   const duration = Math.round(parseFloat(run('soxi', ['-D', full])));
   const dir = join(MEDIA, show.slug);
@@ -84,7 +98,7 @@ function makeAudio(ep, show, tmp, jingle) {
     '--tt', ep.title, '--ta', 'Contrechamp', '--tl', show.label, '--ty', ep.published.slice(0, 4), '--tg', 'Podcast',
     full, mp3,
   ]);
-  return { duration, size: statSync(mp3).size, words };
+  return { duration, size: statSync(mp3).size, words, segments };
 }
 
 // --- Episode files -------------------------------------------------------------
@@ -138,12 +152,15 @@ try {
     if (only && ep.slug !== only) continue;
     const m = makeAudio(ep, show, tmp, jingle);
     writeEpisode(ep, show, m);
+    // The demo voice is espeak-ng's French voice, standing in for the show's credited voice.
+    writeTranscript(join(CONTENT, 'episodes', show.slug, `${ep.slug}.vtt`), m.segments, show.credits.voix,
+      `Voix de synthèse (espeak-ng, voix française) lisant le texte de ${show.credits.voix}.`);
     console.log(`${show.slug} | ${ep.slug} | ${m.words} mots | ${m.duration} s | ${m.size} o`);
   }
   // Remove files of episodes that no longer exist in the data (clean re-runs).
   if (!only) {
     for (const [slug, keep] of wanted) {
-      for (const [dir, ext] of [[join(MEDIA, slug), '.mp3'], [join(CONTENT, 'episodes', slug), '.md']]) {
+      for (const [dir, ext] of [[join(MEDIA, slug), '.mp3'], [join(CONTENT, 'episodes', slug), '.md'], [join(CONTENT, 'episodes', slug), '.vtt']]) {
         for (const f of readdirSync(dir)) if (f.endsWith(ext) && !keep.has(f.slice(0, -ext.length))) rmSync(join(dir, f));
       }
     }

@@ -41,6 +41,7 @@ const TYPES = /** @type {Record<string, string>} */ ({
   xml: 'application/xml',
   txt: 'text/plain; charset=utf-8',
   csv: 'text/csv; charset=utf-8',
+  vtt: 'text/vtt; charset=utf-8',
   svg: 'image/svg+xml',
   ico: 'image/vnd.microsoft.icon',
   png: 'image/png',
@@ -68,7 +69,7 @@ const TYPES = /** @type {Record<string, string>} */ ({
 });
 
 /** Text files worth compressing (the same list as the build's, src/integrations/precompress.mjs). */
-export const COMPRESSIBLE = /\.(?:html?|css|m?js|json|map|webmanifest|xml|txt|csv|svg)$/;
+export const COMPRESSIBLE = /\.(?:html?|css|m?js|json|map|webmanifest|xml|txt|csv|vtt|svg)$/;
 /** Smaller text files are sent as they are. */
 export const MIN_COMPRESS_BYTES = 256;
 export const IMMUTABLE = 'public, max-age=31536000, immutable';

@@ -45,7 +45,7 @@ export const accessibility = {
   sample: [
     { name: 'Accueil', path: '/' },
     { name: 'Article', path: '/articles/2026/meubles-de-tourisme-marseille-les-societes-ecrans' },
-    { name: 'Émission', path: '/emissions/2026/livreurs-de-nuit-quand-l-algorithme-fixe-la-paie' },
+    { name: 'Émission (avec sa transcription)', path: '/emissions/2026/livreurs-de-nuit-quand-l-algorithme-fixe-la-paie' },
     { name: 'Liste des articles', path: '/articles' },
     { name: 'Liste d’une rubrique', path: '/emissions/contre-enquete' },
     { name: 'Brèves', path: '/breves' },
@@ -55,6 +55,7 @@ export const accessibility = {
     { name: 'Podcasts', path: '/podcasts/' },
     { name: 'Podcast', path: '/podcasts/les-voix-du-terrain' },
     { name: 'Épisode', path: '/podcasts/les-voix-du-terrain/la-derniere-poste-du-canton' },
+    { name: 'Transcription d’un épisode', path: '/podcasts/les-voix-du-terrain/la-derniere-poste-du-canton/transcription' },
     { name: 'Recherche', path: '/rechercher?q=logement' },
     { name: 'Contact', path: '/contact' },
     { name: 'Connexion', path: '/login' },
@@ -74,8 +75,8 @@ export const accessibility = {
   nonConformities: [
     {
       criteria: ['4.1', '4.3'],
-      text: 'Les épisodes de podcast n’ont pas de transcription écrite, et les émissions vidéo n’ont pas toutes des sous-titres ni de transcription.',
-      plan: 'Nous publierons la transcription de chaque nouvel épisode et les sous-titres de chaque nouvelle émission, puis ceux des archives, en commençant par les plus écoutés.',
+      text: 'Chaque épisode de podcast a sa transcription, sur sa page, en fichier WebVTT et dans les flux des podcasts. Les émissions vidéo, elles, n’ont pas toutes une transcription : deux d’entre elles en ont une, condensée (les principaux passages de chaque chapitre). Leurs lecteurs YouTube et PeerTube affichent par défaut les sous-titres en français, quand la plateforme en a pour la vidéo.',
+      plan: 'Nous publierons une transcription intégrale avec chaque nouvelle émission, puis celles des émissions déjà en ligne, en commençant par les plus regardées.',
     },
     {
       criteria: ['13.3'],

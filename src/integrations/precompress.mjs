@@ -23,7 +23,7 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 
 /** Text files worth compressing: the same list as scripts/server/static.mjs. */
-export const COMPRESSIBLE = /\.(?:html?|css|m?js|json|map|webmanifest|xml|txt|csv|svg)$/;
+export const COMPRESSIBLE = /\.(?:html?|css|m?js|json|map|webmanifest|xml|txt|csv|vtt|svg)$/;
 export const MIN_BYTES = 256;
 export const BROTLI_QUALITY = 4;
 export const GZIP_LEVEL = 4;

@@ -137,6 +137,10 @@ export const storySchema = <Image extends z.ZodType>(h: SchemaHelpers<Image>) =>
         video,
         duration: z.number().int().positive().describe('Durée de la vidéo, en secondes.'),
         chapters: chapters.optional(),
+        speakers: z
+          .array(z.string().min(2).max(80))
+          .optional()
+          .describe('Autres voix de la transcription (invités, témoins), telles que les nomme chaque « <v Nom> » ; les auteurs y sont déjà.'),
       })
       .strict()
       .refine((data) => !data.chapters?.some((chapter) => chapter.start >= data.duration), {
@@ -244,6 +248,10 @@ export const episodeSchema = <Image extends z.ZodType>(h: SchemaHelpers<Image>) 
       published: z.coerce.date().describe('Date et heure de publication.'),
       duration: z.number().int().positive().describe('Durée de l’audio, en secondes.'),
       summary: prose().min(10).max(600).describe('Résumé d’une ou deux phrases, repris dans les listes et le flux.'),
+      speakers: z
+        .array(z.string().min(2).max(80))
+        .optional()
+        .describe('Autres voix de la transcription (invités, témoins), telles que les nomme chaque « <v Nom> » ; les auteurs y sont déjà.'),
       supportersOnly: z
         .boolean()
         .default(false)

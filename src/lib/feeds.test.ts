@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { XMLParser } from 'fast-xml-parser';
-import { absolutizeLinks, cdata, escapeXml, renderPodcastRss, renderRss } from './feeds';
+import { absolutizeLinks, cdata, escapeXml, PODCAST_NAMESPACE, renderPodcastRss, renderRss } from './feeds';
 
 const parser = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '@', parseTagValue: false });
 
@@ -82,6 +82,72 @@ describe('podcast feed', () => {
     expect(channel.item.enclosure).toEqual({ '@url': 'https://contrechamp.example/media/ep-1.mp3', '@length': '123456', '@type': 'audio/mpeg' });
     expect(channel.item['itunes:duration']).toBe('1:02:05');
     expect(channel.item.guid['#text']).toBe('contrechamp-episode-a-contre-courant/ep-1');
+  });
+});
+
+describe('Podcasting 2.0 tags', () => {
+  const base = 'https://contrechamp.example/podcasts/a-contre-courant';
+  const episode = (n: number, extra: object = {}) => ({
+    title: `Épisode ${n}`,
+    link: `${base}/ep-${n}`,
+    guid: `contrechamp-episode-a-contre-courant/ep-${n}`,
+    published: new Date('2026-05-01T06:00:00Z'),
+    summary: 'Résumé',
+    html: '<p>Notes</p>',
+    audio: { url: `https://contrechamp.example/media/ep-${n}.mp3`, length: 123456, type: 'audio/mpeg' },
+    duration: 60,
+    ...extra,
+  });
+  const xml = renderPodcastRss({
+    title: 'À contre-courant', description: 'Entretiens', link: base, self: `${base}/rss.xml`,
+    image: 'https://contrechamp.example/cover.jpg', author: 'Contrechamp', ownerName: 'Contrechamp', ownerEmail: 'podcasts@contrechamp.example',
+    category: 'News', subcategory: 'Politics', explicit: false,
+    funding: { url: 'https://contrechamp.example/soutenir', label: 'Soutenir Contrechamp' },
+    episodes: [
+      episode(2, {
+        transcripts: [{ url: `${base}/ep-2/transcription.vtt`, type: 'text/vtt' }, { url: `${base}/ep-2/transcription`, type: 'text/html' }],
+        chapters: `${base}/ep-2/chapitres.json`,
+      }),
+      episode(1),
+    ],
+  });
+  const rss = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '@', parseTagValue: false, isArray: (name) => name === 'item' || name === 'podcast:transcript' }).parse(xml).rss;
+  const [withTranscript, without] = rss.channel.item;
+
+  it('declares the Podcasting 2.0 namespace beside the iTunes one', () => {
+    expect(rss['@xmlns:podcast']).toBe('https://podcastindex.org/namespace/1.0');
+    expect(PODCAST_NAMESPACE).toBe('https://podcastindex.org/namespace/1.0');
+    expect(rss['@xmlns:itunes']).toBe('http://www.itunes.com/dtds/podcast-1.0.dtd');
+  });
+
+  it('points to the transcript as WebVTT and as a page, in French', () => {
+    expect(withTranscript['podcast:transcript']).toEqual([
+      { '@url': `${base}/ep-2/transcription.vtt`, '@type': 'text/vtt', '@language': 'fr', '@rel': 'captions' },
+      { '@url': `${base}/ep-2/transcription`, '@type': 'text/html', '@language': 'fr' },
+    ]);
+    expect(withTranscript['podcast:chapters']).toEqual({ '@url': `${base}/ep-2/chapitres.json`, '@type': 'application/json+chapters' });
+    expect(without['podcast:transcript']).toBeUndefined();
+    expect(without['podcast:chapters']).toBeUndefined();
+  });
+
+  it('says where to support the show', () => {
+    expect(rss.channel['podcast:funding']).toEqual({ '@url': 'https://contrechamp.example/soutenir', '#text': 'Soutenir Contrechamp' });
+  });
+
+  it('keeps what Apple Podcasts requires', () => {
+    const c = rss.channel;
+    for (const key of ['title', 'link', 'description', 'language', 'itunes:author', 'itunes:explicit']) expect(c[key], key).toBeTruthy();
+    expect(c['itunes:image']['@href']).toMatch(/^https:\/\/.+\.(jpg|png)$/);
+    expect(c['itunes:category']['@text']).toBe('News');
+    expect(['true', 'false']).toContain(c['itunes:explicit']);
+    for (const item of c.item) {
+      expect(item.title).toBeTruthy();
+      expect(item.guid['#text']).toBeTruthy();
+      expect(item.enclosure['@url']).toMatch(/^https:\/\//);
+      expect(Number(item.enclosure['@length'])).toBeGreaterThan(0);
+      expect(item.enclosure['@type']).toBe('audio/mpeg');
+      expect(item['itunes:duration']).toMatch(/^\d+(:\d\d){0,2}$/);
+    }
   });
 });
 

@@ -110,6 +110,8 @@ export interface PodcastFeed {
   category: string;
   subcategory?: string | undefined;
   explicit: boolean;
+  /** Podcasting 2.0 `podcast:funding`: where listeners support the show. */
+  funding?: { url: string; label: string } | undefined;
   episodes: {
     title: string;
     link: string;
@@ -119,10 +121,17 @@ export interface PodcastFeed {
     html: string;
     audio: { url: string; length: number; type: string };
     duration: number;
+    /** Podcasting 2.0 `podcast:transcript`: the WebVTT file and the HTML page, when there is a transcript. */
+    transcripts?: { url: string; type: 'text/vtt' | 'text/html' }[] | undefined;
+    /** Podcasting 2.0 `podcast:chapters`: a JSON chapters file, when the episode has chapters. */
+    chapters?: string | undefined;
   }[];
 }
 
-/** A podcast feed as Apple Podcasts and Spotify accept it. */
+/** The Podcasting 2.0 namespace (https://podcastindex.org/namespace/1.0): transcripts, chapters, funding. */
+export const PODCAST_NAMESPACE = 'https://podcastindex.org/namespace/1.0';
+
+/** A podcast feed as Apple Podcasts and Spotify accept it, with the Podcasting 2.0 tags that apps read. */
 export function renderPodcastRss(feed: PodcastFeed): string {
   const explicit = feed.explicit ? 'true' : 'false';
   const items = feed.episodes.map((e) =>
@@ -140,6 +149,8 @@ export function renderPodcastRss(feed: PodcastFeed): string {
       tag('itunes:duration', formatClock(e.duration)),
       tag('itunes:explicit', explicit),
       tag('itunes:episodeType', 'full'),
+      ...(e.transcripts ?? []).map((t) => `<podcast:transcript url="${escapeXml(t.url)}" type="${t.type}" language="fr"${t.type === 'text/vtt' ? ' rel="captions"' : ''}/>`),
+      e.chapters ? `<podcast:chapters url="${escapeXml(e.chapters)}" type="application/json+chapters"/>` : '',
       '</item>',
     ].join(''),
   );
@@ -147,7 +158,7 @@ export function renderPodcastRss(feed: PodcastFeed): string {
     ? `<itunes:category text="${escapeXml(feed.category)}"><itunes:category text="${escapeXml(feed.subcategory)}"/></itunes:category>`
     : `<itunes:category text="${escapeXml(feed.category)}"/>`;
   return [
-    ...channelHead('xmlns:itunes="http://www.itunes.com/dtds/podcast-1.0.dtd"', feed, 'fr'),
+    ...channelHead(`xmlns:itunes="http://www.itunes.com/dtds/podcast-1.0.dtd" xmlns:podcast="${PODCAST_NAMESPACE}"`, feed, 'fr'),
     tag('itunes:author', feed.author),
     `<itunes:owner>${tag('itunes:name', feed.ownerName)}${tag('itunes:email', feed.ownerEmail)}</itunes:owner>`,
     `<itunes:image href="${escapeXml(feed.image)}"/>`,
@@ -155,6 +166,7 @@ export function renderPodcastRss(feed: PodcastFeed): string {
     category,
     tag('itunes:explicit', explicit),
     tag('itunes:type', 'episodic'),
+    feed.funding ? `<podcast:funding url="${escapeXml(feed.funding.url)}">${escapeXml(frenchText(feed.funding.label))}</podcast:funding>` : '',
     ...items,
     '</channel>',
     '</rss>',

@@ -42,6 +42,9 @@ export const podcastFeedUrl = (slug: string) => `/podcasts/${slug}/rss.xml`;
 /** A show's episodes as the player reads them, newest first (prerendered JSON). */
 export const podcastEpisodesUrl = (slug: string) => `/podcasts/${slug}/episodes.json`;
 export const episodeUrl = (podcast: string, episode: string) => `/podcasts/${podcast}/${episode}`;
+/** An episode's transcript on a page of its own, and as a WebVTT file (src/lib/transcripts.ts). */
+export const episodeTranscriptUrl = (podcast: string, episode: string) => `/podcasts/${podcast}/${episode}/transcription`;
+export const episodeTranscriptVttUrl = (podcast: string, episode: string) => `/podcasts/${podcast}/${episode}/transcription.vtt`;
 export const latestEpisodesUrl = (page = 1) => withPage('/podcasts/publications', page);
 
 /** The audio address: the folder URL joined with the file name (SPEC §3). */

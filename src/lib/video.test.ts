@@ -19,9 +19,17 @@ describe('parseTimecode', () => {
 
 describe('embedUrl and watchUrl', () => {
   it('start at the beginning when no time is given', () => {
-    expect(embedUrl(youtube)).toBe('https://www.youtube-nocookie.com/embed/tV4cZ8hR6sN?autoplay=1&rel=0');
+    expect(embedUrl(youtube)).toBe('https://www.youtube-nocookie.com/embed/tV4cZ8hR6sN?autoplay=1&rel=0&cc_load_policy=1&cc_lang_pref=fr&hl=fr');
     expect(watchUrl(youtube)).toBe('https://www.youtube.com/watch?v=tV4cZ8hR6sN');
     expect(new URL(embedUrl(peertube)).searchParams.has('start')).toBe(false);
+  });
+
+  it('show French captions by default on both hosts', () => {
+    const embed = new URL(embedUrl(youtube, 340));
+    expect(embed.searchParams.get('cc_load_policy')).toBe('1');
+    expect(embed.searchParams.get('cc_lang_pref')).toBe('fr');
+    expect(embed.searchParams.get('hl')).toBe('fr');
+    expect(new URL(embedUrl(peertube)).searchParams.get('subtitle')).toBe('fr');
   });
 
   it('start a YouTube video at a chapter, on the no-cookie player and on YouTube itself', () => {

@@ -38,11 +38,13 @@ const wholeSeconds = (start: number) => Math.max(0, Math.floor(start));
 export function embedUrl(video: Video, start = 0): string {
   const at = wholeSeconds(start);
   if (video.provider === 'youtube') {
-    // The no-cookie domain sets no tracking cookie before playback.
-    return `https://www.youtube-nocookie.com/embed/${encodeURIComponent(video.id)}?autoplay=1&rel=0${at ? `&start=${at}` : ''}`;
+    // The no-cookie domain sets no tracking cookie before playback. French captions shown by
+    // default (cc_load_policy, cc_lang_pref) and the player's own words in French (hl).
+    return `https://www.youtube-nocookie.com/embed/${encodeURIComponent(video.id)}?autoplay=1&rel=0&cc_load_policy=1&cc_lang_pref=fr&hl=fr${at ? `&start=${at}` : ''}`;
   }
   const base = new URL(video.instance);
-  return new URL(`/videos/embed/${encodeURIComponent(video.id)}?autoplay=1&title=0&warningTitle=0${at ? `&start=${peertubeTime(at)}` : ''}`, base).href;
+  // PeerTube's embed selects a caption track by its language (`subtitle`).
+  return new URL(`/videos/embed/${encodeURIComponent(video.id)}?autoplay=1&title=0&warningTitle=0&subtitle=fr${at ? `&start=${peertubeTime(at)}` : ''}`, base).href;
 }
 
 /** Where the video can be watched on its host (from `start` seconds), for readers without JavaScript. */

@@ -112,6 +112,13 @@ describe('explainBuildFailure', () => {
   });
 });
 
+describe('a refused transcript', () => {
+  it('names the episode and the cue', () => {
+    const log = '[build] generating static routes\nTranscriptError: Transcription refusée pour l’épisode « les-voix-du-terrain/x », repère n° 2 (00:00:07.000) : le repère commence avant la fin du précédent (00:00:08.000) : les repères doivent se suivre sans se chevaucher.\n    at parseTranscript (file:///x.js:1:1)\n';
+    expect(explainBuildFailure(log)).toBe('Transcription refusée pour l’épisode « les-voix-du-terrain/x », repère n° 2 (00:00:07.000) : le repère commence avant la fin du précédent (00:00:08.000) : les repères doivent se suivre sans se chevaucher.');
+  });
+});
+
 describe('editorFailure', () => {
   it('is French for the editors, whatever the build printed', () => {
     expect(editorFailure(resident('stories', 'articles/mon-article', 'title: Required'))).toBe('La construction a échoué. L’article « mon-article » : le titre est manquant.');

@@ -9,6 +9,7 @@
  *   schema.` then one `field: message` line per zod issue, in Astro's English or zod's);
  * - the content API loader's refusals (`Contenu refusé (collection « … », entrée « … », champ « … ») :`,
  *   zod's French locale, src/lib/content-source/errors.ts);
+ * - a transcript's refusal (`Transcription refusée pour l’épisode « … », repère n° … : …`, src/lib/transcripts.ts);
  * - the corpus checks (`Content error in stories/articles/x: unknown author "y"`, src/lib/corpus.ts)
  *   and Astro's `Invalid content reference` line.
  * Anything else gives undefined: the caller says the build failed, without details.
@@ -291,10 +292,15 @@ function corpusError(log: string): string | undefined {
   return undefined;
 }
 
+/** A transcript refused at build (src/lib/transcripts.ts): its message is already the editors' French, naming the entry and the cue. */
+function transcriptError(log: string): string | undefined {
+  return /Transcription refusée pour [^\n]*?\.(?=\s|$)/.exec(log)?.[0];
+}
+
 /**
  * The cause of a failed build for the editors, in French, naming the entry and its field; undefined
  * when the log names no content at fault.
  */
 export function explainBuildFailure(log: string): string | undefined {
-  return schemaError(log) ?? sourceRefusal(log) ?? corpusError(log);
+  return schemaError(log) ?? sourceRefusal(log) ?? corpusError(log) ?? transcriptError(log);
 }

@@ -3,7 +3,8 @@ import type { APIRoute, GetStaticPaths } from 'astro';
 import { getImage } from 'astro:assets';
 import { episodeAudioUrl, getCorpus, type Podcast } from '../../../lib/content';
 import { absolutizeLinks, escapeXml, renderPodcastRss } from '../../../lib/feeds';
-import { episodeUrl, podcastFeedUrl, podcastUrl } from '../../../lib/urls';
+import { episodeTranscriptUrl, episodeTranscriptVttUrl, episodeUrl, podcastFeedUrl, podcastUrl } from '../../../lib/urls';
+import { episodeTranscript } from '../../../lib/transcript-files';
 import { siteConfig } from '../../../config/site';
 
 export const getStaticPaths = (async () => {
@@ -29,6 +30,7 @@ export const GET: APIRoute = async ({ props, site }) => {
     category: podcast.data.itunesCategory,
     subcategory: podcast.data.itunesSubcategory,
     explicit: podcast.data.explicit,
+    funding: { url: new URL('/soutenir', site).href, label: `Soutenir ${siteConfig.title}` },
     episodes: episodes.map((episode) => ({
       title: episode.data.title,
       link: new URL(episodeUrl(podcast.id, episode.data.slug), site).href,
@@ -42,6 +44,13 @@ export const GET: APIRoute = async ({ props, site }) => {
         type: episode.data.attributes.podcast.type,
       },
       duration: episode.data.duration,
+      // The demo episodes have no chapters yet: no podcast:chapters.
+      transcripts: episodeTranscript(corpus, episode)
+        ? [
+            { url: new URL(episodeTranscriptVttUrl(podcast.id, episode.data.slug), site).href, type: 'text/vtt' as const },
+            { url: new URL(episodeTranscriptUrl(podcast.id, episode.data.slug), site).href, type: 'text/html' as const },
+          ]
+        : undefined,
     })),
   });
   return new Response(xml, { headers: { 'Content-Type': 'application/rss+xml; charset=utf-8' } });
