@@ -9,7 +9,7 @@
  * Usage: node scripts/media/audio.mjs [--only=<episode-slug>]
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -45,7 +45,12 @@ function writeShow(show) {
     `authors: [${show.authors.join(', ')}]`,
   ];
   mkdirSync(join(CONTENT, 'podcasts'), { recursive: true });
-  writeFileSync(join(CONTENT, 'podcasts', `${show.slug}.yaml`), lines.join('\n') + '\n');
+  const file = join(CONTENT, 'podcasts', `${show.slug}.yaml`);
+  // Where the show is listed in podcast apps is written by hand: an existing `apps:` block (the
+  // file's last key) is kept.
+  const previous = existsSync(file) ? readFileSync(file, 'utf8') : '';
+  const apps = previous.indexOf('\napps:');
+  writeFileSync(file, lines.join('\n') + '\n' + (apps >= 0 ? previous.slice(apps + 1).replace(/\n*$/, '\n') : ''));
 }
 
 // --- Audio -------------------------------------------------------------------
