@@ -8,7 +8,7 @@ import { readdirSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { expect, test } from '../helpers/guard';
-import { arrived, expectAccessible, reloadUntil, shoot, trackRouter } from '../helpers/browse';
+import { arrived, expectAccessible, reloadUntil, shoot, signIn, trackRouter } from '../helpers/browse';
 import { createMember, forgetClientRateLimits } from '../helpers/members';
 
 test.describe.configure({ timeout: 90_000 });
@@ -108,7 +108,7 @@ test('a new supporter: told the episode is for supporters, gives monthly, then p
   await page.getByRole('button', { name: 'Se connecter' }).click();
   await arrived(page, new RegExp(`${BONUS}$`));
   // Signed in, supporting nothing yet: said, with the way to support.
-  await expect(block(page).getByRole('status')).toContainText('Votre compte n’a pas de soutien en cours.');
+  await expect(block(page).getByRole('status')).toContainText('votre compte n’a pas de soutien en cours');
   await expect(block(page).getByRole('link', { name: 'Je soutiens Contrechamp' })).toBeVisible();
   await expect(block(page).getByRole('button', { name: /Écouter/ })).toBeHidden();
   await shoot(page, SHOTS, 'bonus-not-supporting');
@@ -158,4 +158,33 @@ test('a new supporter: told the episode is for supporters, gives monthly, then p
   expect(seek.headers()['cache-control']).toMatch(/^private/);
   expect((await seek.body()).length).toBe(1000);
   expect((await page.request.get(src.replace('dans-la-conference-de-redaction', 'vos-questions-a-aminata-diallo'))).status()).toBe(403);
+});
+
+test('a demo supporter resuming after the signed address expired gets a fresh one and goes on where it was', async ({ page }) => {
+  await page.clock.install();
+  await signIn(page, 'abonne@exemple.fr', 'motdepasse-demo');
+  const asked: string[] = [];
+  page.on('request', (request) => {
+    if (request.url().includes('/api/podcasts/ecoute')) asked.push(request.url());
+  });
+  await page.goto('/podcasts/les-voix-du-terrain/annick-vingt-deux-ans-de-guichet');
+  const play = block(page).locator('[data-supporters-play]');
+  await expect(play).toBeVisible();
+  await play.click();
+  const bar = page.getByRole('region', { name: 'Lecteur de podcast' });
+  await expect.poll(() => audioState(page).then((s) => s.playing && s.time > 1), { timeout: 15_000 }).toBe(true);
+  const first = await audioState(page);
+  // The page's check, then the bar's own address: never one kept from before.
+  expect(asked.length).toBe(2);
+  await bar.getByRole('button', { name: 'Mettre en pause' }).click();
+  await expect.poll(() => audioState(page).then((s) => s.playing)).toBe(false);
+  const pausedAt = (await audioState(page)).time;
+
+  // Seven hours later (the address lasts six), « Lire » asks a fresh address first.
+  await page.clock.fastForward('07:00:00');
+  await bar.getByRole('button', { name: 'Lire' }).click();
+  await expect.poll(() => asked.length).toBe(3);
+  await expect.poll(() => audioState(page).then((s) => s.src)).not.toBe(first.src);
+  await expect.poll(() => audioState(page).then((s) => s.playing && s.time >= pausedAt)).toBe(true);
+  expect((await audioState(page)).src).toMatch(/^\/audio\/soutiens\/les-voix-du-terrain\/annick-vingt-deux-ans-de-guichet\.mp3\?e=\d+&s=/);
 });

@@ -33,7 +33,7 @@ async function check(block: HTMLElement): Promise<void> {
   const answer = await fetchSignedAudio({ podcast, slug });
   if (answer.ok) show(block, 'supporter', 'Merci de soutenir Contrechamp : cet épisode est à vous.');
   else if (answer.status === 401) show(block, 'signed-out');
-  else if (answer.status === 403) show(block, 'not-supporting', `${answer.message} Votre compte n’a pas de soutien en cours.`);
+  else if (answer.status === 403) show(block, 'not-supporting', answer.message);
   else show(block, 'error', answer.message);
 }
 
