@@ -55,6 +55,7 @@ export const accessibility = {
     { name: 'Podcasts', path: '/podcasts/' },
     { name: 'Podcast', path: '/podcasts/les-voix-du-terrain' },
     { name: 'Épisode', path: '/podcasts/les-voix-du-terrain/la-derniere-poste-du-canton' },
+    { name: 'Épisode réservé aux soutiens', path: '/podcasts/la-fabrique-de-l-info/dans-la-conference-de-redaction' },
     { name: 'Recherche', path: '/rechercher?q=logement' },
     { name: 'Contact', path: '/contact' },
     { name: 'Connexion', path: '/login' },
