@@ -62,7 +62,11 @@ test('lists mark the bonus episodes « Réservé aux soutiens » and offer no pu
   await expect(card.getByRole('link', { name: /^Écouter/ })).toHaveCount(0);
   await shoot(page, SHOTS, 'show-page');
   await page.goto('/podcasts');
-  await expect(page.locator('.show', { hasText: 'La Fabrique de l’info' }).getByText('Réservé aux soutiens')).toBeVisible();
+  const show = page.locator('.show', { hasText: 'La Fabrique de l’info' });
+  await expect(show.locator('.bonus').getByText('Réservé aux soutiens')).toBeVisible();
+  await expect(show.locator('.bonus').getByRole('link', { name: 'Bonus : dans la conférence de rédaction' })).toBeVisible();
+  // The latest episode offered to play is a public one.
+  await expect(show.locator('.latest').getByRole('link', { name: /^Écouter/ })).toBeVisible();
   await shoot(page, SHOTS, 'podcasts-index');
 });
 
