@@ -8,7 +8,7 @@ import { currentUser } from '../../../server/auth/request';
 import { apiError, json } from '../../../server/http/json';
 import { listenAddress } from '../../../server/podcasts/listen';
 import { services } from '../../../server/runtime';
-import { buildData } from '../../../lib/build-data';
+import { supportersEpisodes } from '../../../lib/supporters-episodes';
 
 export const prerender = false;
 
@@ -16,7 +16,7 @@ export const GET: APIRoute = async (context) => {
   const podcast = context.url.searchParams.get('podcast') ?? '';
   const episode = context.url.searchParams.get('episode') ?? '';
   const current = await currentUser(context);
-  const answer = await listenAddress(await services(), { userId: current?.user.id ?? null, podcast, episode }, buildData().supportersEpisodes);
+  const answer = await listenAddress(await services(), { userId: current?.user.id ?? null, podcast, episode }, await supportersEpisodes());
   if (!answer.ok) return apiError(answer.status, answer.message);
   return json({ url: answer.url, expires: answer.expires.toISOString() });
 };
