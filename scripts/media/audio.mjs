@@ -3,6 +3,7 @@
  * Generates the demo podcasts of Contrechamp from scripts/media/episodes-data.mjs:
  *   - src/content/podcasts/<show>.yaml                  (one file per show)
  *   - public/media/podcasts/<show>/<episode>.mp3         (jingle + espeak-ng French voice, lame 32 kbit/s mono)
+ *   - media/soutiens/<show>/<episode>.mp3                 (the same, for a supporters-only episode: never public/)
  *   - src/content/episodes/<show>/<episode>.md           (front matter with the measured duration and size, show notes)
  *   - src/content/episodes/<show>/<episode>.vtt          (the transcript, timed sentence by sentence: transcript.mjs)
  * Needs espeak-ng, sox (with soxi) and lame. Deterministic; re-running overwrites everything cleanly.
@@ -19,6 +20,8 @@ import { sentences, writeTranscript } from './transcript.mjs';
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const CONTENT = join(ROOT, 'src/content');
 const MEDIA = join(ROOT, 'public/media/podcasts');
+/** Supporters-only audio: outside public/, served only through signed addresses (src/server/podcasts/). */
+const PRIVATE_MEDIA = join(ROOT, 'media/soutiens');
 const RATE = '22050';
 const only = process.argv.find((a) => a.startsWith('--only='))?.slice(7);
 
@@ -94,7 +97,7 @@ function makeAudio(ep, show, tmp, jingle) {
   run('sox', ['-D', ...parts, voice]);
   run('sox', ['-D', ...jingle, voice, jingle[2], full]);
   const duration = Math.round(parseFloat(run('soxi', ['-D', full])));
-  const dir = join(MEDIA, show.slug);
+  const dir = join(ep.supportersOnly ? PRIVATE_MEDIA : MEDIA, show.slug);
   mkdirSync(dir, { recursive: true });
   const mp3 = join(dir, `${ep.slug}.mp3`);
   rmSync(mp3, { force: true });
@@ -116,9 +119,10 @@ function writeEpisode(ep, show, { duration, size }) {
     `published: ${ep.published}`,
     `duration: ${duration}`,
     `summary: ${q(ep.summary)}`,
+    ...(ep.supportersOnly ? ['supportersOnly: true'] : []),
     `category: ${show.category}`,
     `tags: [${[show.slug, ...ep.tags].join(', ')}]`,
-    `content_folder_url: "/media/podcasts/${show.slug}/"`,
+    `content_folder_url: "${ep.supportersOnly ? '/audio/soutiens' : '/media/podcasts'}/${show.slug}/"`,
     'attributes:',
     '  podcast:',
     `    filename: ${q(`${ep.slug}.mp3`)}`,

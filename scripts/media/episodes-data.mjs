@@ -298,3 +298,70 @@ episodes.push(
     ],
   },
 );
+
+/**
+ * Bonus episodes, reserved to supporters (« Réservé aux soutiens »): `supportersOnly` puts their
+ * audio in the private folder media/soutiens/ (never public/) and the flag in their front matter.
+ */
+episodes.push(
+  {
+    show: 'les-voix-du-terrain',
+    slug: 'annick-vingt-deux-ans-de-guichet',
+    title: 'Bonus : Annick, vingt-deux ans de guichet',
+    published: '2026-01-12T06:00:00+01:00',
+    supportersOnly: true,
+    summary:
+      'La guichetière de la dernière poste du canton nous a accordé une heure après la fermeture. Ce qu’elle n’avait pas eu le temps de dire au guichet, pour les soutiens de Contrechamp.',
+    tags: ['services-publics', 'bretagne', 'travail'],
+    script:
+      'Ce bonus est réservé aux soutiens de Contrechamp. Merci à vous. Il est dix-sept heures, le rideau du bureau de poste est baissé. Annick range le tiroir-caisse et s’assoit enfin. Pendant notre reportage, elle n’avait eu que quelques minutes entre deux clients. Ce soir, elle prend le temps. Elle raconte ses débuts, en deux mille quatre, quand le bureau ouvrait six jours sur sept. Elle parle de ceux qui viennent moins pour un colis que pour une conversation, de la vieille dame qui lui confie ses factures, de l’agriculteur qui lui demande de relire un courrier de la banque. Elle ne sait pas encore ce qu’elle fera au printemps. Une chose l’inquiète plus que son poste : qui, ici, prendra le temps d’écouter ?',
+    notes:
+      'Après la fermeture du bureau, Annick, la guichetière de la dernière poste du canton, prend enfin le temps de raconter vingt-deux ans de guichet. L’entretien que le reportage n’avait pas la place de diffuser.',
+    bullets: [
+      'Les débuts, quand le bureau ouvrait six jours sur sept',
+      'Ceux qui viennent pour une conversation plus que pour un colis',
+      'Relire un courrier de la banque, un service qui ne figure dans aucun contrat',
+      'Et après le printemps ?',
+    ],
+  },
+  {
+    show: 'la-fabrique-de-l-info',
+    slug: 'dans-la-conference-de-redaction',
+    title: 'Bonus : dans la conférence de rédaction',
+    published: '2026-11-25T08:00:00+01:00',
+    supportersOnly: true,
+    summary:
+      'Chaque lundi à neuf heures, la rédaction choisit ce qu’elle couvrira dans la semaine, et ce qu’elle laissera de côté. Pour une fois, nous avons laissé le micro ouvert.',
+    tags: ['medias', 'democratie'],
+    script:
+      'Ce bonus est réservé aux soutiens de Contrechamp, parce que c’est grâce à vous que cette réunion existe. Lundi, neuf heures. Autour de la table, huit journalistes et une longue liste de sujets. Il y en a toujours trop. Une enquête sur l’eau potable attend des documents depuis trois semaines. Un reportage à Lyon peut partir dès demain. Une polémique agite les réseaux sociaux depuis la veille. Faut-il en parler ? La règle est simple : nous ne traitons un sujet que si nous pouvons y apporter quelque chose de plus. Ce matin-là, la polémique est écartée en deux minutes. L’enquête sur l’eau, elle, obtient une semaine de plus. Choisir, c’est aussi renoncer, et c’est notre indépendance qui nous permet de le faire.',
+    notes:
+      'Lundi, neuf heures : la rédaction de Contrechamp choisit les sujets de la semaine. Pour ses soutiens, nous avons enregistré la conférence de rédaction, ses arbitrages et ce qu’elle laisse de côté.',
+    bullets: [
+      'Trop de sujets pour une semaine',
+      'Apporter quelque chose de plus, ou ne rien dire',
+      'Une polémique écartée en deux minutes',
+      'Choisir, c’est aussi renoncer',
+    ],
+  },
+  {
+    show: 'a-contre-courant',
+    slug: 'vos-questions-a-aminata-diallo',
+    title: 'Bonus : vos questions à Aminata Diallo',
+    published: '2026-10-05T07:00:00+02:00',
+    supportersOnly: true,
+    summary:
+      'Comment choisit-elle ses invités, comment prépare-t-elle un entretien, que fait-elle quand on lui ment ? Aminata Diallo répond aux questions envoyées par les soutiens.',
+    tags: ['medias'],
+    script:
+      'Ce bonus est réservé aux soutiens de Contrechamp. Vous nous avez envoyé plus de deux cents questions. Aminata Diallo répond aux plus fréquentes. Comment choisit-elle ses invités ? Jamais pour leur notoriété, toujours pour un choix qu’ils ont fait et qui leur a coûté quelque chose. Comment prépare-t-elle un entretien ? Trois semaines de lecture, puis une seule page de notes, pour rester à l’écoute plutôt que de dérouler des questions. Que fait-elle quand un invité ne dit pas la vérité ? Elle vérifie après l’enregistrement, et si un fait est faux, nous le signalons à l’antenne. Et la question qu’on lui pose le plus souvent : a-t-elle déjà regretté un entretien ? Oui, une fois. Elle raconte pourquoi.',
+    notes:
+      'Plus de deux cents questions envoyées par les soutiens de Contrechamp. Aminata Diallo, la voix d’À contre-courant, répond aux plus fréquentes : le choix des invités, la préparation, les erreurs, et un entretien qu’elle regrette.',
+    bullets: [
+      'Choisir un invité pour ce que ses choix lui ont coûté',
+      'Trois semaines de lecture, une page de notes',
+      'Quand un invité ne dit pas la vérité',
+      'Le seul entretien qu’elle regrette',
+    ],
+  },
+);

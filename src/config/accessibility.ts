@@ -56,6 +56,7 @@ export const accessibility = {
     { name: 'Podcast', path: '/podcasts/les-voix-du-terrain' },
     { name: 'Épisode', path: '/podcasts/les-voix-du-terrain/la-derniere-poste-du-canton' },
     { name: 'Transcription d’un épisode', path: '/podcasts/les-voix-du-terrain/la-derniere-poste-du-canton/transcription' },
+    { name: 'Épisode réservé aux soutiens', path: '/podcasts/la-fabrique-de-l-info/dans-la-conference-de-redaction' },
     { name: 'Recherche', path: '/rechercher?q=logement' },
     { name: 'Contact', path: '/contact' },
     { name: 'Connexion', path: '/login' },
@@ -75,8 +76,8 @@ export const accessibility = {
   nonConformities: [
     {
       criteria: ['4.1', '4.3'],
-      text: 'Chaque épisode de podcast a sa transcription, sur sa page, en fichier WebVTT et dans les flux des podcasts. Les émissions vidéo, elles, n’ont pas toutes une transcription : deux d’entre elles en ont une, condensée (les principaux passages de chaque chapitre). Leurs lecteurs YouTube et PeerTube affichent par défaut les sous-titres en français, quand la plateforme en a pour la vidéo.',
-      plan: 'Nous publierons une transcription intégrale avec chaque nouvelle émission, puis celles des émissions déjà en ligne, en commençant par les plus regardées.',
+      text: 'Chaque épisode public de podcast a sa transcription, sur sa page, en fichier WebVTT et dans les flux des podcasts ; celle des épisodes réservés aux soutiens n’est pas encore publiée. Les émissions vidéo, elles, n’ont pas toutes une transcription : deux d’entre elles en ont une, condensée (les principaux passages de chaque chapitre). Leurs lecteurs YouTube et PeerTube affichent par défaut les sous-titres en français, quand la plateforme en a pour la vidéo.',
+      plan: 'Nous publierons une transcription intégrale avec chaque nouvelle émission, puis celles des émissions déjà en ligne, en commençant par les plus regardées ; les soutiens liront celle de chaque épisode qui leur est réservé sur sa page.',
     },
     {
       criteria: ['13.3'],

@@ -25,9 +25,10 @@ describe('what pages rendered on demand get from the build', () => {
   it('reads what the build wrote, dates included, and offers nothing without it', () => {
     const dir = mkdtempSync(join(tmpdir(), 'build-data-'));
     dirs.push(dir);
-    expect(readBuildData(dir)).toEqual({ latestStories: [], pages: {} });
+    expect(readBuildData(dir)).toEqual({ latestStories: [], supportersEpisodes: [], pages: {} });
     const data: BuildData = {
       latestStories: pickLatestStories([story('recent', 'articles', '2026-05-20T10:00:00Z')]),
+      supportersEpisodes: [{ podcast: 'les-voix-du-terrain', slug: 'bonus', filename: 'bonus.mp3' }],
       pages: { soutenir: { title: 'Je soutiens', description: 'Les façons de soutenir', updated: new Date('2026-03-01T00:00:00Z'), html: '<p>Texte</p>', headings: [] } },
     };
     writeFileSync(join(dir, BUILD_DATA_FILE), JSON.stringify(data));

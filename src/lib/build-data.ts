@@ -22,14 +22,24 @@ export interface LatestStory {
 /** The file's name, in the build's server folder. */
 export const BUILD_DATA_FILE = 'build-data.json';
 
+/** A supporters-only episode: what « Écouter » needs to sign its audio address (src/server/podcasts/listen.ts). */
+export interface SupportersEpisodeData {
+  podcast: string;
+  slug: string;
+  filename: string;
+}
+
 export interface BuildData {
   latestStories: LatestStory[];
+  /** The supporters-only episodes of the content. */
+  supportersEpisodes: SupportersEpisodeData[];
   /** The editorial pages that pages rendered on demand show, by slug. */
   pages: Record<string, EditorialPageData>;
 }
 
 /** What JSON makes of it: dates as strings. */
 type Serialized = {
+  supportersEpisodes?: SupportersEpisodeData[];
   latestStories: (Omit<LatestStory, 'published'> & { published: string })[];
   pages: Record<string, Omit<EditorialPageData, 'updated'> & { updated?: string }>;
 };
@@ -67,6 +77,7 @@ export function readBuildData(dir = serverDir()): BuildData {
   const raw = readServerFile(BUILD_DATA_FILE, dir) as Serialized | undefined;
   return {
     latestStories: (raw?.latestStories ?? []).map((story) => ({ ...story, published: new Date(story.published) })),
+    supportersEpisodes: raw?.supportersEpisodes ?? [],
     pages: Object.fromEntries(
       Object.entries(raw?.pages ?? {}).map(([slug, page]) => [slug, { ...page, updated: page.updated ? new Date(page.updated) : undefined }]),
     ),

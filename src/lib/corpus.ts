@@ -31,6 +31,8 @@ export interface PlayerEpisode {
   podcast: string;
   /** The show's cover, for lock-screen metadata. */
   artwork?: string;
+  /** Réservé aux soutiens: the player asks a signed address of its audio (/api/podcasts/ecoute) each time it starts it. */
+  supportersOnly?: true;
 }
 
 export interface Corpus {
@@ -234,7 +236,13 @@ export function toPlayerEpisode(corpus: Corpus, episode: Episode, artwork?: stri
     url: episodeUrl(data.podcast, data.slug),
     podcast: data.podcast,
     ...(artwork ? { artwork } : {}),
+    ...(data.supportersOnly ? { supportersOnly: true as const } : {}),
   };
+}
+
+/** The show's episodes that anyone may play (the public feed, the player's next episode, « Écouter » on lists). */
+export function publicEpisodes(episodes: readonly Episode[]): Episode[] {
+  return episodes.filter((episode) => !episode.data.supportersOnly);
 }
 
 export function episodeAudioUrl(episode: Episode): string {
@@ -256,6 +264,8 @@ export interface Teaser {
   duration?: number | undefined;
   episode?: PlayerEpisode | undefined;
   audio?: string | undefined;
+  /** An episode reserved to supporters: the card says so, and offers no public « Écouter ». */
+  supportersOnly?: boolean | undefined;
 }
 
 export function storyTeaser(corpus: Corpus, story: Story): Teaser {
@@ -288,7 +298,9 @@ export function episodeTeaser(corpus: Corpus, episode: Episode): Teaser {
     cover: { src: podcast.data.cover.src, alt: podcast.data.cover.alt },
     authors: podcast.data.authors.map(({ id }) => ({ name: corpus.authors.get(id)!.data.name, url: authorUrl(id) })),
     duration: episode.data.duration,
-    episode: toPlayerEpisode(corpus, episode, podcast.data.cover.src.src),
-    audio: episodeAudioUrl(episode),
+    // A supporters-only episode's audio is not public: its card leads to its page, which says how to listen.
+    ...(episode.data.supportersOnly
+      ? { supportersOnly: true }
+      : { episode: toPlayerEpisode(corpus, episode, podcast.data.cover.src.src), audio: episodeAudioUrl(episode) }),
   };
 }

@@ -3,7 +3,8 @@ import type { PlayerEpisode } from './corpus';
 import {
   MAX_HEARD_EPISODES, MAX_REMEMBERED_POSITIONS, clampSeek, episodeAudioUrl, formatClock, formatRate, heardEpisodes, listenButton,
   markHeard, nextEpisode, parsePlayerEpisode, parseShowEpisodes, rememberAutoplay, rememberPosition, rememberRate,
-  rememberedAutoplay, rememberedPosition, rememberedRate, resumePosition, shouldOfferResume, showLabel, spokenDuration,
+  rememberedAutoplay, rememberedPosition, rememberedRate, resumePosition, shouldOfferResume, showLabel, signedAudioExpired, spokenDuration,
+  SIGNED_AUDIO_MARGIN_MS,
 } from './player';
 
 function memoryStorage() {
@@ -170,5 +171,20 @@ describe('episodes heard and the next one', () => {
     expect(parsePlayerEpisode('a')).toBeNull();
     expect(parseShowEpisodes({ episodes: [episode('a'), { slug: 'b' }, episode('c')] }).map((e) => e.slug)).toEqual(['a', 'c']);
     expect(parseShowEpisodes([episode('a')])).toEqual([]);
+  });
+
+  it('keeps a supporters-only episode’s mark, and refuses a mark that is not `true`', () => {
+    expect(parsePlayerEpisode({ ...episode('bonus'), supportersOnly: true })?.supportersOnly).toBe(true);
+    expect(parsePlayerEpisode({ ...episode('bonus'), supportersOnly: 'oui' })).toBeNull();
+  });
+
+  it('renews a signed address before it expires, never after', () => {
+    const expires = Date.parse('2026-12-01T16:00:00Z');
+    // Hours before: kept (a resume after a short pause asks nothing).
+    expect(signedAudioExpired(expires, expires - 3 * 3600_000)).toBe(false);
+    // Within the margin or past it: renewed before the player asks the next range.
+    expect(signedAudioExpired(expires, expires - SIGNED_AUDIO_MARGIN_MS)).toBe(true);
+    expect(signedAudioExpired(expires, expires + 1)).toBe(true);
+    expect(signedAudioExpired(Number.NaN, 0)).toBe(true);
   });
 });

@@ -113,13 +113,14 @@ const isText = (value: unknown): value is string => typeof value === 'string' &&
  */
 export function parsePlayerEpisode(value: unknown): PlayerEpisode | null {
   if (!isRecord(value)) return null;
-  const { slug, title, duration, category, tags, content_folder_url: folder, attributes, url, podcast, artwork } = value;
+  const { slug, title, duration, category, tags, content_folder_url: folder, attributes, url, podcast, artwork, supportersOnly } = value;
   const filename = isRecord(attributes) && isRecord(attributes['podcast']) ? attributes['podcast']['filename'] : undefined;
   const valid = isText(slug) && isText(title) && typeof duration === 'number' && Number.isFinite(duration)
     && isRecord(category) && typeof category['label'] === 'string'
     && Array.isArray(tags) && tags.every((tag) => isRecord(tag) && typeof tag['scheme'] === 'string' && typeof tag['label'] === 'string')
     && isText(folder) && isText(filename) && isText(url) && url.startsWith('/') && isText(podcast)
-    && (artwork === undefined || isText(artwork));
+    && (artwork === undefined || isText(artwork))
+    && (supportersOnly === undefined || supportersOnly === true);
   return valid ? (value as unknown as PlayerEpisode) : null;
 }
 
@@ -128,6 +129,17 @@ export function parseShowEpisodes(value: unknown): PlayerEpisode[] {
   const list = isRecord(value) ? value['episodes'] : undefined;
   if (!Array.isArray(list)) return [];
   return list.map(parsePlayerEpisode).filter((episode): episode is PlayerEpisode => episode !== null);
+}
+
+/**
+ * A signed address this close to its expiry is renewed before the player starts or resumes the
+ * episode: the file is read in ranges as it plays, and a range asked after the expiry is refused.
+ */
+export const SIGNED_AUDIO_MARGIN_MS = 5 * 60_000;
+
+/** Whether a supporters-only episode's signed address (expiring at `expires`, ms) must be renewed at `now`. */
+export function signedAudioExpired(expires: number, now: number): boolean {
+  return !Number.isFinite(expires) || now >= expires - SIGNED_AUDIO_MARGIN_MS;
 }
 
 type KeyValueStorage = Pick<Storage, 'getItem' | 'setItem'>;

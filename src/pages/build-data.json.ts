@@ -19,6 +19,9 @@ export const GET: APIRoute = async () => {
   const corpus = await getCorpus();
   const data: BuildData = {
     latestStories: pickLatestStories(await getCollection('stories')),
+    supportersEpisodes: corpus.episodes
+      .filter((episode) => episode.data.supportersOnly)
+      .map(({ data }) => ({ podcast: data.podcast, slug: data.slug, filename: data.attributes.podcast.filename })),
     pages: Object.fromEntries(
       ON_DEMAND_PAGES.map((slug) => {
         const page = corpus.pages.get(slug);

@@ -79,10 +79,16 @@ describe('demo corpus', () => {
     }
   });
 
-  it('ships a playable audio file of the declared size for every episode', () => {
+  it('ships a playable audio file of the declared size for every episode, a supporters-only one in the private folder only', () => {
     const publicDir = resolve(root, '../../public');
+    const privateDir = resolve(root, '../../media/soutiens');
+    const reserved = episodes.filter(({ data }) => data.supportersOnly);
+    expect(reserved.length).toBeGreaterThanOrEqual(2);
     for (const { path, data } of episodes) {
-      const file = join(publicDir, data.content_folder_url, data.attributes.podcast.filename);
+      const file = data.supportersOnly
+        ? join(privateDir, data.podcast, data.attributes.podcast.filename)
+        : join(publicDir, data.content_folder_url, data.attributes.podcast.filename);
+      if (data.supportersOnly) expect(existsSync(join(publicDir, 'media/podcasts', data.podcast, data.attributes.podcast.filename)), `${path}: public copy`).toBe(false);
       expect(existsSync(file), `${path} → ${file}`).toBe(true);
       expect(statSync(file).size, file).toBe(data.attributes.podcast.size);
       // An MP3 starts with an ID3 tag or an MPEG frame sync.

@@ -6,12 +6,12 @@
  * Loaded only once an episode is chosen.
  */
 import { useStore } from '@nanostores/react';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { PlayerEpisode } from '../../lib/corpus';
 import {
   NEXT_EPISODE_DELAY_SECONDS, PLAYBACK_RATES, POSITION_SAVE_INTERVAL_MS, SKIP_BACK_SECONDS, SKIP_FORWARD_SECONDS, episodeAudioUrl,
   formatRate, heardEpisodes, markHeard, nextEpisode, rememberAutoplay, rememberPosition, rememberRate, rememberedAutoplay, rememberedRate,
-  resumePosition, showLabel, spokenDuration,
+  resumePosition, showLabel, signedAudioExpired, spokenDuration,
 } from '../../lib/player';
 import { $fromStart, $paused, closePlayer, selectEpisode, setPaused } from '../../stores/player';
 import { toast } from '../../stores/toasts';
@@ -21,6 +21,7 @@ import UpNext from './UpNext';
 import { loadShowEpisodes } from './show-episodes';
 import { keepFocusClearOf } from './focus-clear';
 import { CloseIcon, ListPlayIcon, SkipBackIcon } from '../ui/icons';
+import { fetchSignedAudio, type SignedAudio } from './signed-audio';
 
 function setAction(action: MediaSessionAction, handler: MediaSessionActionHandler | null): void {
   try {
@@ -63,7 +64,54 @@ function useMediaSession(episode: PlayerEpisode, player: React.RefObject<AudioPl
   }, [next]);
 }
 
+/** The audio's address: the public file, or for a supporters-only episode a signed one, renewed when it has expired. */
+interface EpisodeAudio {
+  url: string;
+  /** Supporters-only: a fresh address when the current one has expired (or `force`); null if refused. */
+  renew?: (force?: boolean) => Promise<string | null>;
+}
+
+/**
+ * A supporters-only episode's bar shows once the server has given a signed address of its audio
+ * (asked again at every start: the address is never kept across reloads); a refusal (signed out
+ * since, support ended) is said in a toast and the bar closes.
+ */
 export default function PlayerBar({ episode }: { episode: PlayerEpisode }) {
+  const [signed, setSigned] = useState<SignedAudio | null>(null);
+  const signedRef = useRef<SignedAudio | null>(null);
+  const pending = useRef<Promise<string | null> | null>(null);
+
+  const ask = useCallback((): Promise<string | null> => {
+    pending.current ??= fetchSignedAudio(episode).then((answer) => {
+      pending.current = null;
+      if (!answer.ok) {
+        toast({ title: 'Cet épisode ne peut pas être écouté.', description: answer.message, tone: 'error' });
+        closePlayer();
+        return null;
+      }
+      signedRef.current = answer.audio;
+      setSigned(answer.audio);
+      return answer.audio.url;
+    });
+    return pending.current;
+  }, [episode]);
+
+  useEffect(() => {
+    if (episode.supportersOnly) void ask();
+  }, [episode, ask]);
+
+  const renew = useCallback(async (force = false) => {
+    const current = signedRef.current;
+    if (!force && current && !signedAudioExpired(current.expires, Date.now())) return current.url;
+    return ask();
+  }, [ask]);
+
+  if (!episode.supportersOnly) return <PlayerBarWith episode={episode} audio={{ url: episodeAudioUrl(episode) }} />;
+  if (!signed) return null;
+  return <PlayerBarWith episode={episode} audio={{ url: signed.url, renew }} />;
+}
+
+function PlayerBarWith({ episode, audio }: { episode: PlayerEpisode; audio: EpisodeAudio }) {
   const paused = useStore($paused);
   const player = useRef<AudioPlayerHandle>(null);
   const bar = useRef<HTMLElement>(null);
@@ -196,10 +244,31 @@ export default function PlayerBar({ episode }: { episode: PlayerEpisode }) {
     if (!on) setCountdown(null);
   };
 
+  // A supporters-only file refused because its address expired (a long pause): a fresh address,
+  // then the episode goes on where it was. Once per address, so that a real failure is still said.
+  const renewedFor = useRef<string | null>(null);
   const onError = () => {
+    if (audio.renew && renewedFor.current !== audio.url) {
+      renewedFor.current = audio.url;
+      void audio.renew(true);
+      return;
+    }
     toast({ title: 'Cet épisode ne peut pas être lu pour le moment.', description: 'Vérifiez votre connexion ou réessayez plus tard.', tone: 'error' });
     setPaused(true);
   };
+
+  // Resuming a supporters-only episode after its address expired: a fresh one first.
+  useEffect(() => {
+    if (!paused && audio.renew) void audio.renew();
+  }, [paused]);
+
+  // A new address of the same file (renewed): the element starts again where the listener was.
+  const firstUrl = useRef(audio.url);
+  useEffect(() => {
+    if (audio.url === firstUrl.current) return;
+    player.current?.startFrom(position.current);
+    if (!$paused.get()) player.current?.element?.play().catch(() => setPaused(true));
+  }, [audio.url]);
 
   const label = showLabel(episode);
   return (
@@ -226,7 +295,7 @@ export default function PlayerBar({ episode }: { episode: PlayerEpisode }) {
         </div>
         <AudioPlayer
           ref={player}
-          url={episodeAudioUrl(episode)}
+          url={audio.url}
           autoplay
           pause={paused}
           expectedDuration={episode.duration}

@@ -95,6 +95,8 @@ const schema = z.object({
   /** The CMS's key for POST /api/rebuild; derived from the master secret when unset (`npm run rebuild -- --print-secret`). */
   REBUILD_SECRET: z.string().refine((v) => secretStrengthBits(v) >= 128, 'REBUILD_SECRET est trop faible : au moins 128 bits aléatoires (32 caractères hexadécimaux)').optional(),
   BUILDS_DIR: z.string().min(1).optional(),
+  /** Where supporters-only audio lives, `<dir>/<podcast>/<file>`: never under public/ nor in a build. */
+  SUPPORTERS_AUDIO_DIR: z.string().min(1).optional(),
   /** Successful builds kept on disk for a rollback, besides the live one. */
   KEEP_BUILDS: z.coerce.number().int().min(1).max(50).default(5),
   /** Publications closer together than this give one build. */
@@ -153,6 +155,11 @@ export interface Config {
     residentBuilder: 'warm' | 'lazy' | 'off';
     /** REBUILD_SECRET when set; otherwise the webhook's key is derived from the master secret. Never log it. */
     rebuildSecret: string | undefined;
+  };
+  /** The supporters' podcasts (src/server/podcasts/). */
+  podcasts: {
+    /** Absolute path of the private folder of supporters-only audio, `<dir>/<podcast>/<file>`. */
+    supportersAudioDir: string;
   };
   /** What src/server/core/keys.ts derives its keys from. Never log these. */
   keys: {
@@ -215,6 +222,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       residentBuilder: e.RESIDENT_BUILDER ?? (mode === 'production' ? 'warm' : 'lazy'),
       rebuildSecret: e.REBUILD_SECRET,
     },
+    // The demo's files are in the checkout (media/soutiens/), outside public/: never in a build.
+    podcasts: { supportersAudioDir: resolve(e.SUPPORTERS_AUDIO_DIR ?? 'media/soutiens') },
     keys: {
       appSecret: e.APP_SECRET,
       legacySecret: e.RATE_LIMIT_SECRET,

@@ -1,7 +1,7 @@
 /** One podcast feed per show, for Apple Podcasts, Spotify and every podcast app. */
 import type { APIRoute, GetStaticPaths } from 'astro';
 import { getImage } from 'astro:assets';
-import { episodeAudioUrl, getCorpus, type Podcast } from '../../../lib/content';
+import { episodeAudioUrl, getCorpus, publicEpisodes, type Podcast } from '../../../lib/content';
 import { absolutizeLinks, escapeXml, renderPodcastRss } from '../../../lib/feeds';
 import { episodeTranscriptUrl, episodeTranscriptVttUrl, episodeUrl, podcastFeedUrl, podcastUrl } from '../../../lib/urls';
 import { episodeTranscript } from '../../../lib/transcript-files';
@@ -17,7 +17,9 @@ export const GET: APIRoute = async ({ props, site }) => {
   const corpus = await getCorpus();
   // Apple asks for a square JPEG or PNG between 1400 and 3000 px.
   const cover = await getImage({ src: podcast.data.cover.src, width: 1400, height: 1400, format: 'jpg', quality: 80 });
-  const episodes = corpus.episodesByPodcast.get(podcast.id) ?? [];
+  // A public feed cannot carry a playable enclosure of a supporters-only episode: those are in
+  // each supporter's personal feed only.
+  const episodes = publicEpisodes(corpus.episodesByPodcast.get(podcast.id) ?? []);
   const xml = renderPodcastRss({
     title: podcast.data.label,
     description: podcast.data.description,
