@@ -255,7 +255,7 @@ export const episodeSchema = <Image extends z.ZodType>(h: SchemaHelpers<Image>) 
       supportersOnly: z
         .boolean()
         .default(false)
-        .describe('Réservé aux soutiens : l’audio n’est jamais dans le site public, seulement dans les flux personnels et le lecteur des soutiens connectés.'),
+        .describe('Réservé aux soutiens : l’audio n’est jamais dans le site public, seulement dans le lecteur des soutiens connectés.'),
       category: slug.describe('Catégorie de l’épisode, par son slug dans le schéma podcasts.'),
       tags: z.array(h.reference('tags')).default([]).describe('Mots-clés ; celui de famille PODCAST désigne le podcast.'),
       content_folder_url: z
