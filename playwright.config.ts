@@ -64,6 +64,9 @@ export default defineConfig({
       // A SEPA debit of the simulated provider stays pending this long (20 s by default): long
       // enough to see « en cours », short enough to see it accepted within a test.
       SIMULATED_SEPA_DELAY_SECONDS: '8',
+      // Each test is its own reader on its own network (tests/helpers/e2e.ts): the loopback is
+      // trusted as a proxy, and every request of a test names its address in X-Forwarded-For.
+      TRUSTED_PROXIES: '127.0.0.1,::1',
       // Audience measurement is built in, towards a host the tests intercept; the tracker stays
       // silent under automation unless a test opts in (tests/e2e/analytics.spec.ts).
       PUBLIC_PLAUSIBLE_DOMAIN: 'contrechamp.test', PUBLIC_PLAUSIBLE_HOST: 'https://plausible.test', PUBLIC_PLAUSIBLE_IGNORED_HOSTS: 'ignored.invalid',

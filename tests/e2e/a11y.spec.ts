@@ -1,5 +1,5 @@
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from '../helpers/e2e';
 import { AXE_TAGS } from '../helpers/axe';
 import { createReaderAccount } from '../helpers/accounts';
 

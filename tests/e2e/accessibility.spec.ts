@@ -8,7 +8,7 @@
  * the player's progress bar without dragging, and no sideways scrolling at 320 px.
  */
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from '../helpers/e2e';
 import { accessibility } from '../../src/config/accessibility';
 import { AXE_TAGS } from '../helpers/axe';
 import { createReaderAccount } from '../helpers/accounts';

@@ -9,7 +9,7 @@ import { mkdirSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import AxeBuilder from '@axe-core/playwright';
 import { simpleParser, type ParsedMail } from 'mailparser';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from '../helpers/e2e';
 import { createReaderAccount, outboxDir } from '../helpers/accounts';
 import { addressesIn, readOutbox } from '../helpers/outbox';
 import { seedSubscription, subscriptionRow } from '../helpers/revenue';

@@ -1,4 +1,4 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from '../helpers/e2e';
 import { createReaderAccount, linkFromMail } from '../helpers/accounts';
 
 /** Signs in and waits for the reader area. */

@@ -7,7 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
-import { expect, test, type Locator, type Page } from '@playwright/test';
+import { expect, test, type Locator, type Page } from '../helpers/e2e';
 import { createUser } from '../../src/server/auth/service';
 import { openDatabase } from '../../src/server/db/client';
 import { toTimestamp } from '../../src/server/db/database';

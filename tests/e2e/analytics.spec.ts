@@ -1,4 +1,4 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from '../helpers/e2e';
 
 /**
  * Plausible (SPEC §7), built into the test build towards https://plausible.test: a pageview for

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from '../helpers/e2e';
 
 test('an unknown route answers 404 with the French error page and a way home', async ({ page }) => {
   const response = await page.goto('/cette-page-n-existe-pas');

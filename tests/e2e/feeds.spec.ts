@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from '../helpers/e2e';
 import { asArray, localPath, parseXml, sitemapPaths } from '../helpers/site';
 
 const SITE_FEEDS = ['/rss.xml', '/rss_articles.xml', '/rss_emissions.xml'];

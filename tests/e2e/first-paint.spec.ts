@@ -1,4 +1,4 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from '../helpers/e2e';
 
 /**
  * What a page needs before its first paint (docs/performance.md, goal 2): one stylesheet,

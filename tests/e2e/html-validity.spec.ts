@@ -10,7 +10,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { expect, test, type APIRequestContext } from '@playwright/test';
+import { expect, test, type APIRequestContext } from '../helpers/e2e';
 import { accessibility } from '../../src/config/accessibility';
 import { ON_DEMAND_PATHS } from '../helpers/site';
 

@@ -14,7 +14,7 @@ import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Browser, type Page } from '@playwright/test';
+import { expect, test, type Browser, type Page } from '../helpers/e2e';
 import { allotNumber, formatNumber } from '../../src/server/billing/numbering';
 import { openDatabase } from '../../src/server/db/client';
 import { newId } from '../../src/server/db/database';

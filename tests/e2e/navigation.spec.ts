@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from '../helpers/e2e';
 
 /**
  * Client-side navigation (<ClientRouter />, SPEC §9): one Content-Security-Policy for the whole

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from '../helpers/e2e';
 import { latestMailTo, linksIn } from '../helpers/outbox';
 import { outboxDir } from '../helpers/accounts';
 import { islandReady } from '../helpers/site';

@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { formatInTimeZone } from 'date-fns-tz';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from '../helpers/e2e';
 import { parseCsv } from '../helpers/csv';
 import { openDatabase } from '../../src/server/db/client';
 import { newId, toTimestamp } from '../../src/server/db/database';

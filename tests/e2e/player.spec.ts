@@ -1,4 +1,4 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from '../helpers/e2e';
 
 /**
  * The podcast player bar (SPEC §2–§4, §9) against the production build: it keeps playing the

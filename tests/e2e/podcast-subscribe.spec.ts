@@ -1,5 +1,5 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from '../helpers/e2e';
 import { load } from 'js-yaml';
 import { localPath } from '../helpers/site';
 

@@ -10,7 +10,7 @@ import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
-import { test, type Page } from '@playwright/test';
+import { test, type Page } from '../helpers/e2e';
 import { expect } from '../helpers/guard';
 import { look } from '../helpers/browse';
 import { signRebuild } from '../../src/server/editorial/webhook';

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from '../helpers/e2e';
 import { ON_DEMAND_PATHS, TITLE_TEMPLATE, plainSpaces, sitemapPaths } from '../helpers/site';
 
 /** The spec's public routes (SPEC §2) with real slugs, checked on top of the sitemap. */

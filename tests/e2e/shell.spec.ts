@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from '../helpers/e2e';
 import { islandReady } from '../helpers/site';
 
 test('the header is sticky and 90 px high', async ({ page }) => {

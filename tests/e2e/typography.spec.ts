@@ -3,7 +3,7 @@
  * with » : ; ! ? % € or ends with «, at phone and desktop widths, measured on the rendered
  * line boxes; feeds and search snippets carry the same no-break spaces.
  */
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from '../helpers/e2e';
 import { asArray, parseXml } from '../helpers/site';
 
 /** A demo article with guillemets in its title, lead and body (the one of issue 14). */

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from '../helpers/e2e';
 
 test('an anonymous reader’s page load makes no request to the server’s API', async ({ page }) => {
   const api: string[] = [];

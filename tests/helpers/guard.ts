@@ -7,7 +7,7 @@
  * newsletter's links carry their token in the query by construction, and the page they open
  * takes it out at once (303 to a clean address).
  */
-import { expect, test as base, type Request } from '@playwright/test';
+import { expect, test as base, type Request } from './e2e';
 
 /** Query parameter names that would carry a secret. */
 export const SECRET_PARAM = /pass|token|secret|code/i;
