@@ -29,10 +29,21 @@ export interface SupportersEpisodeData {
   filename: string;
 }
 
+/** The supporters' personal feeds, as the build renders them (src/lib/podcast-feed.ts): templates waiting for a secret. */
+export interface PersonalFeedsData {
+  /** When the build rendered them: the feeds' Last-Modified. */
+  builtAt: string;
+  /** All shows first (`tous`), then each show's, by name. */
+  feeds: { name: string; label: string; xml: string }[];
+  notices: { ended: string; invalid: string };
+}
+
 export interface BuildData {
   latestStories: LatestStory[];
   /** The supporters-only episodes of the content. */
   supportersEpisodes: SupportersEpisodeData[];
+  /** The personal feeds' templates; absent from a build made before they existed. */
+  personalFeeds?: PersonalFeedsData | undefined;
   /** The editorial pages that pages rendered on demand show, by slug. */
   pages: Record<string, EditorialPageData>;
 }
@@ -40,6 +51,7 @@ export interface BuildData {
 /** What JSON makes of it: dates as strings. */
 type Serialized = {
   supportersEpisodes?: SupportersEpisodeData[];
+  personalFeeds?: PersonalFeedsData;
   latestStories: (Omit<LatestStory, 'published'> & { published: string })[];
   pages: Record<string, Omit<EditorialPageData, 'updated'> & { updated?: string }>;
 };
@@ -78,6 +90,7 @@ export function readBuildData(dir = serverDir()): BuildData {
   return {
     latestStories: (raw?.latestStories ?? []).map((story) => ({ ...story, published: new Date(story.published) })),
     supportersEpisodes: raw?.supportersEpisodes ?? [],
+    personalFeeds: raw?.personalFeeds,
     pages: Object.fromEntries(
       Object.entries(raw?.pages ?? {}).map(([slug, page]) => [slug, { ...page, updated: page.updated ? new Date(page.updated) : undefined }]),
     ),

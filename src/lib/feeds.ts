@@ -126,6 +126,11 @@ export interface PodcastFeed {
     /** Podcasting 2.0 `podcast:chapters`: a JSON chapters file, when the episode has chapters. */
     chapters?: string | undefined;
   }[];
+  /**
+   * One item without audio that says something to the listener (a personal feed whose support
+   * ended, or whose address is no longer valid), before the episodes if any.
+   */
+  notice?: { guid: string; title: string; text: string; link: string; published: Date } | undefined;
 }
 
 /** The Podcasting 2.0 namespace (https://podcastindex.org/namespace/1.0): transcripts, chapters, funding. */
@@ -154,6 +159,21 @@ export function renderPodcastRss(feed: PodcastFeed): string {
       '</item>',
     ].join(''),
   );
+  const notice = feed.notice
+    ? [
+        [
+          '<item>',
+          prose('title', feed.notice.title),
+          tag('link', feed.notice.link),
+          `<guid isPermaLink="false">${escapeXml(feed.notice.guid)}</guid>`,
+          tag('pubDate', feed.notice.published.toUTCString()),
+          prose('description', feed.notice.text),
+          prose('itunes:summary', feed.notice.text),
+          tag('itunes:explicit', explicit),
+          '</item>',
+        ].join(''),
+      ]
+    : [];
   const category = feed.subcategory
     ? `<itunes:category text="${escapeXml(feed.category)}"><itunes:category text="${escapeXml(feed.subcategory)}"/></itunes:category>`
     : `<itunes:category text="${escapeXml(feed.category)}"/>`;
@@ -167,6 +187,7 @@ export function renderPodcastRss(feed: PodcastFeed): string {
     tag('itunes:explicit', explicit),
     tag('itunes:type', 'episodic'),
     feed.funding ? `<podcast:funding url="${escapeXml(feed.funding.url)}">${escapeXml(frenchText(feed.funding.label))}</podcast:funding>` : '',
+    ...notice,
     ...items,
     '</channel>',
     '</rss>',

@@ -9,19 +9,26 @@ import { getCorpus } from '../lib/content';
 import { editorialPageData } from '../lib/editorial-page';
 import { pickLatestStories } from '../lib/latest-stories';
 import type { BuildData } from '../lib/build-data';
+import { personalFeedNotices, personalFeedTemplates } from '../lib/podcast-feed';
 
 export const prerender = true;
 
 /** The editorial pages shown by pages rendered on demand (/soutenir/{source}). */
 const ON_DEMAND_PAGES = ['soutenir'];
 
-export const GET: APIRoute = async () => {
+export const GET: APIRoute = async ({ site }) => {
   const corpus = await getCorpus();
+  const builtAt = new Date();
   const data: BuildData = {
     latestStories: pickLatestStories(await getCollection('stories')),
     supportersEpisodes: corpus.episodes
       .filter((episode) => episode.data.supportersOnly)
       .map(({ data }) => ({ podcast: data.podcast, slug: data.slug, filename: data.attributes.podcast.filename })),
+    personalFeeds: {
+      builtAt: builtAt.toISOString(),
+      feeds: await personalFeedTemplates(corpus, site!),
+      notices: await personalFeedNotices(corpus, site!, builtAt),
+    },
     pages: Object.fromEntries(
       ON_DEMAND_PAGES.map((slug) => {
         const page = corpus.pages.get(slug);

@@ -34,6 +34,7 @@ import { contactJobs } from './contact/service';
 import { newsletterJobs } from './newsletter/jobs';
 import { scheduleDailyPurge } from './newsletter/retention';
 import { rateLimitJobs, scheduleRateLimitPurge } from './rate-limit/jobs';
+import { podcastJobs, scheduleFeedFetchPurge } from './podcasts/jobs';
 import { seedDemoAccounts, seedDemoAssemblies, seedDemoCooperative, seedDemoNewsletters, seedDemoRevenue } from './demo/seed';
 import { orderJobs } from './orders/service';
 import { subscriptionJobs } from './subscriptions/service';
@@ -56,7 +57,7 @@ import { places, setPublisherWake } from './editorial/service';
 export function jobHandlers(deps: ServerDeps, bulkMailer: Mailer = deps.mailer): JobDefinition[] {
   const payments = isSimulated(deps.payments) ? deps.payments.jobs((raw, headers) => handlePaymentWebhook(deps, 'simulated', raw, headers)) : [];
   return [
-    ...mailJobs(deps.mailer), ...rateLimitJobs(deps), ...authJobs(deps), ...newsletterJobs(deps, newsletterSending(bulkMailer)), ...contactJobs(deps), ...orderJobs(deps), ...subscriptionJobs(deps), ...giftJobs(deps), ...billingJobs(deps), ...assemblyJobs(deps), ...shareJobs(deps), ...contractWithdrawalJobs(deps), ...payments,
+    ...mailJobs(deps.mailer), ...rateLimitJobs(deps), ...podcastJobs(deps), ...authJobs(deps), ...newsletterJobs(deps, newsletterSending(bulkMailer)), ...contactJobs(deps), ...orderJobs(deps), ...subscriptionJobs(deps), ...giftJobs(deps), ...billingJobs(deps), ...assemblyJobs(deps), ...shareJobs(deps), ...contractWithdrawalJobs(deps), ...payments,
   ] as JobDefinition[];
 }
 
@@ -134,6 +135,8 @@ export function services(): Promise<ServerDeps> {
     await scheduleDailyPurge(deps);
     // The rate limits' rows of windows ended a day ago (keys never counted again), daily.
     await scheduleRateLimitPurge(deps);
+    // The hashed networks that fetched personal podcast feeds, kept seven days (the privacy page's promise), daily.
+    await scheduleFeedFetchPurge(deps);
     worker.start();
     if (hasFront()) listenForWake();
     // The newsroom's builds, in the processes that `npm start` runs (the front switches builds).

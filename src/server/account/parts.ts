@@ -20,6 +20,7 @@ import { detachUserGifts, exportUserGifts } from '../subscriptions/gifts';
 import { exportUserDocuments } from '../billing/service';
 import { detachUserWithdrawals, exportUserWithdrawals } from '../contract-withdrawals/service';
 import { detachUserShares, exportUserShares } from '../shares/service';
+import { eraseUserFeed, exportUserFeed } from '../podcasts/personal-feeds';
 
 export interface AccountPart {
   /** Key of this part in the exported JSON. */
@@ -81,5 +82,11 @@ export const ACCOUNT_PARTS: readonly AccountPart[] = [
     name: 'shares',
     export: (db, user) => exportUserShares(db, user.id),
     erase: (db, user, now) => detachUserShares(db, user.id, now),
+  },
+  {
+    // The personal podcast feed (never its address), and the networks that fetched it these last days.
+    name: 'podcast_feed',
+    export: (db, user) => exportUserFeed(db, user.id),
+    erase: (db, user) => eraseUserFeed(db, user.id),
   },
 ];

@@ -260,6 +260,7 @@ export const JOB_KIND_LABELS: Record<string, string> = {
   'newsletter.welcome-mail': 'Lettre d’information : e-mail de bienvenue',
   'contact.forward': 'Transmission d’un message de contact',
   'rate-limit.purge': 'Effacement quotidien des compteurs de tentatives périmés',
+  'podcasts.purge-fetches': 'Effacement quotidien des empreintes de réseaux des flux de podcasts',
   'orders.reconcile': 'Vérification d’une commande en attente',
   'subscriptions.renew': 'Renouvellement d’un abonnement',
   'subscriptions.retry': 'Nouvel essai de prélèvement',

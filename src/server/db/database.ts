@@ -28,6 +28,7 @@ import type { SubscriptionTables, SubscriptionsTable } from '../subscriptions/ta
 import type { BillingTables } from '../billing/tables';
 import type { ShareTables } from '../shares/tables';
 import type { EditorialTables, SiteBuildsTable } from '../editorial/tables';
+import type { PodcastTables } from '../podcasts/tables';
 
 export type { NewsletterStatus, NewsletterSubscribersTable };
 export type { SessionsTable, TokenPurpose, TokensTable, UserRole, UsersTable } from '../auth/tables';
@@ -47,7 +48,7 @@ export type { Flag, Timestamp };
 
 /** Every domain declares its tables beside it (`<domain>/tables.ts`); the database is their union. */
 export interface Database
-  extends AuthTables, RateLimitTables, ContactTables, JobTables, PaymentTables, OrderTables, SubscriptionTables, BillingTables, ShareTables, EditorialTables, NewsletterTables, ShareRefundTables, ContractWithdrawalTables {}
+  extends AuthTables, RateLimitTables, ContactTables, JobTables, PaymentTables, OrderTables, SubscriptionTables, BillingTables, ShareTables, EditorialTables, NewsletterTables, ShareRefundTables, ContractWithdrawalTables, PodcastTables {}
 
 export type UserRow = Selectable<UsersTable>;
 export type NewUserRow = Insertable<UsersTable>;

@@ -23,6 +23,7 @@ import * as refundTransfers002 from './migrations/2026-11-30-002-refund-transfer
 import * as sepaMandates003 from './migrations/2026-11-30-003-sepa-mandates';
 import * as orderReferences007 from './migrations/2026-11-30-007-order-references';
 import * as contractWithdrawals003 from './migrations/2026-12-01-003-contract-withdrawals';
+import * as podcastFeeds201 from './migrations/2026-12-02-201-podcast-feeds';
 
 export const migrations: Readonly<Record<string, Migration>> = {
   '2026-11-21-001-members': members001,
@@ -42,6 +43,7 @@ export const migrations: Readonly<Record<string, Migration>> = {
   '2026-11-30-003-sepa-mandates': sepaMandates003,
   '2026-11-30-007-order-references': orderReferences007,
   '2026-12-01-003-contract-withdrawals': contractWithdrawals003,
+  '2026-12-02-201-podcast-feeds': podcastFeeds201,
 };
 
 /** A migrator over the app's migrations (tests also use it to migrate down). */

@@ -15,14 +15,17 @@ export async function requestContext(context: Pick<APIContext, 'request'> & { re
   return { deps, client: clientOf(context), userAgent: context.request.headers.get('user-agent') };
 }
 
-/** The client's rate-limit key: a keyed hash of its address, never the address itself. */
-export function clientOf(context: RequestLike): string {
-  let address = 'unknown';
+/** The client's address as the adapter tells it, or 'unknown'. Hash it before keeping anything of it. */
+export function clientAddressOf(context: RequestLike): string {
   try {
     // Astro throws when the adapter cannot tell the address (prerendered context, odd sockets).
-    address = context.clientAddress ?? 'unknown';
+    return context.clientAddress ?? 'unknown';
   } catch {
-    address = 'unknown';
+    return 'unknown';
   }
-  return clientKey(context.request, address, subkey('client-key'));
+}
+
+/** The client's rate-limit key: a keyed hash of its address, never the address itself. */
+export function clientOf(context: RequestLike): string {
+  return clientKey(context.request, clientAddressOf(context), subkey('client-key'));
 }

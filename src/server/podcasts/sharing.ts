@@ -1,0 +1,140 @@
+/**
+ * Sharing of personal feeds: a feed fetched from more networks in a Paris day than one listener
+ * has (home, phone, work, a podcast app's servers) is flagged for the back-office, where staff
+ * reset its address, and the supporter is told by mail.
+ *
+ * A network is the client's /24 (IPv4) or /64 (IPv6), kept as a keyed hash (key `podcast-feed`),
+ * never as an address, for `FETCH_RETENTION_DAYS` (the privacy page says so). Each process
+ * remembers the (feed, day, network) it has recorded, so that an app polling every hour from the
+ * same network costs one write a day, not one per poll.
+ */
+import { createHmac } from 'node:crypto';
+import { formatInTimeZone } from 'date-fns-tz';
+import type { Kysely } from 'kysely';
+import { TIME_ZONE } from '../../lib/dates';
+import { keyring } from '../core/keys';
+import { log } from '../core/log';
+import { newId, toTimestamp, type Database } from '../db/database';
+import { writeTransaction } from '../db/transaction';
+import { rateLimitSubject } from '../http/request-guards';
+
+/** More networks than this in one Paris day flag the feed. */
+export const SHARING_NETWORKS_PER_DAY = 12;
+
+/** How long the hashed networks of each day are kept. */
+export const FETCH_RETENTION_DAYS = 7;
+
+const parisDay = (at: Date) => formatInTimeZone(at, TIME_ZONE, 'yyyy-MM-dd');
+
+/** The client's network as a keyed hash: its /24 for IPv4, its /64 for IPv6 (`rateLimitSubject`). */
+export function networkOf(address: string): string {
+  const subject = rateLimitSubject(address);
+  const network = /^\d{1,3}(?:\.\d{1,3}){3}$/.test(subject) ? subject.replace(/\.\d+$/, '.0/24') : subject;
+  return createHmac('sha256', keyring().subkey('podcast-feed')).update(`network:${network}`).digest('hex').slice(0, 32);
+}
+
+const seen = new Set<string>();
+let seenDay = '';
+
+/**
+ * Records that `userId`'s feed was fetched from `address` at `now`; flags the feed (once a day,
+ * its count raised as more networks come) past `SHARING_NETWORKS_PER_DAY`. Never throws: the
+ * feed is answered whatever happens here.
+ */
+export async function recordFetch(db: Kysely<Database>, userId: string, address: string, now: Date): Promise<void> {
+  const day = parisDay(now);
+  if (day !== seenDay) {
+    seen.clear();
+    seenDay = day;
+  }
+  const network = networkOf(address);
+  const key = `${userId}|${network}`;
+  if (seen.has(key)) return;
+  try {
+    const inserted = await db.insertInto('podcast_feed_fetches').values({ user_id: userId, day, network }).onConflict((oc) => oc.doNothing()).executeTakeFirst();
+    seen.add(key);
+    if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) return;
+    const { count } = await db
+      .selectFrom('podcast_feed_fetches')
+      .select((eb) => eb.fn.countAll<number>().as('count'))
+      .where('user_id', '=', userId)
+      .where('day', '=', day)
+      .executeTakeFirstOrThrow();
+    const networks = Number(count);
+    if (networks <= SHARING_NETWORKS_PER_DAY) return;
+    await db
+      .insertInto('podcast_feed_flags')
+      .values({ id: newId(), user_id: userId, day, networks, flagged_at: toTimestamp(now), resolution: null, resolved_by: null, resolved_at: null })
+      .onConflict((oc) => oc.columns(['user_id', 'day']).doUpdateSet({ networks }))
+      .execute();
+    if (networks === SHARING_NETWORKS_PER_DAY + 1) log.warn('podcast feed flagged', { networks });
+  } catch (error) {
+    log.error('podcast feed fetch not recorded', { error: String(error) });
+  }
+}
+
+/** Forgets what this process remembers of recorded fetches (tests). */
+export function forgetRecordedFetches(): void {
+  seen.clear();
+  seenDay = '';
+}
+
+/** Deletes the networks of days older than `FETCH_RETENTION_DAYS` before `now`; how many rows. */
+export async function purgeOldFetches(db: Kysely<Database>, now: Date): Promise<number> {
+  const oldest = parisDay(new Date(now.getTime() - FETCH_RETENTION_DAYS * 24 * 3600 * 1000));
+  const result = await db.deleteFrom('podcast_feed_fetches').where('day', '<', oldest).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
+export interface SharingFlag {
+  id: string;
+  userId: string;
+  email: string;
+  name: string;
+  day: string;
+  networks: number;
+  flaggedAt: Date;
+  resolution: 'reset' | 'dismissed' | null;
+  resolvedAt: Date | null;
+}
+
+/** The flags for the back-office: open ones first, then the last 50 resolved. */
+export async function listSharingFlags(db: Kysely<Database>): Promise<SharingFlag[]> {
+  const rows = await db
+    .selectFrom('podcast_feed_flags as f')
+    .innerJoin('users as u', 'u.id', 'f.user_id')
+    .select(['f.id', 'f.user_id', 'f.day', 'f.networks', 'f.flagged_at', 'f.resolution', 'f.resolved_at', 'u.email', 'u.given_name', 'u.family_name'])
+    .orderBy((eb) => eb.case().when('f.resolved_at', 'is', null).then(0).else(1).end())
+    .orderBy('f.flagged_at', 'desc')
+    .limit(200)
+    .execute();
+  return rows.map((r) => ({
+    id: r.id,
+    userId: r.user_id,
+    email: r.email,
+    name: [r.given_name, r.family_name].filter(Boolean).join(' ') || r.email,
+    day: r.day,
+    networks: r.networks,
+    flaggedAt: new Date(r.flagged_at),
+    resolution: r.resolution,
+    resolvedAt: r.resolved_at ? new Date(r.resolved_at) : null,
+  }));
+}
+
+/**
+ * Marks an open flag resolved by `staffId`; the flag's account, or null when the flag is unknown
+ * or already resolved (a second click, another administrator first).
+ */
+export async function resolveFlag(db: Kysely<Database>, input: { flagId: string; staffId: string; resolution: 'reset' | 'dismissed'; now: Date }): Promise<string | null> {
+  return writeTransaction(db, async (trx) => {
+    const flag = await trx.selectFrom('podcast_feed_flags').select(['user_id']).where('id', '=', input.flagId).where('resolved_at', 'is', null).executeTakeFirst();
+    if (!flag) return null;
+    const updated = await trx
+      .updateTable('podcast_feed_flags')
+      .set({ resolution: input.resolution, resolved_by: input.staffId, resolved_at: toTimestamp(input.now) })
+      .where('id', '=', input.flagId)
+      .where('resolved_at', 'is', null)
+      .executeTakeFirst();
+    return Number(updated.numUpdatedRows) === 1 ? flag.user_id : null;
+  });
+}
