@@ -116,7 +116,7 @@ export async function personalFeedResponse(db: Kysely<Database>, data: PersonalF
 export async function personalAudioResponse(
   db: Kysely<Database>,
   episodes: readonly SupportersEpisode[],
-  request: { secret: string; podcast: string; filename: string; now: Date },
+  request: { secret: string; podcast: string; filename: string; now: Date; siteUrl: URL },
 ): Promise<Response> {
   const episode = episodes.find((e) => e.podcast === request.podcast && e.filename === request.filename);
   const access = await resolveFeed(db, request.secret, request.now);
@@ -125,6 +125,7 @@ export async function personalAudioResponse(
   if (access.state === 'ended') return text(403, AUDIO_ENDED_MESSAGE);
   return new Response(null, {
     status: 302,
-    headers: { Location: signedAudioPath({ podcast: episode.podcast, filename: episode.filename }, request.now), 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer' },
+    // Absolute: some podcast apps still follow only an absolute Location.
+    headers: { Location: new URL(signedAudioPath({ podcast: episode.podcast, filename: episode.filename }, request.now), request.siteUrl).href, 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer' },
   });
 }

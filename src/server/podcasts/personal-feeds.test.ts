@@ -149,10 +149,11 @@ describeEachDialect('supporters’ personal podcast feeds', (kind) => {
 
   it('redirects a supporter’s audio to a fresh signed address, and refuses it once support ended or the address changed', async () => {
     const { id, subscription, secret } = await supporter('abonne');
-    const audio = (s: string, filename = 'bonus.mp3') => personalAudioResponse(t.db, episodes, { secret: s, podcast: 'les-voix-du-terrain', filename, now: clock.now() });
+    const audio = (s: string, filename = 'bonus.mp3') => personalAudioResponse(t.db, episodes, { secret: s, podcast: 'les-voix-du-terrain', filename, now: clock.now(), siteUrl: new URL('https://contrechamp.test') });
     const ok = await audio(secret);
     expect(ok.status).toBe(302);
-    const location = new URL(ok.headers.get('location')!, 'https://contrechamp.test');
+    const location = new URL(ok.headers.get('location')!);
+    expect(location.origin).toBe('https://contrechamp.test');
     expect(location.pathname).toBe('/audio/soutiens/les-voix-du-terrain/bonus.mp3');
     expect(checkAudioSignature({ podcast: 'les-voix-du-terrain', filename: 'bonus.mp3' }, location.searchParams.get('e'), location.searchParams.get('s'), clock.now())).toBe('ok');
     expect((await audio(secret, 'public.mp3')).status).toBe(404);

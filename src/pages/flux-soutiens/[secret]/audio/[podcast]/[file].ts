@@ -11,12 +11,13 @@ import { supportersEpisodes } from '../../../../../lib/supporters-episodes';
 export const prerender = false;
 
 const answer: APIRoute = async ({ params }) => {
-  const { db } = await services();
+  const { db, siteUrl } = await services();
   return personalAudioResponse(db, await supportersEpisodes(), {
     secret: params['secret'] ?? '',
     podcast: params['podcast'] ?? '',
     filename: params['file'] ?? '',
     now: new Date(),
+    siteUrl,
   });
 };
 
