@@ -139,6 +139,8 @@ test('a feed read from many networks is flagged; staff reset it and the supporte
   await signIn(page, 'administration@exemple.fr', 'motdepasse-demo');
   await page.goto('/administration/flux-podcasts');
   const flag = page.getByRole('article').filter({ hasText: 'societaire@exemple.fr' });
+  // The fetches are written together, within two seconds.
+  await reloadUntil(page, flag);
   await expect(flag).toContainText('13');
   await expectAccessible(page);
   await shoot(page, SHOTS, 'admin-flags');

@@ -10,14 +10,14 @@ import type { Database } from '../db/database';
 import { shareholderUserIds } from '../shares/queries';
 import { supportingUserIds } from '../subscriptions/queries';
 
-/** Does this account support the newspaper at `now`? */
+/**
+ * Does this account support the newspaper at `now`? Each owning domain's query narrowed to the
+ * one account (indexed on the account), so that the answer costs the same at 10 or 100,000
+ * supporters: every hourly poll of every personal feed asks it.
+ */
 export async function isSupportingUser(db: Kysely<Database>, userId: string, now: Date): Promise<boolean> {
+  const subscription = await supportingUserIds(db).where('subscriptions.user_id', '=', userId).limit(1).executeTakeFirst();
+  if (subscription) return true;
   const today = formatInTimeZone(now, TIME_ZONE, 'yyyy-MM-dd');
-  const row = await db
-    .selectFrom('users')
-    .select('users.id')
-    .where('users.id', '=', userId)
-    .where((eb) => eb.or([eb('users.id', 'in', supportingUserIds(db)), eb('users.id', 'in', shareholderUserIds(db, today))]))
-    .executeTakeFirst();
-  return row !== undefined;
+  return (await shareholderUserIds(db, today).where('share_members.user_id', '=', userId).executeTakeFirst()) !== undefined;
 }

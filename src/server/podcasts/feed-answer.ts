@@ -100,7 +100,7 @@ export async function personalFeedResponse(db: Kysely<Database>, data: PersonalF
   const headers: Record<string, string> = { ...FEED_HEADERS, ETag: etag };
   if (access.state === 'active') {
     headers['Last-Modified'] = p.lastModified;
-    await recordFetch(db, access.userId, request.address, request.now);
+    recordFetch(db, access.userId, request.address, request.now);
   }
   const since = request.ifModifiedSince ? Date.parse(request.ifModifiedSince) : Number.NaN;
   const fresh = request.ifNoneMatch !== null ? etagMatches(request.ifNoneMatch, etag) : access.state === 'active' && !Number.isNaN(since) && since >= p.builtAt;

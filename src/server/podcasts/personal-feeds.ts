@@ -10,14 +10,11 @@
  * address serves the notice feed meanwhile, and the episodes again when support resumes.
  */
 import { createHash, createHmac } from 'node:crypto';
-import { formatInTimeZone } from 'date-fns-tz';
 import type { Kysely } from 'kysely';
-import { TIME_ZONE } from '../../lib/dates';
 import { keyring } from '../core/keys';
 import { toTimestamp, type Database } from '../db/database';
 import { writeTransaction } from '../db/transaction';
-import { shareholderUserIds } from '../shares/queries';
-import { supportingUserIds } from '../subscriptions/queries';
+import { isSupportingUser } from './entitlement';
 
 /** What an address's secret looks like: 32 base64url characters (192 bits). */
 export const SECRET_PATTERN = /^[A-Za-z0-9_-]{32}$/;
@@ -96,31 +93,16 @@ export type FeedAccess =
   | { state: 'ended' | 'active'; userId: string; generation: number };
 
 /**
- * What an incoming address opens: one indexed query (the secret's hash, the support state read in
- * the same statement), cheap enough for every hourly poll of every app. Support is what
- * `entitlement.ts` says: a running subscription (a gift included) or monthly donation, or shares
+ * What an incoming address opens: the secret's hash looked up (unique index), then the account's
+ * support (`isSupportingUser`, indexed on the account), cheap enough for every hourly poll of
+ * every app. Support is a running subscription (a gift included) or monthly donation, or shares
  * held today.
  */
 export async function resolveFeed(db: Kysely<Database>, secret: string, now: Date): Promise<FeedAccess> {
   if (!SECRET_PATTERN.test(secret)) return { state: 'invalid' };
-  const today = formatInTimeZone(now, TIME_ZONE, 'yyyy-MM-dd');
-  const row = await db
-    .selectFrom('podcast_feeds')
-    .select((eb) => [
-      'podcast_feeds.user_id',
-      'podcast_feeds.generation',
-      eb
-        .case()
-        .when(eb.or([eb('podcast_feeds.user_id', 'in', supportingUserIds(db)), eb('podcast_feeds.user_id', 'in', shareholderUserIds(db, today))]))
-        .then(1)
-        .else(0)
-        .end()
-        .as('supporting'),
-    ])
-    .where('podcast_feeds.secret_hash', '=', hashFeedSecret(secret))
-    .executeTakeFirst();
+  const row = await db.selectFrom('podcast_feeds').select(['user_id', 'generation']).where('secret_hash', '=', hashFeedSecret(secret)).executeTakeFirst();
   if (!row) return { state: 'invalid' };
-  return { state: Number(row.supporting) === 1 ? 'active' : 'ended', userId: row.user_id, generation: row.generation };
+  return { state: (await isSupportingUser(db, row.user_id, now)) ? 'active' : 'ended', userId: row.user_id, generation: row.generation };
 }
 
 /** What the account's export says of its feed: when it was made and last reset, never its address. */

@@ -33,50 +33,92 @@ export function networkOf(address: string): string {
   return createHmac('sha256', keyring().subkey('podcast-feed')).update(`network:${network}`).digest('hex').slice(0, 32);
 }
 
-const seen = new Set<string>();
-let seenDay = '';
+/** How long fetches wait in memory before they are written, together. */
+export const FETCH_FLUSH_MS = 2_000;
 
-/**
- * Records that `userId`'s feed was fetched from `address` at `now`; flags the feed (once a day,
- * its count raised as more networks come) past `SHARING_NETWORKS_PER_DAY`. Never throws: the
- * feed is answered whatever happens here.
- */
-export async function recordFetch(db: Kysely<Database>, userId: string, address: string, now: Date): Promise<void> {
-  const day = parisDay(now);
-  if (day !== seenDay) {
-    seen.clear();
-    seenDay = day;
-  }
-  const network = networkOf(address);
-  const key = `${userId}|${network}`;
-  if (seen.has(key)) return;
-  try {
-    const inserted = await db.insertInto('podcast_feed_fetches').values({ user_id: userId, day, network }).onConflict((oc) => oc.doNothing()).executeTakeFirst();
-    seen.add(key);
-    if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) return;
-    const { count } = await db
-      .selectFrom('podcast_feed_fetches')
-      .select((eb) => eb.fn.countAll<number>().as('count'))
-      .where('user_id', '=', userId)
-      .where('day', '=', day)
-      .executeTakeFirstOrThrow();
-    const networks = Number(count);
-    if (networks <= SHARING_NETWORKS_PER_DAY) return;
-    await db
-      .insertInto('podcast_feed_flags')
-      .values({ id: newId(), user_id: userId, day, networks, flagged_at: toTimestamp(now), resolution: null, resolved_by: null, resolved_at: null })
-      .onConflict((oc) => oc.columns(['user_id', 'day']).doUpdateSet({ networks }))
-      .execute();
-    if (networks === SHARING_NETWORKS_PER_DAY + 1) log.warn('podcast feed flagged', { networks });
-  } catch (error) {
-    log.error('podcast feed fetch not recorded', { error: String(error) });
-  }
+interface PendingFetch {
+  userId: string;
+  day: string;
+  network: string;
+  at: Date;
 }
 
-/** Forgets what this process remembers of recorded fetches (tests). */
+const seen = new Set<string>();
+let pending: PendingFetch[] = [];
+let pendingDb: Kysely<Database> | null = null;
+let timer: ReturnType<typeof setTimeout> | null = null;
+
+/**
+ * Notes that `userId`'s feed was fetched from `address` at `now`. Fetches are written together,
+ * at most `FETCH_FLUSH_MS` later (`flushFetches`), and each process writes a (feed, network, day)
+ * once: an app polling every hour costs one row a day, and a feed answers without waiting for a
+ * write. What a killed process had not written yet is lost; it is a count, not a record anyone
+ * was told of. Never throws.
+ */
+export function recordFetch(db: Kysely<Database>, userId: string, address: string, now: Date): void {
+  const day = parisDay(now);
+  const network = networkOf(address);
+  const key = `${day}|${userId}|${network}`;
+  if (seen.has(key)) return;
+  seen.add(key);
+  pending.push({ userId, day, network, at: now });
+  pendingDb = db;
+  timer ??= setTimeout(() => void flushFetches(), FETCH_FLUSH_MS);
+  timer.unref?.();
+}
+
+/**
+ * Writes the fetches noted so far in one transaction, then flags each feed they took past
+ * `SHARING_NETWORKS_PER_DAY` networks that day (once a day, its count raised as more come).
+ */
+export async function flushFetches(): Promise<void> {
+  if (timer) clearTimeout(timer);
+  timer = null;
+  const batch = pending;
+  const db = pendingDb;
+  pending = [];
+  if (!db || batch.length === 0) return;
+  try {
+    await writeTransaction(db, async (trx) => {
+      const grown = new Map<string, PendingFetch>();
+      for (const fetch of batch) {
+        const inserted = await trx.insertInto('podcast_feed_fetches').values({ user_id: fetch.userId, day: fetch.day, network: fetch.network }).onConflict((oc) => oc.doNothing()).executeTakeFirst();
+        if (Number(inserted.numInsertedOrUpdatedRows ?? 0) > 0) grown.set(`${fetch.userId}|${fetch.day}`, fetch);
+      }
+      for (const fetch of grown.values()) {
+        const { count } = await trx
+          .selectFrom('podcast_feed_fetches')
+          .select((eb) => eb.fn.countAll<number>().as('count'))
+          .where('user_id', '=', fetch.userId)
+          .where('day', '=', fetch.day)
+          .executeTakeFirstOrThrow();
+        const networks = Number(count);
+        if (networks <= SHARING_NETWORKS_PER_DAY) continue;
+        await trx
+          .insertInto('podcast_feed_flags')
+          .values({ id: newId(), user_id: fetch.userId, day: fetch.day, networks, flagged_at: toTimestamp(fetch.at), resolution: null, resolved_by: null, resolved_at: null })
+          .onConflict((oc) => oc.columns(['user_id', 'day']).doUpdateSet({ networks }))
+          .execute();
+        log.warn('podcast feed flagged', { networks });
+      }
+    });
+  } catch (error) {
+    // Noted again next time: a busy database must not lose the count for the day.
+    for (const fetch of batch) seen.delete(`${fetch.day}|${fetch.userId}|${fetch.network}`);
+    log.error('podcast feed fetches not recorded', { error: String(error) });
+  }
+  // A day's keys are dropped once that day has passed.
+  const today = parisDay(new Date());
+  for (const key of seen) if (key.slice(0, 10) < today) seen.delete(key);
+}
+
+/** Forgets what this process noted of fetches, written or not (tests). */
 export function forgetRecordedFetches(): void {
   seen.clear();
-  seenDay = '';
+  pending = [];
+  pendingDb = null;
+  if (timer) clearTimeout(timer);
+  timer = null;
 }
 
 /** Deletes the networks of days older than `FETCH_RETENTION_DAYS` before `now`; how many rows. */
