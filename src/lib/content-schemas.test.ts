@@ -126,6 +126,14 @@ describe('episode schema', () => {
     expect(episodeSchema(helpers).safeParse({ ...episode, content_folder_url: 'http://insecure.example/' }).success).toBe(false);
     expect(episodeSchema(helpers).safeParse({ ...episode, content_folder_url: 'media/' }).success).toBe(false);
   });
+  it('keeps a supporters-only episode’s audio in the private folder, and only there', () => {
+    const bonus = { ...episode, supportersOnly: true, content_folder_url: '/audio/soutiens/a-contre-courant/' };
+    expect(episodeSchema(helpers).safeParse(bonus).success).toBe(true);
+    const published = episodeSchema(helpers).safeParse({ ...bonus, content_folder_url: '/media/podcasts/a-contre-courant/' });
+    expect(published.success).toBe(false);
+    expect(published.error?.issues[0]?.message).toBe('Un épisode réservé aux soutiens a son audio dans le dossier privé : « /audio/soutiens/a-contre-courant/ ».');
+    expect(episodeSchema(helpers).safeParse({ ...episode, content_folder_url: '/audio/soutiens/a-contre-courant/' }).success).toBe(false);
+  });
 });
 
 describe('tags and dossiers', () => {

@@ -274,7 +274,16 @@ export const episodeSchema = <Image extends z.ZodType>(h: SchemaHelpers<Image>) 
         })
         .strict(),
     })
-    .strict();
+    .strict()
+    // A supporters-only episode's audio is in the private folder, and only there: a bonus put in a
+    // public folder would be published with the build, a public one in the private folder unheard.
+    .superRefine((episode, ctx) => {
+      const privateFolder = `/audio/soutiens/${episode.podcast}/`;
+      if (episode.supportersOnly && episode.content_folder_url !== privateFolder)
+        ctx.addIssue({ code: 'custom', path: ['content_folder_url'], message: `Un épisode réservé aux soutiens a son audio dans le dossier privé : « ${privateFolder} ».` });
+      if (!episode.supportersOnly && episode.content_folder_url.startsWith('/audio/soutiens/'))
+        ctx.addIssue({ code: 'custom', path: ['content_folder_url'], message: 'Le dossier « /audio/soutiens/ » est réservé aux épisodes des soutiens (supportersOnly: true).' });
+    });
 
 export const pageSchema = z
   .object({

@@ -26,4 +26,10 @@ describe('signed supporters-only audio addresses', () => {
     expect(checkAudioSignature(file, e, null, now)).toBe('invalid');
     expect(checkAudioSignature({ podcast: '..', filename: 'x.mp3' }, e, s, now)).toBe('invalid');
   });
+
+  it('never signs a name that would leave the private folder, nor a hidden file', () => {
+    for (const podcast of ['..', '.', '.cache']) expect(() => signedAudioPath({ podcast, filename: 'bonus.mp3' }, now)).toThrow();
+    expect(() => signedAudioPath({ podcast: 'les-voix-du-terrain', filename: '..' }, now)).toThrow();
+    expect(() => signedAudioPath({ podcast: 'a/b', filename: 'bonus.mp3' }, now)).toThrow();
+  });
 });

@@ -16,7 +16,8 @@ export interface AudioFile {
   filename: string;
 }
 
-const SAFE = /^[\w.-]+$/;
+/** A plain name: letters, digits, `_`, `-` and dots, never starting with a dot (so never `.` or `..`). */
+const SAFE = /^(?!\.)[\w.-]+$/;
 const message = (file: AudioFile, expires: number) => `${file.podcast}/${file.filename}:${expires}`;
 
 /** The signed path of a supporters-only file, valid until `now + ttl`. */

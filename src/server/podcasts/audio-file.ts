@@ -12,7 +12,7 @@
  */
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { resolve, sep } from 'node:path';
 import { Readable } from 'node:stream';
 import { checkAudioSignature, type AudioFile } from './audio-access';
 
@@ -63,8 +63,11 @@ export async function supportersAudioResponse(req: AudioRequest): Promise<Respon
   if (access !== 'ok') return text(403, access === 'expired' ? EXPIRED_MESSAGE : INVALID_MESSAGE);
   const extension = req.file.filename.slice(req.file.filename.lastIndexOf('.') + 1).toLowerCase();
   const type = AUDIO_TYPES[extension];
-  // checkAudioSignature accepted only plain names (no slash, no `..` segment of its own).
-  const path = join(req.dir, req.file.podcast, req.file.filename);
+  // checkAudioSignature accepted only plain names (no slash, no leading dot); the path is checked
+  // to stay inside the private folder all the same.
+  const root = resolve(req.dir);
+  const path = resolve(root, req.file.podcast, req.file.filename);
+  if (!path.startsWith(root + sep)) return text(404, NOT_FOUND_MESSAGE);
   const info = type ? await stat(path).catch(() => null) : null;
   if (!type || !info?.isFile()) return text(404, NOT_FOUND_MESSAGE);
 
