@@ -28,7 +28,7 @@ const PUBLIC = [
 const ROLES: { email: string; paths: string[] }[] = [
   {
     email: 'abonne@exemple.fr',
-    paths: ['/mon-compte', '/mon-compte/mes-informations', '/mon-compte/mes-abonnements', '/mon-compte/mes-cadeaux', '/mon-compte/mes-factures', '/soutenir/mon-compte', '/retractation'],
+    paths: ['/mon-compte', '/mon-compte/mes-informations', '/mon-compte/mes-abonnements', '/mon-compte/mes-cadeaux', '/mon-compte/mes-factures', '/soutenir/mon-compte', '/retractation', '/mon-compte/podcasts'],
   },
   { email: 'societaire@exemple.fr', paths: ['/mon-compte/societariat', '/devenir-societaire/mon-compte'] },
   { email: 'redaction@exemple.fr', paths: ['/redaction', '/redaction/messages'] },
@@ -36,7 +36,7 @@ const ROLES: { email: string; paths: string[] }[] = [
     email: 'administration@exemple.fr',
     paths: [
       '/administration', '/administration/commandes', '/administration/abonnements', '/administration/factures', '/administration/cadeaux',
-      '/administration/societariat', '/administration/assemblees', '/administration/taches', '/administration/retractations',
+      '/administration/societariat', '/administration/assemblees', '/administration/taches', '/administration/retractations', '/administration/flux-podcasts',
     ],
   },
 ];
