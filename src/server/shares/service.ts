@@ -295,7 +295,7 @@ export interface MemberView {
   holding: Holding | undefined;
   memberNumber: number | null;
   certificates: Certificate[];
-  bulletins: (ShareBulletin & { renounceable: boolean })[];
+  bulletins: ShareBulletin[];
   entries: RegisterEntry[];
 }
 
@@ -313,7 +313,7 @@ export async function memberView(deps: Pick<ServerDeps, 'db' | 'clock'>, userId:
       .filter((e) => e.kind === 'admission' && e.certificateNumber !== null)
       .map((e) => ({ number: e.certificateNumber!, shares: e.sharesDelta, nominalCents: e.nominalCents, collegeId: e.collegeId, admittedOn: e.effectiveOn, undone: e.bulletinId !== null && renounced.has(e.bulletinId) }))
       .reverse(),
-    bulletins: bulletins.map((b) => ({ ...b, renounceable: canRenounce(b, now) })),
+    bulletins,
     entries,
   };
 }
