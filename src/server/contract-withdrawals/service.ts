@@ -46,6 +46,8 @@ export type { ContractWithdrawal, ContractKind, WithdrawalChannel, ContractRef }
 export { withdrawalBlocks, withdrawalLink, withdrawalToken, orderPeriod, bulletinPeriod, untilDay } from './links';
 
 export const NOT_FOUND = 'Ce contrat est introuvable.';
+/** What the mailed link's page says for a token that is not one (cut, altered, forged): a 404. */
+export const LINK_NOT_VALID = `Ce lien de rétractation n’est pas valide : il a peut-être été coupé ou modifié. Copiez-le en entier depuis l’e-mail, ou retrouvez vos contrats dans votre compte, page «\u00a0Se rétracter d’un contrat\u00a0». Vous pouvez aussi nous écrire à ${CONTACTS.abonnements.email} (à ${CONTACTS.societaires.email} pour des parts sociales).`;
 
 /** How a page names a contract in its address or form: `o.<uuid>` (an order) or `b.<uuid>` (a bulletin). */
 export const contractParam = (ref: ContractRef): string => ('orderId' in ref ? `o.${ref.orderId}` : `b.${ref.bulletinId}`);
