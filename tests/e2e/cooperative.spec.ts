@@ -125,9 +125,9 @@ test('renouncing a subscription within 14 days, from Sociétariat: refunded, and
   // One function for the bulletin, « Se rétracter du contrat ici », with the deadline and the refund; no second form.
   const withdraw = main(page).getByRole('link', { name: 'Se rétracter du contrat ici' });
   await expect(withdraw).toHaveCount(1);
-  const bulletin = main(page).getByRole('listitem').filter({ has: withdraw });
+  const bulletin = main(page).getByRole('listitem').filter({ has: page.getByRole('link', { name: 'Se rétracter du contrat ici' }) });
   await expect(bulletin).toContainText('100 € vous sont alors remboursés');
-  await expect(bulletin).toContainText(/dans les 14 jours qui suivent la signature, soit jusqu’au \d{1,2}(er)?\s\p{L}+\s\d{4} à \d{1,2} h \d{2} \(heure de Paris\)/u);
+  await expect(bulletin).toContainText(/dans les 14 jours qui suivent la signature, soit jusqu’au\s\d{1,2}(er)?\s\p{L}+\s\d{4}\sà\s\d{1,2}\sh\s\d{2}\s\(heure de Paris\)/u);
   await expect(main(page).getByText(/Renoncer à cette souscription|Confirmer ma renonciation/)).toHaveCount(0);
   await withdraw.click();
   await arrived(page, /\/retractation\?contrat=b\.[\w-]+$/);
