@@ -6,7 +6,8 @@
  * acknowledgement page and mail (the contract, the date and time in Paris); signed in again, the
  * Sociétariat page shows the renunciation, and the back-office's list the one record. The same
  * link opened again says it was already done (nothing recorded twice); a forged link answers a
- * French 404. Screenshots at 1280 and 390 px in SHOTS_DIR (/work/shots/share-withdrawal).
+ * French 404. A bulletin whose account was deleted since: its link says so, in French, and whom
+ * to write to (410), and records nothing. Screenshots at 1280 and 390 px in SHOTS_DIR (/work/shots/share-withdrawal).
  */
 import type { Page } from '@playwright/test';
 import { expect, test } from '../helpers/guard';
@@ -123,4 +124,28 @@ test('shares withdrawn from the bulletin mail’s link, signed out: acknowledgem
   await expect(listed).toHaveCount(1);
   await expect(listed).toContainText('Lien de l’e-mail');
   await office.close();
+});
+
+test('the account deleted since: the bulletin’s link says in French what became of it and whom to write to (410), nothing recorded', async ({ page }) => {
+  const email = await subscribeAsNewReader(page, { shares: 1, familyName: 'Morel', transfer: true });
+  const mail = await waitForMail(email, /en attente de votre virement/);
+  const path = /https?:\/\/[^\s/]+(\/retractation\/lien\/[\w.-]+)/.exec(mail.text ?? '')?.[1];
+  expect(path, 'the bulletin’s mail carries « Se rétracter du contrat ici »').toBeDefined();
+
+  // Nothing paid yet: the account can go, and the bulletin is closed with it.
+  await page.goto('/mon-compte/mes-informations');
+  await page.locator('#delete_password').fill('un mot de passe de test');
+  await page.getByLabel('Pour confirmer, tapez SUPPRIMER').fill('SUPPRIMER');
+  await page.getByRole('button', { name: 'Supprimer définitivement mon compte' }).click();
+  await expect(page).toHaveURL(/\/compte-supprime(#.*)?$/);
+
+  const answer = await page.goto(path!);
+  expect(answer?.status()).toBe(410);
+  await expect(main(page)).toContainText('1 part sociale de Contrechamp');
+  await expect(main(page).getByRole('alert')).toContainText('annulée avant d’être payée');
+  await expect(main(page).getByRole('alert')).toContainText(/societaires@/);
+  await expect(main(page).getByRole('button', { name: 'Confirmer la rétractation' })).toHaveCount(0);
+  await look(page, SHOTS, 'compte-supprime');
+  const bulletinId = /\/lien\/w1\.b\.([\w-]{36})\./.exec(path!)![1]!;
+  expect(await withE2eDatabase((db) => db.selectFrom('contract_withdrawals').select('id').where('bulletin_id', '=', bulletinId).execute())).toEqual([]);
 });

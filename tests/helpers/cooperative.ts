@@ -11,10 +11,11 @@ const heading = (page: Page, name: string | RegExp) => page.getByRole('heading',
 
 /**
  * A visitor chooses `shares` shares in the readers' college from the pitch, creates an account at
- * the account step, signs the bulletin and pays by card; returns the new account's address.
+ * the account step, signs the bulletin and pays by card (or, with `transfer`, chooses a bank transfer
+ * and stops at the bulletin waiting for it); returns the new account's address.
  * With `see`, each page is looked at (given its name).
  */
-export async function subscribeAsNewReader(page: Page, { shares, familyName, see = async () => {} }: { shares: number; familyName: string; see?: (name: string) => Promise<void> }): Promise<string> {
+export async function subscribeAsNewReader(page: Page, { shares, familyName, see = async () => {}, transfer = false }: { shares: number; familyName: string; see?: (name: string) => Promise<void>; transfer?: boolean }): Promise<string> {
   await page.goto('/devenir-societaire');
   await expect(main(page)).toContainText(/sociétaires détiennent \d+ parts/);
   await see('pitch');
@@ -42,8 +43,14 @@ export async function subscribeAsNewReader(page: Page, { shares, familyName, see
   await page.getByLabel('Ville').fill('Nantes');
   await page.getByRole('checkbox', { name: /J’ai lu et j’accepte les statuts/ }).check();
   await page.getByRole('checkbox', { name: /n’est pas un placement/ }).check();
+  if (transfer) await page.getByRole('radio', { name: /Virement bancaire/ }).check();
   await see('bulletin');
   await page.getByRole('button', { name: 'Signer mon bulletin et payer' }).click();
+  if (transfer) {
+    await arrived(page, /\/devenir-societaire\/confirmation\/[\w-]+$/);
+    await expect(heading(page, 'Votre bulletin attend votre virement')).toBeVisible();
+    return email;
+  }
   await arrived(page, /\/paiement-simule\/[\w-]+$/);
   await expect(main(page)).toContainText(String(shares * 50));
   await page.locator('#numero').fill('4242 4242 4242 4242');
