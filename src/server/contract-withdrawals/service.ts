@@ -243,7 +243,7 @@ async function withdraw(deps: WithdrawalDeps, contract: Contract, channel: Withd
   if ('bulletinId' in contract.ref) {
     // The shares' renunciation refunds (card/SEPA through the provider, a transfer by a refund by
     // transfer) and updates the register; the record and its acknowledgement are written in its
-    // transaction, in place of the shares' own mail: one renunciation, one record, one mail.
+    // transaction, the renunciation's one mail (the shares send none): one renunciation, one record, one mail.
     const bulletin = await findBulletin(deps.db, contract.ref.bulletinId);
     const box: { recorded?: { withdrawal: ContractWithdrawal; created: boolean } } = {};
     const renounced = await renounceBulletin(deps, contract.userId!, contract.ref.bulletinId, async (trx, outcome) => {
