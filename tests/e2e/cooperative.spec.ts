@@ -20,13 +20,13 @@ import type { Page } from '@playwright/test';
 import { expect, test } from '../helpers/guard';
 import { forgetClientRateLimits } from '../helpers/accounts';
 import { arrived, look, reloadUntil, signIn, trackRouter, waitForMail, withE2eDatabase } from '../helpers/browse';
+import { subscribeAsNewReader } from '../helpers/cooperative';
 
 test.describe.configure({ timeout: 180_000 });
 
 const SHOTS = process.env.SHOTS_DIR ?? '/work/shots/cooperative';
 const DEMO_PASSWORD = 'motdepasse-demo';
 const main = (page: Page) => page.locator('main');
-const heading = (page: Page, name: string | RegExp) => page.getByRole('heading', { level: 1, name });
 
 test.beforeEach(async ({ page }) => {
   await forgetClientRateLimits();
@@ -43,53 +43,8 @@ async function pdfAt(page: Page, href: string): Promise<string> {
   return execFileSync('pdftotext', ['-layout', file, '-'], { encoding: 'utf8' });
 }
 
-/**
- * A visitor chooses `shares` shares in the readers' college from the pitch, creates an account at
- * the account step, signs the bulletin and pays by card; returns the new account's address.
- * With `shots`, each page is looked at.
- */
-async function subscribeAsNewReader(page: Page, { shares, familyName, shots = false }: { shares: number; familyName: string; shots?: boolean }): Promise<string> {
-  const see = (name: string) => (shots ? look(page, SHOTS, name) : Promise.resolve());
-  await page.goto('/devenir-societaire');
-  await expect(main(page)).toContainText(/sociétaires détiennent \d+ parts/);
-  await see('pitch');
-  await page.getByRole('link', { name: 'Je souscris des parts' }).click();
-  await arrived(page, /\/devenir-societaire\/souscrire$/);
-  await page.getByLabel('Nombre de parts').fill(String(shares));
-  await page.getByRole('radio', { name: /Lecteurs-sociétaires/ }).check();
-  await see('souscrire-choix');
-  await page.getByRole('button', { name: 'Continuer' }).click();
-  await arrived(page, new RegExp(`/devenir-societaire/mon-compte\\?parts=${shares}&college=lecteurs$`));
-  await see('mon-compte');
-  const email = `societaire-${Date.now()}-${familyName.toLowerCase()}@exemple.fr`;
-  await page.getByLabel('Adresse e-mail', { exact: true }).fill(email);
-  await page.getByLabel('Prénom', { exact: true }).fill('Inès');
-  await page.getByLabel('Nom', { exact: true }).fill(familyName);
-  await page.getByLabel('Mot de passe', { exact: true }).fill('un mot de passe de test');
-  await page.getByRole('button', { name: 'Créer mon compte et continuer' }).click();
-  await arrived(page, new RegExp(`/devenir-societaire/souscrire\\?parts=${shares}&college=lecteurs$`));
-
-  // The bulletin, kept from the choice, then signed.
-  await expect(main(page)).toContainText('Votre compte est créé');
-  await expect(page.getByLabel('Nombre de parts')).toHaveValue(String(shares));
-  await page.getByLabel('Adresse postale').fill('3 rue du Port');
-  await page.getByLabel('Code postal').fill('44000');
-  await page.getByLabel('Ville').fill('Nantes');
-  await page.getByRole('checkbox', { name: /J’ai lu et j’accepte les statuts/ }).check();
-  await page.getByRole('checkbox', { name: /n’est pas un placement/ }).check();
-  await see('bulletin');
-  await page.getByRole('button', { name: 'Signer mon bulletin et payer' }).click();
-  await arrived(page, /\/paiement-simule\/[\w-]+$/);
-  await expect(main(page)).toContainText(String(shares * 50));
-  await page.locator('#numero').fill('4242 4242 4242 4242');
-  await page.getByRole('button', { name: /^Payer \d/ }).click();
-  await arrived(page, /\/devenir-societaire\/confirmation\/[\w-]+$/);
-  await reloadUntil(page, heading(page, 'Merci, votre souscription est enregistrée'));
-  return email;
-}
-
 test('3 shares in the readers’ college: the bulletin signed and paid by card, then admitted in the back-office, with its certificate', async ({ page, browser }) => {
-  const email = await subscribeAsNewReader(page, { shares: 3, familyName: 'Durand', shots: true });
+  const email = await subscribeAsNewReader(page, { shares: 3, familyName: 'Durand', see: (name) => look(page, SHOTS, name) });
   await look(page, SHOTS, 'confirmation');
   const bulletin = await pdfAt(page, (await page.getByRole('link', { name: 'Télécharger mon bulletin (PDF)' }).getAttribute('href'))!);
   expect(bulletin).toMatch(/EXEMPLAIRE DU SOCIÉTAIRE/);
@@ -161,25 +116,28 @@ test('3 shares in the readers’ college: the bulletin signed and paid by card, 
   await page.reload();
   await expect(main(page)).toContainText(/Accepté, effet au 31\sdécembre \d{4}/);
   // Shares on their way out are no longer offered for renunciation (the service refuses it too).
-  await expect(page.getByText('Renoncer à cette souscription')).toHaveCount(0);
+  await expect(main(page).getByRole('link', { name: 'Se rétracter du contrat ici' })).toHaveCount(0);
 });
 
 test('renouncing a subscription within 14 days, from Sociétariat: refunded, and the cooperative’s documents are there', async ({ page }) => {
   const email = await subscribeAsNewReader(page, { shares: 2, familyName: 'Renard' });
   await page.goto('/mon-compte/societariat');
-  const bulletin = main(page).getByRole('listitem').filter({ hasText: 'Renoncer à cette souscription' });
-  await bulletin.getByText('Renoncer à cette souscription').click();
-  await expect(bulletin).toContainText('100 € vous sont remboursés');
-  // Without the box ticked, the browser asks for it; nothing is sent.
-  await bulletin.getByRole('button', { name: 'Confirmer ma renonciation' }).click();
-  await expect(page).toHaveURL(/\/mon-compte\/societariat$/);
-  await bulletin.getByRole('checkbox', { name: /Je renonce à ma souscription de 2 parts/ }).check();
+  // One function for the bulletin, « Se rétracter du contrat ici », with the deadline and the refund; no second form.
+  const withdraw = main(page).getByRole('link', { name: 'Se rétracter du contrat ici' });
+  await expect(withdraw).toHaveCount(1);
+  const bulletin = main(page).getByRole('listitem').filter({ has: page.getByRole('link', { name: 'Se rétracter du contrat ici' }) });
+  await expect(bulletin).toContainText('100 € vous sont alors remboursés');
+  await expect(bulletin).toContainText(/dans les 14 jours qui suivent la signature, soit jusqu’au\s\d{1,2}(er)?\s\p{L}+\s\d{4}\sà\s\d{1,2}\sh\s\d{2}\s\(heure de Paris\)/u);
+  await expect(main(page).getByText(/Renoncer à cette souscription|Confirmer ma renonciation/)).toHaveCount(0);
+  await withdraw.click();
+  await arrived(page, /\/retractation\?contrat=b\.[\w-]+$/);
   await look(page, SHOTS, 'renonciation');
-  await bulletin.getByRole('button', { name: 'Confirmer ma renonciation' }).click();
-  await expect(main(page)).toContainText('Votre renonciation est enregistrée.');
-  await expect(main(page)).not.toContainText('Votre compte est créé');
+  await main(page).getByRole('button', { name: 'Confirmer la rétractation' }).click();
+  await expect(page.getByRole('heading', { name: /Votre rétractation est enregistrée le .+ à .+/ })).toBeVisible();
+  await page.goto('/mon-compte/societariat');
   await expect(main(page)).toContainText('Renonciation');
-  await expect(page.getByText('Renoncer à cette souscription')).toHaveCount(0);
+  await expect(main(page).getByRole('link', { name: /Rétractation enregistrée le/ })).toBeVisible();
+  await expect(main(page).getByRole('link', { name: 'Se rétracter du contrat ici' })).toHaveCount(0);
   const mail = await waitForMail(email, /renonciation/i);
   expect(mail.text).toMatch(/100(,00)?\s€/);
 

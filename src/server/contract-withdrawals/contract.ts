@@ -20,8 +20,11 @@ export interface Contract {
   /** The last moment of the period, and the instant it ends. */
   lastDay: Date;
   endsAt: Date;
-  /** Null when the function is open for it now; else why not (in French). */
-  refusal: { status: 404 | 409; message: string } | null;
+  /**
+   * Null when the function is open for it now; else why not (in French). 410: the account it
+   * was concluded with is deleted — the right stands, but is exercised by writing to us.
+   */
+  refusal: { status: 404 | 409 | 410; message: string } | null;
   /** Already withdrawn: the record. */
   withdrawal: ContractWithdrawal | null;
 }

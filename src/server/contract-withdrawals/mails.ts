@@ -43,9 +43,11 @@ export function acknowledgementMail({ siteUrl, contract, withdrawnAt, refundByTr
         ],
       },
       refund,
+      // Refunded by transfer: the way to give the IBAN, as the shares' refund mails have it.
+      ...(contract.refundCents > 0 && refundByTransfer ? [{ kind: 'action', label: 'Indiquer mon IBAN', url: siteLink(siteUrl, '/mon-compte/societariat#remboursements') } satisfies Block] : []),
       { kind: 'paragraph', text: NEXT[contract.kind] },
       { kind: 'link', label: 'Mon compte', url: siteLink(siteUrl, '/mon-compte') },
-      { kind: 'note', text: `Vous n’êtes pas à l’origine de cette rétractation ? Écrivez-nous sans attendre à ${CONTACTS.abonnements.email}.` },
+      { kind: 'note', text: `Vous n’êtes pas à l’origine de cette rétractation ? Écrivez-nous sans attendre à ${contract.kind === 'shares' ? CONTACTS.societaires.email : CONTACTS.abonnements.email}.` },
     ],
     reason: 'Vous recevez ce message parce qu’une rétractation a été enregistrée pour un contrat conclu sur contrechamp.media avec votre compte.',
   });

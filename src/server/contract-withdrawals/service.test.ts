@@ -12,6 +12,7 @@ import { createTestDatabase, describeEachDialect, type TestDatabase } from '../.
 import { withJobs } from '../../../tests/helpers/jobs';
 import { revenueWorld } from '../../../tests/helpers/revenue-world';
 import { plainSpaces } from '../../../tests/helpers/site';
+import { CONTACTS } from '../../config/publisher';
 import { deleteAccount, exportData } from '../account/service';
 import { refundOrder } from '../admin/service';
 import { createUser } from '../auth/service';
@@ -209,6 +210,73 @@ describeEachDialect('contract withdrawals', (kind) => {
     await expect(test.db.updateTable('contract_withdrawals').set({ user_id: other as unknown as null }).where('id', '=', row.id).execute()).rejects.toThrow();
     await expect(test.db.updateTable('contract_withdrawals').set({ refund_cents: 1 } as never).where('id', '=', row.id).execute()).rejects.toThrow();
     expect(await test.db.selectFrom('contract_withdrawals').select('refund_cents').where('id', '=', row.id).executeTakeFirstOrThrow()).toMatchObject({ refund_cents: 700 });
+  });
+
+  const withdrawalsOf = async (column: 'order_id' | 'bulletin_id', id: string) => (await test.db.selectFrom('contract_withdrawals').select('id').where(column, '=', id).execute()).length;
+  const bulletinOf = async (who: string, paiement: 'card' | 'transfer') => {
+    const placed = await subscribeShares(deps, who, { ...bulletinForm.parse({ parts: '2', college: 'lecteurs', personne: 'physique', given_name: 'Inès', family_name: 'Durand', address_line1: '3 rue du Port', postal_code: '44000', city: 'Nantes', country: 'FR', paiement, statuts: true, risque: true }), tentative: randomUUID() }, '203.0.113.7');
+    if (!placed.ok) throw new Error(placed.message);
+    if (paiement === 'card') await submitSimulatedSession(provider, sessionOf(placed.url), { action: 'pay', number: '4242424242424242', delivery: PROMPT_DELIVERY });
+    await deps.flush();
+    return placed.bulletinId;
+  };
+
+  it('the account deleted since: the mailed link still shows the contract, says in French whom to write to before the deadline (410), and records nothing', async () => {
+    const orderId = await pay(reader, { formule: 'mensuel' });
+    const order = (await findOrder(test.db, orderId))!;
+    // A bulletin by transfer, not paid yet: the deletion closes it.
+    const bulletinId = await bulletinOf(reader, 'transfer');
+    const number = (await findBulletin(test.db, bulletinId))!.number;
+    expect(await deleteAccount(deps, { userId: reader, password: 'un mot de passe solide' })).toEqual({ ok: true });
+    await deps.flush();
+    expect(sent.map((m) => m.subject)).toContain('Votre compte Contrechamp a été supprimé');
+    clock.advance(3 * DAY);
+    const refunds = vi.spyOn(provider, 'refund');
+    sent = [];
+
+    // The subscription: the right stands to the 11th of December; the reader writes to the subscriptions' contact.
+    const orderLink = withdrawalToken({ orderId });
+    const shown = (await contractOfLink(deps, orderLink))!;
+    expect(shown).toMatchObject({ kind: 'subscription', reference: order.reference, userId: null, withdrawal: null, refusal: { status: 410 } });
+    const said = plainSpaces(shown.refusal!.message);
+    expect(said).toContain('a été supprimé');
+    expect(said).toContain(CONTACTS.abonnements.email);
+    expect(said).toContain(order.reference);
+    expect(said).toContain('jusqu’au 11 décembre 2026 inclus');
+    expect(said).toContain('7 €');
+    expect(await withdrawByLink(deps, orderLink)).toMatchObject({ ok: false, status: 410, message: shown.refusal!.message });
+
+    // The bulletin closed by the deletion: nothing to refund, the shares' contact for questions.
+    const closed = (await contractOfLink(deps, withdrawalToken({ bulletinId })))!;
+    expect(closed).toMatchObject({ kind: 'shares', reference: number, refundCents: 0, refusal: { status: 410 } });
+    expect(plainSpaces(closed.refusal!.message)).toContain('annulée avant d’être payée');
+    expect(closed.refusal!.message).toContain(CONTACTS.societaires.email);
+    expect(await withdrawByLink(deps, withdrawalToken({ bulletinId }))).toMatchObject({ ok: false, status: 410 });
+
+    await deps.flush();
+    expect(await withdrawalsOf('order_id', orderId)).toBe(0);
+    expect(await withdrawalsOf('bulletin_id', bulletinId)).toBe(0);
+    expect(refunds).not.toHaveBeenCalled();
+    expect(sent).toHaveLength(0);
+    expect((await findOrder(test.db, orderId))!.status).toBe('paid');
+    expect((await findBulletin(test.db, bulletinId))!.status).toBe('canceled');
+    refunds.mockRestore();
+  });
+
+  it('a bulletin renounced by its link, then the account deleted: the link says it was done, with its record; no second record or mail', async () => {
+    const bulletinId = await bulletinOf(reader, 'card');
+    const token = withdrawalToken({ bulletinId });
+    expect(await withdrawByLink(deps, token)).toMatchObject({ ok: true, already: false });
+    await deps.flush();
+    expect(acks()).toHaveLength(1);
+    expect(await deleteAccount(deps, { userId: reader, password: 'un mot de passe solide' })).toEqual({ ok: true });
+
+    const shown = (await contractOfLink(deps, token))!;
+    expect(shown).toMatchObject({ kind: 'shares', userId: null, refusal: null, withdrawal: { bulletinId, userId: null, channel: 'mailed_link' } });
+    expect(await withdrawByLink(deps, token)).toMatchObject({ ok: true, already: true, withdrawal: { id: shown.withdrawal!.id } });
+    await deps.flush();
+    expect(acks()).toHaveLength(1);
+    expect(await withdrawalsOf('bulletin_id', bulletinId)).toBe(1);
   });
 
   it('after a refund by the back-office, the function says so and asks nothing', async () => {

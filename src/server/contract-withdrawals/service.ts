@@ -19,7 +19,7 @@
 import { z } from 'zod';
 import { formatEuros } from '../../config/catalog';
 import { CONTACTS } from '../../config/publisher';
-import { formatDate } from '../../lib/dates';
+import { formatDate, formatDateTime } from '../../lib/dates';
 import { findUser } from '../auth/service';
 import type { ServerDeps } from '../core/deps';
 import { log } from '../core/log';
@@ -35,7 +35,7 @@ import { canRenounce, renounceBulletin } from '../shares/service';
 import { holdGiftForRefund } from '../subscriptions/gifts';
 import { giftStateOfOrder, refundState, requestOrderRefund } from '../subscriptions/order-refunds';
 import type { Kysely } from 'kysely';
-import { bulletinPeriod, contractOfToken, type ContractRef, orderPeriod, WITHDRAWAL_DAYS } from './links';
+import { bulletinPeriod, contractOfToken, type ContractRef, orderPeriod, untilDay, WITHDRAWAL_DAYS } from './links';
 import { acknowledgementMail } from './mails';
 import { type ContractWithdrawal, findWithdrawal, insertWithdrawal, latestWithdrawals, userWithdrawals, withdrawalOf } from './repository';
 import type { ContractKind, WithdrawalChannel } from './tables';
@@ -46,6 +46,8 @@ export type { ContractWithdrawal, ContractKind, WithdrawalChannel, ContractRef }
 export { withdrawalBlocks, withdrawalLink, withdrawalToken, orderPeriod, bulletinPeriod, untilDay } from './links';
 
 export const NOT_FOUND = 'Ce contrat est introuvable.';
+/** What the mailed link's page says for a token that is not one (cut, altered, forged): a 404. */
+export const LINK_NOT_VALID = `Ce lien de rétractation n’est pas valide : il a peut-être été coupé ou modifié. Copiez-le en entier depuis l’e-mail, ou retrouvez vos contrats dans votre compte, page «\u00a0Se rétracter d’un contrat\u00a0». Vous pouvez aussi nous écrire à ${CONTACTS.abonnements.email} (à ${CONTACTS.societaires.email} pour des parts sociales).`;
 
 /** How a page names a contract in its address or form: `o.<uuid>` (an order) or `b.<uuid>` (a bulletin). */
 export const contractParam = (ref: ContractRef): string => ('orderId' in ref ? `o.${ref.orderId}` : `b.${ref.bulletinId}`);
@@ -69,6 +71,24 @@ function orderKind(order: Order): ContractKind | null {
   return null;
 }
 
+/**
+ * A contract whose account was deleted since (account/parts.ts detaches orders and bulletins, and
+ * keeps them): the right stands for the whole period, but the function cannot acknowledge it on a
+ * durable medium — there is no address to write to any more — so the reader is told to write to
+ * the contact that handles it, with the reference, before the deadline. Nothing is recorded.
+ */
+const accountGone = (c: Pick<Contract, 'kind' | 'reference' | 'refundCents' | 'refundMeans' | 'lastDay' | 'endsAt'>) => {
+  const contact = c.kind === 'shares' ? CONTACTS.societaires.email : CONTACTS.abonnements.email;
+  const refund = c.refundCents > 0 ? `nous vous remboursons alors ${formatEuros(c.refundCents)} dans un délai de 14 jours au plus` : 'rien n’a été payé : il n’y a rien à rembourser';
+  return `Le compte avec lequel ce contrat a été conclu a été supprimé : la rétractation ne peut plus se faire en ligne, car nous n’aurions plus d’adresse où vous en envoyer l’accusé de réception. Votre droit reste entier ${deadlineOf(c)} : écrivez-nous avant cette date à ${contact}, en indiquant la référence ${c.reference} ; ${refund}. Rien n’a changé pour l’instant.`;
+};
+
+/**
+ * « jusqu’au 11 décembre 2026 inclus » for an order (to the end of its last Paris day); « jusqu’au
+ * 11 décembre 2026 à 10 h 32 (heure de Paris) » for a bulletin (14 × 24 hours after signing, to the minute).
+ */
+export const deadlineOf = (c: Pick<Contract, 'kind' | 'lastDay' | 'endsAt'>): string => (c.kind === 'shares' ? `jusqu’au ${formatDateTime(c.endsAt)} (heure de Paris)` : `${untilDay(c.lastDay)} inclus`);
+
 const periodEnded = (lastDay: Date) => `Le délai de rétractation de ce contrat a pris fin le ${formatDate(lastDay)} : votre demande n’a pas été enregistrée, et rien n’a changé. Pour toute question, écrivez à ${CONTACTS.abonnements.email}.`;
 
 async function orderContract(deps: Pick<ServerDeps, 'db' | 'clock' | 'payments'>, order: Order): Promise<Contract | undefined> {
@@ -84,38 +104,37 @@ async function orderContract(deps: Pick<ServerDeps, 'db' | 'clock' | 'payments'>
     if (gift) name = `${order.description} pour ${gift.recipientName}`;
     if (!withdrawal && gift?.activatedAt) refusal = { status: 409, message: `Ce cadeau a été activé le ${formatDate(gift.activatedAt)} : le droit de rétractation ne s’applique plus (CGV, article 8), et rien n’a changé.` };
   }
+  const refundCents = order.amountCents;
+  const refundMeans = order.method ? ORDER_MEANS[order.method] : 'sur le moyen de paiement utilisé pour la commande';
   if (!withdrawal && !refusal) {
     if (now.getTime() >= endsAt.getTime()) refusal = { status: 409, message: periodEnded(lastDay) };
     else {
       const state = refundState(deps, order, await orderEvents(deps.db, order.id));
       if (!state.can) refusal = { status: 409, message: order.status === 'refunded' || ('requested' in state && state.requested) ? 'Cette commande a déjà été remboursée, ou son remboursement est en cours : il n’y a rien à faire de plus.' : `Cette commande ne peut pas être remboursée en ligne : écrivez à ${CONTACTS.abonnements.email}, nous nous en occupons.` };
+      else if (!order.userId) refusal = { status: 410, message: accountGone({ kind, reference: order.reference, refundCents, refundMeans, lastDay, endsAt }) };
     }
   }
-  return {
-    ref: { orderId: order.id }, kind, userId: order.userId, name, reference: order.reference, concludedAt: order.paidAt,
-    refundCents: order.amountCents, refundMeans: order.method ? ORDER_MEANS[order.method] : 'sur le moyen de paiement utilisé pour la commande',
-    lastDay, endsAt, refusal, withdrawal,
-  };
+  return { ref: { orderId: order.id }, kind, userId: order.userId, name, reference: order.reference, concludedAt: order.paidAt, refundCents, refundMeans, lastDay, endsAt, refusal, withdrawal };
 }
 
 const sharesName = (b: ShareBulletin) => `${b.shares} part${b.shares > 1 ? 's' : ''} sociale${b.shares > 1 ? 's' : ''} de Contrechamp (bulletin de souscription)`;
 
 async function bulletinContract(deps: Pick<ServerDeps, 'db' | 'clock'>, b: ShareBulletin): Promise<Contract | undefined> {
-  if (!['awaiting_payment', 'paid', 'admitted', 'renounced'].includes(b.status)) return undefined;
+  // A bulletin not paid when its account was deleted was closed by the deletion (shares' detachUserShares): its link says so.
+  const closedWithAccount = b.status === 'canceled' && !b.userId;
+  if (!closedWithAccount && !['awaiting_payment', 'paid', 'admitted', 'renounced'].includes(b.status)) return undefined;
   const { lastDay, endsAt } = bulletinPeriod(b.acceptedAt);
   const withdrawal = (await withdrawalOf(deps.db, { bulletinId: b.id })) ?? null;
+  const refundCents = b.paidAt ? Math.min(b.transferReceivedCents ?? b.amountCents, b.amountCents) : 0;
+  const refundMeans = !b.paidAt ? 'rien n’a été payé : il n’y a rien à rembourser' : b.paymentMethod === 'transfer' || !b.orderId ? 'par virement, sur le compte dont vous indiquerez l’IBAN dans l’espace Sociétariat' : b.paymentMethod === 'sepa' ? ORDER_MEANS.sepa_debit : ORDER_MEANS.card;
   let refusal: Contract['refusal'] = null;
   if (!withdrawal) {
-    if (b.status === 'renounced') refusal = { status: 409, message: 'Vous avez déjà renoncé à cette souscription : il n’y a rien à faire de plus.' };
+    if (closedWithAccount) refusal = { status: 410, message: `Cette souscription a été annulée avant d’être payée, avec la suppression de votre compte (ou faute de paiement) : il n’y a rien à rembourser, ni rien à faire. Si un paiement nous parvient encore pour elle, nous vous le rendons. Pour toute question, écrivez à ${CONTACTS.societaires.email} en indiquant le bulletin ${b.number}.` };
+    else if (b.status === 'renounced') refusal = { status: 409, message: 'Vous avez déjà renoncé à cette souscription : il n’y a rien à faire de plus.' };
     else if (!canRenounce(b, deps.clock.now())) refusal = { status: 409, message: `Le délai de renonciation de cette souscription a pris fin le ${formatDate(lastDay)} : votre demande n’a pas été enregistrée, et rien n’a changé. Pour quitter la coopérative, demandez le retrait de vos parts depuis l’espace Sociétariat.` };
+    else if (!b.userId) refusal = { status: 410, message: accountGone({ kind: 'shares', reference: b.number, refundCents, refundMeans, lastDay, endsAt }) };
   }
-  const paid = b.paidAt ? Math.min(b.transferReceivedCents ?? b.amountCents, b.amountCents) : 0;
-  return {
-    ref: { bulletinId: b.id }, kind: 'shares', userId: b.userId, name: sharesName(b), reference: b.number, concludedAt: b.acceptedAt,
-    refundCents: paid,
-    refundMeans: !b.paidAt ? 'rien n’a été payé : il n’y a rien à rembourser' : b.paymentMethod === 'transfer' || !b.orderId ? 'par virement, sur le compte dont vous indiquerez l’IBAN dans l’espace Sociétariat' : b.paymentMethod === 'sepa' ? ORDER_MEANS.sepa_debit : ORDER_MEANS.card,
-    lastDay, endsAt, refusal, withdrawal,
-  };
+  return { ref: { bulletinId: b.id }, kind: 'shares', userId: b.userId, name: sharesName(b), reference: b.number, concludedAt: b.acceptedAt, refundCents, refundMeans, lastDay, endsAt, refusal, withdrawal };
 }
 
 /** The contract a reader names, reached through the session's user; undefined for anyone else's. */
@@ -130,16 +149,20 @@ export async function contractOfUser(deps: Pick<ServerDeps, 'db' | 'clock' | 'pa
   return bulletin && bulletinContract(deps, bulletin);
 }
 
-/** The contract a mailed link names; undefined for a forged or altered token, or a contract without an account now. */
+/**
+ * The contract a mailed link names; undefined for a forged or altered token. A contract whose
+ * account was deleted since is still shown: withdrawn, with its record; else with a 410 refusal
+ * that says whom to write to (`accountGone`).
+ */
 export async function contractOfLink(deps: Pick<ServerDeps, 'db' | 'clock' | 'payments'>, token: string): Promise<Contract | undefined> {
   const ref = contractOfToken(token);
   if (!ref) return undefined;
   if ('orderId' in ref) {
     const order = await findOrder(deps.db, ref.orderId);
-    return order?.userId ? orderContract(deps, order) : undefined;
+    return order && orderContract(deps, order);
   }
   const bulletin = await findBulletin(deps.db, ref.bulletinId);
-  return bulletin?.userId ? bulletinContract(deps, bulletin) : undefined;
+  return bulletin && bulletinContract(deps, bulletin);
 }
 
 /** The user's contracts the function concerns: open ones, and the ones withdrawn, newest first. */
@@ -171,10 +194,10 @@ export async function openContractOfSubscription(deps: Pick<ServerDeps, 'db' | '
   return row ? openContractOfOrder(deps, userId, row.id) : undefined;
 }
 
-/** The open contract of a bulletin, for the Sociétariat page. */
-export async function openContractOfBulletin(deps: Pick<ServerDeps, 'db' | 'clock' | 'payments'>, userId: string, bulletinId: string): Promise<Contract | undefined> {
+/** A bulletin's contract as the Sociétariat page shows it: open (the function), or withdrawn (its record); else undefined. */
+export async function shownContractOfBulletin(deps: Pick<ServerDeps, 'db' | 'clock' | 'payments'>, userId: string, bulletinId: string): Promise<Contract | undefined> {
   const c = await contractOfUser(deps, userId, { bulletinId });
-  return c && !c.refusal && !c.withdrawal ? c : undefined;
+  return c && (c.withdrawal || !c.refusal) ? c : undefined;
 }
 
 /** The refund an order's withdrawal asks, as a durable job (the provider may be away for a while). */
@@ -220,7 +243,7 @@ async function withdraw(deps: WithdrawalDeps, contract: Contract, channel: Withd
   if ('bulletinId' in contract.ref) {
     // The shares' renunciation refunds (card/SEPA through the provider, a transfer by a refund by
     // transfer) and updates the register; the record and its acknowledgement are written in its
-    // transaction, in place of the shares' own mail: one renunciation, one record, one mail.
+    // transaction, the renunciation's one mail (the shares send none): one renunciation, one record, one mail.
     const bulletin = await findBulletin(deps.db, contract.ref.bulletinId);
     const box: { recorded?: { withdrawal: ContractWithdrawal; created: boolean } } = {};
     const renounced = await renounceBulletin(deps, contract.userId!, contract.ref.bulletinId, async (trx, outcome) => {

@@ -3,7 +3,7 @@
  * HTTP status and the French sentence the reader sees. Services never throw for bad input;
  * they throw only for faults (the database is down), which become a 500.
  */
-export type FailureStatus = 400 | 401 | 403 | 404 | 409 | 413 | 415 | 422 | 429 | 503;
+export type FailureStatus = 400 | 401 | 403 | 404 | 409 | 410 | 413 | 415 | 422 | 429 | 503;
 
 export interface Failure {
   ok: false;

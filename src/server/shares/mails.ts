@@ -90,22 +90,6 @@ export function refusedMail({ siteUrl, bulletin, reason, refund }: { siteUrl: UR
   });
 }
 
-export function renouncedMail({ siteUrl, bulletin, refunded }: { siteUrl: URL; bulletin: ShareBulletin; refunded: boolean }): MailContent {
-  return renderMail('shares-renounced', {
-    siteUrl,
-    subject: 'Votre renonciation à la souscription de parts sociales est enregistrée',
-    heading: 'Renonciation enregistrée',
-    preheader: refunded ? 'Nous vous remboursons intégralement.' : 'Rien ne vous sera prélevé.',
-    blocks: [
-      { kind: 'paragraph', text: 'Bonjour,' },
-      { kind: 'paragraph', text: `Nous avons enregistré votre renonciation à la souscription de ${sharesOf(bulletin.shares)}.` },
-      { kind: 'paragraph', text: refunded ? `Nous vous remboursons ${formatEuros(bulletin.amountCents)} sur le moyen de paiement utilisé, sous quatorze jours au plus.` : 'Aucun paiement n’avait été reçu\u00a0: rien ne vous sera prélevé.' },
-      { kind: 'note', text: `Une question\u00a0? Écrivez-nous à ${MEMBERS_EMAIL}.` },
-    ],
-    reason: 'Vous recevez ce message parce que vous avez renoncé à une souscription de parts sociales de Contrechamp.',
-  });
-}
-
 export function collegeChangedMail({ siteUrl, from, to, effectiveOn }: { siteUrl: URL; from: string; to: string; effectiveOn: string }): MailContent {
   return renderMail('shares-college', {
     siteUrl,

@@ -27,22 +27,6 @@ const askIban = (siteUrl: URL, refund: RefundOwed): Block[] => [
   { kind: 'fields', rows: [['Montant', formatEuros(refund.amountCents)], ['Référence du remboursement', refund.reference]] },
 ];
 
-export function renouncedByTransferMail({ siteUrl, bulletin, refund }: { siteUrl: URL; bulletin: ShareBulletin; refund: RefundOwed }): MailContent {
-  return renderMail('shares-renounced', {
-    siteUrl,
-    subject: 'Votre renonciation à la souscription de parts sociales est enregistrée',
-    heading: 'Renonciation enregistrée',
-    preheader: 'Indiquez-nous votre IBAN pour recevoir votre remboursement.',
-    blocks: [
-      { kind: 'paragraph', text: 'Bonjour,' },
-      { kind: 'paragraph', text: `Nous avons enregistré votre renonciation à la souscription de ${sharesOf(bulletin.shares)}.` },
-      ...askIban(siteUrl, refund),
-      { kind: 'note', text: `Une question\u00a0? Écrivez-nous à ${MEMBERS_EMAIL}.` },
-    ],
-    reason: 'Vous recevez ce message parce que vous avez renoncé à une souscription de parts sociales de Contrechamp.',
-  });
-}
-
 export function refusedByTransferMail({ siteUrl, bulletin, reason, refund }: { siteUrl: URL; bulletin: ShareBulletin; reason: string; refund: RefundOwed }): MailContent {
   return renderMail('shares-refused', {
     siteUrl,

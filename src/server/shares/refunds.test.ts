@@ -16,7 +16,8 @@ import { admitInTransaction, bulletinForm, checkBulletin, findBulletin, insertBu
 import { checkIban, maskIban } from './iban';
 import { giveRefundIban, markRefundMade, memberRefunds, refundTransfersForStaff } from './refunds';
 import { registerEntries } from './register';
-import { confirmTransfer, refuseBulletin, renounceBulletin, sharesBlockDeletion } from './service';
+import { withdrawForUser } from '../contract-withdrawals/service';
+import { confirmTransfer, refuseBulletin, renounceBulletin, type RenunciationRecorder, sharesBlockDeletion } from './service';
 import { decideWithdrawal, recordRepayment, requestWithdrawal } from './withdrawals';
 
 vi.setConfig({ testTimeout: 120_000 });
@@ -50,6 +51,8 @@ describeEachDialect('refunds by bank transfer', (kind) => {
   let sent: OutgoingMail[];
   let clock: ReturnType<typeof fakeClock>;
   let deps: ReturnType<typeof withJobs>;
+  // The shares' side alone: the withdrawal function's record and acknowledgement are its own tests'.
+  const recordNothing: RenunciationRecorder = async () => {};
   let admin: string;
   let n = 0;
 
@@ -87,14 +90,15 @@ describeEachDialect('refunds by bank transfer', (kind) => {
     await transferBulletin(await newUser('ancien'), 20, { daysAgo: 300 });
     const reader = await newUser('lectrice');
     const bulletinId = await transferBulletin(reader, 3);
-    // It says that this renunciation opened a refund by transfer (the page asks for the IBAN).
-    expect(await renounceBulletin(deps, reader, bulletinId)).toEqual({ ok: true, refundByTransfer: 'RBT-2026-0001' });
+    // Through the withdrawal function, the one way a renunciation is made: it says that this
+    // renunciation opened a refund by transfer (the page asks for the IBAN).
+    expect(await withdrawForUser(deps, reader, { bulletinId })).toMatchObject({ ok: true, refundByTransfer: 'RBT-2026-0001' });
     await deps.flush();
 
-    // The mail no longer promises a refund « on the means of payment used »: it asks for an IBAN, with the link.
+    // The acknowledgement does not promise a refund « on the means of payment used »: it asks for an IBAN, with the link.
     const [renounced] = await mailTo(reader);
     expect(renounced!.subject).toContain('renonciation');
-    expect(flat(renounced!.text)).toContain('Nous vous remboursons 150 € par virement bancaire');
+    expect(flat(renounced!.text)).toContain('Nous vous remboursons 150 € par virement (référence RBT-2026-0001)');
     expect(renounced!.text).toContain('https://contrechamp.example/mon-compte/societariat#remboursements');
     expect(renounced!.text).not.toContain('moyen de paiement utilisé');
 
@@ -161,15 +165,15 @@ describeEachDialect('refunds by bank transfer', (kind) => {
 
   it('a renunciation that opens no refund says so, even while another refund awaits the IBAN', async () => {
     const reader = await newUser('lectrice');
-    expect(await renounceBulletin(deps, reader, await transferBulletin(reader, 2, { admit: false }))).toEqual({ ok: true, refundByTransfer: 'RBT-2026-0001' });
+    expect(await renounceBulletin(deps, reader, await transferBulletin(reader, 2, { admit: false }), recordNothing)).toEqual({ ok: true, refundByTransfer: 'RBT-2026-0001' });
     // Not paid yet: nothing to refund, though the first refund still awaits the IBAN.
-    expect(await renounceBulletin(deps, reader, await transferBulletin(reader, 1, { pay: false }))).toEqual({ ok: true });
+    expect(await renounceBulletin(deps, reader, await transferBulletin(reader, 1, { pay: false }), recordNothing)).toEqual({ ok: true });
     expect((await memberRefunds(test.db, reader)).map((r) => r.status)).toEqual(['awaiting_iban']);
   });
 
   it('the day of the transfer: a day that exists, not in the future, not before the refund was owed', async () => {
     const reader = await newUser('lectrice');
-    await renounceBulletin(deps, reader, await transferBulletin(reader, 2, { admit: false }));
+    await renounceBulletin(deps, reader, await transferBulletin(reader, 2, { admit: false }), recordNothing);
     const [refund] = await memberRefunds(test.db, reader);
     expect(await giveRefundIban(deps, reader, refund!.id, { iban: IBAN, holder: 'Inès Durand' })).toMatchObject({ ok: true });
     clock.set(new Date('2027-03-10T10:00:00Z'));

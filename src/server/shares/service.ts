@@ -32,8 +32,8 @@ import { findUser } from '../auth/service';
 import { addRegisterEntry, capitalOf, deriveHoldings, type Holding, holdingOfUser, lockRegister, memberMap, registerEntries, type RegisterEntry } from './register';
 import { bulletinPeriod } from '../contract-withdrawals/links';
 import { admitInTransaction, bulletinOfOrder, findBulletin, findUserBulletin, listUserBulletins, moveBulletin, parisDay, RENUNCIATION_DAYS, type ShareBulletin } from './bulletins';
-import { admittedMail, bulletinReceivedMail, collegeChangedMail, refusedMail, renouncedMail } from './mails';
-import { overpaymentMail, refusedByTransferMail, renouncedByTransferMail } from './refund-mails';
+import { admittedMail, bulletinReceivedMail, collegeChangedMail, refusedMail } from './mails';
+import { overpaymentMail, refusedByTransferMail } from './refund-mails';
 import { memberRefunds, openRefundTransfer, refundsOwedTo } from './refunds';
 import { type Countersignature, renderBulletinPdf, renderCertificatePdf } from './pdf';
 import { CONTACTS } from '../../config/publisher';
@@ -230,18 +230,18 @@ export const canRenounce = (b: ShareBulletin, now: Date): boolean =>
 class SharesLeaving extends Error {}
 
 /**
+ * What records a renunciation — always made through the withdrawal function
+ * (contract-withdrawals) — in the renunciation's own transaction: it writes the record and its
+ * acknowledgement, which is the renunciation's one mail (the shares send none of their own).
+ */
+export type RenunciationRecorder = (trx: Kysely<Database>, outcome: { refund: 'provider' | 'transfer' | 'none'; refundByTransfer?: string }) => Promise<void>;
+
+/**
  * The subscriber renounces: refunded in full; admitted shares leave the register by a new entry.
  * `refundByTransfer`: the reference of the refund by transfer this renunciation opened (the
  * member is to give an IBAN), absent when the provider refunds or nothing was paid.
  */
-/**
- * What records a renunciation made through the withdrawal function (contract-withdrawals), in the
- * renunciation's own transaction: given, it writes the record and its acknowledgement, and the
- * shares send no mail of their own (one renunciation, one mail).
- */
-export type RenunciationRecorder = (trx: Kysely<Database>, outcome: { refund: 'provider' | 'transfer' | 'none'; refundByTransfer?: string }) => Promise<void>;
-
-export async function renounceBulletin(deps: SharesDeps, userId: string, bulletinId: string, record?: RenunciationRecorder): Promise<Result<{ refundByTransfer?: string }>> {
+export async function renounceBulletin(deps: SharesDeps, userId: string, bulletinId: string, record: RenunciationRecorder): Promise<Result<{ refundByTransfer?: string }>> {
   const bulletin = await findUserBulletin(deps.db, userId, bulletinId);
   if (!bulletin) return fail(404, 'Ce bulletin est introuvable.');
   const now = deps.clock.now();
@@ -268,8 +268,7 @@ export async function renounceBulletin(deps: SharesDeps, userId: string, bulleti
     if (memberId) {
       await addRegisterEntry(trx, { memberId, kind: 'correction', collegeId: bulletin.collegeId, sharesDelta: -bulletin.shares, nominalCents: bulletin.nominalCents, repaidCents: refund === 'provider' ? bulletin.amountCents : 0, effectiveOn: parisDay(now), recordedBy: null, note: `Renonciation dans les ${RENUNCIATION_DAYS} jours au bulletin signé le ${parisDay(bulletin.acceptedAt)}${owed ? ` ; remboursement par virement ${owed.reference} à faire` : ''}` }, now);
     }
-    if (record) await record(trx, { refund, ...(owed ? { refundByTransfer: owed.reference } : {}) });
-    else await mailTo(deps, trx, userId, owed ? renouncedByTransferMail({ siteUrl: deps.siteUrl, bulletin, refund: owed }) : renouncedMail({ siteUrl: deps.siteUrl, bulletin, refunded: refund !== 'none' }), `shares.renounced:${bulletin.id}`);
+    await record(trx, { refund, ...(owed ? { refundByTransfer: owed.reference } : {}) });
     return { refundByTransfer: owed?.reference };
   }).catch((error: unknown) => {
     if (error instanceof SharesLeaving) return 'leaving' as const;
@@ -295,7 +294,7 @@ export interface MemberView {
   holding: Holding | undefined;
   memberNumber: number | null;
   certificates: Certificate[];
-  bulletins: (ShareBulletin & { renounceable: boolean })[];
+  bulletins: ShareBulletin[];
   entries: RegisterEntry[];
 }
 
@@ -313,7 +312,7 @@ export async function memberView(deps: Pick<ServerDeps, 'db' | 'clock'>, userId:
       .filter((e) => e.kind === 'admission' && e.certificateNumber !== null)
       .map((e) => ({ number: e.certificateNumber!, shares: e.sharesDelta, nominalCents: e.nominalCents, collegeId: e.collegeId, admittedOn: e.effectiveOn, undone: e.bulletinId !== null && renounced.has(e.bulletinId) }))
       .reverse(),
-    bulletins: bulletins.map((b) => ({ ...b, renounceable: canRenounce(b, now) })),
+    bulletins,
     entries,
   };
 }

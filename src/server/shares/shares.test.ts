@@ -21,7 +21,7 @@ import { findOrder } from '../orders/repository';
 import { PROMPT_DELIVERY, submitSimulatedSession, type SimulatedProvider } from '../payments/simulated';
 import { bulletinForm, findBulletin } from './bulletins';
 import { holdingOfUser } from './register';
-import { admitBulletin, bulletinPdf, certificatePdf, confirmTransfer, cooperativeFigures, memberView, refuseBulletin, renounceBulletin } from './service';
+import { admitBulletin, bulletinPdf, certificatePdf, confirmTransfer, cooperativeFigures, memberView, refuseBulletin, renounceBulletin, type RenunciationRecorder } from './service';
 import { changeCollegeAsAdmin, decideBulletin, pendingBulletins, REGISTER_HEADER, registerCsv, registerForAdmin } from '../admin/shares';
 import { seedDemoAccounts, seedDemoAssemblies, seedDemoCooperative } from '../demo/seed';
 import { refundTransfersForStaff } from './refunds';
@@ -29,6 +29,9 @@ import { deleteAccount } from '../account/service';
 import { exportUserShares } from './service';
 import { listMemberAssemblies, memberAssembly } from './ballots';
 import { memberMinutesPdf } from './assemblies';
+
+/** The shares' side alone: the withdrawal function's record and acknowledgement are its own tests'. */
+const recordNothing: RenunciationRecorder = async () => {};
 
 vi.setConfig({ testTimeout: 120_000 });
 const DAY = 24 * 3600_000;
@@ -128,7 +131,7 @@ describeEachDialect('becoming a sociétaire', (kind) => {
     const other = await newUser('curieux');
     expect(await bulletinPdf(deps, other, id)).toBeUndefined();
     expect(await certificatePdf(deps, other, admitted.certificateNumber)).toBeUndefined();
-    expect(await renounceBulletin(deps, other, id)).toMatchObject({ ok: false, status: 404 });
+    expect(await renounceBulletin(deps, other, id, recordNothing)).toMatchObject({ ok: false, status: 404 });
   });
 
   it('a refusal refunds the card payment and says why; a transfer is admitted once confirmed', async () => {
@@ -179,18 +182,18 @@ describeEachDialect('becoming a sociétaire', (kind) => {
     const admitted = await admitBulletin(deps, id, admin);
     if (!admitted.ok) throw new Error(admitted.message);
     clock.advance(13 * DAY);
-    expect(await renounceBulletin(deps, reader, id)).toEqual({ ok: true });
+    expect(await renounceBulletin(deps, reader, id, recordNothing)).toEqual({ ok: true });
     await deps.flush();
     expect(await holdingOfUser(test.db, reader, '2026-12-06')).toBeUndefined();
     const entries = await test.db.selectFrom('share_register').select(['kind', 'shares_delta']).where('bulletin_id', 'is', null).execute();
     expect(entries).toEqual(expect.arrayContaining([{ kind: 'correction', shares_delta: -3 }]));
     expect((await findOrder(test.db, (await findBulletin(test.db, id))!.orderId!))!.status).toBe('refunded');
     expect((await memberView(deps, reader)).certificates[0]).toMatchObject({ undone: true });
-    expect(await renounceBulletin(deps, reader, id)).toMatchObject({ ok: false, status: 409, message: 'Vous avez déjà renoncé à cette souscription.' });
+    expect(await renounceBulletin(deps, reader, id, recordNothing)).toMatchObject({ ok: false, status: 409, message: 'Vous avez déjà renoncé à cette souscription.' });
 
     const late = await subscribeAndPay(reader);
     clock.advance(15 * DAY);
-    expect(await renounceBulletin(deps, reader, late)).toMatchObject({ ok: false, status: 409, message: expect.stringContaining('demandez le retrait') });
+    expect(await renounceBulletin(deps, reader, late, recordNothing)).toMatchObject({ ok: false, status: 409, message: expect.stringContaining('demandez le retrait') });
   });
 
   it('personal data: a sociétaire’s account is not deleted while they hold shares; the export lists bulletins and register entries', async () => {
@@ -211,7 +214,7 @@ describeEachDialect('becoming a sociétaire', (kind) => {
     await submitSimulatedSession(provider, new URL(placed.url, SITE).pathname.split('/').pop()!, { action: 'pay', number: 'FR1420041010050500013M02606', delivery: PROMPT_DELIVERY });
     await deps.flush();
     expect(await findBulletin(test.db, placed.bulletinId)).toMatchObject({ status: 'awaiting_payment' });
-    expect(await renounceBulletin(deps, reader, placed.bulletinId)).toEqual({ ok: true });
+    expect(await renounceBulletin(deps, reader, placed.bulletinId, recordNothing)).toEqual({ ok: true });
     clock.advance(60_000);
     await deps.flush();
     const bulletin = await findBulletin(test.db, placed.bulletinId);

@@ -14,8 +14,11 @@ import { admitInTransaction, bulletinForm, checkBulletin, insertBulletin, moveBu
 import { holdingOfUser, registerEntries } from './register';
 import { decideWithdrawal, listUserWithdrawals, recordRepayment, requestWithdrawal, yearCloseOf } from './withdrawals';
 import { findUserBulletin } from './bulletins';
-import { changeCollege, renounceBulletin } from './service';
+import { changeCollege, renounceBulletin, type RenunciationRecorder } from './service';
 import { giveRefundIban, markRefundMade, memberRefunds } from './refunds';
+
+/** The shares' side alone: the withdrawal function's record and acknowledgement are its own tests'. */
+const recordNothing: RenunciationRecorder = async () => {};
 
 vi.setConfig({ testTimeout: 120_000 });
 
@@ -177,11 +180,11 @@ describeEachDialect('withdrawals', (kind) => {
     const bulletin = (await test.db.selectFrom('share_bulletins').select('id').where('user_id', '=', userId).executeTakeFirstOrThrow()).id;
     const asked = await requestWithdrawal(deps, userId, { parts: 3, motif: '' });
     expect(asked).toMatchObject({ ok: true });
-    expect(await renounceBulletin(deps, userId, bulletin)).toMatchObject({ ok: false, status: 409, message: expect.stringContaining('retrait de parts est en cours') });
+    expect(await renounceBulletin(deps, userId, bulletin, recordNothing)).toMatchObject({ ok: false, status: 409, message: expect.stringContaining('retrait de parts est en cours') });
     expect(await findUserBulletin(test.db, userId, bulletin)).toMatchObject({ status: 'admitted' });
     if (!asked.ok) return;
     expect(await decideWithdrawal(deps, admin, asked.withdrawalId, { accept: true })).toMatchObject({ ok: true });
-    expect(await renounceBulletin(deps, userId, bulletin)).toMatchObject({ ok: false, status: 409 });
+    expect(await renounceBulletin(deps, userId, bulletin, recordNothing)).toMatchObject({ ok: false, status: 409 });
     expect((await registerEntries(test.db)).filter((e) => e.kind === 'correction')).toEqual([]);
   });
 });
