@@ -140,7 +140,7 @@ export interface SharingFlag {
   resolvedAt: Date | null;
 }
 
-/** The flags for the back-office: open ones first, then the last 50 resolved. */
+/** The flags for the back-office, 200 at most: the open ones first, then the resolved ones, newest first. */
 export async function listSharingFlags(db: Kysely<Database>): Promise<SharingFlag[]> {
   const rows = await db
     .selectFrom('podcast_feed_flags as f')
