@@ -31,7 +31,7 @@ export interface SupportersEpisodeData {
 
 /** The supporters' personal feeds, as the build renders them (src/lib/podcast-feed.ts): templates waiting for a secret. */
 export interface PersonalFeedsData {
-  /** When the build rendered them: the feeds' Last-Modified. */
+  /** The newest episode's publication: the feeds' Last-Modified. */
   builtAt: string;
   /** All shows first (`tous`), then each show's, by name. */
   feeds: { name: string; label: string; xml: string }[];

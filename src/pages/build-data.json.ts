@@ -18,7 +18,9 @@ const ON_DEMAND_PAGES = ['soutenir'];
 
 export const GET: APIRoute = async ({ site }) => {
   const corpus = await getCorpus();
-  const builtAt = new Date();
+  // The feeds' Last-Modified: the newest episode, never the clock, so that the fast publisher's
+  // output stays byte for byte a full build's.
+  const builtAt = new Date(Math.max(0, ...corpus.episodes.map((episode) => episode.data.published.getTime())));
   const data: BuildData = {
     latestStories: pickLatestStories(await getCollection('stories')),
     supportersEpisodes: corpus.episodes
