@@ -277,6 +277,26 @@ describe.skipIf(!nginx)('the example nginx site', () => {
       expect(seen.map((s) => s.url)).toEqual(['/_astro/page.b1.js']);
     });
 
+    it('keeps no secret in its access log: no query string, no feed secret, no mailed link’s token', async () => {
+      const secret = 'Zx9secretDeFluxPersonnel0123456789';
+      const token = 'jetonDeLienEnvoyeParCourriel42';
+      await https(`/flux-soutiens/${secret}/tous.xml`);
+      await https(`/flux-soutiens/${secret}/audio/les-voix-du-terrain/bonus.mp3`);
+      await https(`/retractation/lien/${token}`);
+      await https('/audio/soutiens/les-voix-du-terrain/bonus.mp3?e=1900000000&s=signatureSecrete', { headers: { referer: `https://${HOST}/login?token=${token}` } });
+      // nginx writes the line when the request ends; give it a moment.
+      let log = '';
+      for (let i = 0; i < 20 && !log.includes('/audio/soutiens/'); i += 1) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        log = readFileSync(join(paths.dir, 'logs', 'contrechamp.access.log'), 'utf8');
+      }
+      expect(log).toContain('"GET /flux-soutiens/[secret]/tous.xml HTTP/');
+      expect(log).toContain('"GET /flux-soutiens/[secret]/audio/les-voix-du-terrain/bonus.mp3 HTTP/');
+      expect(log).toContain('"GET /retractation/lien/[secret] HTTP/');
+      expect(log).toContain('"GET /audio/soutiens/les-voix-du-terrain/bonus.mp3 HTTP/');
+      for (const kept of [secret, token, 'signatureSecrete', 'e=1900000000']) expect(log).not.toContain(kept);
+    });
+
     it('takes a 10 MB upload to the server and stops a bigger one itself', async () => {
       seen.length = 0;
       const small = await https('/administration/assemblees', { method: 'POST', body: Buffer.alloc(10 * 1024 * 1024, 1), headers: { 'content-type': 'application/octet-stream' } });

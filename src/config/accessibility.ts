@@ -72,12 +72,14 @@ export const accessibility = {
     { name: 'Mes informations', path: '/mon-compte/mes-informations', signedIn: true },
     { name: 'Mes abonnements', path: '/mon-compte/abonnements', signedIn: true },
     { name: 'Sociétariat', path: '/mon-compte/societariat', signedIn: true },
+    { name: 'Mes podcasts', path: '/mon-compte/podcasts', signedIn: true },
+    { name: 'Transcription d’un épisode réservé aux soutiens', path: '/podcasts/les-voix-du-terrain/annick-vingt-deux-ans-de-guichet/transcription-soutiens', signedIn: true },
   ] satisfies AuditedPage[],
   nonConformities: [
     {
       criteria: ['4.1', '4.3'],
-      text: 'Chaque épisode public de podcast a sa transcription, sur sa page, en fichier WebVTT et dans les flux des podcasts ; celle des épisodes réservés aux soutiens n’est pas encore publiée. Les émissions vidéo, elles, n’ont pas toutes une transcription : deux d’entre elles en ont une, condensée (les principaux passages de chaque chapitre). Leurs lecteurs YouTube et PeerTube affichent par défaut les sous-titres en français, quand la plateforme en a pour la vidéo.',
-      plan: 'Nous publierons une transcription intégrale avec chaque nouvelle émission, puis celles des émissions déjà en ligne, en commençant par les plus regardées ; les soutiens liront celle de chaque épisode qui leur est réservé sur sa page.',
+      text: 'Chaque épisode de podcast a sa transcription, sur sa page, en fichier WebVTT et dans les flux des podcasts ; celle d’un épisode réservé aux soutiens est sur une page à part, pour les soutiens connectés, et dans leur flux personnel. Les émissions vidéo, elles, n’ont pas toutes une transcription : deux d’entre elles en ont une, condensée (les principaux passages de chaque chapitre). Leurs lecteurs YouTube et PeerTube affichent par défaut les sous-titres en français, quand la plateforme en a pour la vidéo.',
+      plan: 'Nous publierons une transcription intégrale avec chaque nouvelle émission, puis celles des émissions déjà en ligne, en commençant par les plus regardées.',
     },
     {
       criteria: ['13.3'],

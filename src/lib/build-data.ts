@@ -9,7 +9,9 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { SCHEMES_WITH_PAGES } from './content-constants';
+import type { PlayerEpisode } from './corpus';
 import type { EditorialPageData } from './editorial-page';
+import type { Cue } from './transcripts';
 
 /** One of the newest stories with a page (src/lib/latest-stories.ts picks them at build time). */
 export interface LatestStory {
@@ -22,11 +24,20 @@ export interface LatestStory {
 /** The file's name, in the build's server folder. */
 export const BUILD_DATA_FILE = 'build-data.json';
 
-/** A supporters-only episode: what « Écouter » needs to sign its audio address (src/server/podcasts/listen.ts). */
+/**
+ * A supporters-only episode: what « Écouter » needs to sign its audio address
+ * (src/server/podcasts/listen.ts), and what its transcript's page for supporters shows.
+ */
 export interface SupportersEpisodeData {
   podcast: string;
   slug: string;
   filename: string;
+  title?: string | undefined;
+  showLabel?: string | undefined;
+  /** The episode as the player takes it. */
+  player?: PlayerEpisode | undefined;
+  /** Its transcript (src/lib/transcript-files.ts, checked at build): never in the public build. */
+  transcript?: { vtt: string; cues: Cue[] } | undefined;
 }
 
 /** The supporters' personal feeds, as the build renders them (src/lib/podcast-feed.ts): templates waiting for a secret. */

@@ -15,3 +15,6 @@ export const personalFeedPath = (secret: string, feed: string) => `/flux-soutien
 
 /** The address of a supporters-only episode's audio in a personal feed, relative to the site. */
 export const personalAudioPath = (secret: string, podcast: string, filename: string) => `/flux-soutiens/${secret}/audio/${podcast}/${filename}`;
+
+/** The address of a supporters-only episode's transcript (WebVTT) in a personal feed, relative to the site. */
+export const personalTranscriptPath = (secret: string, podcast: string, slug: string) => `/flux-soutiens/${secret}/transcription/${podcast}/${slug}.vtt`;

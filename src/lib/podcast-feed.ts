@@ -6,14 +6,15 @@
  *
  * A personal feed's template holds `FEED_SECRET_PLACEHOLDER` where the secret goes: in its own
  * address, and in the address of each supporters-only episode's audio
- * (`/flux-soutiens/<secret>/audio/<show>/<file>`, which redirects to a fresh signed address).
+ * (`/flux-soutiens/<secret>/audio/<show>/<file>`, which redirects to a fresh signed address) and
+ * of its transcript (`/flux-soutiens/<secret>/transcription/<show>/<episode>.vtt`).
  */
 import { getImage } from 'astro:assets';
 import { siteConfig } from '../config/site';
 import { episodeAudioUrl, type Corpus, type Episode, type Podcast } from './corpus';
 import { absolutizeLinks, escapeXml, renderPodcastRss, type PodcastFeed } from './feeds';
-import { ALL_SHOWS_FEED, FEED_SECRET_PLACEHOLDER, personalAudioPath, personalFeedPath } from './personal-feed-paths';
-import { episodeTranscript } from './transcript-files';
+import { ALL_SHOWS_FEED, FEED_SECRET_PLACEHOLDER, personalAudioPath, personalFeedPath, personalTranscriptPath } from './personal-feed-paths';
+import { episodeTranscript, supportersTranscript } from './transcript-files';
 import { episodeTranscriptUrl, episodeTranscriptVttUrl, episodeUrl, podcastUrl } from './urls';
 
 type FeedEpisode = PodcastFeed['episodes'][number];
@@ -30,13 +31,18 @@ function feedEpisode(corpus: Corpus, episode: Episode, site: URL, audioUrl: stri
     audio: { url: audioUrl, length: episode.data.attributes.podcast.size, type: episode.data.attributes.podcast.type },
     duration: episode.data.duration,
     // The demo episodes have no chapters yet: no podcast:chapters. A supporters-only episode's
-    // transcript is not published (its text is what supporters pay for).
-    transcripts: !episode.data.supportersOnly && episodeTranscript(corpus, episode)
-      ? [
-          { url: new URL(episodeTranscriptVttUrl(podcast, episode.data.slug), site).href, type: 'text/vtt' as const },
-          { url: new URL(episodeTranscriptUrl(podcast, episode.data.slug), site).href, type: 'text/html' as const },
-        ]
-      : undefined,
+    // transcript is not published (its text is what supporters pay for): a personal feed gives
+    // it through the supporter's own address, which checks the support as the audio's does.
+    transcripts: episode.data.supportersOnly
+      ? supportersTranscript(corpus, episode)
+        ? [{ url: new URL(personalTranscriptPath(FEED_SECRET_PLACEHOLDER, podcast, episode.data.slug), site).href, type: 'text/vtt' as const }]
+        : undefined
+      : episodeTranscript(corpus, episode)
+        ? [
+            { url: new URL(episodeTranscriptVttUrl(podcast, episode.data.slug), site).href, type: 'text/vtt' as const },
+            { url: new URL(episodeTranscriptUrl(podcast, episode.data.slug), site).href, type: 'text/html' as const },
+          ]
+        : undefined,
   };
 }
 

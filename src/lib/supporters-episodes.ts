@@ -1,5 +1,6 @@
 /**
- * The supporters-only episodes, for « Écouter » (/api/podcasts/ecoute): from the build's data
+ * The supporters-only episodes, for « Écouter » (/api/podcasts/ecoute), the personal feeds' audio
+ * and the supporters' transcripts: from the build's data
  * (src/lib/build-data.ts), or under the development server, which has no build, from the
  * collection (read once; dropped from builds).
  */
@@ -9,9 +10,7 @@ let listed: Promise<SupportersEpisodeData[]> | undefined;
 
 export function supportersEpisodes(): Promise<SupportersEpisodeData[]> {
   listed ??= import.meta.env.DEV
-    ? import('astro:content').then(({ getCollection }) =>
-        getCollection('episodes').then((episodes) =>
-          episodes.filter(({ data }) => data.supportersOnly).map(({ data }) => ({ podcast: data.podcast, slug: data.slug, filename: data.attributes.podcast.filename }))))
+    ? Promise.all([import('./content'), import('./supporters-episode-data')]).then(async ([{ getCorpus }, { supportersEpisodeData }]) => supportersEpisodeData(await getCorpus()))
     : Promise.resolve(buildData().supportersEpisodes);
   return listed;
 }

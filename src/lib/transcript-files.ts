@@ -3,7 +3,9 @@
  * the rules): `<CONTENT_DIR>/episodes/<show>/<slug>.vtt` and `<CONTENT_DIR>/stories/emissions/<slug>.vtt`.
  * An entry without a sidecar has no transcript (entries from the content API have none yet);
  * a sidecar that breaks a rule throws, and the build stops with its French message.
- * Supporters-only episodes never get a public transcript.
+ * Supporters-only episodes never get a public transcript: theirs (`supportersTranscript`) is
+ * checked by the same rules and goes only into the build's server data (src/lib/build-data.ts),
+ * served to supporters on demand.
  */
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
@@ -36,6 +38,14 @@ export function episodeTranscript(corpus: Corpus, episode: Episode): Cue[] | nul
   if (episode.data.supportersOnly) return null;
   const file = join(CONTENT_DIR, 'episodes', episode.data.podcast, `${episode.data.slug}.vtt`);
   return load(file, `l’épisode « ${episode.data.podcast}/${episode.data.slug} »`, episode.data.duration, episodeSpeakers(corpus, episode));
+}
+
+/** A supporters-only episode's transcript, for the build's server data only; null without a sidecar. */
+export function supportersTranscript(corpus: Corpus, episode: Episode): { vtt: string; cues: Cue[] } | null {
+  if (!episode.data.supportersOnly) return null;
+  const file = join(CONTENT_DIR, 'episodes', episode.data.podcast, `${episode.data.slug}.vtt`);
+  const cues = load(file, `l’épisode « ${episode.data.podcast}/${episode.data.slug} »`, episode.data.duration, episodeSpeakers(corpus, episode));
+  return cues ? { vtt: readFileSync(file, 'utf8'), cues } : null;
 }
 
 /** The transcript of an émission; null without a sidecar. Its speakers: its authors and its `speakers`. */

@@ -47,6 +47,9 @@ export const episodeUrl = (podcast: string, episode: string) => `/podcasts/${pod
 /** An episode's transcript on a page of its own, and as a WebVTT file (src/lib/transcripts.ts). */
 export const episodeTranscriptUrl = (podcast: string, episode: string) => `/podcasts/${podcast}/${episode}/transcription`;
 export const episodeTranscriptVttUrl = (podcast: string, episode: string) => `/podcasts/${podcast}/${episode}/transcription.vtt`;
+/** A supporters-only episode's transcript, rendered on demand for supporters. */
+export const supportersTranscriptUrl = (podcast: string, episode: string) => `/podcasts/${podcast}/${episode}/transcription-soutiens`;
+export const supportersTranscriptVttUrl = (podcast: string, episode: string) => `/podcasts/${podcast}/${episode}/transcription-soutiens.vtt`;
 export const latestEpisodesUrl = (page = 1) => withPage('/podcasts/publications', page);
 
 /** The audio address: the folder URL joined with the file name (SPEC §3). */

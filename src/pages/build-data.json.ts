@@ -9,6 +9,7 @@ import { getCorpus } from '../lib/content';
 import { editorialPageData } from '../lib/editorial-page';
 import { pickLatestStories } from '../lib/latest-stories';
 import type { BuildData } from '../lib/build-data';
+import { supportersEpisodeData } from '../lib/supporters-episode-data';
 import { personalFeedNotices, personalFeedTemplates } from '../lib/podcast-feed';
 
 export const prerender = true;
@@ -23,9 +24,7 @@ export const GET: APIRoute = async ({ site }) => {
   const builtAt = new Date(Math.max(0, ...corpus.episodes.map((episode) => episode.data.published.getTime())));
   const data: BuildData = {
     latestStories: pickLatestStories(await getCollection('stories')),
-    supportersEpisodes: corpus.episodes
-      .filter((episode) => episode.data.supportersOnly)
-      .map(({ data }) => ({ podcast: data.podcast, slug: data.slug, filename: data.attributes.podcast.filename })),
+    supportersEpisodes: supportersEpisodeData(corpus),
     personalFeeds: {
       builtAt: builtAt.toISOString(),
       feeds: await personalFeedTemplates(corpus, site!),

@@ -28,7 +28,7 @@ const PUBLIC = [
 const ROLES: { email: string; paths: string[] }[] = [
   {
     email: 'abonne@exemple.fr',
-    paths: ['/mon-compte', '/mon-compte/mes-informations', '/mon-compte/mes-abonnements', '/mon-compte/mes-cadeaux', '/mon-compte/mes-factures', '/soutenir/mon-compte', '/retractation', '/mon-compte/podcasts'],
+    paths: ['/mon-compte', '/mon-compte/mes-informations', '/mon-compte/mes-abonnements', '/mon-compte/mes-cadeaux', '/mon-compte/mes-factures', '/soutenir/mon-compte', '/retractation', '/mon-compte/podcasts', '/podcasts/les-voix-du-terrain/annick-vingt-deux-ans-de-guichet/transcription-soutiens'],
   },
   { email: 'societaire@exemple.fr', paths: ['/mon-compte/societariat', '/devenir-societaire/mon-compte'] },
   { email: 'redaction@exemple.fr', paths: ['/redaction', '/redaction/messages'] },

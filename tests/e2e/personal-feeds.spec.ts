@@ -91,6 +91,13 @@ test('a new supporter: the personal feed, its ETag, a bonus episode from it, a r
   expect(bytes.status()).toBe(206);
   expect((await bytes.body()).length).toBe(1000);
 
+  // Its transcript (podcast:transcript), through the same secret: the WebVTT file.
+  const transcript = /<podcast:transcript url="([^"]+\/transcription\/la-fabrique-de-l-info\/dans-la-conference-de-redaction\.vtt)" type="text\/vtt"/.exec(first.body);
+  expect(transcript).not.toBeNull();
+  const vtt = await request.get(new URL(transcript![1]!).pathname);
+  expect([vtt.status(), vtt.headers()['content-type']]).toEqual([200, 'text/vtt; charset=utf-8']);
+  expect(await vtt.text()).toMatch(/^WEBVTT[\s\S]*<v Sophie Lambert>/);
+
   // A reset: a new address at once, the old one a notice that never lists an episode.
   await page.getByText('Changer l’adresse de mon flux…').click();
   await page.getByRole('button', { name: 'Confirmer le changement d’adresse' }).click();
@@ -103,6 +110,7 @@ test('a new supporter: the personal feed, its ETag, a bonus episode from it, a r
   expect(dead.body).not.toContain('<enclosure');
   expect(XMLValidator.validate(dead.body)).toBe(true);
   expect((await request.get(audio!.pathname, { maxRedirects: 0 })).status()).toBe(403);
+  expect((await request.get(new URL(transcript![1]!).pathname)).status()).toBe(403);
   expect((await fetchFeed(request, renewed)).body).toMatch(/Bonus\s:\sdans la conférence de rédaction/);
 
   // The subscription is cancelled and its period ends (time passing, written in the database).

@@ -4,7 +4,7 @@
  * support; a new supporter plays one in the persistent player through a signed address that the
  * front passes to the app (ranges honoured), and a forged one is refused.
  */
-import { readdirSync, statSync } from 'node:fs';
+import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { expect, test } from '../helpers/guard';
@@ -18,6 +18,8 @@ const SHOW = 'la-fabrique-de-l-info';
 const BONUS = `/podcasts/${SHOW}/dans-la-conference-de-redaction`;
 const BONUS_FILES = ['dans-la-conference-de-redaction.mp3', 'annick-vingt-deux-ans-de-guichet.mp3', 'vos-questions-a-aminata-diallo.mp3'];
 const SHOWS = ['les-voix-du-terrain', 'a-contre-courant', SHOW];
+/** A sentence said only in a bonus episode (its transcript is never in the public build). */
+const BONUS_SENTENCE = 'Annick range le tiroir-caisse et s’assoit enfin.';
 const block = (page: Page) => page.getByRole('region', { name: /Un épisode bonus/ });
 
 test.beforeEach(async ({ page }) => {
@@ -36,6 +38,11 @@ test('no supporters-only audio in the build, the public feeds, the next-episode 
   const built = filesUnder(join(process.cwd(), 'dist')).map((path) => basename(path));
   expect(built.filter((name) => name.endsWith('.mp3')).length).toBeGreaterThan(0);
   for (const file of BONUS_FILES) expect(built).not.toContain(file);
+  const publicText = filesUnder(join(process.cwd(), 'dist', 'client')).filter((path) => /\.(html|vtt|json|xml|txt)$/.test(path));
+  expect(publicText.length).toBeGreaterThan(0);
+  for (const path of publicText) expect(readFileSync(path, 'utf8'), path).not.toContain(BONUS_SENTENCE);
+  expect((await request.get('/podcasts/les-voix-du-terrain/annick-vingt-deux-ans-de-guichet/transcription.vtt')).status()).toBe(404);
+  expect((await request.get('/podcasts/les-voix-du-terrain/annick-vingt-deux-ans-de-guichet/transcription-soutiens.vtt')).status()).toBe(401);
   for (const show of SHOWS) {
     const feed = await (await request.get(`/podcasts/${show}/rss.xml`)).text();
     const list = await (await request.get(`/podcasts/${show}/episodes.json`)).text();
@@ -191,4 +198,37 @@ test('a demo supporter resuming after the signed address expired gets a fresh on
   await expect.poll(() => audioState(page).then((s) => s.src)).not.toBe(first.src);
   await expect.poll(() => audioState(page).then((s) => s.playing && s.time >= pausedAt)).toBe(true);
   expect((await audioState(page)).src).toMatch(/^\/audio\/soutiens\/les-voix-du-terrain\/annick-vingt-deux-ans-de-guichet\.mp3\?e=\d+&s=/);
+});
+
+test('a demo supporter reads a bonus episode’s transcript while it plays; a reader without support is told how to get it', async ({ page }) => {
+  await signIn(page, 'abonne@exemple.fr', 'motdepasse-demo');
+  await page.goto('/podcasts/les-voix-du-terrain/annick-vingt-deux-ans-de-guichet');
+  await block(page).locator('[data-supporters-play]').click();
+  await expect.poll(() => audioState(page).then((s) => s.playing), { timeout: 15_000 }).toBe(true);
+  await block(page).getByRole('link', { name: 'Lire la transcription' }).click();
+  await arrived(page, /\/transcription-soutiens$/);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Transcription de « Bonus : Annick, vingt-deux ans de guichet »');
+  const transcript = page.locator('details.transcript');
+  await expect(transcript).toHaveAttribute('open', '');
+  await expect(transcript).toContainText(BONUS_SENTENCE);
+  // The player went on across the navigation; a cue's time seeks it, and the cue heard is marked.
+  expect((await audioState(page)).playing).toBe(true);
+  const cue = transcript.locator('li', { hasText: BONUS_SENTENCE });
+  await cue.locator('[data-seek]').click();
+  await expect.poll(() => audioState(page).then((s) => s.time >= 12 && s.time < 15)).toBe(true);
+  await expect(cue).toHaveAttribute('aria-current', 'true');
+  await expectAccessible(page);
+  await shoot(page, SHOTS, 'bonus-transcript');
+  const vtt = await page.request.get('/podcasts/les-voix-du-terrain/annick-vingt-deux-ans-de-guichet/transcription-soutiens.vtt');
+  expect([vtt.status(), vtt.headers()['content-type']]).toEqual([200, 'text/vtt; charset=utf-8']);
+  expect(await vtt.text()).toContain(BONUS_SENTENCE);
+
+  await page.context().clearCookies();
+  await signIn(page, 'lecteur@exemple.fr', 'motdepasse-demo');
+  const refused = await page.goto('/podcasts/les-voix-du-terrain/annick-vingt-deux-ans-de-guichet/transcription-soutiens');
+  expect(refused?.status()).toBe(403);
+  await expect(page.locator('main')).toContainText('votre compte n’a pas de soutien en cours');
+  await expect(page.locator('main')).not.toContainText(BONUS_SENTENCE);
+  await expect(page.locator('main').getByRole('link', { name: 'Je soutiens Contrechamp' })).toHaveAttribute('href', '/soutenir');
+  expect((await page.goto('/podcasts/les-voix-du-terrain/la-derniere-poste-du-canton/transcription-soutiens'))?.status()).toBe(404);
 });

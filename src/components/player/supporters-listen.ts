@@ -2,7 +2,7 @@
  * The « Réservé aux soutiens » block of an episode's page (src/components/content/SupportersListen.astro):
  * when someone may be signed in (the member hint cookie), asks /api/podcasts/ecoute whether this
  * account may listen; a supporter gets « Écouter » (handled by listen.ts like every other one),
- * a signed-in reader who does not support is told so, with the way to support. Anonymous readers
+ * with « Lire la transcription » when the episode has one; a signed-in reader who does not support is told so, with the way to support. Anonymous readers
  * make no call. The address the API gives is not used here: the player asks its own when it starts.
  */
 import { hasSessionHint } from '../../lib/client/session-hint';
@@ -13,10 +13,12 @@ type State = 'unknown' | 'signed-out' | 'supporter' | 'not-supporting' | 'error'
 function show(block: HTMLElement, state: State, message = ''): void {
   block.dataset.state = state;
   const play = block.querySelector<HTMLElement>('[data-supporters-play]');
+  const transcript = block.querySelector<HTMLElement>('[data-supporters-transcript]');
   const login = block.querySelector<HTMLElement>('[data-supporters-login]');
   const support = block.querySelector<HTMLElement>('[data-supporters-support]');
   const status = block.querySelector<HTMLElement>('[data-supporters-status]');
   if (play) play.hidden = state !== 'supporter';
+  if (transcript) transcript.hidden = state !== 'supporter';
   if (login) login.hidden = state === 'supporter' || state === 'not-supporting';
   if (support) support.hidden = state === 'supporter';
   if (status && status.textContent !== message) status.textContent = message;

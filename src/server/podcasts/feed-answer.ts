@@ -1,6 +1,7 @@
 /**
- * The answer to a personal feed's address (`/flux-soutiens/<secret>/<feed>.xml`) and to the audio
- * of a supporters-only episode in it (`/flux-soutiens/<secret>/audio/<show>/<file>`).
+ * The answer to a personal feed's address (`/flux-soutiens/<secret>/<feed>.xml`), to the audio
+ * of a supporters-only episode in it (`/flux-soutiens/<secret>/audio/<show>/<file>`) and to its
+ * transcript (`/flux-soutiens/<secret>/transcription/<show>/<episode>.vtt`).
  *
  * - A supporter's address: the build's template of that feed, the secret filled in.
  * - Support ended: a valid feed with one item that says so and links to `/soutenir`; the same
@@ -38,6 +39,7 @@ export const UNKNOWN_FEED_MESSAGE = 'Ce flux n’existe pas : les flux personnel
 export const AUDIO_ENDED_MESSAGE = 'Votre soutien a pris fin : cet épisode est réservé aux soutiens. Reprenez votre soutien sur /soutenir, et la même adresse redonnera l’épisode.';
 export const AUDIO_INVALID_MESSAGE = 'Cette adresse n’est pas (ou plus) valable. Retrouvez votre flux personnel dans votre compte, rubrique « Mes podcasts ».';
 export const AUDIO_UNKNOWN_MESSAGE = 'Aucun épisode réservé aux soutiens ne correspond à cette adresse.';
+export const TRANSCRIPT_UNKNOWN_MESSAGE = 'Aucune transcription d’épisode réservé aux soutiens ne correspond à cette adresse.';
 
 interface Prepared {
   byName: Map<string, { xml: string; hash: string }>;
@@ -127,5 +129,27 @@ export async function personalAudioResponse(
     status: 302,
     // Absolute: some podcast apps still follow only an absolute Location.
     headers: { Location: new URL(signedAudioPath({ podcast: episode.podcast, filename: episode.filename }, request.now), request.siteUrl).href, 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer' },
+  });
+}
+
+/**
+ * The transcript of a supporters-only episode in a personal feed (`podcast:transcript`,
+ * `/flux-soutiens/<secret>/transcription/<show>/<episode>.vtt`): the WebVTT file for a supporter,
+ * 403 otherwise, as the audio.
+ */
+export async function personalTranscriptResponse(
+  db: Kysely<Database>,
+  episodes: readonly (SupportersEpisode & { transcript?: { vtt: string } | undefined })[],
+  request: { secret: string; podcast: string; file: string; now: Date },
+): Promise<Response> {
+  const slug = request.file.endsWith('.vtt') ? request.file.slice(0, -'.vtt'.length) : null;
+  const episode = episodes.find((e) => e.podcast === request.podcast && e.slug === slug && e.transcript);
+  const access = await resolveFeed(db, request.secret, request.now);
+  if (access.state === 'invalid') return text(403, AUDIO_INVALID_MESSAGE);
+  if (!episode?.transcript) return text(404, TRANSCRIPT_UNKNOWN_MESSAGE);
+  if (access.state === 'ended') return text(403, AUDIO_ENDED_MESSAGE);
+  return new Response(episode.transcript.vtt, {
+    status: 200,
+    headers: { 'Content-Type': 'text/vtt; charset=utf-8', 'Cache-Control': 'private, no-store', 'X-Robots-Tag': 'noindex, nofollow', 'Referrer-Policy': 'no-referrer' },
   });
 }

@@ -5,7 +5,7 @@ import { fakeClock } from '../core/clock';
 import { resetKeysForTests } from '../core/keys';
 import { newId, toTimestamp } from '../db/database';
 import { checkAudioSignature } from './audio-access';
-import { NOT_SUPPORTING_MESSAGE, SIGNED_OUT_MESSAGE, UNKNOWN_EPISODE_MESSAGE, listenAddress } from './listen';
+import { NO_TRANSCRIPT_MESSAGE, NOT_SUPPORTING_MESSAGE, SIGNED_OUT_MESSAGE, UNKNOWN_EPISODE_MESSAGE, listenAddress, supportersTranscriptFor } from './listen';
 
 const episodes = [{ podcast: 'les-voix-du-terrain', slug: 'bonus-coulisses', filename: 'bonus-coulisses.mp3' }];
 const ask = { podcast: 'les-voix-du-terrain', episode: 'bonus-coulisses' };
@@ -77,5 +77,21 @@ describeEachDialect('« Écouter » a supporters-only episode', (kind) => {
     await subscription(subscriber, 'plan', 'month');
     expect(await listen(subscriber, { podcast: 'les-voix-du-terrain', episode: 'la-derniere-poste-du-canton' })).toEqual({ ok: false, status: 404, message: UNKNOWN_EPISODE_MESSAGE });
     expect(await listen(subscriber, { podcast: 'a-contre-courant', episode: 'bonus-coulisses' })).toMatchObject({ status: 404 });
+  });
+
+  it('gives a bonus episode’s transcript to supporters only, and says when there is none yet', async () => {
+    const transcript = { vtt: 'WEBVTT\n\n00:00.000 --> 00:02.000\n<v Annick>Bonjour.\n', cues: [{ index: 1, start: 0, end: 2, speaker: 'Annick', text: 'Bonjour.' }] };
+    const withTranscripts = [{ ...episodes[0]!, transcript }, { podcast: 'les-voix-du-terrain', slug: 'bonus-sans-texte', filename: 'bonus-sans-texte.mp3' }];
+    const read = (userId: string | null, episode = 'bonus-coulisses') => supportersTranscriptFor({ db: t.db, clock }, { userId, podcast: 'les-voix-du-terrain', episode }, withTranscripts);
+    const subscriber = await user('abonnee-texte');
+    await subscription(subscriber, 'plan', 'month');
+    const answer = await read(subscriber);
+    if (!answer.ok) throw new Error(answer.message);
+    expect(answer.episode.transcript.cues[0]!.text).toBe('Bonjour.');
+    expect(await read(subscriber, 'bonus-sans-texte')).toEqual({ ok: false, status: 404, message: NO_TRANSCRIPT_MESSAGE });
+    expect(await read(subscriber, 'la-derniere-poste-du-canton')).toEqual({ ok: false, status: 404, message: UNKNOWN_EPISODE_MESSAGE });
+    expect(await read(null)).toEqual({ ok: false, status: 401, message: SIGNED_OUT_MESSAGE });
+    const reader = await user('lecteur-texte');
+    expect(await read(reader)).toEqual({ ok: false, status: 403, message: NOT_SUPPORTING_MESSAGE });
   });
 });

@@ -8,7 +8,7 @@ import type { ServerDeps } from '../core/deps';
 import { resetKeysForTests } from '../core/keys';
 import { newId, toTimestamp } from '../db/database';
 import { checkAudioSignature } from './audio-access';
-import { AUDIO_ENDED_MESSAGE, AUDIO_INVALID_MESSAGE, personalAudioResponse, personalFeedResponse, UNKNOWN_FEED_MESSAGE } from './feed-answer';
+import { AUDIO_ENDED_MESSAGE, AUDIO_INVALID_MESSAGE, personalAudioResponse, personalFeedResponse, personalTranscriptResponse, UNKNOWN_FEED_MESSAGE } from './feed-answer';
 import { FLAG_GONE_MESSAGE, podcastsPage, resetOwnFeed, resolveSharingFlag } from './service';
 import { flushFetches, forgetRecordedFetches, SHARING_NETWORKS_PER_DAY } from './sharing';
 
@@ -166,6 +166,25 @@ describeEachDialect('supporters’ personal podcast feeds', (kind) => {
     const old = await audio(secret);
     expect([old.status, await old.text()]).toEqual([403, AUDIO_INVALID_MESSAGE]);
     expect((await audio(reset.feed.secret)).status).toBe(302);
+  });
+
+  it('gives a supporter the bonus episode’s transcript through the feed’s own address, and refuses it as the audio', async () => {
+    const { id, subscription, secret } = await supporter('abonnee-texte');
+    const vtt = 'WEBVTT\n\n00:00.000 --> 00:02.000\n<v Annick>Bonjour.\n';
+    const withTranscript = [{ ...episodes[0]!, transcript: { vtt } }];
+    const read = (s: string, file = 'bonus.vtt') => personalTranscriptResponse(t.db, withTranscript, { secret: s, podcast: 'les-voix-du-terrain', file, now: clock.now() });
+    const ok = await read(secret);
+    expect([ok.status, ok.headers.get('content-type'), await ok.text()]).toEqual([200, 'text/vtt; charset=utf-8', vtt]);
+    expect(ok.headers.get('cache-control')).toBe('private, no-store');
+    expect((await read(secret, 'bonus.mp3')).status).toBe(404);
+    expect((await read(secret, 'autre.vtt')).status).toBe(404);
+    await end(subscription);
+    const ended = await read(secret);
+    expect([ended.status, await ended.text()]).toEqual([403, AUDIO_ENDED_MESSAGE]);
+    await subscribe(id);
+    expect((await read(secret)).status).toBe(200);
+    const forged = await read('a'.repeat(secret.length));
+    expect([forged.status, await forged.text()]).toEqual([403, AUDIO_INVALID_MESSAGE]);
   });
 
   it('flags a feed read from more networks in a day than one listener has; staff reset it and the supporter is mailed', async () => {
