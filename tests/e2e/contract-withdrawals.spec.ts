@@ -9,9 +9,10 @@
  * /work/shots/withdrawal/ (SHOTS_DIR): the account's list, the confirmation step, the done page,
  * the link on the subscription page, the mailed link's step, the back-office's list.
  */
-import type { Locator, Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { expect, test } from '../helpers/guard';
-import { look, waitForMail } from '../helpers/browse';
+import { look, reloadUntil, waitForMail } from '../helpers/browse';
+import { expectSubscriptionThanks, fillPaymentAndPay, payOnProvider } from '../helpers/payment';
 import { createReaderAccount, forgetClientRateLimits } from '../helpers/accounts';
 
 test.describe.configure({ timeout: 150_000 });
@@ -45,32 +46,6 @@ async function signedIn(page: Page, reader: { email: string; password: string })
   await arrived(page, /\/mon-compte$/);
 }
 
-async function fillPaymentAndPay(page: Page) {
-  await arrived(page, /\/soutenir\/paiement\?/);
-  await page.getByLabel('Adresse', { exact: true }).fill('3 rue du Port');
-  await page.getByLabel('Code postal').fill('44000');
-  await page.getByLabel('Ville').fill('Nantes');
-  await page.getByLabel(/J’accepte les conditions générales de vente/).check();
-  await page.getByRole('button', { name: /^Payer \d/ }).click();
-}
-
-async function payOnProvider(page: Page) {
-  await arrived(page, /\/paiement-simule\/[\w-]+$/);
-  await page.locator('#numero').fill('4242 4242 4242 4242');
-  await page.getByRole('button', { name: /^Payer \d/ }).click();
-  await arrived(page, /\/soutenir\/confirmation\/[\w-]+$/);
-  await reloadUntil(page, page.getByRole('heading', { level: 1, name: 'Merci, c’est fait !' }));
-}
-
-async function reloadUntil(page: Page, locator: Locator, timeout = 20_000) {
-  await expect(async () => {
-    if (!(await locator.isVisible())) {
-      await page.reload();
-      await expect(locator).toBeVisible({ timeout: 1_500 });
-    }
-  }).toPass({ timeout, intervals: [500, 1_000] });
-}
-
 /** The signed withdrawal link of a mail, as a path. */
 const withdrawalPath = (text: string | undefined): string | undefined => /https?:\/\/[^\s/]+(\/retractation\/lien\/[\w.-]+)/.exec(text ?? '')?.[1];
 
@@ -79,6 +54,7 @@ async function subscribeMonthly(page: Page) {
   await expect(page.getByText(/utilisez la fonction «\s*Se rétracter du contrat ici\s*»/)).toBeVisible();
   await fillPaymentAndPay(page);
   await payOnProvider(page);
+  await expectSubscriptionThanks(page);
 }
 
 test('a subscription withdrawn from its page: confirmation step, acknowledgement by mail, ended once refunded; the back-office lists it', async ({ page, browser }) => {
@@ -148,6 +124,7 @@ test('a gift withdrawn from the link of its confirmation mail, signed out; a for
   await page.getByLabel('Je le remets moi-même').check();
   await fillPaymentAndPay(page);
   await payOnProvider(page);
+  await expectSubscriptionThanks(page);
   const mail = await waitForMail(reader.email, /^Votre abonnement offert/);
   expect(mail.text).toContain('Se rétracter du contrat ici');
   const path = withdrawalPath(mail.text);

@@ -20,6 +20,7 @@ import { openDatabase } from '../../src/server/db/client';
 import { newId } from '../../src/server/db/database';
 import { createReaderAccount, forgetClientRateLimits } from '../helpers/accounts';
 import { parseCsv } from '../helpers/csv';
+import { subscribeMonthly } from '../helpers/payment';
 import { AXE_TAGS, shoot as shootAt } from '../helpers/browse';
 
 test.describe.configure({ timeout: 90_000 });
@@ -74,23 +75,7 @@ function pdfText(bytes: Buffer): string {
 }
 
 /** Pays a monthly subscription through the support path with the test card, signed in. */
-async function payMonthly(page: Page) {
-  await page.goto('/soutenir/paiement?formule=mensuel');
-  await page.getByLabel('Adresse', { exact: true }).fill('3 rue du Port');
-  await page.getByLabel('Code postal').fill('44000');
-  await page.getByLabel('Ville').fill('Nantes');
-  await page.getByLabel(/J’accepte les conditions générales de vente/).check();
-  await page.getByLabel(/je demande expressément que mon abonnement commence dès le paiement/i).check();
-  await page.getByRole('button', { name: /^Payer \d/ }).click();
-  await expect(page).toHaveURL(/\/paiement-simule\/[\w-]+$/);
-  await page.locator('#numero').fill('4242 4242 4242 4242');
-  await page.getByRole('button', { name: /^Payer \d/ }).click();
-  await expect(page).toHaveURL(/\/soutenir\/confirmation\/[\w-]+$/);
-  await expect(async () => {
-    await page.reload();
-    await expect(page.getByRole('heading', { level: 1, name: 'Merci, c’est fait !' })).toBeVisible({ timeout: 1_500 });
-  }).toPass({ timeout: 20_000, intervals: [500, 1_000] });
-}
+const payMonthly = (page: Page) => subscribeMonthly(page);
 
 /**
  * An invoice of last December for the reader, as the payment path issued it then: a copy of

@@ -11,6 +11,7 @@ import { XMLValidator } from 'fast-xml-parser';
 import { expect, test } from '../helpers/guard';
 import { arrived, expectAccessible, reloadUntil, shoot, signIn, trackRouter, waitForMail, withE2eDatabase } from '../helpers/browse';
 import { createReaderAccount } from '../helpers/accounts';
+import { subscribeMonthly } from '../helpers/payment';
 
 test.describe.configure({ timeout: 120_000 });
 
@@ -20,21 +21,6 @@ test.beforeEach(async ({ page }) => {
 });
 
 const BONUS_AUDIO = /\/flux-soutiens\/[\w-]{32}\/audio\/la-fabrique-de-l-info\/dans-la-conference-de-redaction\.mp3$/;
-
-async function subscribeMonthly(page: Page) {
-  await page.goto('/soutenir/paiement?formule=mensuel');
-  await arrived(page, /\/soutenir\/paiement\?formule=mensuel$/);
-  await page.getByLabel('Adresse', { exact: true }).fill('3 rue du Port');
-  await page.getByLabel('Code postal').fill('44000');
-  await page.getByLabel('Ville').fill('Nantes');
-  await page.getByLabel(/J’accepte les conditions générales de vente/).check();
-  await page.getByRole('button', { name: /^Payer \d/ }).click();
-  await arrived(page, /\/paiement-simule\/[\w-]+$/);
-  await page.locator('#numero').fill('4242 4242 4242 4242');
-  await page.getByRole('button', { name: /^Payer \d/ }).click();
-  await arrived(page, /\/soutenir\/confirmation\/[\w-]+$/);
-  await reloadUntil(page, page.getByRole('heading', { level: 1, name: 'Merci, c’est fait !' }));
-}
 
 const feedAddress = (page: Page, id = 'flux-tous') => page.locator(`#${id}`).textContent().then((text) => new URL(text!.trim()));
 

@@ -12,6 +12,7 @@ import { openDatabase } from '../../src/server/db/client';
 import { expect, test } from '../helpers/guard';
 import { look, waitForMail } from '../helpers/browse';
 import { createReaderAccount, forgetClientRateLimits, linkFromMail } from '../helpers/accounts';
+import { fillPaymentAndPay, payOnProvider } from '../helpers/payment';
 
 test.describe.configure({ timeout: 60_000 });
 
@@ -48,27 +49,6 @@ async function signedIn(page: Page, reader: { email: string; password: string })
   await page.goto('/login');
   await signIn(page, reader.email, reader.password);
   await arrived(page, /\/mon-compte$/);
-}
-
-/** The payment step's billing address and consents, then « Payer … ». */
-async function fillPaymentAndPay(page: Page, { sepa = false } = {}) {
-  await arrived(page, /\/soutenir\/paiement\?/);
-  if (sepa) await page.getByLabel(/Prélèvement SEPA/).check();
-  await page.getByLabel('Adresse', { exact: true }).fill('3 rue du Port');
-  await page.getByLabel('Code postal').fill('44000');
-  await page.getByLabel('Ville').fill('Nantes');
-  await page.getByLabel(/J’accepte les conditions générales de vente/).check();
-  const immediate = page.getByLabel(/je demande expressément que mon abonnement commence dès le paiement/i);
-  if (await immediate.count()) await immediate.check();
-  await page.getByRole('button', { name: /^Payer \d/ }).click();
-}
-
-/** On the simulated provider's page: types a test number and pays. */
-async function payOnProvider(page: Page, number: string) {
-  await arrived(page, /\/paiement-simule\/[\w-]+$/);
-  await expect(page.getByText('Prestataire de paiement simulé — aucun argent réel')).toBeVisible();
-  await page.locator('#numero').fill(number);
-  await page.getByRole('button', { name: /^Payer \d/ }).click();
 }
 
 /** Reloads until `locator` shows: the provider's notifications reach the site a moment later. */

@@ -10,6 +10,7 @@ import type { Page } from '@playwright/test';
 import { expect, test } from '../helpers/guard';
 import { arrived, expectAccessible, reloadUntil, shoot, signIn, trackRouter } from '../helpers/browse';
 import { createReaderAccount, forgetClientRateLimits } from '../helpers/accounts';
+import { fillPaymentAndPay, payOnProvider } from '../helpers/payment';
 
 test.describe.configure({ timeout: 90_000 });
 
@@ -129,15 +130,8 @@ test('a new supporter: told the episode is for supporters, gives monthly, then p
   await page.getByRole('radio', { name: 'Tous les mois' }).check();
   await page.getByLabel('Autre montant, en euros').fill('5');
   await page.getByRole('button', { name: 'Je donne' }).click();
-  await arrived(page, /\/soutenir\/paiement\?/);
-  await page.getByLabel('Adresse', { exact: true }).fill('3 rue du Port');
-  await page.getByLabel('Code postal').fill('44000');
-  await page.getByLabel('Ville').fill('Nantes');
-  await page.getByLabel(/J’accepte les conditions générales de vente/).check();
-  await page.getByRole('button', { name: /^Payer \d/ }).click();
-  await arrived(page, /\/paiement-simule\/[\w-]+$/);
-  await page.locator('#numero').fill('4242424242424242');
-  await page.getByRole('button', { name: /^Payer \d/ }).click();
+  await fillPaymentAndPay(page);
+  await payOnProvider(page);
   await arrived(page, /\/soutenir\/(confirmation\/[\w-]+|dons\/merci\?commande=[\w-]+)$/);
   await reloadUntil(page, page.getByRole('heading', { level: 1, name: 'Merci pour votre don !' }));
 
@@ -223,8 +217,10 @@ test('a demo supporter reads a bonus episode’s transcript while it plays; a re
   expect([vtt.status(), vtt.headers()['content-type']]).toEqual([200, 'text/vtt; charset=utf-8']);
   expect(await vtt.text()).toContain(BONUS_SENTENCE);
 
+  // A reader without support (a new account: other specs make the demo readers supporters).
   await page.context().clearCookies();
-  await signIn(page, 'lecteur@exemple.fr', 'motdepasse-demo');
+  const reader = await createReaderAccount();
+  await signIn(page, reader.email, reader.password);
   const refused = await page.goto('/podcasts/les-voix-du-terrain/annick-vingt-deux-ans-de-guichet/transcription-soutiens');
   expect(refused?.status()).toBe(403);
   await expect(page.locator('main')).toContainText('votre compte n’a pas de soutien en cours');

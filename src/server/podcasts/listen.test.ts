@@ -81,7 +81,7 @@ describeEachDialect('« Écouter » a supporters-only episode', (kind) => {
 
   it('gives a bonus episode’s transcript to supporters only, and says when there is none yet', async () => {
     const transcript = { vtt: 'WEBVTT\n\n00:00.000 --> 00:02.000\n<v Annick>Bonjour.\n', cues: [{ index: 1, start: 0, end: 2, speaker: 'Annick', text: 'Bonjour.' }] };
-    const withTranscripts = [{ ...episodes[0]!, transcript }, { podcast: 'les-voix-du-terrain', slug: 'bonus-sans-texte', filename: 'bonus-sans-texte.mp3' }];
+    const withTranscripts: ((typeof episodes)[number] & { transcript?: typeof transcript })[] = [{ ...episodes[0]!, transcript }, { podcast: 'les-voix-du-terrain', slug: 'bonus-sans-texte', filename: 'bonus-sans-texte.mp3' }];
     const read = (userId: string | null, episode = 'bonus-coulisses') => supportersTranscriptFor({ db: t.db, clock }, { userId, podcast: 'les-voix-du-terrain', episode }, withTranscripts);
     const subscriber = await user('abonnee-texte');
     await subscription(subscriber, 'plan', 'month');
