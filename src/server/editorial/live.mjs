@@ -1,7 +1,7 @@
 // @ts-check
 /**
  * Where the builds are and which one is live. Plain JavaScript with JSDoc types, so that both
- * sides can import it: the front process (`scripts/server/front.mjs`, plain Node), which is the
+ * sides can import it: the front process (`src/host/front.mjs`, plain Node), which is the
  * only writer of the live pointer, and the app processes (src/server/editorial/), which read it.
  *
  *   <BUILDS_DIR>/<id>/client, /server   one build each (BUILDS_DIR defaults to $DATA_DIR/builds)

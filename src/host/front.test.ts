@@ -14,7 +14,7 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clientAddress, parseTrustedProxies, startFront } from './front.mjs';
-import { readLive, writeLive } from '../../src/server/editorial/live.mjs';
+import { readLive, writeLive } from '../server/editorial/live.mjs';
 
 const root = resolve(import.meta.dirname, '../..');
 const A = '2026-11-23T10-00-00Z-aaaa';
@@ -278,7 +278,7 @@ describe('the front process', () => {
     writeLive({ root, buildsDir }, A, new Date());
     const start = (port: number): Promise<{ child: ChildProcess; port: number }> =>
       new Promise((resolvePromise, reject) => {
-        const child = spawn(process.execPath, [join(root, 'scripts', 'start.mjs'), '--no-build'], {
+        const child = spawn(process.execPath, [join(root, 'src', 'host', 'start.mjs'), '--no-build'], {
           cwd: root,
           env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', BUILDS_DIR: buildsDir, DATA_DIR: join(work, 'data') },
           stdio: ['ignore', 'pipe', 'inherit'],

@@ -1,7 +1,7 @@
 // @ts-check
 /**
- * Where a build works, shared by the one-off build (scripts/site/build.mjs) and the resident
- * builder (scripts/site/builder.mjs): the cache, the staging folder Astro builds into, and the
+ * Where a build works, shared by the one-off build (src/host/build.mjs) and the resident
+ * builder (src/host/builder.mjs): the cache, the staging folder Astro builds into, and the
  * links to the pages Astro cached, laid in the staging folder before a build.
  */
 import { createHash } from 'node:crypto';

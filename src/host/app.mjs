@@ -2,7 +2,7 @@
 // @ts-check
 /**
  * One app process: serves one build (its static files and its on-demand pages) on a private Unix
- * socket, for the front process (scripts/server/front.mjs) that started it. Not meant to be run by
+ * socket, for the front process (src/host/front.mjs) that started it. Not meant to be run by
  * hand.
  *
  * Environment, set by the front: APP_BUILD_DIR (the build), APP_SOCKET (where to listen),
@@ -13,12 +13,12 @@
 import { createServer, request } from 'node:http';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { withSecurityHeaders } from '../../src/config/security-headers.mjs';
+import { withSecurityHeaders } from '../config/security-headers.mjs';
 
 const buildDir = process.env['APP_BUILD_DIR'];
 const socket = process.env['APP_SOCKET'];
 if (!buildDir || !socket || !process.send) {
-  console.error('scripts/server/app.mjs est lancé par scripts/start.mjs, pas à la main.');
+  console.error('src/host/app.mjs est lancé par src/host/start.mjs, pas à la main.');
   process.exit(2);
 }
 

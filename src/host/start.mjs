@@ -3,7 +3,7 @@
  * `npm start`: serve the live build, building dist/ first when there is no build made from the
  * current sources and settings, so that `npm install && npm start` is all a new machine needs.
  * The live build is the one the newsroom published last (src/server/editorial/live.mjs), or dist/.
- * A front process (scripts/server/front.mjs) listens on PORT (default 4321) and HOST (default
+ * A front process (src/host/front.mjs) listens on PORT (default 4321) and HOST (default
  * localhost) and passes requests to the app processes of the live build.
  *
  *   --no-build   serve the live build or dist/ as they are, fail if there is nothing
@@ -14,10 +14,10 @@ import { existsSync, readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 import { FINGERPRINT_FILE, buildFingerprint } from './build-fingerprint.mjs';
-import { startFront } from './server/front.mjs';
-import { DIST_BUILD_ID, buildDir, buildsDirFrom, isCompleteBuild, readLive } from '../src/server/editorial/live.mjs';
+import { startFront } from './front.mjs';
+import { DIST_BUILD_ID, buildDir, buildsDirFrom, isCompleteBuild, readLive } from '../server/editorial/live.mjs';
 
-const root = resolve(import.meta.dirname, '..');
+const root = resolve(import.meta.dirname, '../..');
 const buildsDir = buildsDirFrom(process.env);
 const places = { root, buildsDir };
 const args = new Set(process.argv.slice(2));

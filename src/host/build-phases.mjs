@@ -1,6 +1,6 @@
 /**
  * The phases of a build, read from Astro's log as it goes: how long each took, and how many
- * pages were rendered or reused (incremental builds). scripts/site/build.mjs prints them at the
+ * pages were rendered or reused (incremental builds). src/host/build.mjs prints them at the
  * end of every build's log; the publish benchmark reads them there.
  */
 

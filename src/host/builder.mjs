@@ -11,12 +11,12 @@
  * wait for the next build, and a last `{ code }` (0: the folder holds a complete build).
  * Builds run one at a time, in the order they were asked.
  *
- * - Its first build runs `astro build` in this process (the same steps as scripts/site/build.mjs),
+ * - Its first build runs `astro build` in this process (the same steps as src/host/build.mjs),
  *   and leaves the prerenderer, the content store and the paths with their keys here.
  * - A build after that, when only stories changed since (no other content, no code), reads them
- *   again into the store and renders only the pages they change (scripts/site/publish-fast.mjs).
+ *   again into the store and renders only the pages they change (src/host/publish-fast.mjs).
  * - Anything else needs a new `astro build`, which Astro cannot run twice in one process: that
- *   build runs in a child process (scripts/site/build.mjs), and this process then exits; the
+ *   build runs in a child process (src/host/build.mjs), and this process then exits; the
  *   publisher starts another one for the next build.
  *
  * With BUILDER_WARM=1 it makes a first build at once, into the cache (not published), so that
@@ -29,7 +29,7 @@ import { createConnection, createServer } from 'node:net';
 import { join, relative, resolve } from 'node:path';
 import { astroEnv, buildPlaces, contentDigest, prepareStaging, root } from './build-places.mjs';
 import { BuildPhases, SUMMARY_PREFIX, isDetail } from './build-phases.mjs';
-import { buildDir, readLive } from '../../src/server/editorial/live.mjs';
+import { buildDir, readLive } from '../server/editorial/live.mjs';
 
 const socketPath = process.env.BUILDER_SOCKET;
 const buildsDir = process.env.BUILDS_DIR;
@@ -52,7 +52,7 @@ try {
   fastUnavailable = `la publication rapide n’a pas pu se charger : ${String(error?.message ?? error).split('\n')[0]}`;
   console.error(`[builder] ${fastUnavailable}`);
 }
-const { codeVersion } = await import('../build-fingerprint.mjs');
+const { codeVersion } = await import('./build-fingerprint.mjs');
 
 const contentDir = resolve(root, process.env.CONTENT_DIR ?? 'src/content');
 const remote = process.env.CONTENT_SOURCE === 'api';
@@ -126,10 +126,10 @@ async function astroBuild(id, out) {
   return (performance.now() - started) / 1000;
 }
 
-/** A full build in a child process (scripts/site/build.mjs); this process exits after it. */
+/** A full build in a child process (src/host/build.mjs); this process exits after it. */
 function childBuild(id, out, send) {
   return new Promise((done) => {
-    const child = spawn(process.execPath, [join(root, 'scripts/site/build.mjs'), '--out', out, '--id', id], { cwd: root, env: process.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [join(root, 'src/host/build.mjs'), '--out', out, '--id', id], { cwd: root, env: process.env, stdio: ['ignore', 'pipe', 'pipe'] });
     for (const stream of [child.stdout, child.stderr]) stream.setEncoding('utf8').on('data', (chunk) => send({ output: chunk }));
     child.on('close', (code) => done(code ?? 1));
   });

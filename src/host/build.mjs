@@ -5,7 +5,7 @@
  * every build (src/server/editorial/), `npm start` for its first one. The live build, if given as
  * --previous, is never read nor written: readers are being served from it.
  *
- *   node scripts/site/build.mjs --out <dir> --id <build id> [--previous <live build dir>]
+ *   node src/host/build.mjs --out <dir> --id <build id> [--previous <live build dir>]
  *
  * Exit code 0 only when the build is complete; its output is the build's log.
  *
@@ -36,7 +36,7 @@ import { astroEnv, buildPlaces, prepareStaging, root } from './build-places.mjs'
 
 const { values } = parseArgs({ options: { out: { type: 'string' }, id: { type: 'string' }, previous: { type: 'string' } } });
 if (!values.out || !values.id) {
-  console.error('usage: node scripts/site/build.mjs --out <dir> --id <build id> [--previous <dir>]');
+  console.error('usage: node src/host/build.mjs --out <dir> --id <build id> [--previous <dir>]');
   process.exit(2);
 }
 const started = performance.now();

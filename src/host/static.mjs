@@ -1,6 +1,6 @@
 // @ts-check
 /**
- * The static files of one build, served by the front process itself (scripts/server/front.mjs)
+ * The static files of one build, served by the front process itself (src/host/front.mjs)
  * rather than passed to an app process: `<build>/client/`, as the Astro node adapter serves it
  * (a folder's `index.html`, with or without the trailing slash; `trailingSlash: 'ignore'`), with
  * the security headers of every answer (src/config/security-headers.mjs).
@@ -23,7 +23,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { brotliCompress, constants as zlib, gzip } from 'node:zlib';
-import { SECURITY_HEADERS } from '../../src/config/security-headers.mjs';
+import { SECURITY_HEADERS } from '../config/security-headers.mjs';
 
 const brotli = promisify(brotliCompress);
 const gz = promisify(gzip);
