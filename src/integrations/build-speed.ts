@@ -40,7 +40,7 @@ const CONTENT_ASSETS_EXPORT = /export default (new Map\(\[[\s\S]*\]\));?\s*$/;
 
 /**
  * Hands the pages' content store and the table of the content's images to the resident builder
- * (src/host/publish-fast.mjs), which replaces the entries of a publication in the store and
+ * (src/host/publish-fast.ts), which replaces the entries of a publication in the store and
  * renders the pages they change, without a new `astro build`. Only in the pages' bundle.
  */
 export function exposeContentStore(): Plugin {

@@ -67,7 +67,7 @@ export function reactIslandRenderer(): Plugin {
 
 const STANDALONE = /[\\/]@astrojs[\\/]node[\\/]dist[\\/]standalone\.js$/;
 const STATIC_FIRST = 'staticHandler(req, res, () => appHandler(req, res));';
-/** Set by the front (src/host/front.mjs) on a request it looked up in the build and found no file for. */
+/** Set by the front (src/host/front.ts) on a request it looked up in the build and found no file for. */
 const NO_FILE_HEADER = 'x-contrechamp-no-file';
 
 /**

@@ -163,7 +163,7 @@ interface Streaming {
 }
 
 /**
- * The resident builder (src/host/builder.mjs), when it runs the build in its own process,
+ * The resident builder (src/host/builder.ts), when it runs the build in its own process,
  * sets these hooks: it keeps Astro's prerenderer, the paths it rendered with their keys and the
  * settings, so that a publication renders the pages it changes with the same bundle; and it
  * imports the whole pages' bundle before Astro deletes its files.

@@ -115,7 +115,7 @@ export function onBuildSwitch(forget: () => void): void {
   forgetters.add(forget);
 }
 
-// A switch to a build that changed content only keeps this process (src/host/app.mjs): its
+// A switch to a build that changed content only keeps this process (src/host/app.ts): its
 // build folder changes, and the data is read again from the new one.
 (globalThis as Record<symbol, unknown>)[Symbol.for('contrechamp.buildData.forget')] = () => {
   cached = undefined;

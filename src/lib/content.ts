@@ -32,7 +32,7 @@ export function getCorpus(): Promise<Corpus> {
   return corpus;
 }
 
-// A publication rendered by the resident builder (src/host/publish-fast.mjs) changes the
+// A publication rendered by the resident builder (src/host/publish-fast.ts) changes the
 // content store in place; the corpus is then made again from it.
 (globalThis as Record<symbol, unknown>)[Symbol.for('contrechamp.forgetCorpus')] = () => {
   corpus = undefined;

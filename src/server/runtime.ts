@@ -4,7 +4,7 @@
  * every domain. In demo mode the demo accounts are created on first use; production never
  * creates them.
  *
- * `npm start` (src/host/start.mjs) calls `/api/health` right after listening, so all of this
+ * `npm start` (src/host/start.ts) calls `/api/health` right after listening, so all of this
  * happens at start; on SIGTERM it calls the shutdown hook registered here, which stops the
  * worker (letting running jobs finish) before the database closes.
  *
@@ -82,7 +82,7 @@ export function isBackgroundWriter(env: NodeJS.ProcessEnv = process.env): boolea
   return index === undefined || index === '' || index === '0';
 }
 
-/** Asks the background writer of this build to look at a queue now (through the front, src/host/front.mjs). */
+/** Asks the background writer of this build to look at a queue now (through the front, src/host/front.ts). */
 function wakeWriter(what: 'jobs' | 'publisher'): void {
   if (hasFront()) process.send?.({ type: 'wake', what });
 }
@@ -151,7 +151,7 @@ export function services(): Promise<ServerDeps> {
         switchTo: switchThroughFront,
         ...(publishing.residentBuilder === 'off' ? {} : { build: residentBuild(places()) }),
         contentDir: process.env['CONTENT_SOURCE'] === 'api' ? undefined : resolveContentDir(places().root),
-        // Astro's part of the builds' cache (src/host/build.mjs), where its content store is.
+        // Astro's part of the builds' cache (src/host/build.ts), where its content store is.
         cacheDir: process.env['ASTRO_CACHE_DIR'] ?? join(process.env['BUILD_CACHE_DIR'] ?? join(publishing.buildsDir, 'cache'), 'astro'),
         log: { info: (msg, fields) => log.info(msg, fields), error: (msg, fields) => log.error(msg, fields) },
       });
@@ -214,5 +214,5 @@ export async function shutdown(graceMs = SHUTDOWN_GRACE_MS): Promise<void> {
   await closeDatabase();
 }
 
-// src/host/start.mjs loads the built server as a bundle; it finds this hook without importing it.
+// src/host/start.ts loads the built server as a bundle; it finds this hook without importing it.
 (globalThis as Record<symbol, unknown>)[Symbol.for('contrechamp.shutdown')] = shutdown;

@@ -1,5 +1,5 @@
 /**
- * The app process's line to the front process that started it (src/host/front.mjs): asking
+ * The app process's line to the front process that started it (src/host/front.ts): asking
  * it to make a build live. Only the front switches builds, so a process served otherwise (`astro
  * dev`, a test) cannot publish.
  */

@@ -17,7 +17,7 @@ function project(source?: string) {
   dirs.push(root);
   if (source !== undefined) {
     mkdirSync(join(root, 'src', 'host'), { recursive: true });
-    writeFileSync(join(root, 'src', 'host', 'builder.mjs'), source);
+    writeFileSync(join(root, 'src', 'host', 'builder.ts'), source);
   }
   return { root, buildsDir: join(root, 'builds') };
 }

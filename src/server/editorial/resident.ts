@@ -1,11 +1,11 @@
 /**
- * The publisher's side of the resident builder (src/host/builder.mjs): builds are asked of it
+ * The publisher's side of the resident builder (src/host/builder.ts): builds are asked of it
  * on a Unix socket, and it is started when none answers. It outlives the app processes (a switch
  * replaces them), not the front that owns them: it exits when the front is gone.
  *
  * A publication never depends on it: when the builder cannot start (its entry point missing or
  * failing to load, no answer in time) or dies during a build, the same build runs as a full
- * build in a process of its own (`fallback`, src/host/build.mjs), and the build's log says
+ * build in a process of its own (`fallback`, src/host/build.ts), and the build's log says
  * why on its first line of that part.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -14,7 +14,7 @@ import { closeSync, mkdirSync, openSync, renameSync, statSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildHeapMiB } from '../../host/build-heap.mjs';
+import { buildHeapMiB } from '../../host/build-heap.ts';
 import { spawnBuild, type BuildFn, type Places } from './publisher';
 
 /** The builder's socket: in the system's temporary folder (a socket's path is limited to ~100 bytes), one per builds folder. */
@@ -41,7 +41,7 @@ export function startBuilder(places: Places, warm: boolean): ChildProcess {
   if ((statSync(logFile, { throwIfNoEntry: false })?.size ?? 0) > LOG_ROTATE_BYTES) renameSync(logFile, `${logFile}.1`);
   const output = openSync(logFile, 'a');
   // It holds a build's state between builds: more heap than a one-off build.
-  const child = spawn(process.execPath, [`--max-old-space-size=${buildHeapMiB() + 1024}`, join(places.root, 'src', 'host', 'builder.mjs')], {
+  const child = spawn(process.execPath, [`--max-old-space-size=${buildHeapMiB() + 1024}`, join(places.root, 'src', 'host', 'builder.ts')], {
     cwd: places.root,
     detached: true,
     stdio: ['ignore', output, output],
@@ -89,7 +89,7 @@ async function builder(places: Places): Promise<Socket> {
 
 /**
  * How long a full build waits after the builder died during a build: its own child build
- * (src/host/build.mjs) notices within a second that its parent is gone and stops within
+ * (src/host/build.ts) notices within a second that its parent is gone and stops within
  * five, and must not write into the staging folder behind the fallback.
  */
 export const ORPHAN_STOP_MS = 7000;

@@ -132,7 +132,7 @@ describe('the catalogue the build wrote', () => {
     vi.stubEnv('APP_BUILD_DIR', build(entries.slice(0, 2)));
     try {
       expect(searchStories('')).toHaveLength(2);
-      // What src/host/app.mjs does at a content-only switch.
+      // What src/host/app.ts does at a content-only switch.
       vi.stubEnv('APP_BUILD_DIR', build(entries));
       expect(searchStories('')).toHaveLength(2);
       forget!();

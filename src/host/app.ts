@@ -2,7 +2,7 @@
 // @ts-check
 /**
  * One app process: serves one build (its static files and its on-demand pages) on a private Unix
- * socket, for the front process (src/host/front.mjs) that started it. Not meant to be run by
+ * socket, for the front process (src/host/front.ts) that started it. Not meant to be run by
  * hand.
  *
  * Environment, set by the front: APP_BUILD_DIR (the build), APP_SOCKET (where to listen),
@@ -18,11 +18,11 @@ import { withSecurityHeaders } from '../config/security-headers.mjs';
 const buildDir = process.env['APP_BUILD_DIR'];
 const socket = process.env['APP_SOCKET'];
 if (!buildDir || !socket || !process.send) {
-  console.error('src/host/app.mjs est lancé par src/host/start.mjs, pas à la main.');
+  console.error('src/host/app.ts est lancé par src/host/start.ts, pas à la main.');
   process.exit(2);
 }
 
-/** The header through which the front tells the reader's address (see front.mjs). */
+/** The header through which the front tells the reader's address (see front.ts). */
 const CLIENT_HEADER = 'x-contrechamp-client';
 
 // A front that dies while this process starts leaves it nobody to serve: stop at once.

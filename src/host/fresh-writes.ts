@@ -1,5 +1,5 @@
 /**
- * Loaded into the Astro build process (`node --import`) by src/host/build.mjs: every write
+ * Loaded into the Astro build process (`node --import`) by src/host/build.ts: every write
  * into the folders named by CONTRECHAMP_FRESH_WRITES (the staging folder and Astro's cache) goes
  * to a new file. The staging folder starts with hard links to the pages Astro cached, and the
  * live build shares those files: writing one in place would change the page readers are being

@@ -1,7 +1,7 @@
 // @ts-check
 /**
  * Where the builds are and which one is live. Plain JavaScript with JSDoc types, so that both
- * sides can import it: the front process (`src/host/front.mjs`, plain Node), which is the
+ * sides can import it: the front process (`src/host/front.ts`, plain Node), which is the
  * only writer of the live pointer, and the app processes (src/server/editorial/), which read it.
  *
  *   <BUILDS_DIR>/<id>/client, /server   one build each (BUILDS_DIR defaults to $DATA_DIR/builds)
@@ -65,7 +65,7 @@ export function isCompleteBuild(dir) {
 /**
  * @typedef {{ id: string, since: string, server?: string }} LivePointer
  * `server`: the build whose server code the app processes run, when it is not `id` itself (a
- * publication that changed content only keeps the app processes, see front.mjs); kept on disk
+ * publication that changed content only keeps the app processes, see front.ts); kept on disk
  * while live, since those processes load modules from its folder.
  */
 

@@ -1,6 +1,6 @@
 /**
  * The phases of a build, read from Astro's log as it goes: how long each took, and how many
- * pages were rendered or reused (incremental builds). src/host/build.mjs prints them at the
+ * pages were rendered or reused (incremental builds). src/host/build.ts prints them at the
  * end of every build's log; the publish benchmark reads them there.
  */
 
@@ -51,7 +51,7 @@ export class BuildPhases {
   }
 }
 
-/** The summary line build.mjs prints last, and its reading. */
+/** The summary line build.ts prints last, and its reading. */
 export const SUMMARY_PREFIX = '[build] phases ';
 export function readSummary(log) {
   const line = log.split('\n').reverse().find((l) => l.startsWith(SUMMARY_PREFIX));

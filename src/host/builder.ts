@@ -11,12 +11,12 @@
  * wait for the next build, and a last `{ code }` (0: the folder holds a complete build).
  * Builds run one at a time, in the order they were asked.
  *
- * - Its first build runs `astro build` in this process (the same steps as src/host/build.mjs),
+ * - Its first build runs `astro build` in this process (the same steps as src/host/build.ts),
  *   and leaves the prerenderer, the content store and the paths with their keys here.
  * - A build after that, when only stories changed since (no other content, no code), reads them
- *   again into the store and renders only the pages they change (src/host/publish-fast.mjs).
+ *   again into the store and renders only the pages they change (src/host/publish-fast.ts).
  * - Anything else needs a new `astro build`, which Astro cannot run twice in one process: that
- *   build runs in a child process (src/host/build.mjs), and this process then exits; the
+ *   build runs in a child process (src/host/build.ts), and this process then exits; the
  *   publisher starts another one for the next build.
  *
  * With BUILDER_WARM=1 it makes a first build at once, into the cache (not published), so that
@@ -27,9 +27,9 @@ import { spawn } from 'node:child_process';
 import { chmodSync, cpSync, existsSync, linkSync, readdirSync, readFileSync, renameSync, rmSync, statSync, unlinkSync } from 'node:fs';
 import { createConnection, createServer } from 'node:net';
 import { join, relative, resolve } from 'node:path';
-import { astroEnv, buildPlaces, contentDigest, prepareStaging, root } from './build-places.mjs';
-import { BuildPhases, SUMMARY_PREFIX, isDetail } from './build-phases.mjs';
-import { buildDir, readLive } from '../server/editorial/live.mjs';
+import { astroEnv, buildPlaces, contentDigest, prepareStaging, root } from './build-places.ts';
+import { BuildPhases, SUMMARY_PREFIX, isDetail } from './build-phases.ts';
+import { buildDir, readLive } from '../server/editorial/live.ts';
 
 const socketPath = process.env.BUILDER_SOCKET;
 const buildsDir = process.env.BUILDS_DIR;
@@ -39,20 +39,20 @@ if (!socketPath || !buildsDir) {
   process.exit(2);
 }
 const places = buildPlaces(buildsDir);
-// The environment of every build of this process, set before Astro and fresh-writes.mjs load.
+// The environment of every build of this process, set before Astro and fresh-writes.ts load.
 Object.assign(process.env, astroEnv(places, 'resident'));
-await import('./fresh-writes.mjs');
+await import('./fresh-writes.ts');
 // The fast publication reaches into Astro's private files (src/integrations/astro-private-surface.ts):
 // if it cannot load, this process still makes full builds, and says why on each.
 let fast;
 let fastUnavailable;
 try {
-  fast = await import('./publish-fast.mjs');
+  fast = await import('./publish-fast.ts');
 } catch (error) {
   fastUnavailable = `la publication rapide n’a pas pu se charger : ${String(error?.message ?? error).split('\n')[0]}`;
   console.error(`[builder] ${fastUnavailable}`);
 }
-const { codeVersion } = await import('./build-fingerprint.mjs');
+const { codeVersion } = await import('./build-fingerprint.ts');
 
 const contentDir = resolve(root, process.env.CONTENT_DIR ?? 'src/content');
 const remote = process.env.CONTENT_SOURCE === 'api';
@@ -126,10 +126,10 @@ async function astroBuild(id, out) {
   return (performance.now() - started) / 1000;
 }
 
-/** A full build in a child process (src/host/build.mjs); this process exits after it. */
+/** A full build in a child process (src/host/build.ts); this process exits after it. */
 function childBuild(id, out, send) {
   return new Promise((done) => {
-    const child = spawn(process.execPath, [join(root, 'src/host/build.mjs'), '--out', out, '--id', id], { cwd: root, env: process.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [join(root, 'src/host/build.ts'), '--out', out, '--id', id], { cwd: root, env: process.env, stdio: ['ignore', 'pipe', 'pipe'] });
     for (const stream of [child.stdout, child.stderr]) stream.setEncoding('utf8').on('data', (chunk) => send({ output: chunk }));
     child.on('close', (code) => done(code ?? 1));
   });
@@ -284,7 +284,7 @@ const SERVER_DATA_FILES = new Set(['build-data.json', 'newsletter-stories.json']
  * A publication's server files become links to those of the live app processes' build, when they
  * are the same code: the same files, byte for byte, but the entry point, whose manifest differs
  * between two builds of the same code (a random key, the order of the pages). The front then
- * keeps the live app processes at the switch (front.mjs, content-only switch), which take the
+ * keeps the live app processes at the switch (front.ts, content-only switch), which take the
  * publication's build data (SERVER_DATA_FILES, its own). Returns why not, or undefined.
  */
 function adoptLiveServer(out) {

@@ -1,6 +1,6 @@
 // @ts-check
 /**
- * The static files of one build, served by the front process itself (src/host/front.mjs)
+ * The static files of one build, served by the front process itself (src/host/front.ts)
  * rather than passed to an app process: `<build>/client/`, as the Astro node adapter serves it
  * (a folder's `index.html`, with or without the trailing slash; `trailingSlash: 'ignore'`), with
  * the security headers of every answer (src/config/security-headers.mjs).

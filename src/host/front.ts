@@ -1,9 +1,9 @@
 // @ts-check
 /**
  * The front process of `npm start`: it holds the readers' connections and passes every request to
- * an app process running the live build (src/host/app.mjs, on a private Unix socket). To
+ * an app process running the live build (src/host/app.ts, on a private Unix socket). To
  * switch builds it starts app processes on the new build, waits until they answer their health
- * check, sends new requests to them, records the new live build on disk (src/server/editorial/live.mjs)
+ * check, sends new requests to them, records the new live build on disk (src/server/editorial/live.ts)
  * and lets the old processes finish their requests and stop. A request is served by one build from
  * start to end; a reader's connection is never closed by a switch.
  *
@@ -11,7 +11,7 @@
  * a rollback) through the IPC channel of the app process that serves it.
  *
  * Static files (GET and HEAD of a file in the build's `client/`) are answered by the front itself,
- * from the build live when the request arrived (src/host/static.mjs: precompressed forms,
+ * from the build live when the request arrived (src/host/static.ts: precompressed forms,
  * immutable hashed assets, revalidated pages, ranges); everything else goes to an app process.
  * Text answers of the app processes are compressed on their way out (compressAnswer below).
  *
@@ -33,9 +33,9 @@ import { BlockList, isIP } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { constants as zlib, createBrotliCompress, createGzip } from 'node:zlib';
-import { acceptedEncodings, createStaticSite, staticCandidate } from './static.mjs';
+import { acceptedEncodings, createStaticSite, staticCandidate } from './static.ts';
 import { SECURITY_HEADERS } from '../config/security-headers.mjs';
-import { buildDir, isCompleteBuild, prepareBuildsDir, writeLive } from '../server/editorial/live.mjs';
+import { buildDir, isCompleteBuild, prepareBuildsDir, writeLive } from '../server/editorial/live.ts';
 
 /** How long an app process may take to start (migrations, the demo's seed on a first start). */
 const READY_TIMEOUT_MS = 120_000;
@@ -177,7 +177,7 @@ export async function startFront(options) {
   const trusted = parseTrustedProxies(options.trustedProxies);
   const processes = Math.max(1, options.processes ?? 1);
   const socketDir = mkdtempSync(join(tmpdir(), 'contrechamp-'));
-  const appScript = join(options.root, 'src', 'host', 'app.mjs');
+  const appScript = join(options.root, 'src', 'host', 'app.ts');
   const agent = new Agent({ keepAlive: true, maxSockets: 256 });
   let counter = 0;
   let closing = false;
@@ -269,7 +269,7 @@ export async function startFront(options) {
 
   /**
    * Whether two builds run the same server code: a publication made by the resident builder
-   * (src/host/builder.mjs) links the server's files of the build it started from, so its
+   * (src/host/builder.ts) links the server's files of the build it started from, so its
    * entry point is the same file. Only its build data (server/build-data.json) is its own.
    * @param {string} a @param {string} b
    */
@@ -485,7 +485,7 @@ export async function startFront(options) {
       return;
     }
     const site = pool.site;
-    /** @param {import('./static.mjs').Entry | null} entry */
+    /** @param {import('./static.ts').Entry | null} entry */
     const answerWith = (entry) => {
       if (!entry) {
         // Said only of the build that was looked up (a switch may have come in between).

@@ -1,7 +1,7 @@
 // @ts-check
 /**
- * Where a build works, shared by the one-off build (src/host/build.mjs) and the resident
- * builder (src/host/builder.mjs): the cache, the staging folder Astro builds into, and the
+ * Where a build works, shared by the one-off build (src/host/build.ts) and the resident
+ * builder (src/host/builder.ts): the cache, the staging folder Astro builds into, and the
  * links to the pages Astro cached, laid in the staging folder before a build.
  */
 import { createHash } from 'node:crypto';
@@ -41,7 +41,7 @@ export function astroEnv(places, id) {
  * Empties the staging folder and lays in it hard links to the pages Astro keeps in its cache
  * (its copy of each page with a cacheKey): the pages it skips are then left where they are
  * instead of copied (13,000 pages, 660 MB at 10,000 stories). The live build shares those files,
- * so no write may happen in place: fresh-writes.mjs makes every write in the staging folder and
+ * so no write may happen in place: fresh-writes.ts makes every write in the staging folder and
  * the cache go to a new file. Pages no longer built are removed before the search index and the
  * sitemap read the folder (astro.config.mjs, contrechamp:stale-pages).
  * @param {ReturnType<typeof buildPlaces>} places

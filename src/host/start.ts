@@ -2,8 +2,8 @@
 /**
  * `npm start`: serve the live build, building dist/ first when there is no build made from the
  * current sources and settings, so that `npm install && npm start` is all a new machine needs.
- * The live build is the one the newsroom published last (src/server/editorial/live.mjs), or dist/.
- * A front process (src/host/front.mjs) listens on PORT (default 4321) and HOST (default
+ * The live build is the one the newsroom published last (src/server/editorial/live.ts), or dist/.
+ * A front process (src/host/front.ts) listens on PORT (default 4321) and HOST (default
  * localhost) and passes requests to the app processes of the live build.
  *
  *   --no-build   serve the live build or dist/ as they are, fail if there is nothing
@@ -13,9 +13,9 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
-import { FINGERPRINT_FILE, buildFingerprint } from './build-fingerprint.mjs';
-import { startFront } from './front.mjs';
-import { DIST_BUILD_ID, buildDir, buildsDirFrom, isCompleteBuild, readLive } from '../server/editorial/live.mjs';
+import { FINGERPRINT_FILE, buildFingerprint } from './build-fingerprint.ts';
+import { startFront } from './front.ts';
+import { DIST_BUILD_ID, buildDir, buildsDirFrom, isCompleteBuild, readLive } from '../server/editorial/live.ts';
 
 const root = resolve(import.meta.dirname, '../..');
 const buildsDir = buildsDirFrom(process.env);

@@ -1,7 +1,7 @@
 // @ts-nocheck
 /**
  * A publication without `astro build`: in the process that ran the last build (the resident
- * builder, src/host/builder.mjs), the stories that changed are read into the pages' content
+ * builder, src/host/builder.ts), the stories that changed are read into the pages' content
  * store, the pages whose cacheKey changed (and those without one) are rendered by the same
  * prerenderer, and a new build folder is made of the previous one's files (hard links) with
  * those pages in their place.
@@ -17,7 +17,7 @@ import { Worker } from 'node:worker_threads';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
-import { linkTree } from './build-places.mjs';
+import { linkTree } from './build-places.ts';
 import { BROTLI_QUALITY, COMPRESSIBLE, GZIP_LEVEL, MIN_BYTES } from '../integrations/precompress.mjs';
 
 const root = resolve(import.meta.dirname, '../..');
@@ -201,7 +201,7 @@ function linkAll(from, to) {
  */
 function compressor(cacheDir) {
   mkdirSync(cacheDir, { recursive: true });
-  const workerScript = join(root, 'src/host/compress-worker.mjs');
+  const workerScript = join(root, 'src/host/compress-worker.ts');
   // One worker at a time: the other core renders.
   let chain = Promise.resolve();
   let batch = [];

@@ -5,7 +5,7 @@
  * every build (src/server/editorial/), `npm start` for its first one. The live build, if given as
  * --previous, is never read nor written: readers are being served from it.
  *
- *   node src/host/build.mjs --out <dir> --id <build id> [--previous <live build dir>]
+ *   node src/host/build.ts --out <dir> --id <build id> [--previous <live build dir>]
  *
  * Exit code 0 only when the build is complete; its output is the build's log.
  *
@@ -20,23 +20,23 @@
  *                    the content store is voided whenever Astro's settings (outDir among them)
  *                    change. A complete build is then moved (renamed) to <out>.
  * The pages Astro skips are hard links to its cached copies (below), which the live build may
- * share: every write in the staging folder or the cache makes a new file (fresh-writes.mjs), so
+ * share: every write in the staging folder or the cache makes a new file (fresh-writes.ts), so
  * no write reaches the live build. Deleting the cache is always safe; the next build is then a
  * full one.
  */
-import { buildHeapMiB } from './build-heap.mjs';
+import { buildHeapMiB } from './build-heap.ts';
 import { spawn } from 'node:child_process';
 import { cpSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
-import { BuildPhases, SUMMARY_PREFIX, isDetail } from './build-phases.mjs';
-import { astroEnv, buildPlaces, prepareStaging, root } from './build-places.mjs';
+import { BuildPhases, SUMMARY_PREFIX, isDetail } from './build-phases.ts';
+import { astroEnv, buildPlaces, prepareStaging, root } from './build-places.ts';
 
 const { values } = parseArgs({ options: { out: { type: 'string' }, id: { type: 'string' }, previous: { type: 'string' } } });
 if (!values.out || !values.id) {
-  console.error('usage: node src/host/build.mjs --out <dir> --id <build id> [--previous <dir>]');
+  console.error('usage: node src/host/build.ts --out <dir> --id <build id> [--previous <dir>]');
   process.exit(2);
 }
 const started = performance.now();
@@ -50,7 +50,7 @@ const linked = prepareStaging(places);
 console.log(`[build] ${linked} cached pages linked in ${((performance.now() - linking) / 1000).toFixed(1)} s`);
 
 const astro = join(root, 'node_modules/astro/bin/astro.mjs');
-const freshWrites = pathToFileURL(join(import.meta.dirname, 'fresh-writes.mjs')).href;
+const freshWrites = pathToFileURL(join(import.meta.dirname, 'fresh-writes.ts')).href;
 const child = spawn(process.execPath, [`--max-old-space-size=${buildHeapMiB()}`, '--import', freshWrites, astro, 'build'], {
   cwd: root,
   stdio: ['ignore', 'pipe', 'pipe'],
