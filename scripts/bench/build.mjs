@@ -17,7 +17,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, rmSync, statSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { buildHeapMiB } from '../site/build-heap.mjs';
+import { buildHeapMiB } from '../../src/host/protocol.ts';
 
 const root = resolve(import.meta.dirname, '../..');
 const sizes = process.argv.slice(2).map(Number).filter((n) => n > 0);

@@ -53,7 +53,7 @@ describe('security headers', () => {
     // src/host/start.ts (its front process and the app process behind it), run as is against a
     // stand-in build whose handler sets no header.
     const root = mkdtempSync(join(tmpdir(), 'contrechamp-start-'));
-    for (const file of ['src/host/start.ts', 'src/host/build-fingerprint.ts', 'src/host/front.ts', 'src/host/static.ts', 'src/host/app.ts', 'src/config/security-headers.mjs', 'src/server/editorial/live.ts']) {
+    for (const file of ['src/host/start.ts', 'src/host/build-fingerprint.ts', 'src/host/front.ts', 'src/host/static.ts', 'src/host/app.ts', 'src/host/protocol.ts', 'src/lib/process-hooks.ts', 'src/config/security-headers.mjs', 'src/server/editorial/live.ts']) {
       mkdirSync(join(root, file, '..'), { recursive: true });
       copyFileSync(join(repo, file), join(root, file));
     }

@@ -24,10 +24,11 @@
  * no write reaches the live build. Deleting the cache is always safe; the next build is then a
  * full one.
  */
-import { buildHeapMiB } from './build-heap.ts';
+import { buildHeapMiB } from './protocol.ts';
 import { spawn } from 'node:child_process';
 import { cpSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
+import type { Readable, Writable } from 'node:stream';
 import { pathToFileURL } from 'node:url';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
@@ -59,18 +60,18 @@ const child = spawn(process.execPath, [`--max-old-space-size=${buildHeapMiB()}`,
 // The log editors read: Astro's, without its line per page and per image (thousands of them),
 // which are counted instead; the phases' durations at the end.
 const phases = new BuildPhases();
-const relay = (stream, to) =>
-  new Promise((done) => {
+const relay = (stream: Readable, to: Writable) =>
+  new Promise<void>((done) => {
     const lines = createInterface({ input: stream, crlfDelay: Infinity });
     lines.on('line', (line) => {
       phases.read(line);
       if (!isDetail(line)) to.write(`${line}\n`);
     });
-    lines.on('close', done);
+    lines.on('close', () => done());
   });
 const relayed = Promise.all([relay(child.stdout, process.stdout), relay(child.stderr, process.stderr)]);
 // The queue stops a build by signalling this process: pass it on.
-for (const signal of ['SIGTERM', 'SIGINT']) process.once(signal, () => child.kill(signal));
+for (const signal of ['SIGTERM', 'SIGINT'] as const) process.once(signal, () => child.kill(signal));
 // An app process killed with -9 cannot signal: a build left without it stops (the queue runs it
 // again from the next process), rather than writing on into the cache behind the next build.
 const parent = process.ppid;
@@ -86,7 +87,7 @@ child.on('exit', async (code, signal) => {
   try {
     renameSync(staging, out);
   } catch (error) {
-    if (/** @type {NodeJS.ErrnoException} */ (error).code !== 'EXDEV') throw error;
+    if ((error as NodeJS.ErrnoException).code !== 'EXDEV') throw error;
     // Another file system: copy, then leave the staging folder for the next build to clear.
     cpSync(staging, out, { recursive: true });
   }

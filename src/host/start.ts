@@ -24,7 +24,7 @@ const args = new Set(process.argv.slice(2));
 const fingerprint = buildFingerprint(root);
 
 /** Whether a build was made from the current sources and settings. */
-function isCurrent(dir) {
+function isCurrent(dir: string): boolean {
   const file = join(dir, FINGERPRINT_FILE);
   return isCompleteBuild(dir) && existsSync(file) && readFileSync(file, 'utf8').trim() === fingerprint;
 }
@@ -83,7 +83,7 @@ const front = await startFront({
 
 // Finish the requests under way, let the app processes finish theirs and their running jobs (the
 // others wait in the database for the next start), then stop.
-for (const signal of ['SIGINT', 'SIGTERM']) {
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => {
     setTimeout(() => process.exit(0), 30_000).unref();
     front.close().finally(() => process.exit(0));

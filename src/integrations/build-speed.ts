@@ -3,6 +3,7 @@
  * docs/performance.md).
  */
 import type { Plugin } from 'vite';
+import { hookExpression } from '../lib/process-hooks';
 
 const PAGES_MODULE = '\0virtual:astro:pages';
 const PAGE_IMPORT = /const (_page\d+) = \(\) => import\(("[^"]+")\);/g;
@@ -53,7 +54,7 @@ export function exposeContentStore(): Plugin {
           this.warn('Magasin de contenu d’Astro non reconnu : la publication rapide est désactivée.');
           return undefined;
         }
-        return { code: `${code}\nglobalThis[Symbol.for('contrechamp.contentStore')] = globalDataStore;\n`, map: null };
+        return { code: `${code}\n${hookExpression('contentStore')} = globalDataStore;\n`, map: null };
       }
       if (CONTENT_ASSETS_MODULE.test(id)) {
         if (!CONTENT_ASSETS_EXPORT.test(code)) {
@@ -61,7 +62,7 @@ export function exposeContentStore(): Plugin {
           return undefined;
         }
         const out = code.replace(CONTENT_ASSETS_EXPORT, (_, map: string) =>
-          `const contentAssets = ${map};\nglobalThis[Symbol.for('contrechamp.contentAssets')] = contentAssets;\nexport default contentAssets;\n`);
+          `const contentAssets = ${map};\n${hookExpression('contentAssets')} = contentAssets;\nexport default contentAssets;\n`);
         return { code: out, map: null };
       }
       return undefined;

@@ -10,6 +10,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { SCHEMES_WITH_PAGES } from './content-constants';
 import type { EditorialPageData } from './editorial-page';
+import { setHook } from './process-hooks';
 
 /** One of the newest stories with a page (src/lib/latest-stories.ts picks them at build time). */
 export interface LatestStory {
@@ -117,7 +118,7 @@ export function onBuildSwitch(forget: () => void): void {
 
 // A switch to a build that changed content only keeps this process (src/host/app.ts): its
 // build folder changes, and the data is read again from the new one.
-(globalThis as Record<symbol, unknown>)[Symbol.for('contrechamp.buildData.forget')] = () => {
+setHook('forgetBuildData', () => {
   cached = undefined;
   for (const forget of forgetters) forget();
-};
+});

@@ -9,6 +9,7 @@
  */
 import { getCollection } from 'astro:content';
 import { buildCorpus, type Corpus } from './corpus';
+import { setHook } from './process-hooks';
 
 export * from './corpus';
 
@@ -34,6 +35,6 @@ export function getCorpus(): Promise<Corpus> {
 
 // A publication rendered by the resident builder (src/host/publish-fast.ts) changes the
 // content store in place; the corpus is then made again from it.
-(globalThis as Record<symbol, unknown>)[Symbol.for('contrechamp.forgetCorpus')] = () => {
+setHook('forgetCorpus', () => {
   corpus = undefined;
-};
+});

@@ -47,8 +47,10 @@ import { assemblyJobs } from './shares/assemblies';
 import { shareJobs } from './shares/service';
 import { hasFront, switchThroughFront } from './editorial/front-link';
 import { createPublisher, type Publisher, resolveContentDir } from './editorial/publisher';
+import { APP_ENV, ipcMessage, type AppToFront, type FrontToApp, type WakeTarget } from '../host/protocol';
 import { ensureBuilder, residentBuild } from './editorial/resident';
 import { places, setPublisherWake } from './editorial/service';
+import { setHook } from '../lib/process-hooks';
 
 /**
  * Every domain's job handlers: a domain with deferred work adds its list here. Newsletters go
@@ -78,13 +80,14 @@ const SHUTDOWN_GRACE_MS = 10_000;
  * `npm start`, or the only process of any other server (`astro dev`, tests).
  */
 export function isBackgroundWriter(env: NodeJS.ProcessEnv = process.env): boolean {
-  const index = env['APP_INDEX'];
+  const index = env[APP_ENV.index];
   return index === undefined || index === '' || index === '0';
 }
 
 /** Asks the background writer of this build to look at a queue now (through the front, src/host/front.ts). */
-function wakeWriter(what: 'jobs' | 'publisher'): void {
-  if (hasFront()) process.send?.({ type: 'wake', what });
+function wakeWriter(what: WakeTarget): void {
+  const message: AppToFront = { type: 'wake', what };
+  if (hasFront()) process.send?.(message);
 }
 
 /** The background writer takes the other processes' `wake` messages. */
@@ -93,8 +96,8 @@ function listenForWake(): void {
   if (listening) return;
   listening = true;
   process.on('message', (message: unknown) => {
-    const m = message as { type?: string; what?: string };
-    if (m?.type !== 'wake') return;
+    const m = ipcMessage<FrontToApp, 'wake'>(message, 'wake');
+    if (!m) return;
     if (m.what === 'jobs') worker?.poke();
     else if (m.what === 'publisher') publisher?.poke();
   });
@@ -214,5 +217,5 @@ export async function shutdown(graceMs = SHUTDOWN_GRACE_MS): Promise<void> {
   await closeDatabase();
 }
 
-// src/host/start.ts loads the built server as a bundle; it finds this hook without importing it.
-(globalThis as Record<symbol, unknown>)[Symbol.for('contrechamp.shutdown')] = shutdown;
+// The app process (src/host/app.ts) loads the built server as a bundle; it finds this hook without importing it.
+setHook('shutdown', shutdown);

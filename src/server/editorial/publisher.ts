@@ -16,7 +16,8 @@ import { join, resolve } from 'node:path';
 import type { Kysely } from 'kysely';
 import type { Clock } from '../core/clock';
 import type { Database, SiteBuildRow } from '../db/database';
-import { contentDigest as corpusDigest } from '../../host/build-places.ts';
+import { ENTRY } from '../../host/protocol';
+import { contentDigest as corpusDigest } from '../../lib/folder-digest';
 import { explainBuildFailure } from './build-errors';
 import { BUILD_ID_PATTERN, DIST_BUILD_ID, buildDir, isCompleteBuild, readLive } from './live';
 import { claimBuild, finishBuild, heartbeat, listBuilds, nextDue, releaseBuild, requestBuild, resumeInterrupted } from './queue';
@@ -131,11 +132,11 @@ export function countPages(dir: string): number {
   return pages;
 }
 
-/** The real build: src/host/build.ts in a child process, stopped with the signal. */
+/** The real build: the host's build entry (src/host/build.ts) in a child process, stopped with the signal. */
 export function spawnBuild(places: Places): BuildFn {
   return ({ id, dir, previous, signal, onOutput }) =>
     new Promise((resolvePromise) => {
-      const args = [join(places.root, 'src', 'host', 'build.ts'), '--out', dir, '--id', id, ...(previous ? ['--previous', previous] : [])];
+      const args = [join(places.root, ENTRY.build), '--out', dir, '--id', id, ...(previous ? ['--previous', previous] : [])];
       const child = spawn(process.execPath, args, { cwd: places.root, env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' }, stdio: ['ignore', 'pipe', 'pipe'] });
       child.stdout.setEncoding('utf8').on('data', onOutput);
       child.stderr.setEncoding('utf8').on('data', onOutput);
