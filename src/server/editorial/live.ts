@@ -1,7 +1,7 @@
 /**
- * Where the builds are and which one is live. Plain JavaScript with JSDoc types, so that both
- * sides can import it: the front process (`src/host/front.ts`, plain Node), which is the
- * only writer of the live pointer, and the app processes (src/server/editorial/), which read it.
+ * Where the builds are and which one is live. It imports only Node's modules, so that both sides
+ * can import it: the host (src/host/front.ts, run by Node as is), the only writer of the live
+ * pointer, and the app processes (src/server/editorial/), which read it.
  *
  *   <BUILDS_DIR>/<id>/client, /server   one build each (BUILDS_DIR defaults to $DATA_DIR/builds)
  *   <BUILDS_DIR>/live.json              { id, since }: the live build; "dist" is the project's dist/
