@@ -302,7 +302,7 @@ export async function startFront(options: FrontOptions) {
    * Makes a build live: its processes first, then new requests, then the pointer on disk, then the
    * old processes drain. Rejects (and changes nothing) when the build does not start.
    */
-  function switchTo(id: string): Promise<{ switched: boolean; }> {
+  function switchTo(id: string): Promise<{ switched: boolean }> {
     const result = switching.then(async () => {
       if (closing) throw new Error('le serveur s\u2019arrête');
       if (live?.id === id) {
