@@ -8,7 +8,10 @@
  * - http/ (guards, JSON answers, forms, request context) on infrastructure, core/ and runtime.ts;
  * - domains (auth/, newsletter/, contact/, account/ …) on all of the above, and on another domain only
  *   through the edges listed in `domainEdges` — which must stay acyclic;
- * - nothing in src/server imports pages, components or stores; no module cycle anywhere.
+ * - nothing in src/server imports pages, components or stores; no module cycle anywhere;
+ * - the host (src/host: the processes that run the site, src/host/README.md) uses the domains, never
+ *   the other way: src/server, src/lib and src/config import nothing of src/host but its protocol
+ *   (src/host/protocol.ts, a leaf), and nothing of scripts/ (command-line tools).
  * Type-only imports do not count: they vanish at build time.
  */
 const infrastructure = '^src/server/(core|db|mail|jobs|rate-limit)/';
@@ -60,6 +63,21 @@ module.exports = {
       severity: 'error',
       from: { path: '^src/server/http/', pathNot: '\\.test\\.ts$' },
       to: { path: `^src/server/(${domains.join('|')})/`, dependencyTypesNot: ['type-only'] },
+    },
+    {
+      // The host composes the domains; a domain that needs something of the host receives it at
+      // composition (src/server/runtime.ts) or reads the protocol both sides speak.
+      name: 'server-never-imports-the-host',
+      severity: 'error',
+      from: { path: '^src/(server|lib|config)/', pathNot: '\\.test\\.ts$' },
+      to: { path: '^(src/host/|scripts/)', pathNot: '^src/host/protocol\\.ts$' },
+    },
+    {
+      // Both sides of every process boundary import it: the host run by Node, the server in Astro's bundle.
+      name: 'protocol-is-a-leaf',
+      severity: 'error',
+      from: { path: '^src/host/protocol\\.ts$' },
+      to: { path: '^(src|scripts)/' },
     },
     {
       name: 'server-never-imports-the-browser-side',

@@ -6,7 +6,7 @@ import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { IMAGE_DENSITIES, IMAGE_WIDTHS } from './src/lib/ui-constants.ts';
-import { FINGERPRINT_FILE, buildFingerprint, codeVersion } from './scripts/build-fingerprint.mjs';
+import { FINGERPRINT_FILE, buildFingerprint, codeVersion } from './src/host/build-fingerprint.ts';
 import pagefindIndex from './src/integrations/pagefind.ts';
 import publicSitemap from './src/integrations/sitemap.ts';
 import clientDirectives from './src/integrations/directives.ts';
@@ -33,7 +33,7 @@ const fingerprint = {
 };
 
 /**
- * scripts/site/build.mjs starts a build with links to the pages Astro cached (the pages it will
+ * src/host/build.ts starts a build with links to the pages Astro cached (the pages it will
  * skip are then already in place). A page it no longer builds (a deleted story, a list page
  * fewer) is removed here, before the search index and the sitemap read the folder.
  * @type {import('astro').AstroIntegration}
@@ -64,8 +64,8 @@ const stalePages = {
  * by the server from its own folder (src/lib/build-data.ts): moved out of the client folder, so
  * that it is neither public nor seen by the search index and the sitemap. So is the catalogue of
  * stories for newsletter issues (src/pages/newsletter-stories.json.ts). A fast publication runs
- * this hook again (scripts/site/publish-fast.mjs); the builder keeps these files a build's own
- * when it links the live server's (SERVER_DATA_FILES in scripts/site/builder.mjs).
+ * this hook again (src/host/publish-fast.ts); the builder keeps these files a build's own
+ * when it links the live server's (SERVER_DATA_FILES in src/host/builder.ts).
  */
 const SERVER_DATA_FILES = ['build-data.json', 'newsletter-stories.json'];
 let serverDir = '';
@@ -219,7 +219,7 @@ export default defineConfig({
     plugins: [oneStylesheet, cspDigestCache(), reactIslandRenderer(), skipStaticCheck(), externalIslandRuntime(), pageModulesOnce(), exposeContentStore()],
     define: { __BUILD_ID__: JSON.stringify(buildId) },
     build: {
-      // scripts/site/build.mjs fills the output folder with the cached pages before the build.
+      // src/host/build.ts fills the output folder with the cached pages before the build.
       ...(process.env.CONTRECHAMP_LINKED_PAGES ? { emptyOutDir: false } : {}),
       // Scripts are never inlined: with <ClientRouter />, the first page's Content-Security-Policy
       // stays in force for the whole visit, so a later page's inline script would be refused,

@@ -56,7 +56,7 @@ export default defineConfig({
     { name: 'publishing', testMatch: /publishing\.spec\.ts$/, dependencies: ['site'] },
   ],
   webServer: {
-    command: 'node scripts/start.mjs',
+    command: 'node src/host/start.ts',
     url: `${baseURL}/`,
     // The server answers on the configured site URL only (links in e-mails, origin checks).
     env: {

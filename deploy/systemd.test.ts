@@ -26,7 +26,7 @@ describe.skipIf(!analyze)('the example systemd unit', () => {
     return { status: run.status, output: `${run.stdout}${run.stderr}`.trim() };
   };
   const runnable = (text: string) => {
-    expect(text).toContain(`ExecStart=${NODE} scripts/start.mjs`);
+    expect(text).toContain(`ExecStart=${NODE} src/host/start.ts`);
     return text.replace(NODE, process.execPath);
   };
 

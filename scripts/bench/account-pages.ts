@@ -94,7 +94,7 @@ function residentMemory(pid: number): { pid: number; command: string; rssMiB: nu
   return out;
 }
 
-const server = spawn(process.execPath, [...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${resolve(profileDir)}`] : []), join(root, 'scripts/start.mjs')], {
+const server = spawn(process.execPath, [...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${resolve(profileDir)}`] : []), join(root, 'src/host/start.ts')], {
   cwd: root,
   env: { ...process.env, PORT: String(port), HOST: 'localhost', SITE_URL: siteUrl, DATA_DIR: dataDir, APP_MODE: 'production', PAYMENT_PROVIDER: 'simulated' },
   stdio: ['ignore', 'ignore', 'inherit'],

@@ -17,7 +17,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, rmSync, statSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { buildHeapMiB } from '../site/build-heap.mjs';
+import { buildHeapMiB } from '../../src/host/protocol.ts';
 
 const root = resolve(import.meta.dirname, '../..');
 const sizes = process.argv.slice(2).map(Number).filter((n) => n > 0);
@@ -51,7 +51,7 @@ for (const size of sizes) {
   const gen = spawnSync(process.execPath, [join(root, 'scripts/generate-content.mjs'), '--count', String(size), '--out', corpus], { stdio: 'inherit' });
   if (gen.status !== 0) process.exit(gen.status ?? 1);
   console.log(`Construction de ${size} contenus…`);
-  // The same heap limit as the publisher's builds (scripts/site/build.mjs).
+  // The same heap limit as the publisher's builds (src/host/build.ts).
   const result = spawnSync(process.execPath, [`--max-old-space-size=${buildHeapMiB()}`, join(root, 'scripts/bench/build-once.mjs')], {
     cwd: root,
     env: { ...process.env, CONTENT_DIR: corpus, ASTRO_OUT_DIR: out, ASTRO_CACHE_DIR: cache, ASTRO_TELEMETRY_DISABLED: '1' },

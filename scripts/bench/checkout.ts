@@ -66,7 +66,7 @@ for (let i = 0; i < members; i++) {
 }
 await handle.close();
 
-const server = spawn(process.execPath, [join(root, 'scripts/start.mjs')], {
+const server = spawn(process.execPath, [join(root, 'src/host/start.ts')], {
   cwd: root,
   env: { ...process.env, PORT: String(port), HOST: 'localhost', SITE_URL: siteUrl, DATA_DIR: dataDir, APP_MODE: 'production', PAYMENT_PROVIDER: 'simulated', APP_SECRET: appSecret, LOG_LEVEL: 'warn' },
   stdio: ['ignore', 'ignore', 'inherit'],

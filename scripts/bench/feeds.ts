@@ -81,7 +81,7 @@ for (let start = 0; start < supporters; start += 500) {
 await handle.close();
 console.log(`feeds bench: ${supporters} supporters written in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 
-const server = spawn(process.execPath, [join(root, 'scripts/start.mjs')], {
+const server = spawn(process.execPath, [join(root, 'src/host/start.ts')], {
   cwd: root,
   env: { ...process.env, PORT: String(port), HOST: 'localhost', SITE_URL: siteUrl, DATA_DIR: dataDir, APP_MODE: 'production', PAYMENT_PROVIDER: 'simulated' },
   stdio: ['ignore', 'ignore', 'inherit'],

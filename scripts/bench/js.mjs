@@ -33,7 +33,7 @@ const freePort = () =>
 const port = await freePort();
 const base = `http://localhost:${port}`;
 const dataDir = mkdtempSync(join(tmpdir(), 'contrechamp-bench-js-'));
-const server = spawn(process.execPath, [join(root, 'scripts/start.mjs')], {
+const server = spawn(process.execPath, [join(root, 'src/host/start.ts')], {
   cwd: root,
   // As in production: measurement on (its tracker counts), demo content.
   env: {

@@ -48,7 +48,7 @@ if (!base) {
   const port = await freePort();
   base = `http://localhost:${port}`;
   const dataDir = mkdtempSync(join(tmpdir(), 'contrechamp-bench-lighthouse-'));
-  const server = spawn(process.execPath, [join(root, 'scripts/start.mjs')], {
+  const server = spawn(process.execPath, [join(root, 'src/host/start.ts')], {
     cwd: root,
     env: { ...process.env, PORT: String(port), HOST: 'localhost', SITE_URL: base, DATA_DIR: dataDir, APP_MODE: 'demo' },
     stdio: ['ignore', 'ignore', 'inherit'],

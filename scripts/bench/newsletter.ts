@@ -143,7 +143,7 @@ function cpuMs(pids: number[]): number {
 
 let server: ChildProcess | undefined;
 async function startServer(): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [join(root, 'scripts/start.mjs')], {
+  const child = spawn(process.execPath, [join(root, 'src/host/start.ts')], {
     cwd: root,
     // Its own process group: a kill -9 of the group takes the front and every app process at once.
     detached: true,

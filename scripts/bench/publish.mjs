@@ -9,11 +9,11 @@
  * deleted. For each, it times from the webhook call to the story's page being served with the new
  * title (or no longer served), and checks that the home page, the articles list, the feed, the
  * sitemap and the search index (the live build's Pagefind files) show it (or no longer do), and
- * that the build that was live meanwhile did not change. Each build's phases come from its log (scripts/site/build.mjs).
+ * that the build that was live meanwhile did not change. Each build's phases come from its log (src/host/build.ts).
  *
  *   npm run bench:publish                    # 10,000 stories, through the webhook
  *   npm run bench:publish -- 2000            # another size
- *   npm run bench:publish -- 2000 --direct   # builds run directly (scripts/site/build.mjs), no server
+ *   npm run bench:publish -- 2000 --direct   # builds run directly (src/host/build.ts), no server
  *   npm run bench:publish -- 2000 --keep     # keep the corpus and builds (.bench/publish/)
  *   npm run bench:publish -- 2000 --verify   # then a full build with an empty cache, which must
  *                                            # give the same pages, byte for byte, as the last one
@@ -31,8 +31,8 @@ import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { gunzipSync } from 'node:zlib';
-import { readSummary } from '../site/build-phases.mjs';
-import { buildDir, newBuildId, prepareBuildsDir, readLive, writeLive } from '../../src/server/editorial/live.mjs';
+import { readSummary } from '../../src/host/build-phases.ts';
+import { buildDir, newBuildId, prepareBuildsDir, readLive, writeLive } from '../../src/server/editorial/live.ts';
 
 const root = resolve(import.meta.dirname, '../..');
 const { values, positionals } = parseArgs({
@@ -170,7 +170,7 @@ function treeHash(dir) {
 
 // --- Publishing -------------------------------------------------------------------------------
 
-const builder = join(root, 'scripts/site/build.mjs');
+const builder = join(root, 'src/host/build.ts');
 
 /** The first, full build, made live as the publisher would. */
 async function fullBuild() {
@@ -185,7 +185,7 @@ async function fullBuild() {
 let server;
 let serverLog = '';
 async function startServer() {
-  server = spawn(process.execPath, [join(root, 'scripts/start.mjs'), '--no-build'], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  server = spawn(process.execPath, [join(root, 'src/host/start.ts'), '--no-build'], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
   server.stderr.setEncoding('utf8').on('data', (chunk) => (serverLog += chunk));
   await new Promise((done, fail) => {
     server.stdout.setEncoding('utf8').on('data', (chunk) => {
@@ -266,7 +266,7 @@ async function publish(url, title, { deleted = false } = {}) {
     phases = readSummary(row?.log ?? '');
   }
   const seconds = (performance.now() - started) / 1000;
-  // A publication that left later list pages for a follow-up build (scripts/site/publish-fast.mjs):
+  // A publication that left later list pages for a follow-up build (src/host/publish-fast.ts):
   // until that one is live too, so that the next publication starts on a quiet queue.
   const following = performance.now();
   if (!values.direct) await queueIdle();
@@ -392,7 +392,7 @@ try {
   }
 }
 
-console.log(values.direct ? 'Constructions lancées directement (scripts/site/build.mjs).' : 'Publications par le webhook (POST /api/rebuild), temps jusqu’à la page servie.');
+console.log(values.direct ? 'Constructions lancées directement (src/host/build.ts).' : 'Publications par le webhook (POST /api/rebuild), temps jusqu’à la page servie.');
 console.table(table);
 for (const row of rows) {
   const misses = Object.entries(row.found).filter(([, ok]) => !ok).map(([where]) => where);

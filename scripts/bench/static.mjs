@@ -78,7 +78,7 @@ function transferred(port, path, encoding) {
 
 // npm start's front on dist/ (built first when missing or stale), with a data folder of its own.
 const frontPort = await freePort();
-const front = spawn(process.execPath, [join(root, 'scripts/start.mjs')], {
+const front = spawn(process.execPath, [join(root, 'src/host/start.ts')], {
   cwd: root,
   env: { ...process.env, PORT: String(frontPort), HOST: '127.0.0.1', DATA_DIR: join(work, 'data'), APP_MODE: 'demo' },
   stdio: ['ignore', 'ignore', 'inherit'],

@@ -1,7 +1,7 @@
 // @ts-check
 /**
  * The security headers of every answer, declared once. Plain JavaScript with JSDoc types, so
- * that both readers can import it: `scripts/start.mjs` (plain Node, every answer, static files
+ * that both readers can import it: `src/host/start.ts` (plain Node, every answer, static files
  * included) and `src/middleware.ts` (answers rendered on demand, whoever serves them, `astro dev`
  * included).
  *

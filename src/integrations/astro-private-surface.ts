@@ -47,7 +47,7 @@ export const ASTRO_PRIVATE_SURFACE: readonly PrivateReach[] = [
   },
   {
     file: 'node_modules/astro/dist/core/build/generate.js',
-    by: 'scripts/site/fresh-writes.mjs (the node:fs patch of the build process)',
+    by: 'src/host/fresh-writes.ts (the node:fs patch of the build process)',
     kind: 'correctness',
     buys: 'a publication never rewrites in place a page file that the live build shares by hard link',
     anchors: ['nodeFs.promises.writeFile(result.outFile, result.body)'],
@@ -55,7 +55,7 @@ export const ASTRO_PRIVATE_SURFACE: readonly PrivateReach[] = [
   },
   {
     file: 'node_modules/astro/dist/core/build/incremental.js',
-    by: 'scripts/site/fresh-writes.mjs (the node:fs patch of the build process)',
+    by: 'src/host/fresh-writes.ts (the node:fs patch of the build process)',
     kind: 'correctness',
     buys: 'the cached pages Astro copies and writes are new files, never the live build’s',
     anchors: ['fs.promises.copyFile(cachedOutputFile, destination)', 'fs.promises.writeFile(cachedOutputFile, body)'],
@@ -105,7 +105,7 @@ export const ASTRO_PRIVATE_SURFACE: readonly PrivateReach[] = [
   ).map(
     ([path, sha256]): PrivateReach => ({
       file: `node_modules/astro/dist/${path}`,
-      by: 'scripts/site/publish-fast.mjs (imports it to render a publication’s pages in the resident builder)',
+      by: 'src/host/publish-fast.ts (imports it to render a publication’s pages in the resident builder)',
       kind: 'speed',
       buys: 'the fast publication (7.5–9 s at 10,000 stories); when it cannot load, a publication falls back to a full build',
       anchors: [],

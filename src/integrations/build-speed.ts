@@ -3,6 +3,7 @@
  * docs/performance.md).
  */
 import type { Plugin } from 'vite';
+import { hookExpression } from '../lib/process-hooks';
 
 const PAGES_MODULE = '\0virtual:astro:pages';
 const PAGE_IMPORT = /const (_page\d+) = \(\) => import\(("[^"]+")\);/g;
@@ -40,7 +41,7 @@ const CONTENT_ASSETS_EXPORT = /export default (new Map\(\[[\s\S]*\]\));?\s*$/;
 
 /**
  * Hands the pages' content store and the table of the content's images to the resident builder
- * (scripts/site/publish-fast.mjs), which replaces the entries of a publication in the store and
+ * (src/host/publish-fast.ts), which replaces the entries of a publication in the store and
  * renders the pages they change, without a new `astro build`. Only in the pages' bundle.
  */
 export function exposeContentStore(): Plugin {
@@ -53,7 +54,7 @@ export function exposeContentStore(): Plugin {
           this.warn('Magasin de contenu d’Astro non reconnu : la publication rapide est désactivée.');
           return undefined;
         }
-        return { code: `${code}\nglobalThis[Symbol.for('contrechamp.contentStore')] = globalDataStore;\n`, map: null };
+        return { code: `${code}\n${hookExpression('contentStore')} = globalDataStore;\n`, map: null };
       }
       if (CONTENT_ASSETS_MODULE.test(id)) {
         if (!CONTENT_ASSETS_EXPORT.test(code)) {
@@ -61,7 +62,7 @@ export function exposeContentStore(): Plugin {
           return undefined;
         }
         const out = code.replace(CONTENT_ASSETS_EXPORT, (_, map: string) =>
-          `const contentAssets = ${map};\nglobalThis[Symbol.for('contrechamp.contentAssets')] = contentAssets;\nexport default contentAssets;\n`);
+          `const contentAssets = ${map};\n${hookExpression('contentAssets')} = contentAssets;\nexport default contentAssets;\n`);
         return { code: out, map: null };
       }
       return undefined;

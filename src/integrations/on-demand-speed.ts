@@ -3,6 +3,8 @@
  * is in docs/performance.md).
  */
 import type { Plugin } from 'vite';
+// Set by the front on a request it looked up in the build and found no file for.
+import { NO_FILE_HEADER } from '../host/protocol';
 
 /**
  * Makes Astro hash each inline script and style of its Content-Security-Policy
@@ -67,8 +69,6 @@ export function reactIslandRenderer(): Plugin {
 
 const STANDALONE = /[\\/]@astrojs[\\/]node[\\/]dist[\\/]standalone\.js$/;
 const STATIC_FIRST = 'staticHandler(req, res, () => appHandler(req, res));';
-/** Set by the front (scripts/server/front.mjs) on a request it looked up in the build and found no file for. */
-const NO_FILE_HEADER = 'x-contrechamp-no-file';
 
 /**
  * Lets an app process skip the adapter's static-file check when the front has already made it.

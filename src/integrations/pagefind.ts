@@ -9,7 +9,7 @@
  * (`<cacheDir>/pagefind/`) keeps the full index, what it holds, and each page's documents by
  * the page's stamp, so that the pages Astro copied from its cache are not read again.
  */
-import type { AstroConfig, AstroIntegration, AstroPrerenderer } from 'astro';
+import type { AstroConfig, AstroIntegration } from 'astro';
 import { existsSync } from 'node:fs';
 import { copyFile, link, mkdir, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
@@ -17,6 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
 import * as pagefind from 'pagefind';
 import { documentsOf, pageFile, type IndexDocument } from './pagefind-documents';
+import { getHook } from '../lib/process-hooks';
 import {
   DELTA_DIR, DELTA_FILE, contentHash, deltaLimit, planIndex,
   type BaseDocuments, type DeltaManifest,
@@ -162,25 +163,13 @@ interface Streaming {
   started?: { index: PagefindIndex; problems: string[]; pending: Promise<void>[]; urls: Set<string> };
 }
 
-/**
- * The resident builder (scripts/site/builder.mjs), when it runs the build in its own process,
- * sets these hooks: it keeps Astro's prerenderer, the paths it rendered with their keys and the
- * settings, so that a publication renders the pages it changes with the same bundle; and it
- * imports the whole pages' bundle before Astro deletes its files.
- */
-export const RESIDENT = Symbol.for('contrechamp.resident');
-export interface ResidentHooks {
-  paths(config: AstroConfig, prerenderer: AstroPrerenderer, paths: Awaited<ReturnType<AstroPrerenderer['getStaticPaths']>>): void;
-  teardown(bundleDir: string): Promise<void>;
-  /** True while the builder makes a publication without `astro build` (Astro's cached copies are then older than the pages). */
-  publishing: boolean;
-}
 
 export default function pagefindIndex(): AstroIntegration {
   let cacheDir: string | undefined;
   let outDir: string | undefined;
   let config: AstroConfig | undefined;
-  const resident = (globalThis as Record<symbol, ResidentHooks | undefined>)[RESIDENT];
+  // Set by the resident builder (src/host/builder.ts) when it runs the build in its own process.
+  const resident = getHook('resident');
   /** In the resident builder: each page's documents in the last build. */
   let lastDocuments: Map<string, Document[]> | undefined;
   let streaming: Streaming | undefined;

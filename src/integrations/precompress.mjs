@@ -3,13 +3,13 @@
  * Precompression at build: every text file of the static output (HTML, CSS, JavaScript, JSON,
  * XML feeds and sitemaps, SVG, text) of at least 256 bytes gets a `.br` (brotli) and a `.gz`
  * (gzip) beside it, which the front process sends to browsers that accept them
- * (scripts/server/static.mjs); nginx's gzip_static and brotli_static read the same files.
+ * (src/host/static.ts); nginx's gzip_static and brotli_static read the same files.
  *
  * Incremental: the compressed files are kept in the build cache under the SHA-1 of the file they
  * compress and the levels used (`<cacheDir>/precompressed/`), and a build links them into place: only files whose
  * content is new are compressed. A file Astro reused from its cache (a hard link, same inode, size
  * and time as last build) is not even read. Compression runs on worker threads
- * (scripts/site/compress-worker.mjs): pages at brotli quality 4 and gzip level 4, the measured
+ * (src/host/compress-worker.ts): pages at brotli quality 4 and gzip level 4, the measured
  * trade-off (docs/performance.md, « Compression »); hashed assets at the highest levels, since
  * they change only with the code.
  *
@@ -22,7 +22,7 @@ import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 
-/** Text files worth compressing: the same list as scripts/server/static.mjs. */
+/** Text files worth compressing: the same list as src/host/static.ts. */
 export const COMPRESSIBLE = /\.(?:html?|css|m?js|json|map|webmanifest|xml|txt|csv|vtt|svg)$/;
 export const MIN_BYTES = 256;
 export const BROTLI_QUALITY = 4;
@@ -146,7 +146,7 @@ export default function precompressIntegration() {
     hooks: {
       'astro:config:done': ({ config }) => {
         cacheDir = join(fileURLToPath(config.cacheDir), 'precompressed');
-        workerScript = fileURLToPath(new URL('scripts/site/compress-worker.mjs', config.root));
+        workerScript = fileURLToPath(new URL('src/host/compress-worker.ts', config.root));
       },
       'astro:build:done': async ({ dir, logger }) => {
         const r = await precompress(fileURLToPath(dir), cacheDir, { workerScript });

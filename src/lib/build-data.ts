@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import type { SCHEMES_WITH_PAGES } from './content-constants';
 import type { PlayerEpisode } from './corpus';
 import type { EditorialPageData } from './editorial-page';
+import { setHook } from './process-hooks';
 import type { Cue } from './transcripts';
 
 /** One of the newest stories with a page (src/lib/latest-stories.ts picks them at build time). */
@@ -126,9 +127,9 @@ export function onBuildSwitch(forget: () => void): void {
   forgetters.add(forget);
 }
 
-// A switch to a build that changed content only keeps this process (scripts/server/app.mjs): its
+// A switch to a build that changed content only keeps this process (src/host/app.ts): its
 // build folder changes, and the data is read again from the new one.
-(globalThis as Record<symbol, unknown>)[Symbol.for('contrechamp.buildData.forget')] = () => {
+setHook('forgetBuildData', () => {
   cached = undefined;
   for (const forget of forgetters) forget();
-};
+});

@@ -9,6 +9,7 @@
  */
 import { getCollection } from 'astro:content';
 import { buildCorpus, type Corpus } from './corpus';
+import { setHook } from './process-hooks';
 
 export * from './corpus';
 
@@ -32,8 +33,8 @@ export function getCorpus(): Promise<Corpus> {
   return corpus;
 }
 
-// A publication rendered by the resident builder (scripts/site/publish-fast.mjs) changes the
+// A publication rendered by the resident builder (src/host/publish-fast.ts) changes the
 // content store in place; the corpus is then made again from it.
-(globalThis as Record<symbol, unknown>)[Symbol.for('contrechamp.forgetCorpus')] = () => {
+setHook('forgetCorpus', () => {
   corpus = undefined;
-};
+});

@@ -2,7 +2,7 @@
  * The stories editors can put in a newsletter issue (src/server/newsletter/stories.ts), computed
  * at build time: astro.config.mjs moves the file into the build's server folder, where the
  * newsroom's pages read it (the server never loads the content store). No cacheKey: a fast
- * publication renders it again, like build-data.json (scripts/site/publish-fast.mjs).
+ * publication renders it again, like build-data.json (src/host/publish-fast.ts).
  */
 import type { APIRoute } from 'astro';
 import { getImage } from 'astro:assets';

@@ -12,7 +12,7 @@ const require = createRequire(import.meta.url);
 describe('server architecture', () => {
   it('has no import cycle and respects the layers and the allowed domain edges', async () => {
     const ruleSet = require('../../.dependency-cruiser.cjs');
-    const result: IReporterOutput = await cruise(['src/server', 'src/config', 'src/lib'], { ruleSet, validate: true, ...ruleSet.options });
+    const result: IReporterOutput = await cruise(['src/server', 'src/config', 'src/lib', 'src/host'], { ruleSet, validate: true, ...ruleSet.options });
     const output = typeof result.output === 'string' ? null : result.output;
     const violations = (output?.summary.violations ?? []).map((v) => `${v.rule.name}: ${v.from} → ${v.to}${v.cycle ? ` (cycle: ${v.cycle.map((c) => c.name).join(' → ')})` : ''}`);
     expect(violations).toEqual([]);

@@ -4,7 +4,7 @@
  * every domain. In demo mode the demo accounts are created on first use; production never
  * creates them.
  *
- * `npm start` (scripts/start.mjs) calls `/api/health` right after listening, so all of this
+ * `npm start` (src/host/start.ts) calls `/api/health` right after listening, so all of this
  * happens at start; on SIGTERM it calls the shutdown hook registered here, which stops the
  * worker (letting running jobs finish) before the database closes.
  *
@@ -47,8 +47,10 @@ import { assemblyJobs } from './shares/assemblies';
 import { shareJobs } from './shares/service';
 import { hasFront, switchThroughFront } from './editorial/front-link';
 import { createPublisher, type Publisher, resolveContentDir } from './editorial/publisher';
+import { APP_ENV, ipcMessage, type AppToFront, type FrontToApp, type WakeTarget } from '../host/protocol';
 import { ensureBuilder, residentBuild } from './editorial/resident';
 import { places, setPublisherWake } from './editorial/service';
+import { setHook } from '../lib/process-hooks';
 
 /**
  * Every domain's job handlers: a domain with deferred work adds its list here. Newsletters go
@@ -78,13 +80,14 @@ const SHUTDOWN_GRACE_MS = 10_000;
  * `npm start`, or the only process of any other server (`astro dev`, tests).
  */
 export function isBackgroundWriter(env: NodeJS.ProcessEnv = process.env): boolean {
-  const index = env['APP_INDEX'];
+  const index = env[APP_ENV.index];
   return index === undefined || index === '' || index === '0';
 }
 
-/** Asks the background writer of this build to look at a queue now (through the front, scripts/server/front.mjs). */
-function wakeWriter(what: 'jobs' | 'publisher'): void {
-  if (hasFront()) process.send?.({ type: 'wake', what });
+/** Asks the background writer of this build to look at a queue now (through the front, src/host/front.ts). */
+function wakeWriter(what: WakeTarget): void {
+  const message: AppToFront = { type: 'wake', what };
+  if (hasFront()) process.send?.(message);
 }
 
 /** The background writer takes the other processes' `wake` messages. */
@@ -93,8 +96,8 @@ function listenForWake(): void {
   if (listening) return;
   listening = true;
   process.on('message', (message: unknown) => {
-    const m = message as { type?: string; what?: string };
-    if (m?.type !== 'wake') return;
+    const m = ipcMessage<FrontToApp, 'wake'>(message, 'wake');
+    if (!m) return;
     if (m.what === 'jobs') worker?.poke();
     else if (m.what === 'publisher') publisher?.poke();
   });
@@ -151,7 +154,7 @@ export function services(): Promise<ServerDeps> {
         switchTo: switchThroughFront,
         ...(publishing.residentBuilder === 'off' ? {} : { build: residentBuild(places()) }),
         contentDir: process.env['CONTENT_SOURCE'] === 'api' ? undefined : resolveContentDir(places().root),
-        // Astro's part of the builds' cache (scripts/site/build.mjs), where its content store is.
+        // Astro's part of the builds' cache (src/host/build.ts), where its content store is.
         cacheDir: process.env['ASTRO_CACHE_DIR'] ?? join(process.env['BUILD_CACHE_DIR'] ?? join(publishing.buildsDir, 'cache'), 'astro'),
         log: { info: (msg, fields) => log.info(msg, fields), error: (msg, fields) => log.error(msg, fields) },
       });
@@ -214,5 +217,5 @@ export async function shutdown(graceMs = SHUTDOWN_GRACE_MS): Promise<void> {
   await closeDatabase();
 }
 
-// scripts/start.mjs loads the built server as a bundle; it finds this hook without importing it.
-(globalThis as Record<symbol, unknown>)[Symbol.for('contrechamp.shutdown')] = shutdown;
+// The app process (src/host/app.ts) loads the built server as a bundle; it finds this hook without importing it.
+setHook('shutdown', shutdown);

@@ -91,7 +91,7 @@ function pagesOf(dir: string): string[] {
 /** Builds the content in full, with an empty cache, and lists what differs from the live build. */
 function differencesFromFullBuild(): { files: number; list: string[] } {
   const out = join(work, 'full');
-  const built = spawnSync(process.execPath, [join(root, 'scripts/site/build.mjs'), '--out', out, '--id', 'full'], {
+  const built = spawnSync(process.execPath, [join(root, 'src/host/build.ts'), '--out', out, '--id', 'full'], {
     cwd: root,
     env: { ...process.env, SITE_URL: base, CONTENT_DIR: content, BUILD_CACHE_DIR: join(work, 'full-cache') },
     encoding: 'utf8',
@@ -118,7 +118,7 @@ test.beforeAll(async () => {
   cpSync(join(root, 'src/content'), content, { recursive: true });
   const port = 45_000 + Math.floor(Math.random() * 3000);
   base = `http://localhost:${port}`;
-  server = spawn(process.execPath, [join(root, 'scripts/start.mjs'), '--no-build'], {
+  server = spawn(process.execPath, [join(root, 'src/host/start.ts'), '--no-build'], {
     cwd: root,
     env: { ...process.env, PORT: String(port), HOST: 'localhost', SITE_URL: base, DATA_DIR: join(work, 'data'), CONTENT_DIR: content, REBUILD_SECRET: SECRET, REBUILD_DEBOUNCE_MS: '300', APP_MODE: 'demo' },
     stdio: ['ignore', 'pipe', 'pipe'],

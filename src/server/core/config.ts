@@ -7,7 +7,7 @@
  * This module is the one source of truth for server settings: the server, and the command-line
  * scripts (migrations, seeds, benchmarks) that run outside Astro, read them here, never through
  * `astro:env` (astro.config.mjs declares only the PUBLIC_* settings that pages read at build
- * time). A few are also read elsewhere, on purpose: PORT and HOST by scripts/start.mjs (which
+ * time). A few are also read elsewhere, on purpose: PORT and HOST by src/host/start.ts (which
  * listens before any of this is loaded), LOG_LEVEL and DEBUG by the logger
  * (src/server/core/log.ts), which must work before, and when, this configuration fails.
  */
@@ -104,7 +104,7 @@ const schema = z.object({
   /** A build that runs longer is stopped and fails. */
   BUILD_TIMEOUT_MS: z.coerce.number().int().min(10_000).max(7_200_000).default(1_800_000),
   /**
-   * The resident builder (scripts/site/builder.mjs): `warm` starts it with the server and makes a
+   * The resident builder (src/host/builder.ts): `warm` starts it with the server and makes a
    * first build in the background, so that every publication of stories is fast; `lazy` starts it
    * with the first publication (a full build), the next ones are fast; `off`: every build is a
    * full one in its own process. Default: `warm` in production, `lazy` otherwise.
@@ -214,7 +214,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         : { provider: 'simulated', sepaDelaySeconds: e.SIMULATED_SEPA_DELAY_SECONDS },
     dataDir,
     publishing: {
-      // The front process (scripts/start.mjs) gives its app processes the same value (src/server/editorial/live.mjs).
+      // The front process (src/host/start.ts) gives its app processes the same value (src/server/editorial/live.ts).
       buildsDir: resolve(e.BUILDS_DIR ?? `${dataDir}/builds`),
       keepBuilds: e.KEEP_BUILDS,
       debounceMs: e.REBUILD_DEBOUNCE_MS,

@@ -22,7 +22,7 @@ const astroCli = (collection: string, id: string, ...issues: string[]) =>
     '',
   ].join('\n');
 
-/** The same error through the resident builder (scripts/site/builder.mjs strips the bold marks). */
+/** The same error through the resident builder (src/host/builder.ts strips the bold marks). */
 const resident = (collection: string, id: string, ...issues: string[]) =>
   `[contrechamp:stale-pages] 0 pages no longer built removed\n\n[InvalidContentEntryDataError] ${collection} → ${id} data does not match collection schema.\n\n${issues.map((i) => `  ${i}`).join('\n')}\n\n    at getEntryData (file:///x/utils.js:1:1)\n`;
 

@@ -1,9 +1,10 @@
 /**
- * The app process's line to the front process that started it (scripts/server/front.mjs): asking
+ * The app process's line to the front process that started it (src/host/front.ts): asking
  * it to make a build live. Only the front switches builds, so a process served otherwise (`astro
  * dev`, a test) cannot publish.
  */
 import { randomUUID } from 'node:crypto';
+import { ipcMessage, type AppToFront, type FrontToApp } from '../../host/protocol';
 
 /** How long a switch may take: the new build's processes start (migrations, warm-up). */
 const SWITCH_TIMEOUT_MS = 180_000;
@@ -21,14 +22,15 @@ export function switchThroughFront(id: string): Promise<void> {
       reject(new Error('la nouvelle version n\u2019a pas répondu à temps'));
     }, SWITCH_TIMEOUT_MS);
     const onMessage = (message: unknown) => {
-      const m = message as { type?: string; requestId?: string; ok?: boolean; error?: string };
-      if (m?.type !== 'switch-result' || m.requestId !== requestId) return;
+      const m = ipcMessage<FrontToApp, 'switch-result'>(message, 'switch-result');
+      if (!m || m.requestId !== requestId) return;
       clearTimeout(timer);
       process.off('message', onMessage);
       if (m.ok) resolve();
       else reject(new Error(m.error ?? 'échec du changement de version'));
     };
     process.on('message', onMessage);
-    send({ type: 'switch', id, requestId });
+    const ask: AppToFront = { type: 'switch', id, requestId };
+    send(ask);
   });
 }

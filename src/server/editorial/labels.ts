@@ -1,7 +1,7 @@
 /** How the newsroom pages name builds, their states and their origins. */
 import type { BuildStatus, BuildTrigger } from '../db/database';
 import { formatDateTime } from '../../lib/dates';
-import { DIST_BUILD_ID } from './live.mjs';
+import { DIST_BUILD_ID } from './live';
 
 export const STATUS_LABELS: Record<BuildStatus, string> = {
   queued: 'En attente',

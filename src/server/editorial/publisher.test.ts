@@ -6,7 +6,7 @@ import { createTestDatabase, describeEachDialect, type TestDatabase } from '../.
 import { fakeClock } from '../core/clock';
 import { openDatabase } from '../db/client';
 import { toTimestamp } from '../db/database';
-import { writeLive } from './live.mjs';
+import { writeLive } from './live';
 import { type BuildFn, type BuildRun, createPublisher, failureOf, pruneBuilds } from './publisher';
 import { claimBuild, finishBuild, getBuild, heartbeat, listBuilds, releaseBuild, requestBuild, resumeInterrupted } from './queue';
 import { rollback } from './service';
@@ -359,7 +359,7 @@ describe('failureOf', () => {
     expect(failureOf('16:01:02 [build] collecting\n16:01:03 [ERROR] [InvalidContentEntryDataError] stories → x data does not match\n  at foo (bar.js:1)\n')).toBe('[ERROR] [InvalidContentEntryDataError] stories → x data does not match');
     const astro = '15:35:19 [content] Syncing content\n[InvalidContentEntryDataError] stories → articles/a data does not match collection schema.\n\n  title**: **title: Required\n\n  Hint:\n    See https://docs.astro.build\n  Location:\n    /tmp/x.md:0:0\n';
     expect(failureOf(astro)).toBe('[InvalidContentEntryDataError] stories → articles/a data does not match collection schema. title: Required');
-    // The resident builder's log (scripts/site/builder.mjs) names an error the same way.
+    // The resident builder's log (src/host/builder.ts) names an error the same way.
     const resident = '[contrechamp:stale-pages] 0 pages no longer built removed\n\n[InvalidContentEntryDataError] stories → articles/a data does not match collection schema.\n\n  title: Required\n    at getEntryData (file:///x/utils.js:1:1)\n';
     expect(failureOf(resident)).toBe('[InvalidContentEntryDataError] stories → articles/a data does not match collection schema. title: Required');
   });

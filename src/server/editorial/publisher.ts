@@ -1,6 +1,6 @@
 /**
  * The publisher: takes the waiting build when it is due (queue.ts), builds it into its own folder
- * (scripts/site/build.mjs), asks the front to make it live, records the outcome, and removes the
+ * (src/host/build.ts), asks the front to make it live, records the outcome, and removes the
  * builds no longer kept. One build at a time across every process (the queue's `running` row);
  * every app process runs a publisher, and whichever claims the build runs it.
  *
@@ -16,9 +16,10 @@ import { join, resolve } from 'node:path';
 import type { Kysely } from 'kysely';
 import type { Clock } from '../core/clock';
 import type { Database, SiteBuildRow } from '../db/database';
-import { contentDigest as corpusDigest } from '../../../scripts/site/build-places.mjs';
+import { ENTRY } from '../../host/protocol';
+import { contentDigest as corpusDigest } from '../../lib/folder-digest';
 import { explainBuildFailure } from './build-errors';
-import { BUILD_ID_PATTERN, DIST_BUILD_ID, buildDir, isCompleteBuild, readLive } from './live.mjs';
+import { BUILD_ID_PATTERN, DIST_BUILD_ID, buildDir, isCompleteBuild, readLive } from './live';
 import { claimBuild, finishBuild, heartbeat, listBuilds, nextDue, releaseBuild, requestBuild, resumeInterrupted } from './queue';
 
 export interface Places {
@@ -131,11 +132,11 @@ export function countPages(dir: string): number {
   return pages;
 }
 
-/** The real build: scripts/site/build.mjs in a child process, stopped with the signal. */
+/** The real build: the host's build entry (src/host/build.ts) in a child process, stopped with the signal. */
 export function spawnBuild(places: Places): BuildFn {
   return ({ id, dir, previous, signal, onOutput }) =>
     new Promise((resolvePromise) => {
-      const args = [join(places.root, 'scripts', 'site', 'build.mjs'), '--out', dir, '--id', id, ...(previous ? ['--previous', previous] : [])];
+      const args = [join(places.root, ENTRY.build), '--out', dir, '--id', id, ...(previous ? ['--previous', previous] : [])];
       const child = spawn(process.execPath, args, { cwd: places.root, env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' }, stdio: ['ignore', 'pipe', 'pipe'] });
       child.stdout.setEncoding('utf8').on('data', onOutput);
       child.stderr.setEncoding('utf8').on('data', onOutput);

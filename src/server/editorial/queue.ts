@@ -14,7 +14,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import { type BuildTrigger, type Database, type SiteBuildRow, newId, toTimestamp } from '../db/database';
 import { writeTransaction } from '../db/transaction';
-import { newBuildId } from './live.mjs';
+import { newBuildId } from './live';
 
 export interface BuildRequest {
   trigger: BuildTrigger;

@@ -16,8 +16,8 @@ function project(source?: string) {
   const root = mkdtempSync(join(tmpdir(), 'resident-'));
   dirs.push(root);
   if (source !== undefined) {
-    mkdirSync(join(root, 'scripts', 'site'), { recursive: true });
-    writeFileSync(join(root, 'scripts', 'site', 'builder.mjs'), source);
+    mkdirSync(join(root, 'src', 'host'), { recursive: true });
+    writeFileSync(join(root, 'src', 'host', 'builder.ts'), source);
   }
   return { root, buildsDir: join(root, 'builds') };
 }

@@ -1,26 +1,21 @@
 /**
- * The publisher's side of the resident builder (scripts/site/builder.mjs): builds are asked of it
+ * The publisher's side of the resident builder (src/host/builder.ts): builds are asked of it
  * on a Unix socket, and it is started when none answers. It outlives the app processes (a switch
  * replaces them), not the front that owns them: it exits when the front is gone.
  *
  * A publication never depends on it: when the builder cannot start (its entry point missing or
  * failing to load, no answer in time) or dies during a build, the same build runs as a full
- * build in a process of its own (`fallback`, scripts/site/build.mjs), and the build's log says
+ * build in a process of its own (`fallback`, src/host/build.ts), and the build's log says
  * why on its first line of that part.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createHash } from 'node:crypto';
 import { closeSync, mkdirSync, openSync, renameSync, statSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildHeapMiB } from '../../../scripts/site/build-heap.mjs';
+import { BUILDER_ENV, ENTRY, buildHeapMiB, builderSocket, type BuilderMessage, type BuilderRequest } from '../../host/protocol';
 import { spawnBuild, type BuildFn, type Places } from './publisher';
 
-/** The builder's socket: in the system's temporary folder (a socket's path is limited to ~100 bytes), one per builds folder. */
-export function builderSocket(buildsDir: string): string {
-  return join(tmpdir(), `contrechamp-builder-${createHash('sha256').update(buildsDir).digest('hex').slice(0, 16)}.sock`);
-}
+export { builderSocket };
 
 const CONNECT_TIMEOUT_MS = 30_000;
 const LOG_ROTATE_BYTES = 10 * 1024 * 1024;
@@ -41,7 +36,7 @@ export function startBuilder(places: Places, warm: boolean): ChildProcess {
   if ((statSync(logFile, { throwIfNoEntry: false })?.size ?? 0) > LOG_ROTATE_BYTES) renameSync(logFile, `${logFile}.1`);
   const output = openSync(logFile, 'a');
   // It holds a build's state between builds: more heap than a one-off build.
-  const child = spawn(process.execPath, [`--max-old-space-size=${buildHeapMiB() + 1024}`, join(places.root, 'scripts', 'site', 'builder.mjs')], {
+  const child = spawn(process.execPath, [`--max-old-space-size=${buildHeapMiB() + 1024}`, join(places.root, ENTRY.builder)], {
     cwd: places.root,
     detached: true,
     stdio: ['ignore', output, output],
@@ -49,11 +44,11 @@ export function startBuilder(places: Places, warm: boolean): ChildProcess {
       ...process.env,
       NO_COLOR: '1',
       FORCE_COLOR: '0',
-      BUILDS_DIR: places.buildsDir,
-      BUILDER_SOCKET: builderSocket(places.buildsDir),
+      [BUILDER_ENV.buildsDir]: places.buildsDir,
+      [BUILDER_ENV.socket]: builderSocket(places.buildsDir),
       // The front: the app processes come and go with the builds, the front stays.
-      BUILDER_OWNER: String(process.ppid),
-      BUILDER_WARM: warm ? '1' : '',
+      [BUILDER_ENV.owner]: String(process.ppid),
+      [BUILDER_ENV.warm]: warm ? '1' : '',
     },
   });
   child.unref();
@@ -89,7 +84,7 @@ async function builder(places: Places): Promise<Socket> {
 
 /**
  * How long a full build waits after the builder died during a build: its own child build
- * (scripts/site/build.mjs) notices within a second that its parent is gone and stops within
+ * (src/host/build.ts) notices within a second that its parent is gone and stops within
  * five, and must not write into the staging folder behind the fallback.
  */
 export const ORPHAN_STOP_MS = 7000;
@@ -121,7 +116,7 @@ export function residentBuild(places: Places, fallback: BuildFn = spawnBuild(pla
               const line = buffer.slice(0, end);
               buffer = buffer.slice(end + 1);
               try {
-                const message = JSON.parse(line) as { output?: string; code?: number; followUp?: boolean };
+                const message = JSON.parse(line) as BuilderMessage;
                 if (typeof message.output === 'string') onOutput(message.output);
                 if (message.followUp === true) onFollowUp?.();
                 if (typeof message.code === 'number') code = message.code;
@@ -136,7 +131,8 @@ export function residentBuild(places: Places, fallback: BuildFn = spawnBuild(pla
             if (code === undefined && !signal.aborted) fallBack('il s’est arrêté pendant la construction', orphanStopMs);
             else resolve(code ?? 1);
           });
-          socket.write(`${JSON.stringify({ id })}\n`);
+          const request: BuilderRequest = { id };
+          socket.write(`${JSON.stringify(request)}\n`);
         },
         (error: unknown) => fallBack(error instanceof Error ? error.message : String(error), 0),
       );

@@ -8,7 +8,7 @@ import type { ServerDeps } from '../core/deps';
 import type { BuildTrigger, Database, SiteBuildRow } from '../db/database';
 import { hasFront, switchThroughFront } from './front-link';
 import type { Places } from './publisher';
-import { BUILD_ID_PATTERN, DIST_BUILD_ID, buildDir, isCompleteBuild, readLive } from './live.mjs';
+import { BUILD_ID_PATTERN, DIST_BUILD_ID, buildDir, isCompleteBuild, readLive } from './live';
 import { type Queued, getBuild, listBuilds, listSwitches, recordSwitch, requestBuild } from './queue';
 
 export const places = (): Places => ({ root: process.env['CONTRECHAMP_ROOT'] ?? process.cwd(), buildsDir: config().publishing.buildsDir });

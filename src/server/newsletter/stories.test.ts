@@ -6,6 +6,7 @@ import {
   LEAD_MAX_LENGTH, NEWSLETTER_STORIES_FILE, catalogOf, cutLead, readStoryCatalog, searchStories, storiesByUrl,
   type SerializedStoryCard,
 } from './stories';
+import { getHook } from '../../lib/process-hooks';
 
 const card = (url: string, title: string, published: string, kicker = 'Article'): SerializedStoryCard => ({
   url,
@@ -127,12 +128,12 @@ describe('the catalogue the build wrote', () => {
       writeFileSync(join(dir, 'server', NEWSLETTER_STORIES_FILE), JSON.stringify(list));
       return dir;
     };
-    const forget = (globalThis as Record<symbol, (() => void) | undefined>)[Symbol.for('contrechamp.buildData.forget')];
+    const forget = getHook('forgetBuildData');
     forget?.();
     vi.stubEnv('APP_BUILD_DIR', build(entries.slice(0, 2)));
     try {
       expect(searchStories('')).toHaveLength(2);
-      // What scripts/server/app.mjs does at a content-only switch.
+      // What src/host/app.ts does at a content-only switch.
       vi.stubEnv('APP_BUILD_DIR', build(entries));
       expect(searchStories('')).toHaveLength(2);
       forget!();

@@ -13,8 +13,8 @@ import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { clientAddress, parseTrustedProxies, startFront } from './front.mjs';
-import { readLive, writeLive } from '../../src/server/editorial/live.mjs';
+import { clientAddress, parseTrustedProxies, startFront } from './front.ts';
+import { readLive, writeLive } from '../server/editorial/live.ts';
 
 const root = resolve(import.meta.dirname, '../..');
 const A = '2026-11-23T10-00-00Z-aaaa';
@@ -278,7 +278,7 @@ describe('the front process', () => {
     writeLive({ root, buildsDir }, A, new Date());
     const start = (port: number): Promise<{ child: ChildProcess; port: number }> =>
       new Promise((resolvePromise, reject) => {
-        const child = spawn(process.execPath, [join(root, 'scripts', 'start.mjs'), '--no-build'], {
+        const child = spawn(process.execPath, [join(root, 'src', 'host', 'start.ts'), '--no-build'], {
           cwd: root,
           env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', BUILDS_DIR: buildsDir, DATA_DIR: join(work, 'data') },
           stdio: ['ignore', 'pipe', 'inherit'],
@@ -288,7 +288,7 @@ describe('the front process', () => {
           out += chunk;
           if (out.includes('"msg":"listening"')) resolvePromise({ child, port });
         });
-        child.once('exit', (code) => reject(new Error(`start.mjs exited (${code}): ${out}`)));
+        child.once('exit', (code) => reject(new Error(`start.ts exited (${code}): ${out}`)));
       });
     const port = 43_000 + Math.floor(Math.random() * 2000);
     let first = await start(port);

@@ -1,5 +1,4 @@
 #!/usr/bin/env node
-// @ts-nocheck
 /**
  * The resident builder: one process that keeps the last build's Astro state in memory, so that a
  * publication that changes only stories goes live in seconds instead of a full `astro build`
@@ -11,12 +10,12 @@
  * wait for the next build, and a last `{ code }` (0: the folder holds a complete build).
  * Builds run one at a time, in the order they were asked.
  *
- * - Its first build runs `astro build` in this process (the same steps as scripts/site/build.mjs),
+ * - Its first build runs `astro build` in this process (the same steps as src/host/build.ts),
  *   and leaves the prerenderer, the content store and the paths with their keys here.
  * - A build after that, when only stories changed since (no other content, no code), reads them
- *   again into the store and renders only the pages they change (scripts/site/publish-fast.mjs).
+ *   again into the store and renders only the pages they change (src/host/publish-fast.ts).
  * - Anything else needs a new `astro build`, which Astro cannot run twice in one process: that
- *   build runs in a child process (scripts/site/build.mjs), and this process then exits; the
+ *   build runs in a child process (src/host/build.ts), and this process then exits; the
  *   publisher starts another one for the next build.
  *
  * With BUILDER_WARM=1 it makes a first build at once, into the cache (not published), so that
@@ -27,32 +26,35 @@ import { spawn } from 'node:child_process';
 import { chmodSync, cpSync, existsSync, linkSync, readdirSync, readFileSync, renameSync, rmSync, statSync, unlinkSync } from 'node:fs';
 import { createConnection, createServer } from 'node:net';
 import { join, relative, resolve } from 'node:path';
-import { astroEnv, buildPlaces, contentDigest, prepareStaging, root } from './build-places.mjs';
-import { BuildPhases, SUMMARY_PREFIX, isDetail } from './build-phases.mjs';
-import { buildDir, readLive } from '../../src/server/editorial/live.mjs';
+import { astroEnv, buildPlaces, prepareStaging, root } from './build-places.ts';
+import { contentDigest } from '../lib/folder-digest.ts';
+import { BuildPhases, SUMMARY_PREFIX, isDetail } from './build-phases.ts';
+import { BUILDER_ENV, ENTRY, type BuilderMessage, type BuilderRequest } from './protocol.ts';
+import { buildDir, readLive } from '../server/editorial/live.ts';
 
-const socketPath = process.env.BUILDER_SOCKET;
-const buildsDir = process.env.BUILDS_DIR;
-const owner = Number(process.env.BUILDER_OWNER);
+const socketPath = process.env[BUILDER_ENV.socket] ?? '';
+const buildsDir = process.env[BUILDER_ENV.buildsDir] ?? '';
+const owner = Number(process.env[BUILDER_ENV.owner]);
 if (!socketPath || !buildsDir) {
-  console.error('BUILDER_SOCKET et BUILDS_DIR sont nécessaires.');
+  console.error(`${BUILDER_ENV.socket} et ${BUILDER_ENV.buildsDir} sont nécessaires.`);
   process.exit(2);
 }
+type Send = (message: BuilderMessage) => void;
 const places = buildPlaces(buildsDir);
-// The environment of every build of this process, set before Astro and fresh-writes.mjs load.
+// The environment of every build of this process, set before Astro and fresh-writes.ts load.
 Object.assign(process.env, astroEnv(places, 'resident'));
-await import('./fresh-writes.mjs');
+await import('./fresh-writes.ts');
 // The fast publication reaches into Astro's private files (src/integrations/astro-private-surface.ts):
 // if it cannot load, this process still makes full builds, and says why on each.
-let fast;
-let fastUnavailable;
+let fast: typeof import('./publish-fast.ts') | undefined;
+let fastUnavailable: string | undefined;
 try {
-  fast = await import('./publish-fast.mjs');
+  fast = await import('./publish-fast.ts');
 } catch (error) {
-  fastUnavailable = `la publication rapide n’a pas pu se charger : ${String(error?.message ?? error).split('\n')[0]}`;
+  fastUnavailable = `la publication rapide n’a pas pu se charger : ${String((error as Error)?.message ?? error).split('\n')[0]}`;
   console.error(`[builder] ${fastUnavailable}`);
 }
-const { codeVersion } = await import('../build-fingerprint.mjs');
+const { codeVersion } = await import('./build-fingerprint.ts');
 
 const contentDir = resolve(root, process.env.CONTENT_DIR ?? 'src/content');
 const remote = process.env.CONTENT_SOURCE === 'api';
@@ -64,32 +66,35 @@ const otherContentDigest = () => contentDigest(contentDir, ['stories']);
  * `fresh` until this process's `astro build`; then `made` (its state in memory can make the next
  * builds) or `failed` (Astro cannot build again in this process).
  */
-let state = 'fresh';
+let state: 'fresh' | 'made' | 'failed' = 'fresh';
 /** What the state in memory was built from. */
-let made;
+let made: { code: string; other: string | null } | undefined;
 /** The last complete build this process made: the next publication starts from its files. */
-let baseline;
+let baseline: string | undefined;
 /** The last publication left later list pages for the next build. */
 let owesPages = false;
 
-const log = (line) => process.stdout.write(`${new Date().toISOString()} ${line}\n`);
+const log = (line: string) => process.stdout.write(`${new Date().toISOString()} ${line}\n`);
 
 /** Runs `task` with this process's output also sent to `send`, line by line. */
-async function capturing(send, task) {
+async function capturing<T>(send: Send, task: (phases: BuildPhases) => Promise<T>): Promise<T> {
   const original = { out: process.stdout.write.bind(process.stdout), err: process.stderr.write.bind(process.stderr) };
   const phases = new BuildPhases();
   let pending = '';
-  const relay = (chunk) => {
+  const relay = (chunk: unknown) => {
     pending += String(chunk);
     const lines = pending.split('\n');
-    pending = lines.pop();
+    pending = lines.pop() ?? '';
     for (const line of lines) {
       phases.read(line);
       if (!isDetail(line)) send({ output: `${line}\n` });
     }
   };
-  process.stdout.write = (chunk, ...rest) => (relay(chunk), original.out(chunk, ...rest));
-  process.stderr.write = (chunk, ...rest) => (relay(chunk), original.err(chunk, ...rest));
+  // Both streams pass through as they were written; `write`'s overloads take the same arguments.
+  type Write = (chunk: unknown, ...rest: unknown[]) => boolean;
+  const through = (write: Write): Write => (chunk, ...rest) => (relay(chunk), write(chunk, ...rest));
+  process.stdout.write = through(original.out as Write) as typeof process.stdout.write;
+  process.stderr.write = through(original.err as Write) as typeof process.stderr.write;
   try {
     return await task(phases);
   } finally {
@@ -99,18 +104,18 @@ async function capturing(send, task) {
   }
 }
 
-function moveStaging(out) {
+function moveStaging(out: string) {
   rmSync(out, { recursive: true, force: true });
   try {
     renameSync(places.staging, out);
   } catch (error) {
-    if (error.code !== 'EXDEV') throw error;
+    if ((error as NodeJS.ErrnoException).code !== 'EXDEV') throw error;
     cpSync(places.staging, out, { recursive: true });
   }
 }
 
 /** `astro build` in this process, into `out`. */
-async function astroBuild(id, out) {
+async function astroBuild(id: string, out: string): Promise<number> {
   const started = performance.now();
   const version = { code: codeVersion(root), other: otherContentDigest() };
   const linked = prepareStaging(places);
@@ -126,31 +131,31 @@ async function astroBuild(id, out) {
   return (performance.now() - started) / 1000;
 }
 
-/** A full build in a child process (scripts/site/build.mjs); this process exits after it. */
-function childBuild(id, out, send) {
+/** A full build in a child process (src/host/build.ts); this process exits after it. */
+function childBuild(id: string, out: string, send: Send): Promise<number> {
   return new Promise((done) => {
-    const child = spawn(process.execPath, [join(root, 'scripts/site/build.mjs'), '--out', out, '--id', id], { cwd: root, env: process.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [join(root, ENTRY.build), '--out', out, '--id', id], { cwd: root, env: process.env, stdio: ['ignore', 'pipe', 'pipe'] });
     for (const stream of [child.stdout, child.stderr]) stream.setEncoding('utf8').on('data', (chunk) => send({ output: chunk }));
     child.on('close', (code) => done(code ?? 1));
   });
 }
 
 /** Why the state in memory cannot make the next build, or undefined when it can. */
-function whyFull() {
+function whyFull(): string | undefined {
   if (fastUnavailable) return fastUnavailable;
   if (state === 'failed') return 'la construction précédente de ce processus a échoué';
   if (remote) return 'le contenu vient de l’API de la rédaction';
   if (!baseline || !existsSync(join(baseline, 'server', 'entry.mjs'))) return 'la dernière construction de ce processus n’est plus sur le disque';
-  if (codeVersion(root) !== made.code) return 'le code du site a changé';
+  if (!made || codeVersion(root) !== made.code) return 'le code du site a changé';
   if (otherContentDigest() !== made.other) return 'un autre contenu que les articles a changé';
   return undefined;
 }
 
-let queue = Promise.resolve();
+let queue: Promise<void> = Promise.resolve();
 let exiting = false;
 
 /** One build, as asked on the socket: its folder is the builds folder's for that id, nowhere else. */
-async function run({ id }, send) {
+async function run({ id }: BuilderRequest, send: Send): Promise<number> {
   const started = performance.now();
   const dir = buildDir({ root, buildsDir }, String(id));
   if (state === 'fresh') {
@@ -164,11 +169,13 @@ async function run({ id }, send) {
     return code;
   }
   const reason = whyFull();
-  if (!reason) {
+  if (!reason && fast && baseline) {
+    const fastPublication = fast;
+    const from = baseline;
     // The build after one that left pages for later renders everything: it is that follow-up.
     const defer = !owesPages;
-    const result = await capturing(send, () => fast.publishFast({ baseline, out: dir, staging: places.staging, linkedList: places.linkedList, defer }));
-    if (!result.refused) {
+    const result = await capturing(send, () => fastPublication.publishFast({ baseline: from, out: dir, staging: places.staging, linkedList: places.linkedList, defer }));
+    if (result.refused === undefined) {
       baseline = dir;
       owesPages = result.deferred > 0;
       const apart = adoptLiveServer(dir);
@@ -199,14 +206,14 @@ const server = createServer((socket) => {
     const end = buffer.indexOf('\n');
     if (end < 0 || active) return;
     active = true;
-    let request;
+    let request: BuilderRequest;
     try {
       request = JSON.parse(buffer.slice(0, end));
     } catch {
       socket.end(`${JSON.stringify({ output: 'requête illisible\n', code: 2 })}\n`);
       return;
     }
-    const send = (message) => {
+    const send: Send = (message) => {
       if (!socket.destroyed) socket.write(`${JSON.stringify(message)}\n`);
     };
     let finished = false;
@@ -221,9 +228,10 @@ const server = createServer((socket) => {
         code = await run(request, send);
       } catch (error) {
         // As Astro's own log names an error (the newsroom reads its first line: publisher.ts, failureOf).
-        const name = error?.name && error.name !== 'Error' ? error.name : 'Error';
-        const message = String(error?.message ?? error).replaceAll('**', '');
-        const stack = String(error?.stack ?? '').split('\n').filter((line) => /^\s+at /.test(line)).join('\n');
+        const failure = error as Partial<Error> | undefined;
+        const name = failure?.name && failure.name !== 'Error' ? failure.name : 'Error';
+        const message = String(failure?.message ?? error).replaceAll('**', '');
+        const stack = String(failure?.stack ?? '').split('\n').filter((line) => /^\s+at /.test(line)).join('\n');
         send({ output: `\n[${name}] ${message}\n${stack}\n` });
         code = 1;
       }
@@ -237,9 +245,10 @@ const server = createServer((socket) => {
 });
 
 /** Listens on the socket; a file left by a builder that died is removed, a live builder is left alone. */
-function listen() {
+function listen(): Promise<void> {
   return new Promise((done, fail) => {
-    server.once('error', (error) => {
+    const done_ = () => done();
+    server.once('error', (error: NodeJS.ErrnoException) => {
       if (error.code !== 'EADDRINUSE') return fail(error);
       const probe = createConnection(socketPath);
       probe.once('connect', () => {
@@ -249,10 +258,10 @@ function listen() {
       });
       probe.once('error', () => {
         unlinkSync(socketPath);
-        server.listen(socketPath, done);
+        server.listen(socketPath, done_);
       });
     });
-    server.listen(socketPath, done);
+    server.listen(socketPath, done_);
   });
 }
 
@@ -284,22 +293,22 @@ const SERVER_DATA_FILES = new Set(['build-data.json', 'newsletter-stories.json']
  * A publication's server files become links to those of the live app processes' build, when they
  * are the same code: the same files, byte for byte, but the entry point, whose manifest differs
  * between two builds of the same code (a random key, the order of the pages). The front then
- * keeps the live app processes at the switch (front.mjs, content-only switch), which take the
+ * keeps the live app processes at the switch (front.ts, content-only switch), which take the
  * publication's build data (SERVER_DATA_FILES, its own). Returns why not, or undefined.
  */
-function adoptLiveServer(out) {
+function adoptLiveServer(out: string): string | undefined {
   const live = readLive(buildsDir);
   if (!live) return 'pas de version en ligne';
   const theirs = join(buildDir({ root, buildsDir }, live.server ?? live.id), 'server');
   const ours = join(out, 'server');
   if (!existsSync(theirs)) return 'serveur de la version en ligne absent';
-  const list = (dir) => readdirSync(dir, { recursive: true, withFileTypes: true })
+  const list = (dir: string) => readdirSync(dir, { recursive: true, withFileTypes: true })
     .filter((entry) => entry.isFile() && !SERVER_DATA_FILES.has(entry.name))
     .map((entry) => relative(dir, join(entry.parentPath, entry.name)))
     .sort();
   const files = list(ours);
   if (files.join('\n') !== list(theirs).join('\n')) return 'autres fichiers';
-  const same = (file) => {
+  const same = (file: string) => {
     const [a, b] = [statSync(join(ours, file)), statSync(join(theirs, file))];
     return (a.ino === b.ino && a.dev === b.dev) || readFileSync(join(ours, file)).equals(readFileSync(join(theirs, file)));
   };
@@ -319,7 +328,7 @@ if (process.env.BUILDER_WARM === '1' && !remote) {
       const seconds = await astroBuild('resident', out);
       log(`warm: first build made in ${seconds.toFixed(1)} s`);
     } catch (error) {
-      log(`warm build failed: ${error?.stack ?? error}`);
+      log(`warm build failed: ${(error as Error)?.stack ?? error}`);
     }
   });
 }

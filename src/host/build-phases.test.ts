@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BuildPhases, SUMMARY_PREFIX, isDetail, readSummary, seconds } from './build-phases.mjs';
+import { BuildPhases, SUMMARY_PREFIX, isDetail, readSummary, seconds } from './build-phases.ts';
 
 // Lines as Astro 7 prints them (colours included), from a 10,000-story incremental build.
 const LOG = [

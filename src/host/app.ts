@@ -1,8 +1,7 @@
 #!/usr/bin/env node
-// @ts-check
 /**
  * One app process: serves one build (its static files and its on-demand pages) on a private Unix
- * socket, for the front process (scripts/server/front.mjs) that started it. Not meant to be run by
+ * socket, for the front process (src/host/front.ts) that started it. Not meant to be run by
  * hand.
  *
  * Environment, set by the front: APP_BUILD_DIR (the build), APP_SOCKET (where to listen),
@@ -13,17 +12,19 @@
 import { createServer, request } from 'node:http';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { withSecurityHeaders } from '../../src/config/security-headers.mjs';
+import { APP_ENV, CLIENT_HEADER, ipcMessage, type AppToFront, type FrontToApp } from './protocol.ts';
+import { withSecurityHeaders } from '../config/security-headers.mjs';
+import { getHook } from '../lib/process-hooks.ts';
 
-const buildDir = process.env['APP_BUILD_DIR'];
-const socket = process.env['APP_SOCKET'];
+const buildDir = process.env[APP_ENV.buildDir];
+const socket = process.env[APP_ENV.socket];
 if (!buildDir || !socket || !process.send) {
-  console.error('scripts/server/app.mjs est lancé par scripts/start.mjs, pas à la main.');
+  console.error('src/host/app.ts est lancé par src/host/start.ts, pas à la main.');
   process.exit(2);
 }
 
-/** The header through which the front tells the reader's address (see front.mjs). */
-const CLIENT_HEADER = 'x-contrechamp-client';
+/** A message of the protocol to the front (src/host/protocol.ts). */
+const toFront = (message: AppToFront) => process.send?.(message);
 
 // A front that dies while this process starts leaves it nobody to serve: stop at once.
 const leaveIfOrphan = () => process.exit(0);
@@ -56,7 +57,7 @@ function warmUp(attempt = 1) {
     res.resume();
     res.on('end', () => {
       if (!process.connected) stop();
-      else if (res.statusCode === 200) process.send?.({ type: 'ready' });
+      else if (res.statusCode === 200) toFront({ type: 'ready' });
       // Not ready yet (the database check has a time limit shorter than a first seed): ask again.
       else if (attempt < 200) setTimeout(() => warmUp(attempt + 1), 500);
       else {
@@ -77,7 +78,6 @@ server.listen(socket, () => warmUp());
 // Finish the requests under way, let the job worker finish its running jobs (the others wait in
 // the database for the next start), then stop. The front asks with SIGTERM when it switches to
 // another build or stops; a front that died (its IPC channel closes) means the same.
-const shutdownHook = Symbol.for('contrechamp.shutdown');
 let stopping = false;
 function stop() {
   if (stopping) return;
@@ -85,7 +85,7 @@ function stop() {
   setTimeout(() => process.exit(0), 20_000).unref();
   server.close(async () => {
     try {
-      await /** @type {Record<symbol, (() => Promise<void>) | undefined>} */ (globalThis)[shutdownHook]?.();
+      await getHook('shutdown')?.();
     } finally {
       process.exit(0);
     }
@@ -95,12 +95,12 @@ function stop() {
 // A switch to a build that changed content only (its server code is this one's, file for file):
 // the front keeps this process, which takes the new build's folder and data (src/lib/build-data.ts).
 process.on('message', (message) => {
-  const m = /** @type {{ type?: string, id?: unknown, dir?: unknown }} */ (message);
-  if (m?.type !== 'content' || typeof m.id !== 'string' || typeof m.dir !== 'string') return;
-  process.env['APP_BUILD_DIR'] = m.dir;
-  process.env['LIVE_BUILD_ID'] = m.id;
-  /** @type {Record<symbol, (() => void) | undefined>} */ (globalThis)[Symbol.for('contrechamp.buildData.forget')]?.();
-  process.send?.({ type: 'content-ready', id: m.id });
+  const m = ipcMessage<FrontToApp, 'content'>(message, 'content');
+  if (!m || typeof m.id !== 'string' || typeof m.dir !== 'string') return;
+  process.env[APP_ENV.buildDir] = m.dir;
+  process.env[APP_ENV.liveBuildId] = m.id;
+  getHook('forgetBuildData')?.();
+  toFront({ type: 'content-ready', id: m.id });
 });
 process.off('disconnect', leaveIfOrphan);
 process.once('SIGTERM', stop);

@@ -2,8 +2,8 @@
 /**
  * `npm start`: serve the live build, building dist/ first when there is no build made from the
  * current sources and settings, so that `npm install && npm start` is all a new machine needs.
- * The live build is the one the newsroom published last (src/server/editorial/live.mjs), or dist/.
- * A front process (scripts/server/front.mjs) listens on PORT (default 4321) and HOST (default
+ * The live build is the one the newsroom published last (src/server/editorial/live.ts), or dist/.
+ * A front process (src/host/front.ts) listens on PORT (default 4321) and HOST (default
  * localhost) and passes requests to the app processes of the live build.
  *
  *   --no-build   serve the live build or dist/ as they are, fail if there is nothing
@@ -13,18 +13,18 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
-import { FINGERPRINT_FILE, buildFingerprint } from './build-fingerprint.mjs';
-import { startFront } from './server/front.mjs';
-import { DIST_BUILD_ID, buildDir, buildsDirFrom, isCompleteBuild, readLive } from '../src/server/editorial/live.mjs';
+import { FINGERPRINT_FILE, buildFingerprint } from './build-fingerprint.ts';
+import { startFront } from './front.ts';
+import { DIST_BUILD_ID, buildDir, buildsDirFrom, isCompleteBuild, readLive } from '../server/editorial/live.ts';
 
-const root = resolve(import.meta.dirname, '..');
+const root = resolve(import.meta.dirname, '../..');
 const buildsDir = buildsDirFrom(process.env);
 const places = { root, buildsDir };
 const args = new Set(process.argv.slice(2));
 const fingerprint = buildFingerprint(root);
 
 /** Whether a build was made from the current sources and settings. */
-function isCurrent(dir) {
+function isCurrent(dir: string): boolean {
   const file = join(dir, FINGERPRINT_FILE);
   return isCompleteBuild(dir) && existsSync(file) && readFileSync(file, 'utf8').trim() === fingerprint;
 }
@@ -83,7 +83,7 @@ const front = await startFront({
 
 // Finish the requests under way, let the app processes finish theirs and their running jobs (the
 // others wait in the database for the next start), then stop.
-for (const signal of ['SIGINT', 'SIGTERM']) {
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => {
     setTimeout(() => process.exit(0), 30_000).unref();
     front.close().finally(() => process.exit(0));

@@ -1,20 +1,18 @@
-// @ts-check
 /**
- * Where a build works, shared by the one-off build (scripts/site/build.mjs) and the resident
- * builder (scripts/site/builder.mjs): the cache, the staging folder Astro builds into, and the
+ * Where a build works, shared by the one-off build (src/host/build.ts) and the resident
+ * builder (src/host/builder.ts): the cache, the staging folder Astro builds into, and the
  * links to the pages Astro cached, laid in the staging folder before a build.
  */
-import { createHash } from 'node:crypto';
-import { existsSync, linkSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, linkSync, mkdirSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
+import { FRESH_WRITES_ENV } from './protocol.ts';
 
 export const root = resolve(import.meta.dirname, '../..');
 
 /**
- * @param {string} buildsDir the folder builds go into (each in `<buildsDir>/<id>`)
- * @param {NodeJS.ProcessEnv} env
+ * @param buildsDir the folder builds go into (each in `<buildsDir>/<id>`)
  */
-export function buildPlaces(buildsDir, env = process.env) {
+export function buildPlaces(buildsDir: string, env: NodeJS.ProcessEnv = process.env) {
   const cache = resolve(env.BUILD_CACHE_DIR ?? join(buildsDir, 'cache'));
   // ASTRO_CACHE_DIR, when set, names Astro's part of the cache.
   const astroCache = resolve(env.ASTRO_CACHE_DIR ?? join(cache, 'astro'));
@@ -23,16 +21,14 @@ export function buildPlaces(buildsDir, env = process.env) {
 
 /**
  * The environment of an Astro build in these places.
- * @param {ReturnType<typeof buildPlaces>} places
- * @param {string} id
  */
-export function astroEnv(places, id) {
+export function astroEnv(places: ReturnType<typeof buildPlaces>, id: string) {
   return {
     ASTRO_OUT_DIR: places.staging,
     ASTRO_CACHE_DIR: places.astroCache,
     BUILD_ID: id,
     ASTRO_TELEMETRY_DISABLED: '1',
-    CONTRECHAMP_FRESH_WRITES: JSON.stringify([places.staging, places.astroCache]),
+    [FRESH_WRITES_ENV]: JSON.stringify([places.staging, places.astroCache]),
     CONTRECHAMP_LINKED_PAGES: places.linkedList,
   };
 }
@@ -41,13 +37,12 @@ export function astroEnv(places, id) {
  * Empties the staging folder and lays in it hard links to the pages Astro keeps in its cache
  * (its copy of each page with a cacheKey): the pages it skips are then left where they are
  * instead of copied (13,000 pages, 660 MB at 10,000 stories). The live build shares those files,
- * so no write may happen in place: fresh-writes.mjs makes every write in the staging folder and
+ * so no write may happen in place: fresh-writes.ts makes every write in the staging folder and
  * the cache go to a new file. Pages no longer built are removed before the search index and the
  * sitemap read the folder (astro.config.mjs, contrechamp:stale-pages).
- * @param {ReturnType<typeof buildPlaces>} places
- * @returns {number} how many pages were linked
+ * @returns how many pages were linked
  */
-export function prepareStaging(places) {
+export function prepareStaging(places: ReturnType<typeof buildPlaces>): number {
   rmSync(places.staging, { recursive: true, force: true });
   mkdirSync(places.cache, { recursive: true });
   // Astro imports the pages' bundle from the staging folder while it builds: outside the
@@ -62,10 +57,9 @@ export function prepareStaging(places) {
 
 /**
  * Hard-links every file of `from` into `to`, in the same folders.
- * @param {string} from @param {string} to
- * @returns {string[]} the files, relative to `from`
+ * @returns the files, relative to `from`
  */
-export function linkTree(from, to) {
+export function linkTree(from: string, to: string): string[] {
   const files = [];
   for (const entry of readdirSync(from, { recursive: true, withFileTypes: true })) {
     if (!entry.isFile()) continue;
@@ -75,26 +69,4 @@ export function linkTree(from, to) {
     files.push(file);
   }
   return files;
-}
-
-/**
- * A digest of a content folder (paths and contents, hidden files aside), so that editors see which
- * content a build holds and the resident builder sees what changed. `skip`: top-level entries left out.
- * @param {string} dir @param {string[]} [skip]
- * @returns {string | null} null when there is no folder
- */
-export function contentDigest(dir, skip = []) {
-  if (!existsSync(dir)) return null;
-  const hash = createHash('sha256');
-  /** @param {string} path */
-  const walk = (path) => {
-    for (const name of readdirSync(path).sort()) {
-      if (name.startsWith('.') || (path === dir && skip.includes(name))) continue;
-      const full = join(path, name);
-      if (statSync(full).isDirectory()) walk(full);
-      else hash.update(`${relative(dir, full)}\0`).update(readFileSync(full)).update('\0');
-    }
-  };
-  walk(dir);
-  return hash.digest('hex');
 }

@@ -13,9 +13,9 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { brotliCompressSync, brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFront } from './front.mjs';
-import { SECURITY_HEADERS } from '../../src/config/security-headers.mjs';
-import { precompress } from '../../src/integrations/precompress.mjs';
+import { startFront } from './front.ts';
+import { SECURITY_HEADERS } from '../config/security-headers.mjs';
+import { precompress } from '../integrations/precompress.mjs';
 
 const root = resolve(import.meta.dirname, '../..');
 const A = '2026-11-23T11-00-00Z-aaaa';
@@ -271,7 +271,7 @@ describe('precompression at build', () => {
       put(client, 'rss.xml', `<rss>${'<item>x</item>'.repeat(100)}</rss>`);
       put(client, 'tiny.txt', 'court');
       put(client, 'media/e.mp3', AUDIO);
-      const workerScript = join(root, 'scripts', 'site', 'compress-worker.mjs');
+      const workerScript = join(root, 'src', 'host', 'compress-worker.ts');
 
       const first = await precompress(client, cache, { workerScript });
       expect(first).toMatchObject({ files: 3, compressed: 3, reused: 0 });

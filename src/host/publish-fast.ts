@@ -1,7 +1,6 @@
-// @ts-nocheck
 /**
  * A publication without `astro build`: in the process that ran the last build (the resident
- * builder, scripts/site/builder.mjs), the stories that changed are read into the pages' content
+ * builder, src/host/builder.ts), the stories that changed are read into the pages' content
  * store, the pages whose cacheKey changed (and those without one) are rendered by the same
  * prerenderer, and a new build folder is made of the previous one's files (hard links) with
  * those pages in their place.
@@ -17,11 +16,16 @@ import { Worker } from 'node:worker_threads';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
-import { linkTree } from './build-places.mjs';
-import { BROTLI_QUALITY, COMPRESSIBLE, GZIP_LEVEL, MIN_BYTES } from '../../src/integrations/precompress.mjs';
+import type { AstroConfig, AstroIntegration, AstroPrerenderer, RouteData } from 'astro';
+import { linkTree } from './build-places.ts';
+import { ENTRY } from './protocol.ts';
+import { getHook, setHook, type ResidentHooks } from '../lib/process-hooks.ts';
+import { BROTLI_QUALITY, COMPRESSIBLE, GZIP_LEVEL, MIN_BYTES } from '../integrations/precompress.mjs';
 
 const root = resolve(import.meta.dirname, '../..');
-const astroDist = (path) => import(pathToFileURL(join(root, 'node_modules/astro/dist', path)).href);
+/** One of Astro's private modules (each named in src/integrations/astro-private-surface.ts): untyped. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+const astroDist = (path: string): Promise<any> => import(pathToFileURL(join(root, 'node_modules/astro/dist', path)).href);
 const require = createRequire(join(root, 'node_modules/astro/package.json'));
 
 const [{ MutableDataStore }, { globalContentConfigObserver, getEntryData }, { markdownContentEntryType }, { createRequest }, { imageSrcToImportId }, { redirectTemplate }] =
@@ -36,34 +40,41 @@ const [{ MutableDataStore }, { globalContentConfigObserver, getEntryData }, { ma
 const { default: xxhash } = await import(pathToFileURL(require.resolve('xxhash-wasm')).href);
 const { h64ToString } = await xxhash();
 
-const RESIDENT = Symbol.for('contrechamp.resident');
+type PathWithRoute = Awaited<ReturnType<AstroPrerenderer['getStaticPaths']>>[number];
+/** Astro's prerenderer of the pages, with the private cache of each route's getStaticPaths(). */
+type Prerenderer = AstroPrerenderer & { app: { routeCache: { clearAll(): void } } };
+/** Astro's image service's record of the images a build makes (private: the `astroAsset` global). */
+type AstroAssets = {
+  addStaticImage?: unknown;
+  staticImages: Map<string, { transforms: Map<string, { finalPath: string }> }>;
+};
+const assetsGlobal = () => (globalThis as unknown as { astroAsset: AstroAssets }).astroAsset;
+
 /** What the build leaves for publications (src/integrations/pagefind.ts calls these hooks). */
-const resident = { config: undefined, prerenderer: undefined, paths: [], addStaticImage: undefined };
-const hooks = {
+const resident: { config?: AstroConfig; prerenderer?: Prerenderer; paths: PathWithRoute[]; addStaticImage?: unknown } = { paths: [] };
+const hooks: ResidentHooks = {
   publishing: false,
   paths(config, prerenderer, paths) {
-    Object.assign(resident, { config, prerenderer, paths });
+    Object.assign(resident, { config, prerenderer: prerenderer as Prerenderer, paths });
   },
-  async teardown(dir) {
+  async teardown(dir: string) {
     // Astro removes it once the build's images are made; a publication's pages need it to name
     // their images' optimised files (without it, they would point at the /_image endpoint).
-    resident.addStaticImage = globalThis.astroAsset?.addStaticImage;
+    resident.addStaticImage = assetsGlobal()?.addStaticImage;
     const { readdir } = await import('node:fs/promises');
     for (const file of await readdir(dir, { recursive: true })) if (file.endsWith('.mjs')) await import(pathToFileURL(join(dir, file)).href);
   },
 };
-globalThis[RESIDENT] = hooks;
-const CONTENT_STORE = Symbol.for('contrechamp.contentStore');
-const CONTENT_ASSETS = Symbol.for('contrechamp.contentAssets');
-const FORGET_CORPUS = Symbol.for('contrechamp.forgetCorpus');
+setHook('resident', hooks);
 
-const quiet = { info() {}, debug() {}, warn: (m) => console.warn(m), error: (m) => console.error(m), options: {}, fork: () => quiet, label: 'publish' };
+type Logger = { info(m: string): void; debug(): void; warn(m: string): void; error(m: string): void; options: object; fork(label: string): Logger; label: string };
+const quiet: Logger = { info() {}, debug() {}, warn: (m) => console.warn(m), error: (m) => console.error(m), options: {}, fork: () => quiet, label: 'publish' };
 
 /** `../../images/a.jpg?astroContentImageFlag&importer=src/content/stories/x.md` → its file. */
-function imageFile(id) {
+function imageFile(id: string): string | undefined {
   const [src, query] = id.split('?');
   const importer = new URLSearchParams(query).get('importer');
-  return importer ? resolve(root, dirname(importer), src) : undefined;
+  return importer && src ? resolve(root, dirname(importer), src) : undefined;
 }
 
 /**
@@ -72,10 +83,11 @@ function imageFile(id) {
  * bundle's copy of that image, when another entry already has it. A refusal when an image is new
  * to the bundle (its optimised files do not exist yet: a full build makes them).
  */
-function resolveImages(entries) {
-  const table = globalThis[CONTENT_ASSETS];
+type StoreEntry = { id: string; filePath?: string; assetImports?: string[]; rendered?: { metadata?: { localImagePaths?: string[] } } };
+function resolveImages(entries: StoreEntry[]): string | undefined {
+  const table = getHook('contentAssets');
   if (!table) return 'table des images absente';
-  const byFile = new Map();
+  const byFile = new Map<string, string>();
   for (const id of table.keys()) {
     const file = imageFile(id);
     if (file && !byFile.has(file)) byFile.set(file, id);
@@ -84,7 +96,8 @@ function resolveImages(entries) {
     for (const path of entry.assetImports ?? []) {
       const id = imageSrcToImportId(path, entry.filePath);
       if (!id || table.has(id)) continue;
-      const known = byFile.get(imageFile(id));
+      const file = imageFile(id);
+      const known = file === undefined ? undefined : byFile.get(file);
       if (!known) return `image nouvelle : ${path}`;
       table.set(id, table.get(known));
     }
@@ -96,11 +109,12 @@ function resolveImages(entries) {
  * Reads the stories again into the bundle's content store. Returns the ids changed, added and
  * removed, or a reason why a full build is needed.
  */
-export async function updateStories() {
+export type Refusal = { refused: string };
+export async function updateStories(): Promise<Refusal | { refused?: undefined; changed: string[]; removed: string[] }> {
   const config = globalContentConfigObserver.get();
   if (config?.status !== 'loaded') return { refused: 'configuration du contenu non chargée' };
   const collection = config.config.collections.stories;
-  const source = await globalThis[CONTENT_STORE]?.get();
+  const source = await getHook('contentStore')?.get();
   if (!source || !resident.prerenderer || !collection?.loader?.load) return { refused: 'pas de construction résidente' };
   const collections = source.collections();
   const before = new Map(collections.get('stories'));
@@ -113,28 +127,28 @@ export async function updateStories() {
     logger: quiet,
     config: resident.config,
     entryTypes: new Map([['.md', markdownContentEntryType]]),
-    generateDigest: (data) => h64ToString(typeof data === 'string' ? data : JSON.stringify(data)),
-    parseData: ({ id, data, filePath = '' }) =>
+    generateDigest: (data: unknown) => h64ToString(typeof data === 'string' ? data : JSON.stringify(data)),
+    parseData: ({ id, data, filePath = '' }: { id: string; data: unknown; filePath?: string }) =>
       getEntryData({ id, collection: 'stories', unvalidatedData: data, _internal: { rawData: undefined, filePath } }, collection, false),
   });
-  const after = store._collections.get('stories');
-  const changed = [];
+  const after: Map<string, StoreEntry> = store._collections.get('stories');
+  const changed: string[] = [];
   for (const [id, entry] of after) if (before.get(id) !== entry) changed.push(id);
   const removed = [...before.keys()].filter((id) => !after.has(id));
-  const entries = changed.map((id) => after.get(id));
+  const entries = changed.map((id) => after.get(id)).filter((entry): entry is StoreEntry => entry !== undefined);
   const inText = entries.find((entry) => entry.rendered?.metadata?.localImagePaths?.length);
   if (inText) return { refused: `images dans le texte de ${inText.id}` };
   const images = resolveImages(entries);
   if (images) return { refused: images };
   collections.set('stories', after);
-  globalThis[FORGET_CORPUS]?.();
+  getHook('forgetCorpus')?.();
   // Astro keeps each route's getStaticPaths() result for the whole build.
   resident.prerenderer.app.routeCache.clearAll();
   return { changed, removed };
 }
 
 /** The file a path is written to: `<path>/index.html` for a page, the path for an endpoint. */
-export function outFile(pathname, route) {
+export function outFile(pathname: string, route: RouteData): string {
   const clean = pathname.replace(/^\/+/, '');
   if (route.type === 'endpoint') return clean;
   if (pathname === '/404' || pathname === '/500') return `${clean}.html`;
@@ -142,8 +156,9 @@ export function outFile(pathname, route) {
 }
 
 /** The paths whose page must be rendered again: a new or changed key, or none. */
-export async function pagesToRender() {
+export async function pagesToRender(): Promise<{ paths: PathWithRoute[]; render: PathWithRoute[]; previous: Map<string, string | undefined> }> {
   const previous = new Map(resident.paths.map((p) => [p.pathname, p.cacheKey]));
+  if (!resident.prerenderer) throw new Error('pas de construction résidente');
   const paths = await resident.prerenderer.getStaticPaths();
   const render = paths.filter((p) => p.cacheKey === undefined || previous.get(p.pathname) !== p.cacheKey || !previous.has(p.pathname));
   return { paths, render, previous };
@@ -160,8 +175,10 @@ export const DEFER_FROM = 200;
 const LATER_LIST_PAGE = /\/page\/\d+$/;
 
 /** Renders one path as Astro's build does; the body, or null for none. */
-export async function renderPath({ pathname, route }, prerenderer = resident.prerenderer) {
-  const origin = new URL(resident.config.site ?? 'http://localhost:4321').origin;
+export async function renderPath({ pathname, route }: PathWithRoute, prerenderer: AstroPrerenderer | undefined = resident.prerenderer): Promise<Buffer | null> {
+  const config = resident.config;
+  if (!config || !prerenderer) throw new Error('pas de construction résidente');
+  const origin = new URL(config.site ?? 'http://localhost:4321').origin;
   const ending = route.type === 'page' && !pathname.endsWith('/') ? '/' : '';
   const url = new URL(`${pathname}${route.type === 'endpoint' ? '' : ending}`, origin);
   const request = createRequest({ url, headers: new Headers(), logger: quiet, isPrerendered: true, routePattern: route.component });
@@ -169,7 +186,6 @@ export async function renderPath({ pathname, route }, prerenderer = resident.pre
   const response = result instanceof Response ? result : result.response;
   // A redirect is written as Astro writes it: a page that sends the reader on (generate.js).
   if (response.status >= 300 && response.status < 400) {
-    const { config } = resident;
     if (route.type === 'redirect' && !config.build.redirects) return null;
     const relativeLocation = response.headers.get('location');
     if (!relativeLocation) return null;
@@ -188,7 +204,7 @@ export async function renderPath({ pathname, route }, prerenderer = resident.pre
 const REPLAYED = /^(contrechamp:|@astrojs\/sitemap$)/;
 
 /** Links every file of `from` into `to`: `cp -al` where there is one (GNU, several times faster), else file by file. */
-function linkAll(from, to) {
+function linkAll(from: string, to: string): void {
   if (spawnSync('cp', ['-al', from, to]).status === 0) return;
   rmSync(to, { recursive: true, force: true });
   linkTree(from, to);
@@ -199,24 +215,25 @@ function linkAll(from, to) {
  * (src/integrations/precompress.mjs), where the build's compression step then finds them: the
  * rendering and the compression share the machine's cores instead of following each other.
  */
-function compressor(cacheDir) {
+type CompressJob = { source: string; target: string; brotliQuality: number; gzipLevel: number };
+function compressor(cacheDir: string) {
   mkdirSync(cacheDir, { recursive: true });
-  const workerScript = join(root, 'scripts/site/compress-worker.mjs');
+  const workerScript = join(root, ENTRY.compressWorker);
   // One worker at a time: the other core renders.
-  let chain = Promise.resolve();
-  let batch = [];
+  let chain: Promise<void> = Promise.resolve();
+  let batch: CompressJob[] = [];
   const flush = () => {
     if (batch.length === 0) return;
     const jobs = batch;
     batch = [];
-    chain = chain.then(() => new Promise((done, fail) => {
+    chain = chain.then(() => new Promise<void>((done, fail) => {
       const worker = new Worker(workerScript, { workerData: { jobs } });
       worker.once('error', fail);
       worker.once('exit', (code) => (code === 0 ? done() : fail(new Error(`compression worker exited with ${code}`))));
     }));
   };
   return {
-    add(file, body) {
+    add(file: string, body: Buffer) {
       if (!COMPRESSIBLE.test(file) || body.length < MIN_BYTES) return;
       const target = join(cacheDir, `${createHash('sha1').update(body).digest('hex')}-${BROTLI_QUALITY}-${GZIP_LEVEL}`);
       if (existsSync(`${target}.br`) && existsSync(`${target}.gz`)) return;
@@ -231,9 +248,9 @@ function compressor(cacheDir) {
 }
 
 /** An integration logger writing to the build's log. */
-function integrationLogger(label) {
-  const write = (level) => (message) => console.log(`[${label}] ${level === 'info' ? '' : `${level}: `}${message}`);
-  return { label, options: {}, info: write('info'), warn: write('warn'), error: write('error'), debug() {}, fork: (l) => integrationLogger(l) };
+function integrationLogger(label: string): Logger {
+  const write = (level: string) => (message: string) => console.log(`[${label}] ${level === 'info' ? '' : `${level}: `}${message}`);
+  return { label, options: {}, info: write('info'), warn: write('warn'), error: write('error'), debug() {}, fork: (l: string) => integrationLogger(l) };
 }
 
 /**
@@ -243,18 +260,20 @@ function integrationLogger(label) {
  * moved to `out`. Resolves with what was done, or `{ refused }` when a full build is needed.
  * `defer`: whether later list pages may wait for the next build (DEFER_FROM).
  */
-export async function publishFast({ baseline, out, staging, linkedList, defer = true }) {
+export type PublishOptions = { baseline: string; out: string; staging: string; linkedList: string; defer?: boolean };
+export type Publication = { refused?: undefined; changed: string[]; removed: string[]; rendered: number; deferred: number; reused: number; phases: Record<string, number>; total: number };
+export async function publishFast({ baseline, out, staging, linkedList, defer = true }: PublishOptions): Promise<Refusal | Publication> {
   const started = performance.now();
-  const phase = {};
-  const lap = (name, since) => (phase[name] = Math.round(performance.now() - since) / 1000);
+  const phase: Record<string, number> = {};
+  const lap = (name: string, since: number) => (phase[name] = Math.round(performance.now() - since) / 1000);
   let at = performance.now();
   const update = await updateStories();
-  if (update.refused) return update;
+  if (update.refused !== undefined) return { refused: update.refused };
   lap('content', at);
   at = performance.now();
   const plan = await pagesToRender();
   let render = plan.render;
-  let deferred = [];
+  let deferred: PathWithRoute[] = [];
   if (defer && render.length > DEFER_FROM) {
     deferred = render.filter((p) => p.route.type === 'page' && LATER_LIST_PAGE.test(p.pathname) && plan.previous.has(p.pathname));
     const waiting = new Set(deferred);
@@ -266,25 +285,29 @@ export async function publishFast({ baseline, out, staging, linkedList, defer = 
   rmSync(staging, { recursive: true, force: true });
   linkAll(baseline, staging);
   const config = resident.config;
+  if (!config) return { refused: 'pas de construction résidente' };
   const client = fileURLToPath(config.build.client);
   const previousPages = new Set(resident.paths.map((p) => outFile(p.pathname, p.route)));
   writeFileSync(linkedList, JSON.stringify([...previousPages]));
   lap('link', at);
 
   // A new search capture for this publication: the index integration's build:start hook.
-  const integrations = config.integrations.filter((i) => REPLAYED.test(i.name));
-  let prerenderer = resident.prerenderer;
+  // The hooks are called with what these integrations read of them (not every field Astro passes).
+  type Replayed = { name: string; hooks: Record<string, ((options: object) => unknown) | undefined> };
+  const integrations = (config.integrations as AstroIntegration[]).filter((i) => REPLAYED.test(i.name)) as unknown as Replayed[];
+  let prerenderer: AstroPrerenderer | undefined = resident.prerenderer;
   for (const integration of integrations) {
     await integration.hooks['astro:build:start']?.({
       logger: integrationLogger(integration.name),
-      setPrerenderer: (made) => (prerenderer = typeof made === 'function' ? made(resident.prerenderer) : made),
+      setPrerenderer: (made: AstroPrerenderer | ((d: AstroPrerenderer) => AstroPrerenderer)) => (prerenderer = typeof made === 'function' ? made(resident.prerenderer as AstroPrerenderer) : made),
     });
   }
   at = performance.now();
   let rendered = 0;
   const compressing = compressor(fileURLToPath(new URL('precompressed/', config.cacheDir)));
-  globalThis.astroAsset.addStaticImage = resident.addStaticImage;
-  globalThis.astroAsset.staticImages = new Map();
+  const astroAsset = assetsGlobal();
+  astroAsset.addStaticImage = resident.addStaticImage;
+  astroAsset.staticImages = new Map();
   try {
     for (const path of render) {
       const body = await renderPath(path, prerenderer);
@@ -297,12 +320,12 @@ export async function publishFast({ baseline, out, staging, linkedList, defer = 
       rendered += 1;
     }
   } finally {
-    delete globalThis.astroAsset.addStaticImage;
+    delete astroAsset.addStaticImage;
     await compressing.done();
   }
   // Every optimised image the pages name must already exist: the baseline made them. An image
   // at a size never made before needs a full build, which makes it.
-  for (const { transforms } of globalThis.astroAsset.staticImages.values()) {
+  for (const { transforms } of astroAsset.staticImages.values()) {
     for (const { finalPath } of transforms.values()) {
       if (!existsSync(join(client, finalPath))) {
         rmSync(staging, { recursive: true, force: true });
@@ -313,8 +336,8 @@ export async function publishFast({ baseline, out, staging, linkedList, defer = 
   lap('pages', at);
 
   at = performance.now();
-  const assets = new Map();
-  const pages = [];
+  const assets = new Map<string, URL[]>();
+  const pages: { pathname: string }[] = [];
   for (const { pathname, route } of plan.paths) {
     const list = assets.get(route.component) ?? [];
     list.push(pathToFileURL(join(client, outFile(pathname, route))));

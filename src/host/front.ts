@@ -1,9 +1,8 @@
-// @ts-check
 /**
  * The front process of `npm start`: it holds the readers' connections and passes every request to
- * an app process running the live build (scripts/server/app.mjs, on a private Unix socket). To
+ * an app process running the live build (src/host/app.ts, on a private Unix socket). To
  * switch builds it starts app processes on the new build, waits until they answer their health
- * check, sends new requests to them, records the new live build on disk (src/server/editorial/live.mjs)
+ * check, sends new requests to them, records the new live build on disk (src/server/editorial/live.ts)
  * and lets the old processes finish their requests and stop. A request is served by one build from
  * start to end; a reader's connection is never closed by a switch.
  *
@@ -11,7 +10,7 @@
  * a rollback) through the IPC channel of the app process that serves it.
  *
  * Static files (GET and HEAD of a file in the build's `client/`) are answered by the front itself,
- * from the build live when the request arrived (scripts/server/static.mjs: precompressed forms,
+ * from the build live when the request arrived (src/host/static.ts: precompressed forms,
  * immutable hashed assets, revalidated pages, ranges); everything else goes to an app process.
  * Text answers of the app processes are compressed on their way out (compressAnswer below).
  *
@@ -26,23 +25,22 @@
  * src/server/runtime.ts); the others ask it to look at its queues at once (a `wake` message,
  * passed on here) after they schedule work.
  */
-import { fork } from 'node:child_process';
+import { fork, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
-import { Agent, createServer, request } from 'node:http';
+import { Agent, createServer, request, type IncomingMessage, type ServerResponse } from 'node:http';
 import { BlockList, isIP } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { constants as zlib, createBrotliCompress, createGzip } from 'node:zlib';
-import { acceptedEncodings, createStaticSite, staticCandidate } from './static.mjs';
-import { SECURITY_HEADERS } from '../../src/config/security-headers.mjs';
-import { buildDir, isCompleteBuild, prepareBuildsDir, writeLive } from '../../src/server/editorial/live.mjs';
+import { acceptedEncodings, createStaticSite, staticCandidate, type Entry } from './static.ts';
+import { APP_ENV, CLIENT_HEADER, ENTRY, NO_FILE_HEADER, ipcMessage, type AppToFront, type FrontToApp } from './protocol.ts';
+import { SECURITY_HEADERS } from '../config/security-headers.mjs';
+import { buildDir, isCompleteBuild, prepareBuildsDir, writeLive } from '../server/editorial/live.ts';
 
 /** How long an app process may take to start (migrations, the demo's seed on a first start). */
 const READY_TIMEOUT_MS = 120_000;
-/** Tells an app process that this build has no file of the request's name (src/integrations/on-demand-speed.ts). */
-const NO_FILE_HEADER = 'x-contrechamp-no-file';
 /** Request headers that concern one connection only, or that only the front may set: never passed on. */
-const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'proxy-authorization', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'x-contrechamp-client', NO_FILE_HEADER]);
+const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'proxy-authorization', 'te', 'trailer', 'transfer-encoding', 'upgrade', CLIENT_HEADER, NO_FILE_HEADER]);
 /**
  * What the front still reads, and drops, of a body the app answered before it had all arrived,
  * while the answer goes out: enough for the forms' and webhooks' bodies to end cleanly, bounded so
@@ -50,8 +48,7 @@ const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'pro
  */
 export const EARLY_ANSWER_DRAIN_BYTES = 1024 * 1024;
 
-/** @param {string} msg @param {Record<string, unknown>} [fields] */
-function log(msg, fields = {}, level = 'info') {
+function log(msg: string, fields: Record<string, unknown> = {}, level = 'info') {
   const line = JSON.stringify({ time: new Date().toISOString(), level, msg, ...fields });
   if (level === 'error') console.error(line);
   else console.log(line);
@@ -59,10 +56,8 @@ function log(msg, fields = {}, level = 'info') {
 
 /**
  * TRUSTED_PROXIES: addresses or CIDR ranges (comma-separated) whose X-Forwarded-For is believed.
- * @param {string | undefined} value
- * @returns {BlockList}
  */
-export function parseTrustedProxies(value) {
+export function parseTrustedProxies(value: string | undefined): BlockList {
   const list = new BlockList();
   for (const item of (value ?? '').split(',').map((s) => s.trim()).filter(Boolean)) {
     const [address = '', bits] = item.split('/');
@@ -78,20 +73,17 @@ export function parseTrustedProxies(value) {
 /**
  * The reader's address: the peer's, or, when the peer is a trusted proxy, the last address of
  * X-Forwarded-For that is not itself a trusted proxy.
- * @param {string | undefined} peer
- * @param {string | string[] | undefined} forwarded
- * @param {BlockList} trusted
  */
-export function clientAddress(peer, forwarded, trusted) {
+export function clientAddress(peer: string | undefined, forwarded: string | string[] | undefined, trusted: BlockList) {
   const address = (peer ?? '').replace(/^::ffff:(?=\d+\.)/, '');
-  const isTrusted = (/** @type {string} */ a) => {
+  const isTrusted = (a: string) => {
     const family = isIP(a);
     return family !== 0 && trusted.check(a, family === 6 ? 'ipv6' : 'ipv4');
   };
   if (!address || !isTrusted(address) || !forwarded) return address || 'unknown';
   const hops = (Array.isArray(forwarded) ? forwarded.join(',') : forwarded).split(',').map((s) => s.trim().replace(/^::ffff:(?=\d+\.)/, '')).filter(Boolean);
   for (let i = hops.length - 1; i >= 0; i -= 1) {
-    const hop = /** @type {string} */ (hops[i]);
+    const hop = (hops[i] as string);
     if (isIP(hop) === 0) return address;
     if (!isTrusted(hop)) return hop;
   }
@@ -113,9 +105,8 @@ const DYNAMIC_BROTLI_QUALITY = 4;
  * (Sec-Fetch-Site `same-origin` or `none`: a link followed on the site, an address typed).
  * Requests another site makes the browser send (or a browser that does not say) get the plain
  * answer.
- * @param {import('node:http').IncomingMessage} req
  */
-export function breachSafe(req) {
+export function breachSafe(req: IncomingMessage) {
   if (!req.headers.cookie) return true;
   const site = req.headers['sec-fetch-site'];
   return site === 'same-origin' || site === 'none';
@@ -125,11 +116,8 @@ export function breachSafe(req) {
  * Compresses an app's answer when the reader accepts it and it is worth it: rewrites `raw` (the
  * headers to send: Content-Encoding added, Content-Length removed, Vary completed, a strong ETag
  * made weak) and returns the stream to pipe the body through; undefined to send it as it is.
- * @param {import('node:http').IncomingMessage} req
- * @param {import('node:http').IncomingMessage} up
- * @param {string[]} raw
  */
-export function compressAnswer(req, up, raw) {
+export function compressAnswer(req: IncomingMessage, up: IncomingMessage, raw: string[]) {
   const status = up.statusCode ?? 0;
   if (req.method === 'HEAD' || status < 200 || status === 204 || status === 206 || status === 304) return undefined;
   const h = up.headers;
@@ -139,12 +127,11 @@ export function compressAnswer(req, up, raw) {
   if (length !== undefined && Number(length) < DYNAMIC_MIN_BYTES) return undefined;
   const accepted = acceptedEncodings(req.headers['accept-encoding']);
   const encoding = breachSafe(req) ? (accepted.br ? 'br' : accepted.gzip ? 'gzip' : undefined) : undefined;
-  /** @type {string[]} */
-  const out = [];
+  const out: string[] = [];
   let vary = false;
   for (let i = 0; i < raw.length; i += 2) {
-    const name = /** @type {string} */ (raw[i]);
-    let value = /** @type {string} */ (raw[i + 1]);
+    const name = (raw[i] as string);
+    let value = (raw[i + 1] as string);
     const lower = name.toLowerCase();
     if (lower === 'vary') {
       vary = true;
@@ -163,47 +150,50 @@ export function compressAnswer(req, up, raw) {
     : createGzip({ level: 4 });
 }
 
-/**
- * @typedef {{ id: string, index: number, dir: string, child: import('node:child_process').ChildProcess, socket: string, ready: boolean, stopping: boolean }} App
- * @typedef {{ id: string, apps: App[], next: number, site: ReturnType<typeof createStaticSite>, server: string }} Pool
- * `server`: the build whose server code the apps run (`id`, unless a content-only switch kept them).
- * @typedef {{ root: string, buildsDir: string, port: number, host: string, processes?: number, trustedProxies?: string, initialIds: string[], env?: NodeJS.ProcessEnv }} FrontOptions
- */
+/** One app process: a build's server on its private socket. */
+type App = { id: string; index: number; dir: string; child: ChildProcess; socket: string; ready: boolean; stopping: boolean };
+/** A build's app processes. `server`: the build whose server code the apps run (`id`, unless a content-only switch kept them). */
+type Pool = { id: string; apps: App[]; next: number; site: ReturnType<typeof createStaticSite>; server: string };
+export type FrontOptions = { root: string; buildsDir: string; port: number; host: string; processes?: number; trustedProxies?: string | undefined; initialIds: string[]; env?: NodeJS.ProcessEnv };
 
-/** @param {FrontOptions} options */
-export async function startFront(options) {
+export async function startFront(options: FrontOptions) {
   const places = { root: options.root, buildsDir: options.buildsDir };
   prepareBuildsDir(places);
   const trusted = parseTrustedProxies(options.trustedProxies);
   const processes = Math.max(1, options.processes ?? 1);
   const socketDir = mkdtempSync(join(tmpdir(), 'contrechamp-'));
-  const appScript = join(options.root, 'scripts', 'server', 'app.mjs');
+  const appScript = join(options.root, ENTRY.app);
   const agent = new Agent({ keepAlive: true, maxSockets: 256 });
   let counter = 0;
   let closing = false;
 
-  /** @type {Pool | undefined} */
-  let live;
+  let live: Pool | undefined;
   /** Switches run one after another. */
   let switching = Promise.resolve();
 
   /**
    * Starts one app process on a build; resolves once it answers its health check.
-   * @param {string} id
-   * @param {number} index its place among the build's app processes (0: the background writer)
-   * @returns {Promise<App>}
+   * @param index its place among the build's app processes (0: the background writer)
    */
-  function startApp(id, index) {
+  function startApp(id: string, index: number): Promise<App> {
     const dir = buildDir(places, id);
     const socket = join(socketDir, `app-${(counter += 1)}.sock`);
     rmSync(socket, { force: true });
     const child = fork(appScript, [], {
       cwd: options.root,
-      env: { ...(options.env ?? process.env), APP_BUILD_DIR: dir, APP_SOCKET: socket, LIVE_BUILD_ID: id, APP_INDEX: String(index), APP_PROCESSES: String(processes), CONTRECHAMP_ROOT: options.root, BUILDS_DIR: options.buildsDir },
+      env: {
+        ...(options.env ?? process.env),
+        [APP_ENV.buildDir]: dir,
+        [APP_ENV.socket]: socket,
+        [APP_ENV.liveBuildId]: id,
+        [APP_ENV.index]: String(index),
+        [APP_ENV.processes]: String(processes),
+        [APP_ENV.root]: options.root,
+        [APP_ENV.buildsDir]: options.buildsDir,
+      },
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
-    /** @type {App} */
-    const app = { id, index, dir, child, socket, ready: false, stopping: false };
+    const app: App = { id, index, dir, child, socket, ready: false, stopping: false };
     child.on('message', (message) => onMessage(app, message));
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
@@ -211,7 +201,7 @@ export async function startFront(options) {
         reject(new Error(`la version ${id} n'a pas démarré en ${READY_TIMEOUT_MS / 1000} s`));
       }, READY_TIMEOUT_MS);
       child.on('message', (message) => {
-        if (/** @type {{ type?: string }} */ (message)?.type !== 'ready') return;
+        if (!ipcMessage<AppToFront, 'ready'>(message, 'ready')) return;
         clearTimeout(timer);
         app.ready = true;
         resolve(app);
@@ -230,9 +220,8 @@ export async function startFront(options) {
 
   /**
    * An app of the live build died on its own: start another one on the same build.
-   * @param {App} app @param {number | null} code @param {NodeJS.Signals | null} signal
    */
-  function onUnexpectedExit(app, code, signal) {
+  function onUnexpectedExit(app: App, code: number | null, signal: NodeJS.Signals | null) {
     if (closing || !live || !live.apps.includes(app)) return;
     log('app.exited', { build: app.id, code, signal }, 'error');
     live.apps = live.apps.filter((a) => a !== app);
@@ -246,16 +235,14 @@ export async function startFront(options) {
     }, 1000).unref();
   }
 
-  /** @param {App} app */
-  function stopApp(app) {
+  function stopApp(app: App) {
     if (app.stopping) return;
     app.stopping = true;
     app.ready = false;
     if (app.child.exitCode === null && app.child.signalCode === null) app.child.kill('SIGTERM');
   }
 
-  /** @param {string} id @returns {Promise<Pool>} */
-  async function startPool(id) {
+  async function startPool(id: string): Promise<Pool> {
     const dir = buildDir(places, id);
     if (!isCompleteBuild(dir)) throw new Error(`la version ${id} est incomplète ou absente`);
     const started = await Promise.allSettled(Array.from({ length: processes }, (_, index) => startApp(id, index)));
@@ -264,16 +251,15 @@ export async function startFront(options) {
       for (const r of started) if (r.status === 'fulfilled') stopApp(r.value);
       throw failed.reason;
     }
-    return { id, apps: started.map((r) => /** @type {PromiseFulfilledResult<App>} */ (r).value), next: 0, site: createStaticSite(join(dir, 'client')), server: id };
+    return { id, apps: started.map((r) => (r as PromiseFulfilledResult<App>).value), next: 0, site: createStaticSite(join(dir, 'client')), server: id };
   }
 
   /**
    * Whether two builds run the same server code: a publication made by the resident builder
-   * (scripts/site/builder.mjs) links the server's files of the build it started from, so its
+   * (src/host/builder.ts) links the server's files of the build it started from, so its
    * entry point is the same file. Only its build data (server/build-data.json) is its own.
-   * @param {string} a @param {string} b
    */
-  function sameServer(a, b) {
+  function sameServer(a: string, b: string) {
     try {
       const x = statSync(join(buildDir(places, a), 'server', 'entry.mjs'));
       const y = statSync(join(buildDir(places, b), 'server', 'entry.mjs'));
@@ -286,10 +272,8 @@ export async function startFront(options) {
   /**
    * A content-only switch: the live apps take the new build's folder and data, and answer once
    * they have; the static files come from the new build from then on.
-   * @param {Pool} current @param {string} id
-   * @returns {Promise<Pool>}
    */
-  async function switchContent(current, id) {
+  async function switchContent(current: Pool, id: string): Promise<Pool> {
     const dir = buildDir(places, id);
     const apps = current.apps.filter((app) => app.ready && app.child.connected);
     if (apps.length === 0) throw new Error('aucun processus prêt');
@@ -298,16 +282,14 @@ export async function startFront(options) {
         app.child.off('message', onReady);
         reject(new Error(`un processus n\u2019a pas pris la version ${id} en ${READY_TIMEOUT_MS / 1000} s`));
       }, READY_TIMEOUT_MS);
-      /** @param {unknown} message */
-      function onReady(message) {
-        const m = /** @type {{ type?: string, id?: string }} */ (message);
-        if (m?.type !== 'content-ready' || m.id !== id) return;
+      function onReady(message: unknown) {
+        if (ipcMessage<AppToFront, 'content-ready'>(message, 'content-ready')?.id !== id) return;
         clearTimeout(timer);
         app.child.off('message', onReady);
         resolve(undefined);
       }
       app.child.on('message', onReady);
-      app.child.send({ type: 'content', id, dir });
+      send(app, { type: 'content', id, dir });
     })));
     for (const app of current.apps) {
       app.id = id;
@@ -319,10 +301,8 @@ export async function startFront(options) {
   /**
    * Makes a build live: its processes first, then new requests, then the pointer on disk, then the
    * old processes drain. Rejects (and changes nothing) when the build does not start.
-   * @param {string} id
-   * @returns {Promise<{ switched: boolean }>}
    */
-  function switchTo(id) {
+  function switchTo(id: string): Promise<{ switched: boolean }> {
     const result = switching.then(async () => {
       if (closing) throw new Error('le serveur s\u2019arrête');
       if (live?.id === id) {
@@ -346,30 +326,32 @@ export async function startFront(options) {
     return result;
   }
 
-  /** @param {App} app @param {unknown} message */
-  function onMessage(app, message) {
-    const m = /** @type {{ type?: string, id?: unknown, requestId?: unknown, what?: unknown }} */ (message);
+  /** A message of the protocol to an app process (src/host/protocol.ts). */
+  function send(app: App, message: FrontToApp) {
+    if (app.child.connected) app.child.send(message);
+  }
+
+  function onMessage(app: App, message: unknown) {
     // Work scheduled by any app process: its build's background writer looks at the queue now.
-    if (m?.type === 'wake') {
+    const wake = ipcMessage<AppToFront, 'wake'>(message, 'wake');
+    if (wake) {
       const writer = (live?.id === app.id ? live.apps : []).find((a) => a.index === 0 && a !== app && a.child.connected);
-      writer?.child.send({ type: 'wake', what: String(m.what) });
+      if (writer) send(writer, { type: 'wake', what: wake.what });
       return;
     }
-    if (m?.type !== 'switch' || typeof m.id !== 'string') return;
-    const reply = (/** @type {Record<string, unknown>} */ body) => {
-      if (app.child.connected) app.child.send({ type: 'switch-result', requestId: m.requestId, ...body });
-    };
+    const m = ipcMessage<AppToFront, 'switch'>(message, 'switch');
+    if (!m || typeof m.id !== 'string') return;
     switchTo(m.id).then(
-      (outcome) => reply({ ok: true, ...outcome }),
-      (error) => {
-        log('build.switch_failed', { build: m.id, error: String(error?.message ?? error) }, 'error');
-        reply({ ok: false, error: String(error?.message ?? error) });
+      (outcome) => send(app, { type: 'switch-result', requestId: m.requestId, ok: true, ...outcome }),
+      (error: unknown) => {
+        const reason = String((error as Error)?.message ?? error);
+        log('build.switch_failed', { build: m.id, error: reason }, 'error');
+        send(app, { type: 'switch-result', requestId: m.requestId, ok: false, error: reason });
       },
     );
   }
 
-  /** @param {import('node:http').ServerResponse} res @param {number} status @param {string} text */
-  function answer(res, status, text) {
+  function answer(res: ServerResponse, status: number, text: string) {
     if (res.headersSent) {
       res.destroy();
       return;
@@ -383,11 +365,10 @@ export async function startFront(options) {
    * Reads and drops what a reader still sends of a body nobody will read, up to
    * EARLY_ANSWER_DRAIN_BYTES; past that the front stops reading (the reader's sending stalls, its
    * answer still arrives) until the connection closes.
-   * @param {import('node:http').IncomingMessage} req
    */
-  function drain(req) {
+  function drain(req: IncomingMessage) {
     let dropped = 0;
-    req.on('data', (/** @type {Buffer} */ chunk) => {
+    req.on('data', (chunk: Buffer) => {
       dropped += chunk.length;
       if (dropped > EARLY_ANSWER_DRAIN_BYTES) req.pause();
     });
@@ -395,30 +376,25 @@ export async function startFront(options) {
   }
 
   /**
-   * @param {import('node:http').IncomingMessage} req
-   * @param {import('node:http').ServerResponse} res
-   * @param {boolean} retried
-   * @param {boolean} noFile the build has no file of that name: the app need not look
+   * @param noFile the build has no file of that name: the app need not look
    */
-  function proxy(req, res, retried = false, noFile = false) {
+  function proxy(req: IncomingMessage, res: ServerResponse, retried: boolean = false, noFile: boolean = false) {
     const pool = live;
     const ready = pool?.apps.filter((a) => a.ready) ?? [];
     if (!pool || ready.length === 0) {
       answer(res, 503, 'Le site redémarre : réessayez dans quelques secondes.');
       return;
     }
-    const app = /** @type {App} */ (ready[pool.next++ % ready.length]);
-    /** @type {Record<string, string | string[]>} */
-    const headers = {};
+    const app = (ready[pool.next++ % ready.length] as App);
+    const headers: Record<string, string | string[]> = {};
     for (const [name, value] of Object.entries(req.headers)) if (value !== undefined && !HOP_BY_HOP.has(name)) headers[name] = value;
-    headers['x-contrechamp-client'] = clientAddress(req.socket.remoteAddress, req.headers['x-forwarded-for'], trusted);
+    headers[CLIENT_HEADER] = clientAddress(req.socket.remoteAddress, req.headers['x-forwarded-for'], trusted);
     if (noFile) headers[NO_FILE_HEADER] = '1';
     const upstream = request({ socketPath: app.socket, method: req.method, path: req.url, headers, agent });
     let responded = false;
     /** The app answered before the reader's body had all arrived: the rest is not passed on. */
     let cut = false;
-    /** @type {import('node:http').IncomingMessage | undefined} */
-    let answered;
+    let answered: IncomingMessage | undefined;
     upstream.on('response', (up) => {
       responded = true;
       answered = up;
@@ -433,11 +409,10 @@ export async function startFront(options) {
         req.unpipe(upstream);
         drain(req);
       }
-      /** @type {string[]} */
-      const raw = [];
+      const raw: string[] = [];
       for (let i = 0; i < up.rawHeaders.length; i += 2) {
-        const name = /** @type {string} */ (up.rawHeaders[i]);
-        if (!HOP_BY_HOP.has(name.toLowerCase())) raw.push(name, /** @type {string} */ (up.rawHeaders[i + 1]));
+        const name = (up.rawHeaders[i] as string);
+        if (!HOP_BY_HOP.has(name.toLowerCase())) raw.push(name, (up.rawHeaders[i + 1] as string));
       }
       if (closing) raw.push('Connection', 'close');
       const encoder = compressAnswer(req, up, raw);
@@ -474,10 +449,8 @@ export async function startFront(options) {
 
   /**
    * Static files from the build live when the request arrives; the rest to an app process.
-   * @param {import('node:http').IncomingMessage} req
-   * @param {import('node:http').ServerResponse} res
    */
-  function handle(req, res) {
+  function handle(req: IncomingMessage, res: ServerResponse) {
     const pool = live;
     const path = pool ? staticCandidate(req) : undefined;
     if (!pool || path === undefined) {
@@ -485,8 +458,7 @@ export async function startFront(options) {
       return;
     }
     const site = pool.site;
-    /** @param {import('./static.mjs').Entry | null} entry */
-    const answerWith = (entry) => {
+    const answerWith = (entry: Entry | null) => {
       if (!entry) {
         // Said only of the build that was looked up (a switch may have come in between).
         proxy(req, res, false, live === pool);
@@ -506,8 +478,7 @@ export async function startFront(options) {
   }
 
   // Start on the first build that starts: the live one, else the fallbacks in order.
-  /** @type {unknown} */
-  let lastError;
+  let lastError: unknown;
   for (const id of options.initialIds) {
     try {
       live = await startPool(id);
@@ -515,7 +486,7 @@ export async function startFront(options) {
       break;
     } catch (error) {
       lastError = error;
-      log('build.start_failed', { build: id, error: String(/** @type {Error} */ (error)?.message ?? error) }, 'error');
+      log('build.start_failed', { build: id, error: String((error as Error)?.message ?? error) }, 'error');
     }
   }
   if (!live) throw lastError ?? new Error('aucune version à servir');

@@ -1,6 +1,5 @@
-// @ts-check
 /**
- * The static files of one build, served by the front process itself (scripts/server/front.mjs)
+ * The static files of one build, served by the front process itself (src/host/front.ts)
  * rather than passed to an app process: `<build>/client/`, as the Astro node adapter serves it
  * (a folder's `index.html`, with or without the trailing slash; `trailingSlash: 'ignore'`), with
  * the security headers of every answer (src/config/security-headers.mjs).
@@ -18,18 +17,19 @@
  * paths that are not a plain file (on-demand pages, the 404 page), dot files, encoded slashes or
  * dots, unknown extensions, preconditions (If-Match, If-Unmodified-Since) and several ranges.
  */
-import { createReadStream } from 'node:fs';
+import { createReadStream, type Stats } from 'node:fs';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { brotliCompress, constants as zlib, gzip } from 'node:zlib';
-import { SECURITY_HEADERS } from '../../src/config/security-headers.mjs';
+import { SECURITY_HEADERS } from '../config/security-headers.mjs';
 
 const brotli = promisify(brotliCompress);
 const gz = promisify(gzip);
 
 /** Content types, as the adapter (send / mime-types) sends them; a file of another extension goes to the app. */
-const TYPES = /** @type {Record<string, string>} */ ({
+const TYPES = ({
   html: 'text/html; charset=utf-8',
   htm: 'text/html; charset=utf-8',
   css: 'text/css; charset=utf-8',
@@ -66,7 +66,7 @@ const TYPES = /** @type {Record<string, string>} */ ({
   pf_index: 'application/octet-stream',
   pf_fragment: 'application/octet-stream',
   pf_filter: 'application/octet-stream',
-});
+} as Record<string, string>);
 
 /** Text files worth compressing (the same list as the build's, src/integrations/precompress.mjs). */
 export const COMPRESSIBLE = /\.(?:html?|css|m?js|json|map|webmanifest|xml|txt|csv|vtt|svg)$/;
@@ -82,20 +82,19 @@ const PLAIN_PATH = /^\/(?:[^/.\\\0][^/\\\0]*\/)*(?:[^/.\\\0][^/\\\0]*)?$/;
 const MEMORY_FILE_MAX = 1024 * 1024;
 const RECHECK_MS = 1000;
 
-/**
- * @typedef {{ body?: Buffer, path: string, size: number, etag: string, raw?: string[] }} Variant
- * @typedef {{
- *   path: string, size: number, mtimeMs: number, ino: number, checkedAt: number, type: string,
- *   cacheControl: string, lastModified: string, compressible: boolean, bytes: number,
- *   identity: Variant, br?: Variant, gzip?: Variant
- * }} Entry
- */
+/** One form of a file: as is (identity) or precompressed; `body` when held in memory. */
+export type Variant = { body?: Buffer; path: string; size: number; etag: string; raw?: string[] };
+/** A file of the build as the front serves it. */
+export type Entry = {
+  path: string; size: number; mtimeMs: number; ino: number; checkedAt: number; type: string;
+  cacheControl: string; lastModified: string; compressible: boolean; bytes: number;
+  identity: Variant; br?: Variant; gzip?: Variant;
+};
 
 /**
  * The path of the file a request names, or undefined when the front leaves it to the app.
- * @param {string} url
  */
-export function requestPath(url) {
+export function requestPath(url: string) {
   const hash = url.indexOf('#');
   const noHash = hash >= 0 ? url.slice(0, hash) : url;
   const q = noHash.indexOf('?');
@@ -114,21 +113,18 @@ export function requestPath(url) {
   return path;
 }
 
-/** @param {string} file */
-function extension(file) {
+function extension(file: string) {
   const slash = file.lastIndexOf('/');
   const dot = file.lastIndexOf('.');
   return dot > slash ? file.slice(dot + 1).toLowerCase() : '';
 }
 
-/** @param {import('node:fs').Stats} s */
-const etagOf = (s) => `W/"${s.size.toString(16)}-${s.mtime.getTime().toString(16)}"`;
+const etagOf = (s: Stats) => `W/"${s.size.toString(16)}-${s.mtime.getTime().toString(16)}"`;
 
 /**
  * The encodings an Accept-Encoding header accepts, of brotli and gzip.
- * @param {string | undefined} header
  */
-export function acceptedEncodings(header) {
+export function acceptedEncodings(header: string | undefined) {
   let br = false;
   let gzipOk = false;
   for (const part of (header ?? '').split(',')) {
@@ -149,24 +145,19 @@ export function acceptedEncodings(header) {
 /**
  * A build's static files. `lookup()` resolves a request path to a file (or undefined: the app's);
  * `serve()` answers with it.
- * @param {string} clientDir the build's `client/` folder
- * @param {{ cacheBytes?: number }} [options]
+ * @param clientDir the build's `client/` folder
  */
-export function createStaticSite(clientDir, options = {}) {
+export function createStaticSite(clientDir: string, options: { cacheBytes?: number } = {}) {
   const budget = options.cacheBytes ?? Number(process.env.STATIC_CACHE_MB ?? 64) * 1024 * 1024;
-  /** @type {Map<string, Entry | null>} */
-  const entries = new Map();
-  /** @type {Map<string, Promise<Entry | null>>} */
-  const loading = new Map();
+  const entries: Map<string, Entry | null> = new Map();
+  const loading: Map<string, Promise<Entry | null>> = new Map();
   /** When a path was last found to be no file (misses are not bounded by the files on disk: forgotten every minute). */
-  /** @type {Map<string, number>} */
-  const knownMisses = new Map();
+  const knownMisses: Map<string, number> = new Map();
   const sweep = setInterval(() => knownMisses.clear(), 60_000);
   sweep.unref();
   let held = 0;
 
-  /** @param {string} key @param {Entry | null} entry */
-  function keep(key, entry) {
+  function keep(key: string, entry: Entry | null) {
     const old = entries.get(key);
     if (old) held -= old.bytes;
     entries.delete(key);
@@ -181,18 +172,14 @@ export function createStaticSite(clientDir, options = {}) {
   }
 
   /**
-   * @param {string} path a file in clientDir
-   * @param {string} urlPath
-   * @param {import('node:fs').Stats} s
-   * @returns {Promise<Entry>}
+   * @param path a file in clientDir
    */
-  async function load(path, urlPath, s) {
+  async function load(path: string, urlPath: string, s: Stats): Promise<Entry> {
     const ext = extension(path);
-    const type = /** @type {string} */ (TYPES[ext]);
+    const type = (TYPES[ext] as string);
     const compressible = COMPRESSIBLE.test(path) && s.size >= MIN_COMPRESS_BYTES;
     const inMemory = s.size <= MEMORY_FILE_MAX;
-    /** @type {Entry} */
-    const entry = {
+    const entry: Entry = {
       path, size: s.size, mtimeMs: s.mtimeMs, ino: s.ino, checkedAt: Date.now(), type,
       cacheControl: HASHED.test(urlPath) ? IMMUTABLE : REVALIDATE,
       lastModified: s.mtime.toUTCString(), compressible, bytes: 0,
@@ -204,9 +191,8 @@ export function createStaticSite(clientDir, options = {}) {
       entry.identity.size = entry.size;
     }
     if (compressible) {
-      for (const [name, suffix] of /** @type {const} */ ([['br', '.br'], ['gzip', '.gz']])) {
-        /** @type {Variant | undefined} */
-        let variant;
+      for (const [name, suffix] of ([['br', '.br'], ['gzip', '.gz']] as const)) {
+        let variant: Variant | undefined;
         try {
           const vs = await stat(path + suffix);
           if (vs.isFile() && vs.size < entry.size) {
@@ -232,13 +218,8 @@ export function createStaticSite(clientDir, options = {}) {
     return entry;
   }
 
-  /**
-   * @param {string} urlPath
-   * @returns {Promise<Entry | null>}
-   */
-  async function resolveFile(urlPath) {
-    /** @param {string} p */
-    const statOrNull = (p) => stat(p).catch(() => null);
+  async function resolveFile(urlPath: string): Promise<Entry | null> {
+    const statOrNull = (p: string) => stat(p).catch(() => null);
     let file = join(clientDir, urlPath.endsWith('/') ? `${urlPath}index.html` : urlPath);
     let s = await statOrNull(file);
     if (s?.isDirectory() && !urlPath.endsWith('/')) {
@@ -256,10 +237,9 @@ export function createStaticSite(clientDir, options = {}) {
 
   /**
    * The file a request path names, or null when the app should answer.
-   * @param {string} urlPath a path from requestPath()
-   * @returns {Promise<Entry | null> | Entry | null}
+   * @param urlPath a path from requestPath()
    */
-  function lookup(urlPath) {
+  function lookup(urlPath: string): Promise<Entry | null> | Entry | null {
     const known = entries.get(urlPath);
     if (known !== undefined && Date.now() - (known ? known.checkedAt : knownMisses.get(urlPath) ?? 0) < RECHECK_MS) return known;
     let pending = loading.get(urlPath);
@@ -287,9 +267,8 @@ export function createStaticSite(clientDir, options = {}) {
 
 /**
  * Whether the front can answer this request from the file (else the app does).
- * @param {import('node:http').IncomingMessage} req
  */
-export function staticCandidate(req) {
+export function staticCandidate(req: IncomingMessage) {
   if (req.method !== 'GET' && req.method !== 'HEAD') return undefined;
   if (req.headers['if-match'] || req.headers['if-unmodified-since']) return undefined;
   const range = req.headers.range;
@@ -297,11 +276,7 @@ export function staticCandidate(req) {
   return requestPath(req.url ?? '/');
 }
 
-/**
- * @param {string | undefined} header
- * @param {string} etag
- */
-function matchesEtag(header, etag) {
+function matchesEtag(header: string | undefined, etag: string) {
   if (!header) return false;
   if (header.trim() === '*') return true;
   const bare = etag.replace(/^W\//, '');
@@ -310,10 +285,8 @@ function matchesEtag(header, etag) {
 
 /**
  * The headers of a whole file sent as it is, as a flat list (what writeHead takes fastest).
- * @param {Entry} entry @param {Variant} chosen @param {string | undefined} encoding
- * @returns {string[]}
  */
-function fullHeaders(entry, chosen, encoding) {
+function fullHeaders(entry: Entry, chosen: Variant, encoding: string | undefined): string[] {
   const raw = Object.entries(SECURITY_HEADERS).flat();
   raw.push('Accept-Ranges', 'bytes', 'Cache-Control', entry.cacheControl, 'Last-Modified', entry.lastModified, 'ETag', chosen.etag);
   if (entry.compressible) raw.push('Vary', 'Accept-Encoding');
@@ -325,17 +298,13 @@ function fullHeaders(entry, chosen, encoding) {
 
 /**
  * Answers a request with a file found by lookup().
- * @param {Entry} entry
- * @param {import('node:http').IncomingMessage} req
- * @param {import('node:http').ServerResponse} res
  */
-function serve(entry, req, res) {
+function serve(entry: Entry, req: IncomingMessage, res: ServerResponse) {
   const head = req.method === 'HEAD';
   const range = req.headers.range;
   // A range is of the identity bytes; otherwise the best encoding the reader accepts.
   let chosen = entry.identity;
-  /** @type {string | undefined} */
-  let encoding;
+  let encoding: string | undefined;
   if (entry.compressible && !range) {
     const accepted = acceptedEncodings(req.headers['accept-encoding']);
     if (accepted.br && entry.br) [chosen, encoding] = [entry.br, 'br'];
@@ -348,8 +317,7 @@ function serve(entry, req, res) {
     res.end(head ? undefined : chosen.body);
     return;
   }
-  /** @type {Record<string, string | number>} */
-  const headers = {
+  const headers: Record<string, string | number> = {
     ...SECURITY_HEADERS,
     'Accept-Ranges': 'bytes',
     'Cache-Control': entry.cacheControl,

@@ -5,7 +5,7 @@
  * every build (src/server/editorial/), `npm start` for its first one. The live build, if given as
  * --previous, is never read nor written: readers are being served from it.
  *
- *   node scripts/site/build.mjs --out <dir> --id <build id> [--previous <live build dir>]
+ *   node src/host/build.ts --out <dir> --id <build id> [--previous <live build dir>]
  *
  * Exit code 0 only when the build is complete; its output is the build's log.
  *
@@ -20,23 +20,24 @@
  *                    the content store is voided whenever Astro's settings (outDir among them)
  *                    change. A complete build is then moved (renamed) to <out>.
  * The pages Astro skips are hard links to its cached copies (below), which the live build may
- * share: every write in the staging folder or the cache makes a new file (fresh-writes.mjs), so
+ * share: every write in the staging folder or the cache makes a new file (fresh-writes.ts), so
  * no write reaches the live build. Deleting the cache is always safe; the next build is then a
  * full one.
  */
-import { buildHeapMiB } from './build-heap.mjs';
+import { buildHeapMiB } from './protocol.ts';
 import { spawn } from 'node:child_process';
 import { cpSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
+import type { Readable, Writable } from 'node:stream';
 import { pathToFileURL } from 'node:url';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
-import { BuildPhases, SUMMARY_PREFIX, isDetail } from './build-phases.mjs';
-import { astroEnv, buildPlaces, prepareStaging, root } from './build-places.mjs';
+import { BuildPhases, SUMMARY_PREFIX, isDetail } from './build-phases.ts';
+import { astroEnv, buildPlaces, prepareStaging, root } from './build-places.ts';
 
 const { values } = parseArgs({ options: { out: { type: 'string' }, id: { type: 'string' }, previous: { type: 'string' } } });
 if (!values.out || !values.id) {
-  console.error('usage: node scripts/site/build.mjs --out <dir> --id <build id> [--previous <dir>]');
+  console.error('usage: node src/host/build.ts --out <dir> --id <build id> [--previous <dir>]');
   process.exit(2);
 }
 const started = performance.now();
@@ -50,7 +51,7 @@ const linked = prepareStaging(places);
 console.log(`[build] ${linked} cached pages linked in ${((performance.now() - linking) / 1000).toFixed(1)} s`);
 
 const astro = join(root, 'node_modules/astro/bin/astro.mjs');
-const freshWrites = pathToFileURL(join(import.meta.dirname, 'fresh-writes.mjs')).href;
+const freshWrites = pathToFileURL(join(import.meta.dirname, 'fresh-writes.ts')).href;
 const child = spawn(process.execPath, [`--max-old-space-size=${buildHeapMiB()}`, '--import', freshWrites, astro, 'build'], {
   cwd: root,
   stdio: ['ignore', 'pipe', 'pipe'],
@@ -59,18 +60,18 @@ const child = spawn(process.execPath, [`--max-old-space-size=${buildHeapMiB()}`,
 // The log editors read: Astro's, without its line per page and per image (thousands of them),
 // which are counted instead; the phases' durations at the end.
 const phases = new BuildPhases();
-const relay = (stream, to) =>
-  new Promise((done) => {
+const relay = (stream: Readable, to: Writable) =>
+  new Promise<void>((done) => {
     const lines = createInterface({ input: stream, crlfDelay: Infinity });
     lines.on('line', (line) => {
       phases.read(line);
       if (!isDetail(line)) to.write(`${line}\n`);
     });
-    lines.on('close', done);
+    lines.on('close', () => done());
   });
 const relayed = Promise.all([relay(child.stdout, process.stdout), relay(child.stderr, process.stderr)]);
 // The queue stops a build by signalling this process: pass it on.
-for (const signal of ['SIGTERM', 'SIGINT']) process.once(signal, () => child.kill(signal));
+for (const signal of ['SIGTERM', 'SIGINT'] as const) process.once(signal, () => child.kill(signal));
 // An app process killed with -9 cannot signal: a build left without it stops (the queue runs it
 // again from the next process), rather than writing on into the cache behind the next build.
 const parent = process.ppid;
@@ -86,7 +87,7 @@ child.on('exit', async (code, signal) => {
   try {
     renameSync(staging, out);
   } catch (error) {
-    if (/** @type {NodeJS.ErrnoException} */ (error).code !== 'EXDEV') throw error;
+    if ((error as NodeJS.ErrnoException).code !== 'EXDEV') throw error;
     // Another file system: copy, then leave the staging folder for the next build to clear.
     cpSync(staging, out, { recursive: true });
   }

@@ -1,5 +1,5 @@
 /**
- * Loaded into the Astro build process (`node --import`) by scripts/site/build.mjs: every write
+ * Loaded into the Astro build process (`node --import`) by src/host/build.ts: every write
  * into the folders named by CONTRECHAMP_FRESH_WRITES (the staging folder and Astro's cache) goes
  * to a new file. The staging folder starts with hard links to the pages Astro cached, and the
  * live build shares those files: writing one in place would change the page readers are being
@@ -13,12 +13,16 @@ import fs from 'node:fs';
 import { syncBuiltinESMExports } from 'node:module';
 import { resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { FRESH_WRITES_ENV } from './protocol.ts';
 
-const roots = (JSON.parse(process.env.CONTRECHAMP_FRESH_WRITES ?? '[]')).map((root) => resolve(root) + sep);
+const roots = (JSON.parse(process.env[FRESH_WRITES_ENV] ?? '[]') as string[]).map((root) => resolve(root) + sep);
+
+/** Node's fs functions as this file rewraps them: whatever they take, passed on as is. */
+type Patchable = Record<string, (this: unknown, ...args: unknown[]) => unknown>;
 
 /** Breaks the link of a file about to be written, when it has other names. */
-function fresh(target) {
-  let path;
+function fresh(target: unknown) {
+  let path: string;
   if (typeof target === 'string') path = target;
   else if (target instanceof URL) path = fileURLToPath(target);
   else return;
@@ -32,20 +36,21 @@ function fresh(target) {
 }
 
 if (roots.length > 0) {
-  const { promises } = fs;
-  const writeFile = promises.writeFile;
-  promises.writeFile = function (file, ...rest) {
+  const promises = fs.promises as unknown as Patchable;
+  const writeFile = promises['writeFile']!;
+  promises['writeFile'] = function (file, ...rest) {
     fresh(file);
     return writeFile.call(this, file, ...rest);
   };
-  const copyFile = promises.copyFile;
-  promises.copyFile = function (source, destination, ...rest) {
+  const copyFile = promises['copyFile']!;
+  promises['copyFile'] = function (source, destination, ...rest) {
     fresh(destination);
     return copyFile.call(this, source, destination, ...rest);
   };
-  for (const [name, target] of [['writeFile', 0], ['writeFileSync', 0], ['copyFile', 1], ['copyFileSync', 1], ['createWriteStream', 0]]) {
-    const original = fs[name];
-    fs[name] = function (...args) {
+  for (const [name, target] of [['writeFile', 0], ['writeFileSync', 0], ['copyFile', 1], ['copyFileSync', 1], ['createWriteStream', 0]] as const) {
+    const api = fs as unknown as Patchable;
+    const original = api[name]!;
+    api[name] = function (...args) {
       fresh(args[target]);
       return original.apply(this, args);
     };

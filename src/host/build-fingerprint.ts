@@ -8,20 +8,34 @@
  * fingerprint cannot see the CMS, so publishing goes through the rebuild webhook (docs/content-api.md).
  */
 import { createHash } from 'node:crypto';
-import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { readFileSync, readdirSync, statSync, type Stats } from 'node:fs';
 import { isAbsolute, join, relative, resolve } from 'node:path';
+
+/**
+ * The host's own code (this folder) is not part of a build: it runs the builds, it is not bundled
+ * into them (as when it lived in scripts/), so editing it neither rebuilds nor changes the pages.
+ * Its protocol is the exception: the server's side of it is bundled (src/server, src/integrations).
+ */
+const HOST_DIR = join('src', 'host');
+const BUNDLED_HOST_FILES = new Set(['protocol.ts']);
+/** Whether a path is host code that no build holds. */
+const hostOnly = (root: string, path: string) => {
+  const inHost = relative(join(root, HOST_DIR), path);
+  return inHost !== '' && !inHost.startsWith('..') && !isAbsolute(inHost) && !BUNDLED_HOST_FILES.has(inHost);
+};
 
 const INPUTS = ['src', 'public', 'astro.config.mjs', 'package-lock.json', 'tsconfig.json'];
 
-export function buildFingerprint(root, env = process.env) {
+export function buildFingerprint(root: string, env: NodeJS.ProcessEnv = process.env): string {
   const hash = createHash('sha256');
   hash.update(`SITE_URL=${env.SITE_URL ?? ''}\nCONTENT_DIR=${env.CONTENT_DIR ?? ''}\n`);
   // Switching to or from the content API, or to another one, changes what a build holds.
   if (env.CONTENT_SOURCE || env.CONTENT_API_URL) hash.update(`CONTENT_SOURCE=${env.CONTENT_SOURCE ?? ''}\nCONTENT_API_URL=${env.CONTENT_API_URL ?? ''}\n`);
   // Public settings are baked into the client code (audience measurement).
   for (const key of Object.keys(env).filter((name) => name.startsWith('PUBLIC_')).sort()) hash.update(`${key}=${env[key]}\n`);
-  const walk = (path) => {
-    let info;
+  const walk = (path: string) => {
+    if (hostOnly(root, path)) return;
+    let info: Stats;
     try { info = statSync(path); } catch { return; }
     if (info.isDirectory()) {
       for (const name of readdirSync(path).sort()) if (name !== 'node_modules' && !name.startsWith('.')) walk(join(path, name));
@@ -49,14 +63,14 @@ const CODE_INPUTS = ['src', 'public', 'astro.config.mjs', 'package-lock.json', '
  * skip them). The demo corpus (src/content) is content, whatever CONTENT_DIR says; unit tests
  * are not bundled.
  */
-export function codeVersion(root, env = process.env) {
+export function codeVersion(root: string, env: NodeJS.ProcessEnv = process.env): string {
   const hash = createHash('sha256');
   hash.update(`SITE_URL=${env.SITE_URL ?? ''}\n`);
   for (const key of Object.keys(env).filter((name) => name.startsWith('PUBLIC_')).sort()) hash.update(`${key}=${env[key]}\n`);
   const content = join(root, 'src', 'content');
-  const walk = (path) => {
-    if (path === content) return;
-    let info;
+  const walk = (path: string) => {
+    if (path === content || hostOnly(root, path)) return;
+    let info: Stats;
     try { info = statSync(path); } catch { return; }
     if (info.isDirectory()) {
       for (const name of readdirSync(path).sort()) if (name !== 'node_modules' && !name.startsWith('.')) walk(join(path, name));
