@@ -2,7 +2,7 @@
  * The back-office's read-only queries on billing and gifts: documents by number, buyer, year and
  * kind; the rows of the accountant's export; gifts sold with their state. Like repository.ts, it
  * reads the tables directly (one query with its joins) and writes nothing: documents are
- * append-only anyway, and gifts change only through subscriptions/gifts.ts.
+ * append-only anyway, and gifts change only through gifts/service.ts.
  *
  * A gift's code is never read here: neither its keyed hash nor its sealed copy are selected,
  * only `code_hint` (the last group), which tells two gifts apart and opens nothing.

@@ -25,7 +25,7 @@ import { findUserOrder, insertOrder, type Order } from '../orders/public';
 import type { PaymentEvent } from '../payments/provider';
 import { receiveWebhook } from '../payments/webhooks';
 import { applySubscriptionEvent, subscriptionFulfilment } from '../subscriptions/service';
-import { checkGiftDetails, type GiftDetails, type GiftDetailsInput, giftFulfilment, insertGift } from '../subscriptions/gifts';
+import { checkGiftDetails, type GiftDetails, type GiftDetailsInput, giftFulfilment, insertGift } from '../gifts/public';
 import { findSubscription, insertSubscription, type Subscription } from '../subscriptions/public';
 import { statutes } from '../../config/statutes';
 import { type BulletinInput, bulletinFingerprint, bulletinText, checkBulletin, insertBulletin } from '../shares/bulletins';

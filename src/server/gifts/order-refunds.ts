@@ -19,7 +19,7 @@ import { formatDate } from '../../lib/dates';
 import { insertOrderNote, type Order, type OrderEvent, orderRefundKey, REFUND_REQUESTED } from '../orders/public';
 import { ORDER_STATUS_LABELS } from '../orders/state';
 import { ProviderError } from '../payments/provider';
-import { holdGiftForRefund, releaseGiftHold } from './gifts';
+import { holdGiftForRefund, releaseGiftHold } from './service';
 
 export type RefundDeps = Pick<ServerDeps, 'db' | 'clock' | 'jobs' | 'payments'>;
 

@@ -24,19 +24,29 @@ import { renderGiftCardPdf } from '../billing/pdf/gift-card';
 import type { ServerDeps } from '../core/deps';
 import { log } from '../core/log';
 import { fail, type Result } from '../core/result';
-import { type Database, type GiftActivationMode, type GiftsTable, newId, toTimestamp } from '../db/database';
+import { type Database, newId, toTimestamp } from '../db/database';
 import { writeTransaction } from '../db/transaction';
 import { handle, jobType, schedule } from '../jobs/schedule';
 import type { Fulfilment } from '../orders/service';
 import { limit, MINUTE, type RateLimitRule } from '../rate-limit/rate-limit';
 import type { Selectable } from 'kysely';
-import { groupCode, hashGiftCode, newGiftCode, parseGiftCode, sealGiftCode, unsealGiftCode } from './gift-codes';
-import { giftActivatedMail, giftBuyerMail, giftEndedMail, giftEndingMail, giftRecipientMail, giftTakenMail } from './gift-mails';
+import { groupCode, hashGiftCode, newGiftCode, parseGiftCode, sealGiftCode, unsealGiftCode } from './codes';
+import { giftActivatedMail, giftBuyerMail, giftEndedMail, giftEndingMail, giftRecipientMail, giftTakenMail } from './mails';
+import type { GiftActivationMode, GiftsTable } from './tables';
 import { SEND_MAIL } from '../mail/jobs';
 import { orderPeriod, withdrawalBlocks } from '../contract-withdrawals/links';
 import { mailFor } from '../mail/layout';
-import { schedulePeriod } from './service';
-import { findSubscription, insertSubscription, insertSubscriptionEvent, type Subscription, updateSubscriptionIf } from './repository';
+import {
+  findSubscription,
+  insertSubscription,
+  insertSubscriptionEvent,
+  liveGiftSubscription as liveGift,
+  livePaidPlan,
+  schedulePeriod,
+  setGiftPeriod,
+  type Subscription,
+  updateSubscriptionIf,
+} from '../subscriptions/public';
 
 export type GiftDeps = Pick<ServerDeps, 'db' | 'clock' | 'siteUrl' | 'jobs' | 'payments' | 'mailer'>;
 type GiftRow = Selectable<GiftsTable>;
@@ -353,34 +363,6 @@ async function lookUp(deps: Pick<ServerDeps, 'db' | 'clock'>, typed: string, who
   return { ok: true, gift, code: parsed.code };
 }
 
-/**
- * The paid subscription a gift's months go after: an active plan whose period runs, the one that
- * renews first if there are several (a plan whose cancellation was asked counts too: its paid
- * period is still running, and the gift's months follow it instead of overlapping it).
- */
-async function livePaidPlan(db: Kysely<Database>, userId: string, now: Date): Promise<Subscription | undefined> {
-  const rows = await db
-    .selectFrom('subscriptions')
-    .select('id')
-    .where('user_id', '=', userId)
-    .where('kind', '=', 'plan')
-    .where('status', '=', 'active')
-    .where('current_period_end', '>', toTimestamp(now))
-    .orderBy('cancel_at_period_end', 'asc')
-    .orderBy('current_period_end', 'asc')
-    .execute();
-  for (const row of rows) {
-    const sub = await findSubscription(db, row.id);
-    if (sub?.currentPeriodEnd) return sub;
-  }
-  return undefined;
-}
-
-async function liveGift(db: Kysely<Database>, userId: string): Promise<Subscription | undefined> {
-  const row = await db.selectFrom('subscriptions').select('id').where('user_id', '=', userId).where('kind', '=', 'gift').where('status', '=', 'active').executeTakeFirst();
-  return row ? findSubscription(db, row.id) : undefined;
-}
-
 async function planFor(db: Kysely<Database>, userId: string, months: number, now: Date): Promise<GiftPreview['plan']> {
   const paid = await livePaidPlan(db, userId, now);
   if (paid?.currentPeriodEnd) {
@@ -487,7 +469,7 @@ async function claimAndApply(deps: GiftDeps, trx: Kysely<Database>, gift: GiftRo
     } else {
       endsAt = addMonths(now, gift.months);
       subscriptionId = await insertSubscription(trx, { userId, kind: 'gift', planId: null, amountCents: 0, interval: 'month', vatRateBp: 0, provider: deps.payments.name, source: null, status: 'active' }, now);
-      await trx.updateTable('subscriptions').set({ current_period_start: toTimestamp(now), current_period_end: toTimestamp(endsAt), payment_method: 'Abonnement offert' }).where('id', '=', subscriptionId).execute();
+      await setGiftPeriod(trx, subscriptionId, now, endsAt);
       await insertSubscriptionEvent(trx, { subscriptionId, type: 'started', from: 'active', to: 'active', detail }, now);
     }
     // Keyed on the new end: the jobs of the end before an extension do nothing.

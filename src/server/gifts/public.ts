@@ -1,0 +1,12 @@
+/**
+ * What other domains may use of gifts (`.dependency-cruiser.cjs`, rule `gifts-through-public`):
+ * - checkout: the gift's details on the payment page, the row placed with the order, and the
+ *   fulfilment of the `gift` purpose (the code when paid, the revocation when refunded);
+ * - the shared refund path of a paid order (the back-office, the withdrawal function), which
+ *   stops a gift's code before the money leaves, and what a withdrawal reads of a gift;
+ * - account: the export and the detachment of a person's gifts;
+ * - demo: the demo gift.
+ * Pages use the services (`service.ts`, `codes.ts`) directly, like every domain's.
+ */
+export { checkGiftDetails, DEMO_GIFT_CODE, detachUserGifts, exportUserGifts, type GiftDetails, type GiftDetailsInput, giftFulfilment, giftJobs, holdGiftForRefund, insertGift, seedDemoGift } from './service';
+export { giftStateOfOrder, refundState, type RefundState, requestOrderRefund } from './order-refunds';
