@@ -39,7 +39,7 @@ describe('retention of ended windows', () => {
       .filter((file) => file !== 'src/server/rate-limit/rate-limit.ts' && /\bwindowMs:/.test(readFileSync(file, 'utf8')));
     expect(declaring.sort()).toEqual([
       'src/server/auth/rate-limits.ts', 'src/server/auth/sign-up-guard.ts', 'src/server/checkout/service.ts',
-      'src/server/contact/rate-limits.ts', 'src/server/newsletter/rate-limits.ts', 'src/server/gifts/service.ts',
+      'src/server/contact/rate-limits.ts', 'src/server/gifts/service.ts', 'src/server/newsletter/rate-limits.ts',
     ]);
   });
 });
