@@ -15,7 +15,7 @@
  * Type-only imports do not count: they vanish at build time.
  */
 const infrastructure = '^src/server/(core|db|mail|jobs|rate-limit)/';
-const domains = ['auth', 'newsletter', 'contact', 'account', 'catalog', 'payments', 'orders', 'billing', 'subscriptions', 'shares', 'checkout', 'admin', 'editorial', 'demo', 'contract-withdrawals', 'podcasts'];
+const domains = ['auth', 'newsletter', 'contact', 'account', 'catalog', 'payments', 'orders', 'billing', 'subscriptions', 'gifts', 'shares', 'checkout', 'admin', 'editorial', 'demo', 'contract-withdrawals', 'podcasts'];
 /** Which domain may call which: a domain reaches another only through its service functions. */
 const domainEdges = {
   auth: [],
@@ -29,16 +29,20 @@ const domainEdges = {
   billing: ['orders', 'catalog', 'auth'],
   // Their confirmation mails carry the withdrawal block (contract-withdrawals/links.ts, which imports no domain).
   subscriptions: ['orders', 'payments', 'catalog', 'auth', 'billing', 'contract-withdrawals'],
+  // Gift subscriptions: a gift order's code, its mails and card (billing's PDF), its redemption, which starts
+  // or extends a subscription through subscriptions/public.ts; the shared refund path of a paid order.
+  // Subscriptions knows nothing of gifts.
+  gifts: ['subscriptions', 'orders', 'payments', 'catalog', 'auth', 'billing', 'contract-withdrawals'],
   shares: ['orders', 'payments', 'catalog', 'auth', 'billing', 'contract-withdrawals'],
   // The support path and the webhooks: composes every purpose's fulfilment (gifts and shares plug in here).
-  checkout: ['subscriptions', 'shares', 'orders', 'payments', 'catalog', 'auth', 'billing'],
-  account: ['auth', 'newsletter', 'contact', 'subscriptions', 'shares', 'orders', 'payments', 'billing', 'contract-withdrawals', 'podcasts'],
-  admin: ['checkout', 'subscriptions', 'shares', 'orders', 'payments', 'auth', 'billing', 'podcasts'],
+  checkout: ['subscriptions', 'gifts', 'shares', 'orders', 'payments', 'catalog', 'auth', 'billing'],
+  account: ['auth', 'newsletter', 'contact', 'subscriptions', 'gifts', 'shares', 'orders', 'payments', 'billing', 'contract-withdrawals', 'podcasts'],
+  admin: ['checkout', 'subscriptions', 'gifts', 'shares', 'orders', 'payments', 'auth', 'billing', 'podcasts'],
   // The newsroom: its guard (auth), the newsletter's subscribers and the contact messages it reads.
   editorial: ['auth', 'newsletter', 'contact'],
   // The withdrawal function (rétractation): orders, gifts and bulletins, the shared refund path, the shares' renunciation.
-  'contract-withdrawals': ['subscriptions', 'shares', 'orders', 'payments', 'catalog', 'auth'],
-  demo: ['auth', 'newsletter', 'contact', 'account', 'subscriptions', 'shares', 'orders', 'payments', 'checkout', 'billing', 'podcasts'],
+  'contract-withdrawals': ['subscriptions', 'gifts', 'shares', 'orders', 'payments', 'catalog', 'auth'],
+  demo: ['auth', 'newsletter', 'contact', 'account', 'subscriptions', 'gifts', 'shares', 'orders', 'payments', 'checkout', 'billing', 'podcasts'],
   // Supporters' podcasts: who supports (subscriptions, shares, through their queries), the account's user (auth), mails.
   podcasts: ['auth', 'subscriptions', 'shares'],
 };
@@ -92,6 +96,14 @@ module.exports = {
       severity: 'error',
       from: { path: '^src/server/([^/]+)/', pathNot: '\\.test\\.ts$' },
       to: { path: '^src/server/[^/]+/repository\\.ts$', pathNot: '^src/server/$1/' },
+    },
+    {
+      // Gifts are a domain of their own (src/server/gifts/CONTEXT.md): other server code reaches them
+      // through `gifts/public.ts` only (its tables' types, composed in db/database.ts, excepted).
+      name: 'gifts-through-public',
+      severity: 'error',
+      from: { path: '^src/server/(?!gifts/)', pathNot: '\\.test\\.ts$' },
+      to: { path: '^src/server/gifts/', pathNot: '^src/server/gifts/(public|tables)\\.ts$' },
     },
     {
       name: 'pages-never-read-a-repository',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { giftRecipientMail } from '../server/subscriptions/gift-mails';
+import { giftRecipientMail } from '../server/gifts/mails';
 import { giftAccountPath, giftFormQuery, prefilledEmail, prefillableEmail } from './gift-links';
 
 describe('gift links prefill the recipient’s address when it is known', () => {

@@ -38,7 +38,7 @@ import { podcastJobs, scheduleFeedFetchPurge } from './podcasts/jobs';
 import { seedDemoAccounts, seedDemoAssemblies, seedDemoCooperative, seedDemoNewsletters, seedDemoRevenue } from './demo/seed';
 import { orderJobs } from './orders/service';
 import { subscriptionJobs } from './subscriptions/service';
-import { giftJobs } from './subscriptions/gifts';
+import { giftJobs } from './gifts/public';
 import { createPaymentProvider } from './payments/registry';
 import { isSimulated } from './payments/simulated';
 import { handlePaymentWebhook } from './checkout/service';

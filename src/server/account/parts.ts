@@ -16,7 +16,7 @@ import type { Database } from '../db/database';
 import { endSubscription, exportSubscription } from '../newsletter/service';
 import { detachUserOrders, exportUserOrders } from '../orders/service';
 import { eraseUserSubscriptions, exportUserSubscriptions } from '../subscriptions/service';
-import { detachUserGifts, exportUserGifts } from '../subscriptions/gifts';
+import { detachUserGifts, exportUserGifts } from '../gifts/public';
 import { exportUserDocuments } from '../billing/service';
 import { detachUserWithdrawals, exportUserWithdrawals } from '../contract-withdrawals/service';
 import { detachUserShares, exportUserShares } from '../shares/service';

@@ -17,7 +17,7 @@ import type { Mailer, OutgoingMail } from '../mail/transport';
 import { insertOrder } from '../orders/repository';
 import { createSimulatedProvider, PROMPT_DELIVERY, submitSimulatedSession, type SimulatedProvider } from '../payments/simulated';
 import { sweepMissingDocuments } from '../billing/service';
-import { activateGift } from '../subscriptions/gifts';
+import { activateGift } from '../gifts/service';
 import { accountingExport, adminDocumentPdf, EXPORT_HEADER, giftsForAdmin, parseDocumentNumber, parseExportRequest, searchDocuments } from './billing';
 
 vi.setConfig({ testTimeout: 60_000, hookTimeout: 120_000 });

@@ -24,14 +24,9 @@ import {
   type DocumentFilter,
   type DocumentListRow,
   exportBatch,
-  GIFT_STATES,
-  giftState,
-  giftStateCounts,
-  type GiftListRow,
-  type GiftState,
   listDocuments,
-  listGifts,
 } from './billing-repository';
+import { GIFT_STATES, giftState, giftStateCounts, type GiftListRow, type GiftState, listGifts } from '../gifts/public';
 import { csvAmount, type CsvCell, csvDocument, csvRate, csvText } from '../http/csv';
 import { adminOf, NOT_ADMIN } from './service';
 

@@ -21,7 +21,7 @@ import { type FailedJob, listFailedJobs, retryFailedJob } from '../jobs/queue';
 import { type Order, type OrderEvent, REFUND_REQUESTED } from '../orders/public';
 import { parseOrderReference } from '../orders/references';
 import type { Subscription, SubscriptionEvent } from '../subscriptions/public';
-import { type RefundState, refundState, requestOrderRefund } from '../subscriptions/order-refunds';
+import { type RefundState, refundState, requestOrderRefund } from '../gifts/public';
 import { cancelNowForReader, subscriptionLabel } from '../subscriptions/service';
 import { isLive } from '../subscriptions/state';
 import { orderById, orderByReference, orderHistories, ordersByEmail, type Person, settledByHour, settledBySource, type Sum, subscriptionHistories, subscriptionsByEmail } from './repository';
@@ -116,7 +116,7 @@ export async function refundOrder(deps: AdminDeps, orderId: string, adminUserId:
   const found = await orderForAdmin(deps, adminUserId, orderId);
   if (!found) return fail(404, 'Cette commande n’existe pas.');
   const { order, events } = found;
-  // One path with the reader's withdrawal (subscriptions/order-refunds.ts): key `refund:{order}`, a gift held first.
+  // One path with the reader's withdrawal (gifts/order-refunds.ts): key `refund:{order}`, a gift held first.
   const asked = await requestOrderRefund(deps, order, events, { cause: `${REFUND_REQUESTED} par ${signature(admin)} : ${why.reason}`, logEvent: 'admin.refund_refused' });
   if (!asked.ok) return asked;
   // Asked already (a double click): the same answer, and nothing asked twice.

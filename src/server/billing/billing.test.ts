@@ -17,7 +17,7 @@ import { insertOrder } from '../orders/repository';
 import type { OutgoingMail } from '../mail/transport';
 import { PROMPT_DELIVERY, submitSimulatedSession, type SimulatedProvider } from '../payments/simulated';
 import { type CheckoutInput, placeOrder } from '../checkout/service';
-import { activateGift, boughtGiftCard, listBoughtGifts, resendGift } from '../subscriptions/gifts';
+import { activateGift, boughtGiftCard, listBoughtGifts, resendGift } from '../gifts/service';
 import { cancelNowForReader, renew } from '../subscriptions/service';
 import { allotNumber } from './numbering';
 import { listUserDocuments, sendYearlyStatements, sweepMissingDocuments, userDocumentPdf } from './service';
@@ -350,7 +350,7 @@ describeEachDialect('billing and gifts', (kind) => {
     expect(await activateGift(deps, reader, code, 'c')).toMatchObject({ ok: false, message: expect.stringContaining('a expiré le 23 novembre 2027') });
     expect(await test.db.selectFrom('subscriptions').select('id').where('user_id', '=', reader).execute()).toEqual([]);
     const guesser = await newUser('devin');
-    const { newGiftCode } = await import('../subscriptions/gift-codes');
+    const { newGiftCode } = await import('../gifts/codes');
     const answers = [];
     for (let i = 0; i < 11; i++) answers.push(await activateGift(deps, guesser, newGiftCode(), `devin-${i}`));
     expect(answers.slice(0, 10).every((a) => !a.ok && a.status === 404)).toBe(true);

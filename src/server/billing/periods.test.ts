@@ -22,7 +22,7 @@ import { type CheckoutInput, placeOrder } from '../checkout/service';
 import { fakeClock } from '../core/clock';
 import type { Mailer, OutgoingMail } from '../mail/transport';
 import { createSimulatedProvider, PROMPT_DELIVERY, submitSimulatedSession, type SimulatedProvider } from '../payments/simulated';
-import { activateGift } from '../subscriptions/gifts';
+import { activateGift } from '../gifts/service';
 import type { DocumentContent } from './content';
 import { periodOf } from './documents';
 import { userDocumentPdf } from './service';

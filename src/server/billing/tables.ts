@@ -5,7 +5,7 @@
  */
 import type { Immutable, Timestamp } from '../db/column-types';
 
-// Billing (src/server/billing) and gifts (src/server/subscriptions/gifts)
+// Billing (src/server/billing) and gifts (src/server/gifts)
 
 /** `invoice` (facture), `credit_note` (avoir), `receipt` (reçu de don), `statement` (récapitulatif annuel des dons). */
 export type DocumentKind = 'invoice' | 'credit_note' | 'receipt' | 'statement';

@@ -14,7 +14,7 @@ import { withDocuments } from '../billing/service';
 import { billingSchema, businessOf, type Basket, priceBasket } from '../catalog/basket';
 import type { ServerDeps } from '../core/deps';
 import { fail, type Result } from '../core/result';
-import type { Database } from '../db/database';
+import type { Database, OrderPurpose } from '../db/database';
 import { writeTransaction } from '../db/transaction';
 import { applyOrderEvent, type Fulfilment, type Fulfilments, openCheckout, scheduleReconcile } from '../orders/service';
 import { schedule } from '../jobs/schedule';
@@ -25,7 +25,7 @@ import { findUserOrder, insertOrder, type Order } from '../orders/public';
 import type { PaymentEvent } from '../payments/provider';
 import { receiveWebhook } from '../payments/webhooks';
 import { applySubscriptionEvent, subscriptionFulfilment } from '../subscriptions/service';
-import { checkGiftDetails, type GiftDetails, type GiftDetailsInput, giftFulfilment, insertGift } from '../subscriptions/gifts';
+import { checkGiftDetails, type GiftDetails, type GiftDetailsInput, giftFulfilment, insertGift } from '../gifts/public';
 import { findSubscription, insertSubscription, type Subscription } from '../subscriptions/public';
 import { statutes } from '../../config/statutes';
 import { type BulletinInput, bulletinFingerprint, bulletinText, checkBulletin, insertBulletin } from '../shares/bulletins';
@@ -47,10 +47,28 @@ export function fulfilments(deps: ServerDeps): Fulfilments {
   return built;
 }
 
+/**
+ * Which domain fulfils an order of each purpose, once the `orders` route below has moved it (paid,
+ * failed, refunded). A new purpose does not compile until it has its line.
+ */
+export const ORDER_PURPOSE_ROUTES: { readonly [P in OrderPurpose]: 'subscriptions' | 'gifts' | 'shares' } = {
+  subscription: 'subscriptions',
+  donation: 'subscriptions',
+  gift: 'gifts',
+  shares: 'shares',
+};
+
 function buildFulfilments(deps: ServerDeps): Fulfilments {
-  const subscriptions = told(deps, withDocuments(deps, subscriptionFulfilment(deps)));
-  // Shares have no invoice (a contribution to capital is not a sale); the wrapper still sends the refund mail.
-  return { subscription: subscriptions, donation: subscriptions, gift: told(deps, withDocuments(deps, giftFulfilment(deps))), shares: told(deps, withDocuments(deps, shareFulfilment(deps))) };
+  // Each domain's fulfilment, with its legal document issued first. Shares have no invoice (a
+  // contribution to capital is not a sale); the wrapper still sends the refund mail.
+  const byDomain = {
+    subscriptions: told(deps, withDocuments(deps, subscriptionFulfilment(deps))),
+    gifts: told(deps, withDocuments(deps, giftFulfilment(deps))),
+    shares: told(deps, withDocuments(deps, shareFulfilment(deps))),
+  };
+  const built: Fulfilments = {};
+  for (const purpose of Object.keys(ORDER_PURPOSE_ROUTES) as OrderPurpose[]) built[purpose] = byDomain[ORDER_PURPOSE_ROUTES[purpose]];
+  return built;
 }
 
 /**
@@ -74,7 +92,8 @@ function told(deps: ServerDeps, inner: Fulfilment): Fulfilment {
 /**
  * Which domain applies each kind of provider event. A new kind of event does not compile until it
  * has its line: nothing is routed by falling through.
- * - orders: an order's payment and its refund, then the order's purpose's fulfilment;
+ * - orders: an order's payment and its refund, then the order's purpose's fulfilment, by
+ *   `ORDER_PURPOSE_ROUTES` (a gift order's to gifts, src/server/gifts);
  * - subscriptions: what the provider does by itself to a running subscription (Stripe's renewals,
  *   its end, a saved method's change);
  * - none: verified, recorded (so that a replay is recognised), of no interest to the site.

@@ -23,7 +23,7 @@ import type { OutgoingMail } from '../mail/transport';
 import { findOrder } from '../orders/repository';
 import { PROMPT_DELIVERY, submitSimulatedSession, type SimulatedProvider } from '../payments/simulated';
 import { bulletinForm, findBulletin } from '../shares/bulletins';
-import { activateGift, giftDetailsForm } from '../subscriptions/gifts';
+import { activateGift, giftDetailsForm } from '../gifts/service';
 import { findSubscription } from '../subscriptions/repository';
 import { contractsOfUser, contractOfLink, withdrawByLink, withdrawForUser, withdrawalToken, withdrawalsForAdmin } from './service';
 import { orderPeriod, withdrawalBlocks } from './links';

@@ -13,7 +13,7 @@
  *
  * Withdrawing records the withdrawal (one per contract: a second request answers with the first),
  * and in the same transaction schedules the acknowledgement mail and, for an order, the refund
- * job (the shared path, subscriptions/order-refunds.ts, key `refund:{order}`). A gift's code is
+ * job (the shared path, gifts/order-refunds.ts, key `refund:{order}`). A gift's code is
  * stopped in that transaction too, so that it can no longer be activated.
  */
 import { z } from 'zod';
@@ -32,8 +32,7 @@ import { SEND_MAIL } from '../mail/jobs';
 import { findOrder, findUserOrder, orderEvents, type Order, orderRefundKey, REFUND_REQUESTED, toOrder } from '../orders/public';
 import { findBulletin, findUserBulletin, listUserBulletins, type ShareBulletin } from '../shares/bulletins';
 import { canRenounce, renounceBulletin } from '../shares/service';
-import { holdGiftForRefund } from '../subscriptions/gifts';
-import { giftStateOfOrder, refundState, requestOrderRefund } from '../subscriptions/order-refunds';
+import { giftStateOfOrder, holdGiftForRefund, refundState, requestOrderRefund } from '../gifts/public';
 import type { Kysely } from 'kysely';
 import { bulletinPeriod, contractOfToken, type ContractRef, orderPeriod, untilDay, WITHDRAWAL_DAYS } from './links';
 import { acknowledgementMail } from './mails';

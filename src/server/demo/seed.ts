@@ -11,7 +11,7 @@ import type { ServerDeps } from '../core/deps';
 import { writeTransaction } from '../db/transaction';
 import { findOrder, insertOrder } from '../orders/public';
 import { issueCreditNote, issueForPayment } from '../billing/documents';
-import { seedDemoGift } from '../subscriptions/gifts';
+import { seedDemoGift } from '../gifts/public';
 import { ensureCustomer } from '../orders/service';
 import { saveSimulatedMethod } from '../payments/simulated';
 import { insertSubscription } from '../subscriptions/public';

@@ -9,7 +9,7 @@ import { CONTACT_LIMITS } from '../contact/rate-limits';
 import { fakeClock } from '../core/clock';
 import { createJobWorker, type JobLogger } from '../jobs/worker';
 import { NEWSLETTER_LIMITS } from '../newsletter/rate-limits';
-import { GIFT_LIMITS } from '../subscriptions/gifts';
+import { GIFT_LIMITS } from '../gifts/service';
 import { PURGE_RATE_LIMITS, rateLimitJobs, scheduleRateLimitPurge } from './jobs';
 import { countIn, hit, MINUTE, RATE_LIMIT_RETENTION_MS, retryLater, type RateLimitRule } from './rate-limit';
 
@@ -39,7 +39,7 @@ describe('retention of ended windows', () => {
       .filter((file) => file !== 'src/server/rate-limit/rate-limit.ts' && /\bwindowMs:/.test(readFileSync(file, 'utf8')));
     expect(declaring.sort()).toEqual([
       'src/server/auth/rate-limits.ts', 'src/server/auth/sign-up-guard.ts', 'src/server/checkout/service.ts',
-      'src/server/contact/rate-limits.ts', 'src/server/newsletter/rate-limits.ts', 'src/server/subscriptions/gifts.ts',
+      'src/server/contact/rate-limits.ts', 'src/server/gifts/service.ts', 'src/server/newsletter/rate-limits.ts',
     ]);
   });
 });

@@ -169,3 +169,38 @@ export async function updateSubscriptionIf(
   await insertSubscriptionEvent(db, { subscriptionId: current.id, type: change.type, from: current.status, to, detail: change.detail ?? '' }, now);
   return true;
 }
+
+/**
+ * The paid subscription a gift's months go after (gifts/service.ts): an active plan whose period
+ * runs, the one that renews first if there are several (a plan whose cancellation was asked
+ * counts too: its paid period is still running, and the gift's months follow it instead of
+ * overlapping it).
+ */
+export async function livePaidPlan(db: Kysely<Database>, userId: string, now: Date): Promise<Subscription | undefined> {
+  const rows = await db
+    .selectFrom('subscriptions')
+    .select('id')
+    .where('user_id', '=', userId)
+    .where('kind', '=', 'plan')
+    .where('status', '=', 'active')
+    .where('current_period_end', '>', toTimestamp(now))
+    .orderBy('cancel_at_period_end', 'asc')
+    .orderBy('current_period_end', 'asc')
+    .execute();
+  for (const row of rows) {
+    const sub = await findSubscription(db, row.id);
+    if (sub?.currentPeriodEnd) return sub;
+  }
+  return undefined;
+}
+
+/** The account's running gift subscription (`kind` gift), which a new gift extends. */
+export async function liveGiftSubscription(db: Kysely<Database>, userId: string): Promise<Subscription | undefined> {
+  const row = await db.selectFrom('subscriptions').select('id').where('user_id', '=', userId).where('kind', '=', 'gift').where('status', '=', 'active').executeTakeFirst();
+  return row ? findSubscription(db, row.id) : undefined;
+}
+
+/** A gift subscription just inserted gets its one period and its label (« Abonnement offert »). */
+export async function setGiftPeriod(db: Kysely<Database>, id: string, start: Date, end: Date): Promise<void> {
+  await db.updateTable('subscriptions').set({ current_period_start: toTimestamp(start), current_period_end: toTimestamp(end), payment_method: 'Abonnement offert' }).where('id', '=', id).execute();
+}

@@ -1,5 +1,5 @@
 /**
- * The subscriptions domain's tables (subscriptions, monthly donations and gifts, with their events), as Kysely sees them; `db/database.ts`
+ * The subscriptions domain's tables (subscriptions and monthly donations, gift subscriptions included, with their events), as Kysely sees them; `db/database.ts`
  * composes them into the `Database`. Storage rules are the database's (ISO text times, 0/1 flags,
  * text UUIDs).
  */
@@ -56,39 +56,7 @@ export interface SubscriptionEventsTable {
   at: Immutable<Timestamp>;
 }
 
-export type GiftActivationMode = 'new' | 'after_paid';
-
-export interface GiftsTable {
-  id: Immutable<string>;
-  order_id: Immutable<string>;
-  /** Null once the buyer's account is deleted. */
-  buyer_id: string | null;
-  offer_id: Immutable<string>;
-  months: Immutable<number>;
-  recipient_name: string;
-  recipient_email: string | null;
-  message: string;
-  deliver_on: string;
-  deliver_at: Timestamp;
-  code_hash: string | null;
-  code_sealed: string | null;
-  code_hint: string | null;
-  issued_at: Timestamp | null;
-  expires_at: Timestamp | null;
-  delivered_at: Timestamp | null;
-  sent_count: Generated<number>;
-  last_sent_at: Timestamp | null;
-  activated_at: Timestamp | null;
-  activated_by: string | null;
-  subscription_id: string | null;
-  activation_mode: GiftActivationMode | null;
-  revoked_at: Timestamp | null;
-  created_at: Immutable<Timestamp>;
-  updated_at: Timestamp;
-}
-
 export interface SubscriptionTables {
   subscriptions: SubscriptionsTable;
   subscription_events: SubscriptionEventsTable;
-  gifts: GiftsTable;
 }

@@ -3,7 +3,7 @@ import type { APIRoute } from 'astro';
 import { services } from '../../../server/runtime';
 import { sessionUser } from '../../../server/auth/service';
 import { SESSION_COOKIE } from '../../../server/auth/cookies';
-import { boughtGiftCard } from '../../../server/subscriptions/gifts';
+import { boughtGiftCard } from '../../../server/gifts/service';
 
 export const prerender = false;
 

@@ -19,7 +19,7 @@ import { formatDate } from '../../lib/dates';
 import { insertOrderNote, type Order, type OrderEvent, orderRefundKey, REFUND_REQUESTED } from '../orders/public';
 import { ORDER_STATUS_LABELS } from '../orders/state';
 import { ProviderError } from '../payments/provider';
-import { holdGiftForRefund, releaseGiftHold } from './gifts';
+import { holdGiftForRefund, releaseGiftHold } from './repository';
 
 export type RefundDeps = Pick<ServerDeps, 'db' | 'clock' | 'jobs' | 'payments'>;
 
@@ -73,10 +73,4 @@ export async function requestOrderRefund(
   await writeTransaction(deps.db, (trx) => insertOrderNote(trx, { orderId: order.id, cause: options.cause, oncePer: REFUND_REQUESTED }, deps.clock.now()));
   deps.jobs.wake();
   return { ok: true, already: false };
-}
-
-/** What a withdrawal needs to know of a gift order's code: activated (when), or stopped already. */
-export async function giftStateOfOrder(db: ServerDeps['db'], orderId: string): Promise<{ activatedAt: Date | null; revoked: boolean; months: number; recipientName: string } | undefined> {
-  const gift = await db.selectFrom('gifts').select(['activated_at', 'revoked_at', 'months', 'recipient_name']).where('order_id', '=', orderId).executeTakeFirst();
-  return gift && { activatedAt: gift.activated_at ? new Date(gift.activated_at) : null, revoked: gift.revoked_at !== null, months: Number(gift.months), recipientName: gift.recipient_name };
 }

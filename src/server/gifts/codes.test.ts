@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { CODE_ALPHABET, checkCharacter, groupCode, hashGiftCode, newGiftCode, parseGiftCode, sealGiftCode, unsealGiftCode } from './gift-codes';
+import { CODE_ALPHABET, checkCharacter, groupCode, hashGiftCode, newGiftCode, parseGiftCode, sealGiftCode, unsealGiftCode } from './codes';
 
 const body = fc.array(fc.constantFrom(...CODE_ALPHABET), { minLength: 15, maxLength: 15 }).map((chars) => chars.join(''));
 

@@ -20,26 +20,37 @@ import { findGiftOffer } from '../../config/catalog';
 import { formatDate } from '../../lib/dates';
 import { giftAccountPath } from '../../lib/gift-links';
 import { findUser } from '../auth/service';
+import { issuedFor } from '../billing/documents';
 import { renderGiftCardPdf } from '../billing/pdf/gift-card';
 import type { ServerDeps } from '../core/deps';
 import { log } from '../core/log';
 import { fail, type Result } from '../core/result';
-import { type Database, type GiftActivationMode, type GiftsTable, newId, toTimestamp } from '../db/database';
+import { type Database, toTimestamp } from '../db/database';
 import { writeTransaction } from '../db/transaction';
 import { handle, jobType, schedule } from '../jobs/schedule';
+import { findOrder } from '../orders/public';
 import type { Fulfilment } from '../orders/service';
 import { limit, MINUTE, type RateLimitRule } from '../rate-limit/rate-limit';
-import type { Selectable } from 'kysely';
-import { groupCode, hashGiftCode, newGiftCode, parseGiftCode, sealGiftCode, unsealGiftCode } from './gift-codes';
-import { giftActivatedMail, giftBuyerMail, giftEndedMail, giftEndingMail, giftRecipientMail, giftTakenMail } from './gift-mails';
+import { groupCode, hashGiftCode, newGiftCode, parseGiftCode, sealGiftCode, unsealGiftCode } from './codes';
+import { giftActivatedMail, giftBuyerMail, giftEndedMail, giftEndingMail, giftRecipientMail, giftTakenMail } from './mails';
+import { findBuyerGift, findGift, findGiftByHash, findGiftOfOrder, type GiftDetails, type GiftRow, insertGift, listBuyerGifts } from './repository';
+import type { GiftActivationMode } from './tables';
 import { SEND_MAIL } from '../mail/jobs';
 import { orderPeriod, withdrawalBlocks } from '../contract-withdrawals/links';
 import { mailFor } from '../mail/layout';
-import { schedulePeriod } from './service';
-import { findSubscription, insertSubscription, insertSubscriptionEvent, type Subscription, updateSubscriptionIf } from './repository';
+import {
+  findSubscription,
+  insertSubscription,
+  insertSubscriptionEvent,
+  liveGiftSubscription as liveGift,
+  livePaidPlan,
+  schedulePeriod,
+  setGiftPeriod,
+  type Subscription,
+  updateSubscriptionIf,
+} from '../subscriptions/public';
 
 export type GiftDeps = Pick<ServerDeps, 'db' | 'clock' | 'siteUrl' | 'jobs' | 'payments' | 'mailer'>;
-type GiftRow = Selectable<GiftsTable>;
 
 /** A code is valid this long after purchase (CGV art. 2.2). */
 export const GIFT_VALIDITY_YEARS = 1;
@@ -77,14 +88,7 @@ export const giftDetailsForm = z.object({
 });
 export type GiftDetailsInput = z.infer<typeof giftDetailsForm>;
 
-export interface GiftDetails {
-  recipientName: string;
-  recipientEmail: string | null;
-  message: string;
-  /** YYYY-MM-DD in Paris. */
-  deliverOn: string;
-  deliverAt: Date;
-}
+export type { GiftDetails };
 
 /** The details checked against today: an e-mail when it is sent by us, a day from today to a year ahead. */
 export function checkGiftDetails(input: GiftDetailsInput, now: Date): Result<{ details: GiftDetails }> {
@@ -107,43 +111,6 @@ export function checkGiftDetails(input: GiftDetailsInput, now: Date): Result<{ d
   return { ok: true, details: { recipientName: input.destinataire_nom, recipientEmail, message: input.message ?? '', deliverOn: day, deliverAt } };
 }
 
-/** The gift of an order being placed, in the order's transaction. */
-export async function insertGift(trx: Kysely<Database>, input: { orderId: string; buyerId: string; offerId: string; details: GiftDetails }, now: Date): Promise<void> {
-  const offer = findGiftOffer(input.offerId);
-  if (!offer) throw new Error(`Unknown gift offer ${input.offerId}`);
-  const at = toTimestamp(now);
-  await trx
-    .insertInto('gifts')
-    .values({
-      id: newId(),
-      order_id: input.orderId,
-      buyer_id: input.buyerId,
-      offer_id: offer.id,
-      months: offer.months,
-      recipient_name: input.details.recipientName,
-      recipient_email: input.details.recipientEmail,
-      message: input.details.message,
-      deliver_on: input.details.deliverOn,
-      deliver_at: toTimestamp(input.details.deliverAt),
-      code_hash: null,
-      code_sealed: null,
-      code_hint: null,
-      issued_at: null,
-      expires_at: null,
-      delivered_at: null,
-      last_sent_at: null,
-      activated_at: null,
-      activated_by: null,
-      subscription_id: null,
-      activation_mode: null,
-      revoked_at: null,
-      created_at: at,
-      updated_at: at,
-    })
-    .onConflict((oc) => oc.column('order_id').doNothing())
-    .execute();
-}
-
 // ---------------------------------------------------------------------------------------------
 // Jobs
 
@@ -156,7 +123,7 @@ export const GIFT_END = jobType({ kind: 'gifts.end', schema: z.object({ subscrip
 export function giftFulfilment(deps: GiftDeps): Fulfilment {
   return {
     async paid(trx, order, { now, document }) {
-      const gift = await trx.selectFrom('gifts').selectAll().where('order_id', '=', order.id).executeTakeFirst();
+      const gift = await findGiftOfOrder(trx, order.id);
       if (!gift || gift.issued_at) return;
       const code = newGiftCode();
       const issued = await trx
@@ -193,8 +160,8 @@ const codeOf = (gift: GiftRow): string => groupCode(unsealGiftCode(gift.code_sea
 const durationOf = (months: number): string => (months % 12 === 0 ? `${months / 12} an${months >= 24 ? 's' : ''}` : `${months} mois`);
 
 async function buyerName(deps: Pick<ServerDeps, 'db'>, gift: GiftRow): Promise<string> {
-  const order = await deps.db.selectFrom('orders').select('billing_name').where('id', '=', gift.order_id).executeTakeFirst();
-  return order?.billing_name || 'Une lectrice ou un lecteur de Contrechamp';
+  const order = await findOrder(deps.db, gift.order_id);
+  return order?.billingName || 'Une lectrice ou un lecteur de Contrechamp';
 }
 
 /**
@@ -218,15 +185,15 @@ async function cardPdf(deps: Pick<ServerDeps, 'db' | 'siteUrl'>, gift: GiftRow):
 }
 
 async function sendBuyerMail(deps: GiftDeps, giftId: string): Promise<void> {
-  const gift = await deps.db.selectFrom('gifts').selectAll().where('id', '=', giftId).executeTakeFirst();
+  const gift = await findGift(deps.db, giftId);
   if (!gift?.code_sealed || !gift.buyer_id || gift.revoked_at) return;
   const buyer = await findUser(deps.db, gift.buyer_id);
   if (!buyer) return;
-  const invoice = await deps.db.selectFrom('billing_documents').select(['id', 'label']).where('subject_key', '=', `invoice:${gift.order_id}`).executeTakeFirst();
+  const invoice = await issuedFor(deps.db, `invoice:${gift.order_id}`);
   const pdf = await cardPdf(deps, gift);
   // The withdrawal function's signed link (contract-withdrawals), while its period runs.
-  const paid = await deps.db.selectFrom('orders').select(['paid_at']).where('id', '=', gift.order_id).executeTakeFirst();
-  const period = paid?.paid_at ? orderPeriod(new Date(paid.paid_at)) : undefined;
+  const paid = await findOrder(deps.db, gift.order_id);
+  const period = paid?.paidAt ? orderPeriod(paid.paidAt) : undefined;
   const withdrawal = period && deps.clock.now() < period.endsAt ? withdrawalBlocks(deps.siteUrl, { orderId: gift.order_id }, period.lastDay) : [];
   const mail = giftBuyerMail({
     withdrawal,
@@ -237,7 +204,7 @@ async function sendBuyerMail(deps: GiftDeps, giftId: string): Promise<void> {
     recipientEmail: gift.recipient_email,
     deliverOn: gift.deliver_on,
     expiresAt: new Date(gift.expires_at!),
-    invoice: invoice ?? null,
+    invoice: invoice ? { id: invoice.id, label: invoice.label } : null,
   });
   await deps.mailer.send({ to: buyer.email, ...mail, attachments: [{ filename: 'carte-cadeau-contrechamp.pdf', contentType: 'application/pdf', content: pdf }] });
 }
@@ -247,7 +214,7 @@ async function sendBuyerMail(deps: GiftDeps, giftId: string): Promise<void> {
  * in between sends it once more at the retry, never zero times.
  */
 async function deliver(deps: GiftDeps, giftId: string, resend: number): Promise<void> {
-  const gift = await deps.db.selectFrom('gifts').selectAll().where('id', '=', giftId).executeTakeFirst();
+  const gift = await findGift(deps.db, giftId);
   if (!gift?.code_sealed || !gift.recipient_email || gift.revoked_at || gift.activated_at) return;
   if (resend === 0 && gift.delivered_at) return;
   const now = deps.clock.now();
@@ -328,7 +295,7 @@ export interface GiftPreview {
 }
 
 async function findByCode(db: Kysely<Database>, code: string): Promise<GiftRow | undefined> {
-  return db.selectFrom('gifts').selectAll().where('code_hash', '=', hashGiftCode(code)).executeTakeFirst();
+  return findGiftByHash(db, hashGiftCode(code));
 }
 
 /** Why a found gift cannot be activated now, in French; null when it can. */
@@ -351,34 +318,6 @@ async function lookUp(deps: Pick<ServerDeps, 'db' | 'clock'>, typed: string, who
   const gift = await findByCode(deps.db, parsed.code);
   if (!gift) return fail(404, 'Ce code cadeau n’existe pas. Vérifiez-le sur votre carte ou dans l’e-mail reçu.');
   return { ok: true, gift, code: parsed.code };
-}
-
-/**
- * The paid subscription a gift's months go after: an active plan whose period runs, the one that
- * renews first if there are several (a plan whose cancellation was asked counts too: its paid
- * period is still running, and the gift's months follow it instead of overlapping it).
- */
-async function livePaidPlan(db: Kysely<Database>, userId: string, now: Date): Promise<Subscription | undefined> {
-  const rows = await db
-    .selectFrom('subscriptions')
-    .select('id')
-    .where('user_id', '=', userId)
-    .where('kind', '=', 'plan')
-    .where('status', '=', 'active')
-    .where('current_period_end', '>', toTimestamp(now))
-    .orderBy('cancel_at_period_end', 'asc')
-    .orderBy('current_period_end', 'asc')
-    .execute();
-  for (const row of rows) {
-    const sub = await findSubscription(db, row.id);
-    if (sub?.currentPeriodEnd) return sub;
-  }
-  return undefined;
-}
-
-async function liveGift(db: Kysely<Database>, userId: string): Promise<Subscription | undefined> {
-  const row = await db.selectFrom('subscriptions').select('id').where('user_id', '=', userId).where('kind', '=', 'gift').where('status', '=', 'active').executeTakeFirst();
-  return row ? findSubscription(db, row.id) : undefined;
 }
 
 async function planFor(db: Kysely<Database>, userId: string, months: number, now: Date): Promise<GiftPreview['plan']> {
@@ -487,7 +426,7 @@ async function claimAndApply(deps: GiftDeps, trx: Kysely<Database>, gift: GiftRo
     } else {
       endsAt = addMonths(now, gift.months);
       subscriptionId = await insertSubscription(trx, { userId, kind: 'gift', planId: null, amountCents: 0, interval: 'month', vatRateBp: 0, provider: deps.payments.name, source: null, status: 'active' }, now);
-      await trx.updateTable('subscriptions').set({ current_period_start: toTimestamp(now), current_period_end: toTimestamp(endsAt), payment_method: 'Abonnement offert' }).where('id', '=', subscriptionId).execute();
+      await setGiftPeriod(trx, subscriptionId, now, endsAt);
       await insertSubscriptionEvent(trx, { subscriptionId, type: 'started', from: 'active', to: 'active', detail }, now);
     }
     // Keyed on the new end: the jobs of the end before an extension do nothing.
@@ -559,14 +498,8 @@ function describe(gift: GiftRow, now: Date): { state: string; canResend: boolean
   return { state: `Envoyé le ${formatDate(new Date(gift.delivered_at))}\u00a0: pas encore activé`, canResend: true };
 }
 
-/** How the gift of an order reaches its recipient: by mail on a day, or handed over by the buyer. */
-export async function giftDeliveryOfOrder(db: Kysely<Database>, orderId: string): Promise<{ byHand: boolean; deliverOn: string; recipientName: string; recipientEmail: string | null } | undefined> {
-  const row = await db.selectFrom('gifts').select(['recipient_name', 'recipient_email', 'deliver_on']).where('order_id', '=', orderId).executeTakeFirst();
-  return row ? { byHand: row.recipient_email === null, deliverOn: row.deliver_on, recipientName: row.recipient_name, recipientEmail: row.recipient_email } : undefined;
-}
-
 export async function listBoughtGifts(deps: Pick<ServerDeps, 'db' | 'clock'>, userId: string): Promise<BoughtGift[]> {
-  const rows = await deps.db.selectFrom('gifts').selectAll().where('buyer_id', '=', userId).orderBy('created_at', 'desc').execute();
+  const rows = await listBuyerGifts(deps.db, userId);
   const now = deps.clock.now();
   return rows
     .filter((g) => g.issued_at !== null || new Date(g.created_at) > addDays(now, -1))
@@ -587,44 +520,16 @@ export async function listBoughtGifts(deps: Pick<ServerDeps, 'db' | 'clock'>, us
     }));
 }
 
-async function ownGift(db: Kysely<Database>, userId: string, giftId: string): Promise<GiftRow | undefined> {
-  if (!z.uuid().safeParse(giftId).success) return undefined;
-  return db.selectFrom('gifts').selectAll().where('id', '=', giftId).where('buyer_id', '=', userId).executeTakeFirst();
-}
-
-/**
- * Before a gift's order is refunded, its code stops working, in one conditional update: an
- * activation and a refund asked at the same moment cannot both win. `activated` (with its day)
- * when the recipient was first: the withdrawal is over (CGV art. 8), nothing is held.
- */
-export async function holdGiftForRefund(db: Kysely<Database>, orderId: string, now: Date): Promise<{ state: 'held' | 'none' } | { state: 'activated'; at: Date }> {
-  const held = await db
-    .updateTable('gifts')
-    .set({ revoked_at: toTimestamp(now), updated_at: toTimestamp(now) })
-    .where('order_id', '=', orderId)
-    .where('activated_at', 'is', null)
-    .where('revoked_at', 'is', null)
-    .executeTakeFirst();
-  if (held.numUpdatedRows > 0n) return { state: 'held' };
-  const gift = await db.selectFrom('gifts').select(['activated_at']).where('order_id', '=', orderId).executeTakeFirst();
-  return gift?.activated_at ? { state: 'activated', at: new Date(gift.activated_at) } : { state: 'none' };
-}
-
-/** A hold taken for a refund the provider then refused: the code works again. */
-export async function releaseGiftHold(db: Kysely<Database>, orderId: string, heldAt: Date, now: Date): Promise<void> {
-  await db.updateTable('gifts').set({ revoked_at: null, updated_at: toTimestamp(now) }).where('order_id', '=', orderId).where('revoked_at', '=', toTimestamp(heldAt)).where('activated_at', 'is', null).execute();
-}
-
 /** The buyer's card of their own paid gift; undefined for any other id. */
 export async function boughtGiftCard(deps: Pick<ServerDeps, 'db' | 'siteUrl'>, userId: string, giftId: string): Promise<Uint8Array | undefined> {
-  const gift = await ownGift(deps.db, userId, giftId);
+  const gift = await findBuyerGift(deps.db, userId, giftId);
   if (!gift?.code_sealed || gift.revoked_at) return undefined;
   return cardPdf(deps, gift);
 }
 
 /** Sends the recipient's mail again, now. */
 export async function resendGift(deps: GiftDeps, userId: string, giftId: string): Promise<Result<{ to: string }>> {
-  const gift = await ownGift(deps.db, userId, giftId);
+  const gift = await findBuyerGift(deps.db, userId, giftId);
   if (!gift) return fail(404, 'Ce cadeau est introuvable.');
   const { canResend } = describe(gift, deps.clock.now());
   if (!canResend || !gift.recipient_email) return fail(409, 'Ce cadeau ne peut pas être renvoyé\u00a0: il n’a pas encore été envoyé, a déjà été activé, a expiré ou a été annulé.');
@@ -639,24 +544,6 @@ export async function resendGift(deps: GiftDeps, userId: string, giftId: string)
   await schedule(deps, deps.db, GIFT_DELIVER, { giftId: gift.id, resend: gift.sent_count }, { uniqueKey: `gifts.deliver:${gift.id}:${gift.sent_count}` });
   deps.jobs.wake();
   return { ok: true, to: gift.recipient_email };
-}
-
-// ---------------------------------------------------------------------------------------------
-// Personal data (RGPD)
-
-export async function exportUserGifts(db: Kysely<Database>, userId: string) {
-  const bought = await db.selectFrom('gifts').selectAll().where('buyer_id', '=', userId).execute();
-  const received = await db.selectFrom('gifts').select(['months', 'activated_at']).where('activated_by', '=', userId).execute();
-  return {
-    offerts: bought.map((g) => ({ duree_mois: g.months, destinataire: g.recipient_name, email_destinataire: g.recipient_email, message: g.message, envoi: g.deliver_on, active_le: g.activated_at })),
-    recus: received.map((g) => ({ duree_mois: g.months, active_le: g.activated_at })),
-  };
-}
-
-/** On account deletion: the gift stays with its order (an accounting record), detached from the account. */
-export async function detachUserGifts(db: Kysely<Database>, userId: string, now: Date): Promise<void> {
-  await db.updateTable('gifts').set({ buyer_id: null, updated_at: toTimestamp(now) }).where('buyer_id', '=', userId).execute();
-  await db.updateTable('gifts').set({ activated_by: null, updated_at: toTimestamp(now) }).where('activated_by', '=', userId).execute();
 }
 
 // ---------------------------------------------------------------------------------------------
