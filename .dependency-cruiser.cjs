@@ -15,7 +15,25 @@
  * Type-only imports do not count: they vanish at build time.
  */
 const infrastructure = '^src/server/(core|db|mail|jobs|rate-limit)/';
-const domains = ['auth', 'newsletter', 'contact', 'account', 'catalog', 'payments', 'orders', 'billing', 'subscriptions', 'gifts', 'shares', 'checkout', 'admin', 'editorial', 'demo', 'contract-withdrawals', 'podcasts'];
+const domains = [
+  'auth',
+  'newsletter',
+  'contact',
+  'account',
+  'catalog',
+  'payments',
+  'orders',
+  'billing',
+  'subscriptions',
+  'gifts',
+  'shares',
+  'checkout',
+  'admin',
+  'editorial',
+  'demo',
+  'contract-withdrawals',
+  'podcasts',
+];
 /** Which domain may call which: a domain reaches another only through its service functions. */
 const domainEdges = {
   auth: [],

@@ -125,7 +125,6 @@ const oneStylesheet = {
 
 const buildId = process.env.CODE_VERSION ?? codeVersion(fileURLToPath(new URL('.', import.meta.url)));
 
-
 export default defineConfig({
   site,
   // Prerendered by default; on-demand routes opt out with `export const prerender = false`.

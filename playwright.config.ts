@@ -13,7 +13,9 @@ import { defineConfig, devices } from '@playwright/test';
 process.env.E2E_PORT ??= execFileSync(process.execPath, [
   '-e',
   "const n=require('net');const t=(p)=>{const s=n.createServer();s.once('error',()=>p?t(0):0);s.listen(p,'127.0.0.1',()=>{console.log(s.address().port);s.close()})};t(4399)",
-]).toString().trim();
+])
+  .toString()
+  .trim();
 const port = Number(process.env.E2E_PORT);
 // A fresh data folder per run (database, mail outbox), shared with the workers that read mails.
 process.env.E2E_DATA_DIR ??= `test-results/e2e-data-${Date.now()}`;
@@ -28,9 +30,7 @@ export default defineConfig({
   workers: process.env.CI ? 2 : undefined,
   retries: process.env.CI ? 1 : 0,
   forbidOnly: !!process.env.CI,
-  reporter: process.env.CI
-    ? [['list'], ['json', { outputFile: 'test-results/playwright.json' }]]
-    : [['list'], ['html', { open: 'never' }]],
+  reporter: process.env.CI ? [['list'], ['json', { outputFile: 'test-results/playwright.json' }]] : [['list'], ['html', { open: 'never' }]],
   // Two Chromiums, the server and its jobs share two cores: a step that takes 50 ms alone can
   // take ten times that there. Time limits catch a page that never comes, not a slow machine
   // (speed has its benchmarks under scripts/bench/).
@@ -60,7 +60,11 @@ export default defineConfig({
     url: `${baseURL}/`,
     // The server answers on the configured site URL only (links in e-mails, origin checks).
     env: {
-      PORT: String(port), HOST: 'localhost', SITE_URL: baseURL, DATA_DIR: process.env.E2E_DATA_DIR, APP_MODE: 'demo',
+      PORT: String(port),
+      HOST: 'localhost',
+      SITE_URL: baseURL,
+      DATA_DIR: process.env.E2E_DATA_DIR,
+      APP_MODE: 'demo',
       // A SEPA debit of the simulated provider stays pending this long (20 s by default): long
       // enough to see « en cours », short enough to see it accepted within a test.
       SIMULATED_SEPA_DELAY_SECONDS: '8',
@@ -69,7 +73,9 @@ export default defineConfig({
       TRUSTED_PROXIES: '127.0.0.1,::1',
       // Audience measurement is built in, towards a host the tests intercept; the tracker stays
       // silent under automation unless a test opts in (tests/e2e/analytics.spec.ts).
-      PUBLIC_PLAUSIBLE_DOMAIN: 'contrechamp.test', PUBLIC_PLAUSIBLE_HOST: 'https://plausible.test', PUBLIC_PLAUSIBLE_IGNORED_HOSTS: 'ignored.invalid',
+      PUBLIC_PLAUSIBLE_DOMAIN: 'contrechamp.test',
+      PUBLIC_PLAUSIBLE_HOST: 'https://plausible.test',
+      PUBLIC_PLAUSIBLE_IGNORED_HOSTS: 'ignored.invalid',
     },
     // Locally, E2E_PORT can point at a server already running (e.g. while iterating on tests).
     reuseExistingServer: !process.env.CI,

@@ -14,7 +14,9 @@ const browser = await chromium.launch({ executablePath: '/usr/bin/chromium' });
 const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 }, extraHTTPHeaders: { 'X-Forwarded-For': '198.18.77.7' } });
 const page = await ctx.newPage();
 const errors = [];
-page.on('response', (r) => { if (r.status() >= 500) errors.push(`${r.status()} ${r.url()}`); });
+page.on('response', (r) => {
+  if (r.status() >= 500) errors.push(`${r.status()} ${r.url()}`);
+});
 async function shoot(name, p = page) {
   for (const width of [1280, 390]) {
     await p.setViewportSize({ width, height: width === 390 ? 844 : 900 });
@@ -51,7 +53,10 @@ async function pay(p) {
   await p.locator('#numero').fill('4242 4242 4242 4242');
   await p.getByRole('button', { name: /^Payer \d/ }).click();
   await p.waitForURL(/\/soutenir\/confirmation\//);
-  for (let i = 0; i < 20 && !(await p.getByRole('heading', { name: 'Merci, c’est fait !' }).isVisible()); i++) { await p.waitForTimeout(700); await p.reload(); }
+  for (let i = 0; i < 20 && !(await p.getByRole('heading', { name: 'Merci, c’est fait !' }).isVisible()); i++) {
+    await p.waitForTimeout(700);
+    await p.reload();
+  }
 }
 
 // 1. A new reader subscribes, creating the account on the way.
@@ -77,13 +82,29 @@ log('feed', feed);
 const curl = (...args) => execFileSync('curl', ['-s', '-i', '-H', 'X-Forwarded-For: 198.18.77.8', ...args], { encoding: 'utf8' });
 const first = curl(feed);
 const etag = /^etag: (.+)$/im.exec(first)[1].trim();
-log('curl:', first.split('\n')[0].trim(), 'etag', etag, 'bonus items', (first.match(/\/flux-soutiens\/[^/]+\/audio\//g) ?? []).length, 'transcripts', (first.match(/<podcast:transcript/g) ?? []).length);
+log(
+  'curl:',
+  first.split('\n')[0].trim(),
+  'etag',
+  etag,
+  'bonus items',
+  (first.match(/\/flux-soutiens\/[^/]+\/audio\//g) ?? []).length,
+  'transcripts',
+  (first.match(/<podcast:transcript/g) ?? []).length,
+);
 log('curl If-None-Match:', curl('-H', `If-None-Match: ${etag}`, feed).split('\n')[0].trim());
 
 // 3. A supporters-only episode, played; its transcript read with the player running.
 await page.goto(`${BASE}/podcasts/les-voix-du-terrain/annick-vingt-deux-ans-de-guichet`);
 await page.locator('[data-supporters-play]').click();
-await page.waitForFunction(() => { const a = document.querySelector('[data-player-bar] audio'); return a && !a.paused && a.currentTime > 0.5; }, null, { timeout: 15000 });
+await page.waitForFunction(
+  () => {
+    const a = document.querySelector('[data-player-bar] audio');
+    return a && !a.paused && a.currentTime > 0.5;
+  },
+  null,
+  { timeout: 15000 },
+);
 await shoot('03-bonus-playing');
 await page.getByRole('link', { name: 'Lire la transcription' }).click();
 await page.waitForURL(/transcription-soutiens$/);
@@ -106,19 +127,42 @@ await page.waitForLoadState();
 await shoot('06-reset-done');
 const renewed = (await page.locator('#flux-tous').textContent()).trim();
 const dead = curl(feed);
-log('old address:', dead.split('\n')[0].trim(), /n’est plus valable/.test(dead) ? 'notice: no longer valid' : 'NO NOTICE', /<enclosure/.test(dead) ? 'HAS ENCLOSURE' : 'no enclosure');
+log(
+  'old address:',
+  dead.split('\n')[0].trim(),
+  /n’est plus valable/.test(dead) ? 'notice: no longer valid' : 'NO NOTICE',
+  /<enclosure/.test(dead) ? 'HAS ENCLOSURE' : 'no enclosure',
+);
 log('new address:', curl(renewed).split('\n')[0].trim());
 
 // 5. Cancel (three clicks), let the period end, resume.
 await page.goto(`${BASE}/mon-compte/mes-abonnements`);
-await page.locator('main').getByRole('link', { name: /Gérer mon abonnement/ }).first().click();
+await page
+  .locator('main')
+  .getByRole('link', { name: /Gérer mon abonnement/ })
+  .first()
+  .click();
 await page.waitForURL(/mes-abonnements\/[\w-]+$/);
 const subscriptionPage = page.url();
-await page.locator('main').getByRole('button', { name: /Résilier|Annuler mon abonnement/ }).first().click().catch(async () => { await page.locator('main').getByRole('link', { name: /Résilier/ }).first().click(); });
+await page
+  .locator('main')
+  .getByRole('button', { name: /Résilier|Annuler mon abonnement/ })
+  .first()
+  .click()
+  .catch(async () => {
+    await page
+      .locator('main')
+      .getByRole('link', { name: /Résilier/ })
+      .first()
+      .click();
+  });
 await page.waitForTimeout(500);
 await shoot('07-cancel-step');
 for (let i = 0; i < 3; i++) {
-  const next = page.locator('main').getByRole('button', { name: /Confirmer|Résilier|Oui/ }).first();
+  const next = page
+    .locator('main')
+    .getByRole('button', { name: /Confirmer|Résilier|Oui/ })
+    .first();
   if (!(await next.isVisible().catch(() => false))) break;
   await next.click();
   await page.waitForTimeout(700);
@@ -127,9 +171,17 @@ await shoot('08-cancelled');
 log('cancelled:', (await page.locator('main').innerText()).match(/[^\n]*(résili|fin|jusqu)[^\n]*/i)?.[0]);
 log('feed while the paid period runs:', curl(renewed).split('\n')[0].trim(), /<enclosure/.test(curl(renewed)) ? 'episodes' : 'NO EPISODES');
 // Time passing: the period ends (the provider's notice, written where it lands).
-execFileSync('sqlite3', [join(DATA, 'contrechamp.db'), `update subscriptions set status='canceled', ended_at='${new Date().toISOString()}' where user_id=(select id from users where email='${email}')`]);
+execFileSync('sqlite3', [
+  join(DATA, 'contrechamp.db'),
+  `update subscriptions set status='canceled', ended_at='${new Date().toISOString()}' where user_id=(select id from users where email='${email}')`,
+]);
 const ended = curl(renewed);
-log('after the end:', ended.split('\n')[0].trim(), /votre soutien a pris fin/.test(ended) ? 'notice: support ended' : 'NO NOTICE', /<enclosure/.test(ended) ? 'HAS ENCLOSURE' : 'no enclosure');
+log(
+  'after the end:',
+  ended.split('\n')[0].trim(),
+  /votre soutien a pris fin/.test(ended) ? 'notice: support ended' : 'NO NOTICE',
+  /<enclosure/.test(ended) ? 'HAS ENCLOSURE' : 'no enclosure',
+);
 await page.goto(`${BASE}/mon-compte/podcasts`);
 await shoot('09-support-ended');
 const t1 = Date.now();
@@ -150,9 +202,21 @@ await ap.getByRole('button', { name: 'Confirmer la rétractation' }).click();
 await ap.waitForLoadState();
 await shoot('11-withdrawn', ap);
 const ack = await waitMail(email, /^Votre rétractation est enregistrée/, t1);
-log('acknowledgement:', ack.subject, '|', ack.text.split('\n').filter((l) => /rétractation|€|contrat|le \d/.test(l)).slice(0, 5).join(' | '));
+log(
+  'acknowledgement:',
+  ack.subject,
+  '|',
+  ack.text
+    .split('\n')
+    .filter((l) => /rétractation|€|contrat|le \d/.test(l))
+    .slice(0, 5)
+    .join(' | '),
+);
 await page.goto(subscriptionPage);
-for (let i = 0; i < 20 && !(await page.getByText('Fin après remboursement').isVisible()); i++) { await page.waitForTimeout(1000); await page.reload(); }
+for (let i = 0; i < 20 && !(await page.getByText('Fin après remboursement').isVisible()); i++) {
+  await page.waitForTimeout(1000);
+  await page.reload();
+}
 await shoot('12-subscription-after-withdrawal');
 log('5xx seen:', errors.length ? errors : 'none');
 await browser.close();

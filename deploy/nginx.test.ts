@@ -107,7 +107,11 @@ const globals = (paths: Paths) => `pid ${paths.dir}/nginx.pid; error_log ${paths
 function nginxTest(paths: Paths, site: string): { ok: boolean; output: string } {
   writeFileSync(join(paths.dir, 'site.conf'), site);
   writeFileSync(join(paths.dir, 'nginx.conf'), mainConfig(paths, join(paths.dir, 'site.conf')));
-  const run = spawnSync(nginx!, ['-t', '-q', '-e', `${paths.dir}/logs/error.log`, '-p', `${paths.dir}/`, '-c', join(paths.dir, 'nginx.conf'), '-g', globals(paths)], { encoding: 'utf8' });
+  const run = spawnSync(
+    nginx!,
+    ['-t', '-q', '-e', `${paths.dir}/logs/error.log`, '-p', `${paths.dir}/`, '-c', join(paths.dir, 'nginx.conf'), '-g', globals(paths)],
+    { encoding: 'utf8' },
+  );
   return { ok: run.status === 0, output: `${run.stdout}${run.stderr}` };
 }
 
@@ -117,11 +121,23 @@ interface Answer {
   body: string;
 }
 
-function fetchOver(kind: 'http' | 'https', port: number, path: string, options: { method?: string; headers?: Record<string, string>; body?: Buffer; ca?: string } = {}): Promise<Answer> {
+function fetchOver(
+  kind: 'http' | 'https',
+  port: number,
+  path: string,
+  options: { method?: string; headers?: Record<string, string>; body?: Buffer; ca?: string } = {},
+): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const send = kind === 'https' ? httpsRequest : httpRequest;
     const req = send(
-      { host: '127.0.0.1', port, path, method: options.method ?? 'GET', headers: { host: HOST, ...options.headers }, ...(kind === 'https' ? { servername: HOST, ca: options.ca, agent: false } : { agent: false }) },
+      {
+        host: '127.0.0.1',
+        port,
+        path,
+        method: options.method ?? 'GET',
+        headers: { host: HOST, ...options.headers },
+        ...(kind === 'https' ? { servername: HOST, ca: options.ca, agent: false } : { agent: false }),
+      },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -159,10 +175,29 @@ describe.skipIf(!nginx)('the example nginx site', () => {
     chmodSync(dir, 0o755);
     paths = { dir, cert: join(dir, 'cert.pem'), key: join(dir, 'key.pem'), builds: join(dir, 'builds'), acme: join(dir, 'acme') };
     for (const sub of ['logs', 'temp', 'builds', 'acme/.well-known/acme-challenge']) mkdirSync(join(dir, sub), { recursive: true });
-    execFileSync('openssl', [
-      'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '1',
-      '-subj', `/CN=${HOST}`, '-addext', `subjectAltName=DNS:${HOST}`, '-keyout', paths.key, '-out', paths.cert,
-    ], { stdio: 'ignore' });
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'ec',
+        '-pkeyopt',
+        'ec_paramgen_curve:prime256v1',
+        '-nodes',
+        '-days',
+        '1',
+        '-subj',
+        `/CN=${HOST}`,
+        '-addext',
+        `subjectAltName=DNS:${HOST}`,
+        '-keyout',
+        paths.key,
+        '-out',
+        paths.cert,
+      ],
+      { stdio: 'ignore' },
+    );
   });
   afterAll(() => rmSync(paths.dir, { recursive: true, force: true }));
 
@@ -192,7 +227,10 @@ describe.skipIf(!nginx)('the example nginx site', () => {
 
     beforeAll(async () => {
       ca = readFileSync(paths.cert, 'utf8');
-      for (const [id, file, text] of [['b1', 'page.b1.js', 'from build one'], ['b2', 'page.b2.js', 'from build two']] as const) {
+      for (const [id, file, text] of [
+        ['b1', 'page.b1.js', 'from build one'],
+        ['b2', 'page.b2.js', 'from build two'],
+      ] as const) {
         mkdirSync(join(paths.builds, id, 'client/_astro'), { recursive: true });
         writeFileSync(join(paths.builds, id, 'client/_astro', file), `console.log(${JSON.stringify(text)});\n`);
         // What the build's precompression writes beside it (src/integrations/precompress.mjs).
@@ -215,7 +253,11 @@ describe.skipIf(!nginx)('the example nginx site', () => {
 
       const site = siteFor(paths, undefined, ports);
       expect(nginxTest(paths, site).ok).toBe(true);
-      server = spawn(nginx!, ['-e', `${paths.dir}/logs/error.log`, '-p', `${paths.dir}/`, '-c', join(paths.dir, 'nginx.conf'), '-g', `daemon off; ${globals(paths)}`], { stdio: 'ignore' });
+      server = spawn(
+        nginx!,
+        ['-e', `${paths.dir}/logs/error.log`, '-p', `${paths.dir}/`, '-c', join(paths.dir, 'nginx.conf'), '-g', `daemon off; ${globals(paths)}`],
+        { stdio: 'ignore' },
+      );
       await Promise.all([waitForPort(ports.http), waitForPort(ports.https)]);
     }, 20_000);
 
@@ -239,7 +281,9 @@ describe.skipIf(!nginx)('the example nginx site', () => {
 
     it('proxies pages to the server with the forwarded headers overwritten, uncompressed, with HSTS', async () => {
       seen.length = 0;
-      const answer = await https('/mon-compte?onglet=1', { headers: { 'x-forwarded-for': '203.0.113.9', 'x-forwarded-proto': 'http', 'accept-encoding': 'gzip' } });
+      const answer = await https('/mon-compte?onglet=1', {
+        headers: { 'x-forwarded-for': '203.0.113.9', 'x-forwarded-proto': 'http', 'accept-encoding': 'gzip' },
+      });
       expect(answer.status).toBe(200);
       expect(answer.body.trim()).toBe('app:/mon-compte?onglet=1');
       expect(answer.headers['strict-transport-security']).toBe('max-age=63072000');
@@ -283,7 +327,9 @@ describe.skipIf(!nginx)('the example nginx site', () => {
       await https(`/flux-soutiens/${secret}/tous.xml`);
       await https(`/flux-soutiens/${secret}/audio/les-voix-du-terrain/bonus.mp3`);
       await https(`/retractation/lien/${token}`);
-      await https('/audio/soutiens/les-voix-du-terrain/bonus.mp3?e=1900000000&s=signatureSecrete', { headers: { referer: `https://${HOST}/login?token=${token}` } });
+      await https('/audio/soutiens/les-voix-du-terrain/bonus.mp3?e=1900000000&s=signatureSecrete', {
+        headers: { referer: `https://${HOST}/login?token=${token}` },
+      });
       // nginx writes the line when the request ends; give it a moment.
       let log = '';
       for (let i = 0; i < 20 && !log.includes('/audio/soutiens/'); i += 1) {
@@ -299,10 +345,18 @@ describe.skipIf(!nginx)('the example nginx site', () => {
 
     it('takes a 10 MB upload to the server and stops a bigger one itself', async () => {
       seen.length = 0;
-      const small = await https('/administration/assemblees', { method: 'POST', body: Buffer.alloc(10 * 1024 * 1024, 1), headers: { 'content-type': 'application/octet-stream' } });
+      const small = await https('/administration/assemblees', {
+        method: 'POST',
+        body: Buffer.alloc(10 * 1024 * 1024, 1),
+        headers: { 'content-type': 'application/octet-stream' },
+      });
       expect(small.status).toBe(200);
       expect(seen[0]?.bytes).toBe(10 * 1024 * 1024);
-      const big = await https('/administration/assemblees', { method: 'POST', body: Buffer.alloc(13 * 1024 * 1024, 1), headers: { 'content-type': 'application/octet-stream' } });
+      const big = await https('/administration/assemblees', {
+        method: 'POST',
+        body: Buffer.alloc(13 * 1024 * 1024, 1),
+        headers: { 'content-type': 'application/octet-stream' },
+      });
       expect(big.status).toBe(413);
       expect(seen).toHaveLength(1);
     });

@@ -37,7 +37,12 @@ describe.skipIf(!analyze)('the example systemd unit', () => {
   });
 
   it('keeps the protections the guide promises', () => {
-    const settings = new Map(readFileSync(UNIT, 'utf8').split('\n').filter((l) => /^\w+=/.test(l)).map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]));
+    const settings = new Map(
+      readFileSync(UNIT, 'utf8')
+        .split('\n')
+        .filter((l) => /^\w+=/.test(l))
+        .map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]),
+    );
     expect(settings.get('User')).toBe('contrechamp');
     expect(settings.get('NoNewPrivileges')).toBe('yes');
     expect(settings.get('ProtectSystem')).toBe('strict');

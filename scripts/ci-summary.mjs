@@ -2,7 +2,9 @@
 /** Prints "tests: N passed, N failed, N skipped" from Vitest's and Playwright's JSON reports. */
 import { existsSync, readFileSync } from 'node:fs';
 
-let passed = 0, failed = 0, skipped = 0;
+let passed = 0,
+  failed = 0,
+  skipped = 0;
 const [vitestFile, playwrightFile] = process.argv.slice(2);
 if (vitestFile && existsSync(vitestFile)) {
   const report = JSON.parse(readFileSync(vitestFile, 'utf8'));

@@ -10,8 +10,7 @@ import { migrateToLatest } from '../src/server/db/migrate';
 async function main(): Promise<void> {
   const databaseConfig = config().database;
   // A PostgreSQL URL may hold a password: only its host is shown.
-  const target =
-    databaseConfig.kind === 'sqlite' ? `SQLite (${databaseConfig.path})` : `PostgreSQL (${new URL(databaseConfig.url).host})`;
+  const target = databaseConfig.kind === 'sqlite' ? `SQLite (${databaseConfig.path})` : `PostgreSQL (${new URL(databaseConfig.url).host})`;
   const { db, close } = openDatabase(databaseConfig);
   try {
     const applied = await migrateToLatest(db);

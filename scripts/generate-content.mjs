@@ -63,15 +63,52 @@ for (const part of ['authors', 'podcasts', 'episodes', 'pages', 'images', 'tags.
 }
 
 const authors = readdirSync(join(demo, 'authors')).map((f) => f.replace(/\.ya?ml$/, ''));
-const tags = loadYaml(readFileSync(join(demo, 'tags.yaml'), 'utf8')).filter((t) => t.scheme !== 'PODCAST').map((t) => t.slug);
+const tags = loadYaml(readFileSync(join(demo, 'tags.yaml'), 'utf8'))
+  .filter((t) => t.scheme !== 'PODCAST')
+  .map((t) => t.slug);
 const categories = loadYaml(readFileSync(join(demo, 'categories.yaml'), 'utf8'));
 const covers = readdirSync(join(demo, 'images')).filter((f) => !/^(portrait|podcast)-/.test(f));
 const categoriesOf = (scheme) => categories.filter((c) => c.scheme === scheme).map((c) => c.slug);
 
-const subjects = ['la commune', 'le collectif', 'la coopérative', 'l’association', 'le syndicat', 'la préfecture', 'le conseil régional', 'l’hôpital', 'la rédaction', 'le tribunal administratif', 'l’agence de l’eau', 'la métropole'];
+const subjects = [
+  'la commune',
+  'le collectif',
+  'la coopérative',
+  'l’association',
+  'le syndicat',
+  'la préfecture',
+  'le conseil régional',
+  'l’hôpital',
+  'la rédaction',
+  'le tribunal administratif',
+  'l’agence de l’eau',
+  'la métropole',
+];
 const verbs = ['a dénoncé', 'a obtenu', 'prépare', 'conteste', 'a voté', 'examine', 'refuse', 'défend', 'a publié', 'remet en cause'];
-const objects = ['un projet de réforme', 'la fermeture du service', 'un budget participatif', 'les chiffres officiels', 'un plan d’urgence', 'la hausse des loyers', 'le partage de l’eau', 'un rapport confidentiel', 'les conditions de travail', 'la transition énergétique'];
-const places = ['à Marseille', 'en Bretagne', 'dans la Drôme', 'en Seine-Saint-Denis', 'à Lyon', 'dans les Landes', 'à Lille', 'en Guadeloupe', 'à Strasbourg', 'dans le Cantal'];
+const objects = [
+  'un projet de réforme',
+  'la fermeture du service',
+  'un budget participatif',
+  'les chiffres officiels',
+  'un plan d’urgence',
+  'la hausse des loyers',
+  'le partage de l’eau',
+  'un rapport confidentiel',
+  'les conditions de travail',
+  'la transition énergétique',
+];
+const places = [
+  'à Marseille',
+  'en Bretagne',
+  'dans la Drôme',
+  'en Seine-Saint-Denis',
+  'à Lyon',
+  'dans les Landes',
+  'à Lille',
+  'en Guadeloupe',
+  'à Strasbourg',
+  'dans le Cantal',
+];
 const sentence = () => {
   const s = `${pick(subjects)} ${pick(verbs)} ${pick(objects)} ${pick(places)}`;
   return `${s[0].toUpperCase()}${s.slice(1)}, selon des documents consultés par Contrechamp.`;
@@ -122,9 +159,12 @@ for (const [index, story] of stories.entries()) {
       : []),
     '---',
   ];
-  const body = scheme === 'breves'
-    ? paragraph(3)
-    : [paragraph(4), `## ${sentence().slice(0, 60)}`, paragraph(5), `> ${sentence()}`, paragraph(4), `## ${sentence().slice(0, 50)}`, paragraph(5)].join('\n\n');
+  const body =
+    scheme === 'breves'
+      ? paragraph(3)
+      : [paragraph(4), `## ${sentence().slice(0, 60)}`, paragraph(5), `> ${sentence()}`, paragraph(4), `## ${sentence().slice(0, 50)}`, paragraph(5)].join(
+          '\n\n',
+        );
   writeFileSync(join(dir, `${slug}.md`), `${front.join('\n')}\n${body}\n`);
 }
 

@@ -15,7 +15,13 @@ import { sampleCreditNote, sampleGiftCard, sampleInvoice, sampleLongInvoice, sam
 
 const dir = process.argv[2] ? resolve(process.argv[2]) : mkdtempSync(join(tmpdir(), 'pdf-samples-'));
 mkdirSync(dir, { recursive: true });
-const documents = { facture: sampleInvoice(), avoir: sampleCreditNote(), 'recu-de-don': sampleReceipt(), recapitulatif: sampleStatement(40), 'facture-longue': sampleLongInvoice() };
+const documents = {
+  facture: sampleInvoice(),
+  avoir: sampleCreditNote(),
+  'recu-de-don': sampleReceipt(),
+  recapitulatif: sampleStatement(40),
+  'facture-longue': sampleLongInvoice(),
+};
 for (const [name, content] of Object.entries(documents)) {
   const file = join(dir, `${name}.pdf`);
   writeFileSync(file, await renderDocumentPdf(content));

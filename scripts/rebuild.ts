@@ -47,7 +47,11 @@ async function main(): Promise<void> {
   try {
     await migrateToLatest(db);
     const queued = await requestBuild(db, { trigger: 'cli', now: new Date(), debounceMs: config().publishing.debounceMs });
-    console.log(queued.joined ? `Publication ajoutée à la construction qui attend (${queued.id}).` : `Construction demandée : ${queued.id}. Le site en cours d’exécution la prend dans quelques secondes.`);
+    console.log(
+      queued.joined
+        ? `Publication ajoutée à la construction qui attend (${queued.id}).`
+        : `Construction demandée : ${queued.id}. Le site en cours d’exécution la prend dans quelques secondes.`,
+    );
     if (!values.wait) return;
     for (;;) {
       await new Promise((resolve) => setTimeout(resolve, 1000));

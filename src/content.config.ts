@@ -15,27 +15,36 @@ import { apiLoader } from './lib/content-source/api-loader';
 import { API_COLLECTIONS, type ApiCollection } from './lib/content-source/collections';
 import { contentSourceSettings } from './lib/content-source/config';
 import {
-  authorSchema, categorySchema, dossierSchema, episodeSchema, pageSchema, podcastSchema, storySchema, tagSchema,
-  schemaOnce as schemaOnceWith, type SchemaHelpers,
+  authorSchema,
+  categorySchema,
+  dossierSchema,
+  episodeSchema,
+  pageSchema,
+  podcastSchema,
+  storySchema,
+  tagSchema,
+  schemaOnce as schemaOnceWith,
+  type SchemaHelpers,
 } from './lib/content-schemas';
 
 const dir = (sub: string) => `${CONTENT_DIR}/${sub}`;
 /** Each collection's schema is made once (`schemaOnce`, src/lib/content-schemas.ts), not once per entry. */
-const schemaOnce = <Schema>(make: (helpers: SchemaHelpers<ReturnType<SchemaContext['image']>>) => Schema) =>
-  schemaOnceWith(make, reference);
+const schemaOnce = <Schema>(make: (helpers: SchemaHelpers<ReturnType<SchemaContext['image']>>) => Schema) => schemaOnceWith(make, reference);
 
 const source = contentSourceSettings();
 /** The API's loader for this collection when the API is the source, else the local one. */
-const from = (collection: ApiCollection, local: Loader): Loader =>
-  source.kind === 'api' ? apiLoader(collection, API_COLLECTIONS[collection], source) : local;
+const from = (collection: ApiCollection, local: Loader): Loader => (source.kind === 'api' ? apiLoader(collection, API_COLLECTIONS[collection], source) : local);
 
 const stories = defineCollection({
-  loader: from('stories', glob({
-    pattern: '**/*.md',
-    base: dir('stories'),
-    // Slugs are unique within a scheme only, so the scheme is part of the id.
-    generateId: ({ data }) => `${String(data['scheme'])}/${String(data['slug'])}`,
-  })),
+  loader: from(
+    'stories',
+    glob({
+      pattern: '**/*.md',
+      base: dir('stories'),
+      // Slugs are unique within a scheme only, so the scheme is part of the id.
+      generateId: ({ data }) => `${String(data['scheme'])}/${String(data['slug'])}`,
+    }),
+  ),
   schema: schemaOnce(storySchema),
 });
 
@@ -60,12 +69,15 @@ const podcasts = defineCollection({
 });
 
 const episodes = defineCollection({
-  loader: from('episodes', glob({
-    pattern: '**/*.md',
-    base: dir('episodes'),
-    // Episode slugs are unique within their podcast.
-    generateId: ({ data }) => `${String(data['podcast'])}/${String(data['slug'])}`,
-  })),
+  loader: from(
+    'episodes',
+    glob({
+      pattern: '**/*.md',
+      base: dir('episodes'),
+      // Episode slugs are unique within their podcast.
+      generateId: ({ data }) => `${String(data['podcast'])}/${String(data['slug'])}`,
+    }),
+  ),
   schema: schemaOnce(episodeSchema),
 });
 

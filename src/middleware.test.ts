@@ -22,7 +22,9 @@ afterEach(() => vi.restoreAllMocks());
 describe('middleware: JSON endpoints', () => {
   it('answer an exception with a logged 500 in JSON, not the HTML error page', async () => {
     const fault = new Error('connection refused');
-    const answer = await through('/api/payments/webhooks/stripe', async () => { throw fault; });
+    const answer = await through('/api/payments/webhooks/stripe', async () => {
+      throw fault;
+    });
     expect([answer.status, answer.statusText]).toEqual([500, 'Internal Server Error']);
     expect(answer.headers.get('content-type')).toBe('application/json; charset=utf-8');
     expect(await answer.json()).toMatchObject({ statusCode: 500, statusMessage: 'Internal Server Error', message: expect.stringMatching(/^Erreur interne/) });
@@ -31,7 +33,10 @@ describe('middleware: JSON endpoints', () => {
   });
 
   it('answer Astro’s HTML 404 page for an unknown address in JSON', async () => {
-    const answer = await through('/api/inconnue', async () => new Response('<!doctype html><title>Page introuvable</title>', { status: 404, statusText: 'OK', headers: { 'Content-Type': 'text/html' } }));
+    const answer = await through(
+      '/api/inconnue',
+      async () => new Response('<!doctype html><title>Page introuvable</title>', { status: 404, statusText: 'OK', headers: { 'Content-Type': 'text/html' } }),
+    );
     expect([answer.status, answer.statusText]).toEqual([404, 'Not Found']);
     expect(await answer.json()).toEqual({ statusCode: 404, statusMessage: 'Not Found', message: 'Cette adresse de l’API n’existe pas.' });
   });
@@ -44,13 +49,21 @@ describe('middleware: JSON endpoints', () => {
   });
 
   it('while a page’s exception still goes to Astro’s error page', async () => {
-    await expect(through('/soutenir/paiement', async () => { throw new Error('boom'); })).rejects.toThrow('boom');
+    await expect(
+      through('/soutenir/paiement', async () => {
+        throw new Error('boom');
+      }),
+    ).rejects.toThrow('boom');
   });
 });
 
 describe('middleware: status lines', () => {
   it('give a page that set its own status the reason of that status, not Astro’s "OK"', async () => {
-    const answer = await through('/soutenir/paiement', async () => new Response('<p>Formulaire trop volumineux.</p>', { status: 413, statusText: 'OK', headers: { 'Content-Type': 'text/html; charset=utf-8' } }));
+    const answer = await through(
+      '/soutenir/paiement',
+      async () =>
+        new Response('<p>Formulaire trop volumineux.</p>', { status: 413, statusText: 'OK', headers: { 'Content-Type': 'text/html; charset=utf-8' } }),
+    );
     expect([answer.status, answer.statusText]).toEqual([413, 'Payload Too Large']);
     expect(await answer.text()).toContain('Formulaire trop volumineux.');
     expect(answer.headers.get('x-content-type-options')).toBe('nosniff');

@@ -25,9 +25,7 @@ import { withReasonPhrase } from './server/http/status';
 export const onRequest: MiddlewareHandler = async (context, next) => {
   // The JSON endpoints answer their errors in JSON, an exception included (never the HTML 500 page).
   const pathname = context.url?.pathname ?? '';
-  const rendered = isApiPath(pathname)
-    ? await jsonErrors(next, (error) => log.error('unhandled error', { path: pathname, error }))
-    : await next();
+  const rendered = isApiPath(pathname) ? await jsonErrors(next, (error) => log.error('unhandled error', { path: pathname, error })) : await next();
   const response = await typesetResponse(rendered);
   if (context.isPrerendered) return response;
   // Every status line says its own reason: a page that set Astro.response.status keeps Astro's "OK".

@@ -65,8 +65,13 @@ for (let i = 0; i < connections; i++) {
   const userId = await createUser(handle.db, { email: `bench-${i}@exemple.fr`, givenName: `Membre ${i}`, now });
   const token = newSecret();
   await insertSession(handle.db, {
-    id_hash: hashSecret(token), user_id: userId, persistent: 1, created_at: toTimestamp(now), last_seen_at: toTimestamp(now),
-    expires_at: toTimestamp(sessionExpiresAt('persistent', now)), user_agent: 'bench',
+    id_hash: hashSecret(token),
+    user_id: userId,
+    persistent: 1,
+    created_at: toTimestamp(now),
+    last_seen_at: toTimestamp(now),
+    expires_at: toTimestamp(sessionExpiresAt('persistent', now)),
+    user_agent: 'bench',
   });
   cookies.push(`cc_session=${token}`);
 }
@@ -86,7 +91,9 @@ function residentMemory(pid: number): { pid: number; command: string; rssMiB: nu
     }
     let children: string[] = [];
     try {
-      children = execFileSync('pgrep', ['-P', String(p)], { encoding: 'utf8' }).split('\n').filter(Boolean);
+      children = execFileSync('pgrep', ['-P', String(p)], { encoding: 'utf8' })
+        .split('\n')
+        .filter(Boolean);
     } catch {}
     for (const child of children) visit(Number(child));
   };
@@ -123,7 +130,9 @@ async function measure(path: string, withCookie: boolean): Promise<Run> {
     url: `${siteUrl}${path}`,
     connections,
     duration,
-    requests: [{ setupRequest: (request) => (withCookie ? { ...request, headers: { ...request.headers, cookie: cookies[next++ % cookies.length]! } } : request) }],
+    requests: [
+      { setupRequest: (request) => (withCookie ? { ...request, headers: { ...request.headers, cookie: cookies[next++ % cookies.length]! } } : request) },
+    ],
   });
   const after = cpuTimes();
   return {
@@ -163,7 +172,9 @@ try {
   // CPU ms per request: what each answer costs the front and the app processes, whatever else the machine runs.
   console.log('  address                 req/s     p50     p99     max  requests  errors  CPU/req front  CPU/req apps');
   for (const r of [health, members]) {
-    console.log(`  ${r.path.padEnd(22)} ${r.rps.toFixed(0).padStart(6)} ${`${r.p50} ms`.padStart(7)} ${`${r.p99} ms`.padStart(7)} ${`${r.max} ms`.padStart(7)} ${String(r.total).padStart(9)} ${String(r.errors).padStart(7)} ${`${r.frontCpu.toFixed(2)} ms`.padStart(14)} ${`${r.appCpu.toFixed(2)} ms`.padStart(13)}`);
+    console.log(
+      `  ${r.path.padEnd(22)} ${r.rps.toFixed(0).padStart(6)} ${`${r.p50} ms`.padStart(7)} ${`${r.p99} ms`.padStart(7)} ${`${r.max} ms`.padStart(7)} ${String(r.total).padStart(9)} ${String(r.errors).padStart(7)} ${`${r.frontCpu.toFixed(2)} ms`.padStart(14)} ${`${r.appCpu.toFixed(2)} ms`.padStart(13)}`,
+    );
   }
   console.log(`  ratio /mon-compte ÷ /api/health: ${(ratio * 100).toFixed(1)} % (goal ≥ ${MIN_RATIO * 100} %, p99 ≤ ${MAX_P99_MS} ms)`);
   console.log('  resident memory:');

@@ -8,7 +8,8 @@
 import { build } from 'astro';
 
 const started = performance.now();
-const stamp = () => `${((performance.now() - started) / 1000).toFixed(1).padStart(6)} s ${String(Math.round(process.memoryUsage.rss() / 1048576)).padStart(5)} MiB`;
+const stamp = () =>
+  `${((performance.now() - started) / 1000).toFixed(1).padStart(6)} s ${String(Math.round(process.memoryUsage.rss() / 1048576)).padStart(5)} MiB`;
 // When the resident set peaks, to tell which phase holds the memory.
 let peak = { mib: 0, at: 0 };
 setInterval(() => {

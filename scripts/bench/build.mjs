@@ -20,7 +20,10 @@ import { join, resolve } from 'node:path';
 import { buildHeapMiB } from '../../src/host/protocol.ts';
 
 const root = resolve(import.meta.dirname, '../..');
-const sizes = process.argv.slice(2).map(Number).filter((n) => n > 0);
+const sizes = process.argv
+  .slice(2)
+  .map(Number)
+  .filter((n) => n > 0);
 const cold = process.argv.includes('--cold');
 const imageCache = join(root, '.bench', 'image-cache');
 if (cold) rmSync(imageCache, { recursive: true, force: true });
@@ -65,10 +68,20 @@ for (const size of sizes) {
   }
   const { seconds, peakMiB, cpuSeconds } = JSON.parse(result.stdout.trim().split('\n').pop());
   const pages = countPages(join(out, 'client'));
-  rows.push({ stories: size, pages, seconds: Number(seconds.toFixed(1)), 'pages/s': Math.round(pages / seconds), 'peak MiB': Math.round(peakMiB), 'CPU s': Math.round(cpuSeconds) });
+  rows.push({
+    stories: size,
+    pages,
+    seconds: Number(seconds.toFixed(1)),
+    'pages/s': Math.round(pages / seconds),
+    'peak MiB': Math.round(peakMiB),
+    'CPU s': Math.round(cpuSeconds),
+  });
   rmSync(work, { recursive: true, force: true });
   rmSync(out, { recursive: true, force: true });
 }
 console.table(rows);
 console.log(cold ? 'image cache: emptied first (--cold)' : `image cache: ${imageCache} (kept between runs; --cold to empty it)`);
-for (const r of rows) console.log(`build ${r.stories} stories: ${r.pages} pages in ${r.seconds} s (${r['pages/s']} pages/s), peak ${r['peak MiB']} MiB, ${r['CPU s']} s of CPU in the build process`);
+for (const r of rows)
+  console.log(
+    `build ${r.stories} stories: ${r.pages} pages in ${r.seconds} s (${r['pages/s']} pages/s), peak ${r['peak MiB']} MiB, ${r['CPU s']} s of CPU in the build process`,
+  );

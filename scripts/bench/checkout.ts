@@ -59,8 +59,13 @@ for (let i = 0; i < members; i++) {
   const userId = await createUser(handle.db, { email: `bench-${i}@exemple.fr`, givenName: `Membre ${i}`, now });
   const token = newSecret();
   await insertSession(handle.db, {
-    id_hash: hashSecret(token), user_id: userId, persistent: 1, created_at: toTimestamp(now), last_seen_at: toTimestamp(now),
-    expires_at: toTimestamp(sessionExpiresAt('persistent', now)), user_agent: 'bench',
+    id_hash: hashSecret(token),
+    user_id: userId,
+    persistent: 1,
+    created_at: toTimestamp(now),
+    last_seen_at: toTimestamp(now),
+    expires_at: toTimestamp(sessionExpiresAt('persistent', now)),
+    user_agent: 'bench',
   });
   cookies.push(`cc_session=${token}`);
 }
@@ -68,7 +73,17 @@ await handle.close();
 
 const server = spawn(process.execPath, [join(root, 'src/host/start.ts')], {
   cwd: root,
-  env: { ...process.env, PORT: String(port), HOST: 'localhost', SITE_URL: siteUrl, DATA_DIR: dataDir, APP_MODE: 'production', PAYMENT_PROVIDER: 'simulated', APP_SECRET: appSecret, LOG_LEVEL: 'warn' },
+  env: {
+    ...process.env,
+    PORT: String(port),
+    HOST: 'localhost',
+    SITE_URL: siteUrl,
+    DATA_DIR: dataDir,
+    APP_MODE: 'production',
+    PAYMENT_PROVIDER: 'simulated',
+    APP_SECRET: appSecret,
+    LOG_LEVEL: 'warn',
+  },
   stdio: ['ignore', 'ignore', 'inherit'],
 });
 
@@ -89,13 +104,23 @@ async function timed<T>(samples: number[], fn: () => Promise<T>): Promise<T> {
 
 async function pool<T>(items: T[], width: number, fn: (item: T) => Promise<void>): Promise<void> {
   let next = 0;
-  await Promise.all(Array.from({ length: Math.min(width, items.length) }, async () => {
-    while (next < items.length) await fn(items[next++]!);
-  }));
+  await Promise.all(
+    Array.from({ length: Math.min(width, items.length) }, async () => {
+      while (next < items.length) await fn(items[next++]!);
+    }),
+  );
 }
 
 const form = (fields: Record<string, string>) => new URLSearchParams(fields).toString();
-const billing = { given_name: 'Camille', family_name: 'Martin', address_line1: '1 place de la Mairie', address_line2: '', postal_code: '93100', city: 'Montreuil', country: 'FR' };
+const billing = {
+  given_name: 'Camille',
+  family_name: 'Martin',
+  address_line1: '1 place de la Mairie',
+  address_line2: '',
+  postal_code: '93100',
+  city: 'Montreuil',
+  country: 'FR',
+};
 
 /** Posts the payment form; answers the provider page's path. */
 async function placeOrder(cookie: string): Promise<string> {
@@ -123,7 +148,16 @@ async function waitForServer() {
 try {
   await waitForServer();
   const db = openDatabase({ kind: 'sqlite', path: join(dataDir, 'contrechamp.db') }).db;
-  const paidCount = async () => Number((await db.selectFrom('orders').select((eb) => eb.fn.countAll<number>().as('n')).where('status', '=', 'paid').executeTakeFirstOrThrow()).n);
+  const paidCount = async () =>
+    Number(
+      (
+        await db
+          .selectFrom('orders')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .where('status', '=', 'paid')
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
 
   // 1. Concurrent checkouts, end to end.
   const formLatency: number[] = [];
@@ -132,7 +166,12 @@ try {
   await pool(cookies.slice(0, checkouts), concurrency, async (cookie) => {
     const page = await timed(formLatency, () => placeOrder(cookie));
     const paid = await timed(payLatency, () =>
-      fetch(`${siteUrl}${page}`, { method: 'POST', redirect: 'manual', headers: { cookie, origin: siteUrl, 'content-type': 'application/x-www-form-urlencoded' }, body: form({ action: 'pay', numero: '4242 4242 4242 4242' }) }),
+      fetch(`${siteUrl}${page}`, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { cookie, origin: siteUrl, 'content-type': 'application/x-www-form-urlencoded' },
+        body: form({ action: 'pay', numero: '4242 4242 4242 4242' }),
+      }),
     );
     if (paid.status !== 303) throw new Error(`simulated page answered ${paid.status}`);
   });
@@ -153,29 +192,55 @@ try {
   });
   const rows = await db.selectFrom('orders').select('id').where('status', '=', 'pending').execute();
   pending.push(...rows.map((r) => r.id));
-  const bodies = pending.map((orderId) => JSON.stringify({ id: `evt_bench_${orderId}`, created: new Date().toISOString(), data: { type: 'payment.succeeded', orderId, paymentRef: `ch_bench_${orderId}`, methodLabel: 'Carte •••• 4242' } }));
+  const bodies = pending.map((orderId) =>
+    JSON.stringify({
+      id: `evt_bench_${orderId}`,
+      created: new Date().toISOString(),
+      data: { type: 'payment.succeeded', orderId, paymentRef: `ch_bench_${orderId}`, methodLabel: 'Carte •••• 4242' },
+    }),
+  );
   const deliveries = [...bodies, ...bodies, ...bodies].sort(() => Math.random() - 0.5);
   const hookLatency: number[] = [];
   let refused = 0;
   const burstStarted = performance.now();
   await pool(deliveries, concurrency, async (body) => {
     const answer = await timed(hookLatency, () =>
-      fetch(`${siteUrl}/api/payments/webhooks/simulated`, { method: 'POST', headers: { 'content-type': 'application/json', [SIMULATED_SIGNATURE_HEADER]: signSimulated(webhookKey, body, new Date()) }, body }),
+      fetch(`${siteUrl}/api/payments/webhooks/simulated`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', [SIMULATED_SIGNATURE_HEADER]: signSimulated(webhookKey, body, new Date()) },
+        body,
+      }),
     );
     if (!answer.ok) refused++;
     await answer.arrayBuffer();
   });
   const burstSeconds = (performance.now() - burstStarted) / 1000;
   console.log(`webhook burst: ${deliveries.length} notifications (${pending.length} orders × 3, shuffled), ${concurrency} at a time`);
-  console.log(`  ${(deliveries.length / burstSeconds).toFixed(0)} notifications per second; p50 ${ms(percentile(hookLatency, 50))}, p99 ${ms(percentile(hookLatency, 99))}; refused ${refused}`);
+  console.log(
+    `  ${(deliveries.length / burstSeconds).toFixed(0)} notifications per second; p50 ${ms(percentile(hookLatency, 50))}, p99 ${ms(percentile(hookLatency, 99))}; refused ${refused}`,
+  );
 
   // The books.
   const total = checkouts + pending.length;
   const paid = await paidCount();
-  const transitions = await db.selectFrom('order_events').select(['order_id', (eb) => eb.fn.countAll<number>().as('n')]).where('to_status', '=', 'paid').where('from_status', '!=', 'paid').groupBy('order_id').execute();
+  const transitions = await db
+    .selectFrom('order_events')
+    .select(['order_id', (eb) => eb.fn.countAll<number>().as('n')])
+    .where('to_status', '=', 'paid')
+    .where('from_status', '!=', 'paid')
+    .groupBy('order_id')
+    .execute();
   const twice = transitions.filter((t) => Number(t.n) !== 1).length;
   const lost = total - paid;
-  const events = Number((await db.selectFrom('provider_events').select((eb) => eb.fn.countAll<number>().as('n')).where('event_id', 'like', 'evt_bench_%').executeTakeFirstOrThrow()).n);
+  const events = Number(
+    (
+      await db
+        .selectFrom('provider_events')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('event_id', 'like', 'evt_bench_%')
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
   console.log(`books: ${total} orders, ${paid} paid, ${lost} lost, ${twice} paid twice, ${events} burst events recorded for ${pending.length} distinct`);
   process.exitCode = lost === 0 && twice === 0 && refused === 0 && events === pending.length ? 0 : 1;
 } finally {

@@ -68,11 +68,29 @@ for (let start = 0; start < supporters; start += 500) {
   await handle.db.transaction().execute(async (trx) => {
     for (let i = start; i < Math.min(supporters, start + 500); i++) {
       const userId = await createUser(trx, { email: `soutien-${i}@exemple.fr`, now });
-      await trx.insertInto('subscriptions').values({
-        id: newId(), user_id: userId, kind: 'plan', plan_id: 'mensuel', amount_cents: 700, interval: 'month', vat_rate_bp: 210, status: 'active',
-        current_period_start: at, current_period_end: at, next_plan_id: null, next_amount_cents: null, provider: 'simulated', provider_ref: null, source: null,
-        created_at: at, updated_at: at, ended_at: null,
-      }).execute();
+      await trx
+        .insertInto('subscriptions')
+        .values({
+          id: newId(),
+          user_id: userId,
+          kind: 'plan',
+          plan_id: 'mensuel',
+          amount_cents: 700,
+          interval: 'month',
+          vat_rate_bp: 210,
+          status: 'active',
+          current_period_start: at,
+          current_period_end: at,
+          next_plan_id: null,
+          next_amount_cents: null,
+          provider: 'simulated',
+          provider_ref: null,
+          source: null,
+          created_at: at,
+          updated_at: at,
+          ended_at: null,
+        })
+        .execute();
       const feed = await ensureFeed(trx, userId, now);
       paths.push(personalFeedPath(feed.secret, shows[i % shows.length]!));
     }
@@ -105,7 +123,15 @@ async function measure(label: string, etags: Map<string, string> | null): Promis
     ],
   });
   const statuses = Object.fromEntries(Object.entries(result.statusCodeStats ?? {}).map(([code, stat]) => [code, (stat as { count: number }).count]));
-  return { label, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, max: result.latency.max, total: result.requests.total, statuses };
+  return {
+    label,
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    max: result.latency.max,
+    total: result.requests.total,
+    statuses,
+  };
 }
 
 try {
@@ -133,14 +159,21 @@ try {
   const full = await measure('full fetches (200)', null);
   const conditional = await measure('conditional (304)', etags);
 
-  console.log(`feeds bench: ${supporters} personal feeds, ${connections} connections, ${duration} s each, npm start (APP_PROCESSES=${process.env['APP_PROCESSES'] ?? 'default'})`);
+  console.log(
+    `feeds bench: ${supporters} personal feeds, ${connections} connections, ${duration} s each, npm start (APP_PROCESSES=${process.env['APP_PROCESSES'] ?? 'default'})`,
+  );
   console.log('  fetches                req/s     p50     p99     max  requests  statuses');
   for (const r of [full, conditional]) {
-    console.log(`  ${r.label.padEnd(20)} ${r.rps.toFixed(0).padStart(6)} ${`${r.p50} ms`.padStart(7)} ${`${r.p99} ms`.padStart(7)} ${`${r.max} ms`.padStart(7)} ${String(r.total).padStart(9)}  ${JSON.stringify(r.statuses)}`);
+    console.log(
+      `  ${r.label.padEnd(20)} ${r.rps.toFixed(0).padStart(6)} ${`${r.p50} ms`.padStart(7)} ${`${r.p99} ms`.padStart(7)} ${`${r.max} ms`.padStart(7)} ${String(r.total).padStart(9)}  ${JSON.stringify(r.statuses)}`,
+    );
   }
   console.log(`  goal: conditional fetches ≥ ${MIN_RPS} req/s`);
   const failures: string[] = [];
-  const wrong = (r: Run, expected: string) => Object.entries(r.statuses).filter(([code]) => code !== expected).reduce((sum, [, count]) => sum + count, 0);
+  const wrong = (r: Run, expected: string) =>
+    Object.entries(r.statuses)
+      .filter(([code]) => code !== expected)
+      .reduce((sum, [, count]) => sum + count, 0);
   if (wrong(full, '200') > 0) failures.push(`${wrong(full, '200')} flux complets sans 200`);
   if (wrong(conditional, '304') > 0) failures.push(`${wrong(conditional, '304')} requêtes conditionnelles sans 304`);
   if (checkGoal && conditional.rps < MIN_RPS) failures.push(`${conditional.rps.toFixed(0)} req/s < ${MIN_RPS}`);

@@ -44,7 +44,12 @@ const handle = openDatabase({ kind: 'sqlite', path: join(dir, 'bench.db') });
 const db = handle.db;
 await migrateToLatest(db);
 let mailsSent = 0;
-const mailer: Mailer = { send: async () => { mailsSent++; return { messageId: 'bench' }; } };
+const mailer: Mailer = {
+  send: async () => {
+    mailsSent++;
+    return { messageId: 'bench' };
+  },
+};
 const base = { db, mailer, clock: systemClock, siteUrl: new URL('https://contrechamp.media'), jobs: { wake() {} } };
 const deps = { ...base } as ServerDeps;
 const provider = createSimulatedProvider(base, { sepaDelayMs: 60_000, signingKey: Buffer.alloc(32, 7) });
@@ -79,7 +84,19 @@ async function users(count: number, prefix: string): Promise<string[]> {
     const rows = Array.from({ length: Math.min(500, count - start) }, (_, i) => {
       const id = newId();
       ids.push(id);
-      return { id, email: `${prefix}${start + i}@exemple.fr`, password_hash: null, given_name: 'Camille', family_name: `Lectrice ${start + i}`, address_line1: '3 rue du Port', postal_code: '44000', city: 'Nantes', email_verified_at: null, created_at: toTimestamp(now), updated_at: toTimestamp(now) };
+      return {
+        id,
+        email: `${prefix}${start + i}@exemple.fr`,
+        password_hash: null,
+        given_name: 'Camille',
+        family_name: `Lectrice ${start + i}`,
+        address_line1: '3 rue du Port',
+        postal_code: '44000',
+        city: 'Nantes',
+        email_verified_at: null,
+        created_at: toTimestamp(now),
+        updated_at: toTimestamp(now),
+      };
     });
     await db.insertInto('users').values(rows).execute();
   }
@@ -94,7 +111,18 @@ console.log(`bench:invoices on ${cpus().length} CPU(s), Node ${process.version},
 const buyers = await users(payments, 'abonne');
 const basket = parseBasket({ formule: 'mensuel' });
 if (!basket.ok) throw new Error(basket.message);
-const input = { given_name: 'Camille', family_name: 'Lectrice', address_line1: '3 rue du Port', address_line2: '', postal_code: '44000', city: 'Nantes', country: 'FR', methode: 'card' as const, cgv: true as const, demarrage_immediat: true };
+const input = {
+  given_name: 'Camille',
+  family_name: 'Lectrice',
+  address_line1: '3 rue du Port',
+  address_line2: '',
+  postal_code: '44000',
+  city: 'Nantes',
+  country: 'FR',
+  methode: 'card' as const,
+  cgv: true as const,
+  demarrage_immediat: true,
+};
 const [sessions, placeMs] = await timed(async () => {
   const urls: string[] = [];
   for (const buyer of buyers) {
@@ -108,9 +136,20 @@ const [, payMs] = await timed(async () => {
   for (const session of sessions) await submitSimulatedSession(provider, session, { action: 'pay', number: '4242424242424242', delivery: PROMPT_DELIVERY });
 });
 const [webhookRuns, deliverMs] = await timed(() => runJobs({ except: [RENDER_PDF.kind] }));
-const invoices = Number((await db.selectFrom('billing_documents').select((eb) => eb.fn.countAll<number>().as('n')).where('kind', '=', 'invoice').executeTakeFirstOrThrow()).n);
+const invoices = Number(
+  (
+    await db
+      .selectFrom('billing_documents')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('kind', '=', 'invoice')
+      .executeTakeFirstOrThrow()
+  ).n,
+);
 const [renders, renderMs] = await timed(() => runJobs({ only: [RENDER_PDF.kind] }));
-const pdfBytes = await db.selectFrom('billing_pdfs').select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.sum<number>(eb.fn('length', ['bytes'])).as('bytes')]).executeTakeFirstOrThrow();
+const pdfBytes = await db
+  .selectFrom('billing_pdfs')
+  .select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.sum<number>(eb.fn('length', ['bytes'])).as('bytes')])
+  .executeTakeFirstOrThrow();
 const numbers = (await db.selectFrom('billing_documents').select('number').where('series', '=', 'F').orderBy('number').execute()).map((r) => Number(r.number));
 const gapless = numbers.length === payments && numbers.every((n, i) => n === i + 1);
 const pathMs = placeMs + payMs + deliverMs;
@@ -118,8 +157,12 @@ console.log(`\n1. ${payments} payments through the payment path (place the order
 console.log(`   place the orders          ${seconds(placeMs)}  (${rate(payments, placeMs)})`);
 console.log(`   pay on the provider       ${seconds(payMs)}  (${rate(payments, payMs)})`);
 console.log(`   webhooks → paid + invoice ${seconds(deliverMs)}  (${webhookRuns} jobs incl. ${mailsSent} mails; ${rate(invoices, deliverMs)})`);
-console.log(`   invoice PDFs rendered and stored: ${renders} in ${seconds(renderMs)}  (${(renderMs / Math.max(1, renders)).toFixed(1)} ms each; ${Math.round(Number(pdfBytes.bytes) / Math.max(1, Number(pdfBytes.n)) / 1024)} KiB each)`);
-console.log(`   => ${invoices} invoices: ${rate(invoices, pathMs)} through the whole payment path without PDFs, ${rate(invoices, pathMs + renderMs)} with their PDFs; numbers 1..${numbers.length} gapless: ${gapless}`);
+console.log(
+  `   invoice PDFs rendered and stored: ${renders} in ${seconds(renderMs)}  (${(renderMs / Math.max(1, renders)).toFixed(1)} ms each; ${Math.round(Number(pdfBytes.bytes) / Math.max(1, Number(pdfBytes.n)) / 1024)} KiB each)`,
+);
+console.log(
+  `   => ${invoices} invoices: ${rate(invoices, pathMs)} through the whole payment path without PDFs, ${rate(invoices, pathMs + renderMs)} with their PDFs; numbers 1..${numbers.length} gapless: ${gapless}`,
+);
 if (!gapless) process.exitCode = 1;
 
 // ---------------------------------------------------------------------------------------------
@@ -134,10 +177,38 @@ const [donations, seedMs] = await timed(async () => {
       Array.from({ length: 1 + ((start + i) % 12) }, (_, m) => {
         const paidAt = toTimestamp(new Date(Date.UTC(year, m, 10, 10)));
         return {
-          id: newId(), reference: newOrderReference(), user_id: userId, purpose: 'donation' as const, reason: m === 0 ? ('initial' as const) : ('renewal' as const), offer_id: 'don', description: 'Don mensuel',
-          interval: 'month' as const, quantity: 1, amount_cents: 1000, vat_rate_bp: 0, vat_cents: 0, currency: 'EUR' as const, source: null, status: 'paid' as const, method: 'card' as const,
-          provider: 'simulated' as const, checkout_ref: null, payment_ref: `ch_${newId()}`, subscription_id: null, attempt_key: `bench:${newId()}`, billing_name: 'Camille Lectrice', billing_address: '',
-          terms_accepted_at: null, immediate_start_at: null, period_start: null, period_end: null, failure_reason: null, submitted_at: null, paid_at: paidAt, created_at: paidAt, updated_at: paidAt,
+          id: newId(),
+          reference: newOrderReference(),
+          user_id: userId,
+          purpose: 'donation' as const,
+          reason: m === 0 ? ('initial' as const) : ('renewal' as const),
+          offer_id: 'don',
+          description: 'Don mensuel',
+          interval: 'month' as const,
+          quantity: 1,
+          amount_cents: 1000,
+          vat_rate_bp: 0,
+          vat_cents: 0,
+          currency: 'EUR' as const,
+          source: null,
+          status: 'paid' as const,
+          method: 'card' as const,
+          provider: 'simulated' as const,
+          checkout_ref: null,
+          payment_ref: `ch_${newId()}`,
+          subscription_id: null,
+          attempt_key: `bench:${newId()}`,
+          billing_name: 'Camille Lectrice',
+          billing_address: '',
+          terms_accepted_at: null,
+          immediate_start_at: null,
+          period_start: null,
+          period_end: null,
+          failure_reason: null,
+          submitted_at: null,
+          paid_at: paidAt,
+          created_at: paidAt,
+          updated_at: paidAt,
         };
       }),
     );
@@ -158,15 +229,23 @@ async function runQueued(kind: string, limit: number): Promise<number> {
   const handler = handlerOf(kind);
   const queued = await db.selectFrom('jobs').select(['id', 'payload']).where('kind', '=', kind).where('status', '=', 'pending').limit(limit).execute();
   for (const job of queued) {
-    await handler.run({ payload: handler.schema.parse(JSON.parse(job.payload)), job: { id: job.id, kind, attempt: 1, maxAttempts: 10 }, signal: new AbortController().signal });
+    await handler.run({
+      payload: handler.schema.parse(JSON.parse(job.payload)),
+      job: { id: job.id, kind, attempt: 1, maxAttempts: 10 },
+      signal: new AbortController().signal,
+    });
   }
   return queued.length;
 }
 const [mailRuns, mailMs] = await timed(() => runQueued('mail.send', donors));
-console.log(`   statement mails           ${seconds(mailMs)}  (${mailRuns} mail jobs' handlers, ${mailsSent} mails composed and handed to a discarding transport)`);
+console.log(
+  `   statement mails           ${seconds(mailMs)}  (${mailRuns} mail jobs' handlers, ${mailsSent} mails composed and handed to a discarding transport)`,
+);
 const [sampleRuns, sampleMs] = await timed(() => runQueued(RENDER_PDF.kind, statementPdfs));
 const perPdf = sampleMs / Math.max(1, sampleRuns);
-console.log(`   statement PDFs            ${perPdf.toFixed(1)} ms each (${sampleRuns} render jobs run), about ${((perPdf * issued) / 60_000).toFixed(1)} min of render jobs for all ${issued}`);
+console.log(
+  `   statement PDFs            ${perPdf.toFixed(1)} ms each (${sampleRuns} render jobs run), about ${((perPdf * issued) / 60_000).toFixed(1)} min of render jobs for all ${issued}`,
+);
 
 await handle.close();
 rmSync(dir, { recursive: true, force: true });

@@ -50,9 +50,7 @@ try {
     const enqueueSeconds = (performance.now() - started) / 1000;
 
     const handles = [first, second].slice(0, workers);
-    const pool = handles.map((handle, i) =>
-      createJobWorker({ db: handle.db, handlers: [job], workerId: `bench-${i}`, concurrency, logger: quiet }),
-    );
+    const pool = handles.map((handle, i) => createJobWorker({ db: handle.db, handlers: [job], workerId: `bench-${i}`, concurrency, logger: quiet }));
     started = performance.now();
     const perWorker = await Promise.all(pool.map((worker) => worker.runDue()));
     const runSeconds = (performance.now() - started) / 1000;
@@ -60,7 +58,13 @@ try {
     const twice = [...runs.values()].filter((count) => count > 1).length;
     const missing = ids.filter((id) => !runs.has(id)).length;
     const notDone = Number(
-      (await first.db.selectFrom('jobs').select((eb) => eb.fn.countAll().as('n')).where('status', '!=', 'done').executeTakeFirstOrThrow()).n,
+      (
+        await first.db
+          .selectFrom('jobs')
+          .select((eb) => eb.fn.countAll().as('n'))
+          .where('status', '!=', 'done')
+          .executeTakeFirstOrThrow()
+      ).n,
     );
     console.log(
       `${workers} worker(s) × concurrency ${concurrency}: enqueued ${total} in ${enqueueSeconds.toFixed(2)} s ` +

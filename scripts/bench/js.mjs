@@ -37,7 +37,12 @@ const server = spawn(process.execPath, [join(root, 'src/host/start.ts')], {
   cwd: root,
   // As in production: measurement on (its tracker counts), demo content.
   env: {
-    ...process.env, PORT: String(port), HOST: 'localhost', SITE_URL: base, DATA_DIR: dataDir, APP_MODE: 'demo',
+    ...process.env,
+    PORT: String(port),
+    HOST: 'localhost',
+    SITE_URL: base,
+    DATA_DIR: dataDir,
+    APP_MODE: 'demo',
     PUBLIC_PLAUSIBLE_DOMAIN: process.env.PUBLIC_PLAUSIBLE_DOMAIN ?? 'contrechamp.media',
   },
   stdio: ['ignore', 'ignore', 'inherit'],
@@ -64,7 +69,14 @@ await waitForServer();
 const executablePath = process.env.CHROMIUM_PATH ?? (existsSync('/usr/bin/chromium') ? '/usr/bin/chromium' : undefined);
 const browser = await chromium.launch({
   ...(executablePath ? { executablePath } : {}),
-  args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--autoplay-policy=no-user-gesture-required'],
+  args: [
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+    '--autoplay-policy=no-user-gesture-required',
+  ],
 });
 
 /** Records every JavaScript response of a page, with its gzipped size. */
@@ -99,7 +111,8 @@ async function open(path) {
   return { page, scripts, others };
 }
 
-const total = (scripts) => [...scripts.values()].reduce((sum, s) => ({ files: sum.files + 1, raw: sum.raw + s.raw, gz: sum.gz + s.gz }), { files: 0, raw: 0, gz: 0 });
+const total = (scripts) =>
+  [...scripts.values()].reduce((sum, s) => ({ files: sum.files + 1, raw: sum.raw + s.raw, gz: sum.gz + s.gz }), { files: 0, raw: 0, gz: 0 });
 const kb = (bytes) => (bytes / 1024).toFixed(1).padStart(6);
 
 // One page of each type, found from the home page and the lists.
@@ -149,7 +162,7 @@ const interactions = {
     await page.keyboard.press('Escape');
     return true;
   },
-  'Écouter': async (page) => {
+  Écouter: async (page) => {
     const listen = page.getByRole('main').getByRole('link', { name: /^Écouter/ });
     if (!(await listen.count())) return false;
     await listen.first().click();
@@ -169,7 +182,9 @@ const names = (entries) => entries.map(([u]) => u.split('/').pop()).join(' ');
 
 console.log(`JavaScript loaded per page type (gzip -9), ${base}`);
 console.log(`${''.padEnd(20)} ${'before interaction'.padStart(24)}  ${'after interaction'.padStart(24)}`);
-console.log(`${'page type'.padEnd(20)} ${'files'.padStart(5)} ${'raw KB'.padStart(8)} ${'gzip KB'.padStart(8)}   ${'files'.padStart(5)} ${'raw KB'.padStart(8)} ${'gzip KB'.padStart(8)}  path`);
+console.log(
+  `${'page type'.padEnd(20)} ${'files'.padStart(5)} ${'raw KB'.padStart(8)} ${'gzip KB'.padStart(8)}   ${'files'.padStart(5)} ${'raw KB'.padStart(8)} ${'gzip KB'.padStart(8)}  path`,
+);
 let articleGz = 0;
 /** For the article: what each interaction added, and the files fetched before any. */
 const articleDetail = [];
@@ -196,7 +211,9 @@ for (const [name, path] of pages) {
   }
   if (name === 'article') searchData = [...others.values()].reduce((sum, n) => sum + n, 0);
   const after = total(scripts);
-  console.log(`${name.padEnd(20)} ${String(before.files).padStart(5)} ${kb(before.raw).padStart(8)} ${kb(before.gz).padStart(8)}   ${String(scripts.size).padStart(5)} ${kb(after.raw).padStart(8)} ${kb(after.gz).padStart(8)}  ${path}`);
+  console.log(
+    `${name.padEnd(20)} ${String(before.files).padStart(5)} ${kb(before.raw).padStart(8)} ${kb(before.gz).padStart(8)}   ${String(scripts.size).padStart(5)} ${kb(after.raw).padStart(8)} ${kb(after.gz).padStart(8)}  ${path}`,
+  );
   await page.close();
 }
 
@@ -206,7 +223,9 @@ for (const [label, entries] of articleDetail) {
   const { raw, gz } = total(new Map(entries));
   console.log(`${label.padEnd(22)} ${String(entries.length).padStart(3)} ${kb(raw).padStart(8)} ${kb(gz).padStart(8)}  ${names(entries)}`);
 }
-console.log(`${'  search data'.padEnd(22)} ${''.padStart(3)} ${kb(searchData).padStart(8)} ${''.padStart(8)}  WebAssembly and index chunks (not JavaScript; sent as stored)`);
+console.log(
+  `${'  search data'.padEnd(22)} ${''.padStart(3)} ${kb(searchData).padStart(8)} ${''.padStart(8)}  WebAssembly and index chunks (not JavaScript; sent as stored)`,
+);
 
 await browser.close();
 stop();

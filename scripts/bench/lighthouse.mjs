@@ -96,7 +96,14 @@ const chromePath = process.env.CHROME_PATH ?? (existsSync('/usr/bin/chromium') ?
 const debugPort = await freePort();
 const browser = await chromium.launch({
   ...(chromePath ? { executablePath: chromePath } : {}),
-  args: [`--remote-debugging-port=${debugPort}`, '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  args: [
+    `--remote-debugging-port=${debugPort}`,
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+  ],
 });
 
 const median = (values) => {
@@ -154,12 +161,16 @@ try {
 
 const ms = (value) => `${(value / 1000).toFixed(2)} s`;
 const clsText = (value) => value.toFixed(3);
-console.log(`Lighthouse ${(await import('lighthouse/package.json', { with: { type: 'json' } })).default.version}, mobile, simulated throttling, median of ${runs} run(s), ${base}`);
+console.log(
+  `Lighthouse ${(await import('lighthouse/package.json', { with: { type: 'json' } })).default.version}, mobile, simulated throttling, median of ${runs} run(s), ${base}`,
+);
 console.log('');
 console.log('| page | score | LCP | CLS | TBT | FCP | Speed Index | render-blocking files | LCP element |');
 console.log('|---|---|---|---|---|---|---|---|---|');
 for (const row of rows) {
-  console.log(`| ${row.name} (${row.path}) | ${row.score} (${row.scores.join(' ')}) | ${ms(row.lcp)} | ${clsText(row.cls)} | ${Math.round(row.tbt)} ms | ${ms(row.fcp)} | ${ms(row.si)} | ${row.blocking} | ${row.lcpElement.replace(/\|/g, '/')} |`);
+  console.log(
+    `| ${row.name} (${row.path}) | ${row.score} (${row.scores.join(' ')}) | ${ms(row.lcp)} | ${clsText(row.cls)} | ${Math.round(row.tbt)} ms | ${ms(row.fcp)} | ${ms(row.si)} | ${row.blocking} | ${row.lcpElement.replace(/\|/g, '/')} |`,
+  );
 }
 
 const misses = rows.flatMap((row) => [

@@ -83,11 +83,38 @@ const db = handle.db;
   for (let from = 0; from < subscribers; from += 2000) {
     await db.transaction().execute(async (trx) => {
       const rows = Array.from({ length: Math.min(2000, subscribers - from) }, (_, i) => from + i);
-      await trx.insertInto('newsletter_subscribers').values(rows.map((i) => ({ id: uuidOf(i), email: `lecteur-${i}@exemple.fr`, status: 'confirmed' as const, unsubscribe_hash: null, created_at: now, confirmed_at: now, unsubscribed_at: null }))).execute();
-      await trx.insertInto('newsletter_subscriptions').values(rows.map((i) => ({ subscriber_id: uuidOf(i), newsletter: 'hebdo', status: 'confirmed' as const, created_at: now, confirmed_at: now, unsubscribed_at: null }))).execute();
+      await trx
+        .insertInto('newsletter_subscribers')
+        .values(
+          rows.map((i) => ({
+            id: uuidOf(i),
+            email: `lecteur-${i}@exemple.fr`,
+            status: 'confirmed' as const,
+            unsubscribe_hash: null,
+            created_at: now,
+            confirmed_at: now,
+            unsubscribed_at: null,
+          })),
+        )
+        .execute();
+      await trx
+        .insertInto('newsletter_subscriptions')
+        .values(
+          rows.map((i) => ({
+            subscriber_id: uuidOf(i),
+            newsletter: 'hebdo',
+            status: 'confirmed' as const,
+            created_at: now,
+            confirmed_at: now,
+            unsubscribed_at: null,
+          })),
+        )
+        .execute();
     });
   }
-  console.log(`newsletter bench: ${subscribers.toLocaleString('en')} confirmed subscribers written in ${((performance.now() - started) / 1000).toFixed(1)} s (scratch database ${dbPath})`);
+  console.log(
+    `newsletter bench: ${subscribers.toLocaleString('en')} confirmed subscribers written in ${((performance.now() - started) / 1000).toFixed(1)} s (scratch database ${dbPath})`,
+  );
 }
 
 /** A UUID-shaped id per subscriber index (the tokens expect one). */
@@ -179,12 +206,26 @@ function killServer(signal: NodeJS.Signals): Promise<void> {
   return exited;
 }
 
-const deps = { db, clock: systemClock, siteUrl, jobs: { wake: () => {} }, mailer: { send: () => Promise.reject(new Error('unused')) } } as unknown as ServerDeps;
+const deps = {
+  db,
+  clock: systemClock,
+  siteUrl,
+  jobs: { wake: () => {} },
+  mailer: { send: () => Promise.reject(new Error('unused')) },
+} as unknown as ServerDeps;
 
 async function newIssue(subject: string): Promise<string> {
   const created = await createIssue(deps, {
     userId: 'bench',
-    issue: { newsletter: 'hebdo', subject, preheader: 'La semaine de Contrechamp', intro: 'Bonjour,\n\nvoici **la semaine** de Contrechamp, ses enquêtes et ses émissions.', stories: [], supportBlock: true, segment: 'all' },
+    issue: {
+      newsletter: 'hebdo',
+      subject,
+      preheader: 'La semaine de Contrechamp',
+      intro: 'Bonjour,\n\nvoici **la semaine** de Contrechamp, ses enquêtes et ses émissions.',
+      stories: [],
+      supportBlock: true,
+      segment: 'all',
+    },
   });
   if (!created.ok) throw new Error(created.message);
   return created.id;
@@ -246,10 +287,16 @@ try {
   const queueSeconds = (queuedAt - t0) / 1000;
   const rate = firstTally.accepted / ((doneAt - queuedAt) / 1000);
   const aboveIdle = peakMiB - idleMiB;
-  console.log(`  queue:        ${queueSeconds.toFixed(1)} s from the schedule to ${subscribers.toLocaleString('en')} delivery rows committed (the worker polls every second) — goal ≤ ${GOALS.queueSeconds} s`);
-  console.log(`  send:         ${firstTally.accepted.toLocaleString('en')} messages in ${((doneAt - queuedAt) / 1000).toFixed(1)} s: ${rate.toFixed(0)} messages per second end to end — goal ≥ ${GOALS.messagesPerSecond}`);
+  console.log(
+    `  queue:        ${queueSeconds.toFixed(1)} s from the schedule to ${subscribers.toLocaleString('en')} delivery rows committed (the worker polls every second) — goal ≤ ${GOALS.queueSeconds} s`,
+  );
+  console.log(
+    `  send:         ${firstTally.accepted.toLocaleString('en')} messages in ${((doneAt - queuedAt) / 1000).toFixed(1)} s: ${rate.toFixed(0)} messages per second end to end — goal ≥ ${GOALS.messagesPerSecond}`,
+  );
   console.log(`  cpu:          ${cpuPerMessage.toFixed(2)} ms of the server's processes per message (the machine's load aside)`);
-  console.log(`  memory:       server processes ${idleMiB.toFixed(0)} MiB idle, ${peakMiB.toFixed(0)} MiB at peak: ${aboveIdle.toFixed(0)} MiB above idle — goal ≤ ${GOALS.memoryAboveIdleMiB}`);
+  console.log(
+    `  memory:       server processes ${idleMiB.toFixed(0)} MiB idle, ${peakMiB.toFixed(0)} MiB at peak: ${aboveIdle.toFixed(0)} MiB above idle — goal ≤ ${GOALS.memoryAboveIdleMiB}`,
+  );
   console.log(`  exactly once: ${firstTally.duplicates} recipients mailed twice, ${firstTally.missing} missing`);
   if (queueSeconds > GOALS.queueSeconds) failures.push('queue');
   if (rate < GOALS.messagesPerSecond) failures.push('messages per second');
@@ -279,8 +326,15 @@ try {
       await sleep(500);
     }
     const t = tally(secondNumber);
-    const stuck = await db.selectFrom('newsletter_deliveries').select(sql<number>`count(*)`.as('n')).where('issue_id', '=', second).where('status', 'in', ['queued', 'sending']).executeTakeFirstOrThrow();
-    console.log(`  with 2 × kill -9: done in ${((performance.now() - started) / 1000).toFixed(0)} s (a killed batch waits for its lease); ${t.duplicates} recipients mailed twice, ${t.missing} missing (goal 0 and 0); ${t.resubmissions} message(s) in doubt resubmitted with the same Message-ID; ${Number(stuck.n)} rows left open`);
+    const stuck = await db
+      .selectFrom('newsletter_deliveries')
+      .select(sql<number>`count(*)`.as('n'))
+      .where('issue_id', '=', second)
+      .where('status', 'in', ['queued', 'sending'])
+      .executeTakeFirstOrThrow();
+    console.log(
+      `  with 2 × kill -9: done in ${((performance.now() - started) / 1000).toFixed(0)} s (a killed batch waits for its lease); ${t.duplicates} recipients mailed twice, ${t.missing} missing (goal 0 and 0); ${t.resubmissions} message(s) in doubt resubmitted with the same Message-ID; ${Number(stuck.n)} rows left open`,
+    );
     if (t.duplicates || t.missing) failures.push('exactly once (kill -9)');
   }
   if (failures.length) console.log(`  ÉCHEC : ${failures.join(', ')}`);

@@ -376,7 +376,9 @@ try {
         .sort();
     const expected = files(join(out, 'client'));
     const actual = files(liveClient());
-    const differing = expected.filter((file) => !actual.includes(file) || !readFileSync(join(out, 'client', file)).equals(readFileSync(join(liveClient(), file))));
+    const differing = expected.filter(
+      (file) => !actual.includes(file) || !readFileSync(join(out, 'client', file)).equals(readFileSync(join(liveClient(), file))),
+    );
     const extra = actual.filter((file) => !expected.includes(file));
     verified = { pages: expected.length, differing, extra };
   }
@@ -392,15 +394,29 @@ try {
   }
 }
 
-console.log(values.direct ? 'Constructions lancées directement (src/host/build.ts).' : 'Publications par le webhook (POST /api/rebuild), temps jusqu’à la page servie.');
+console.log(
+  values.direct ? 'Constructions lancées directement (src/host/build.ts).' : 'Publications par le webhook (POST /api/rebuild), temps jusqu’à la page servie.',
+);
 console.table(table);
 for (const row of rows) {
-  const misses = Object.entries(row.found).filter(([, ok]) => !ok).map(([where]) => where);
+  const misses = Object.entries(row.found)
+    .filter(([, ok]) => !ok)
+    .map(([where]) => where);
   const p = row.phases ?? {};
   console.log(
     `${row.label}: ${row.seconds.toFixed(1)} s (${p.rendered ?? '?'} pages rendered, ${p.reused ?? '?'} reused${p.deferred ? `; ${p.deferred} later list pages live ${row.followUp?.toFixed(1)} s after, through a follow-up build` : ''})` +
-      (Object.keys(row.found).length ? (misses.length ? `; WRONG on: ${misses.join(', ')}` : row.label.includes('deleted') ? '; gone from the page, home page, list, feed, sitemap and search' : '; shown on the page, home page, list, feed, sitemap and search') : '') +
-      (row.untouched === 'removed' ? '; the previous build was removed by the publisher once replaced' : row.untouched ? '; the previous build was left untouched' : '; THE LIVE BUILD CHANGED DURING THE BUILD'),
+      (Object.keys(row.found).length
+        ? misses.length
+          ? `; WRONG on: ${misses.join(', ')}`
+          : row.label.includes('deleted')
+            ? '; gone from the page, home page, list, feed, sitemap and search'
+            : '; shown on the page, home page, list, feed, sitemap and search'
+        : '') +
+      (row.untouched === 'removed'
+        ? '; the previous build was removed by the publisher once replaced'
+        : row.untouched
+          ? '; the previous build was left untouched'
+          : '; THE LIVE BUILD CHANGED DURING THE BUILD'),
   );
 }
 if (verified) {

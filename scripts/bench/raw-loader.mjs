@@ -1,7 +1,9 @@
 // Lets a Node script import the server's modules outside Vite: `import text from './x.yaml?raw'`
 // becomes the file's text (as Vite does at build). Used by the benchmarks run with tsx.
 import { register } from 'node:module';
-register('data:text/javascript,' + encodeURIComponent(`
+register(
+  'data:text/javascript,' +
+    encodeURIComponent(`
 import { readFile } from 'node:fs/promises';
 export async function resolve(specifier, context, next) {
   if (specifier.endsWith('?raw')) {
@@ -16,4 +18,5 @@ export async function load(url, context, next) {
     return { format: 'module', source: 'export default ' + JSON.stringify(text), shortCircuit: true };
   }
   return next(url, context);
-}`));
+}`),
+);

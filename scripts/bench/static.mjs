@@ -185,55 +185,67 @@ async function load(port, headers) {
  */
 async function rawLoad(port, headers, connections = 100) {
   const { connect } = await import('node:net');
-  const head = Buffer.from(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\n${Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join('')}\r\n`);
+  const head = Buffer.from(
+    `GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\n${Object.entries(headers)
+      .map(([k, v]) => `${k}: ${v}\r\n`)
+      .join('')}\r\n`,
+  );
   /** @type {number[]} */
   const latencies = [];
   let errors = 0;
   let non2xx = 0;
   const end = performance.now() + seconds * 1000;
-  await Promise.all(Array.from({ length: connections }, () => new Promise((resolveConnection) => {
-    const socket = connect(port, '127.0.0.1');
-    let buffer = Buffer.alloc(0);
-    let need = -1;
-    let sent = 0;
-    const send = () => {
-      if (performance.now() > end) {
-        socket.destroy();
-        resolveConnection(undefined);
-        return;
-      }
-      sent = performance.now();
-      socket.write(head);
-    };
-    socket.on('connect', send);
-    socket.on('data', (chunk) => {
-      buffer = buffer.length > 0 ? Buffer.concat([buffer, chunk]) : chunk;
-      for (;;) {
-        if (need < 0) {
-          const at = buffer.indexOf('\r\n\r\n');
-          if (at < 0) return;
-          const text = buffer.subarray(0, at).toString('latin1');
-          if (!/^HTTP\/1\.1 2/.test(text)) non2xx += 1;
-          need = at + 4 + Number(/\r\ncontent-length: *(\d+)/i.exec(text)?.[1] ?? 0);
-        }
-        if (buffer.length < need) return;
-        buffer = buffer.subarray(need);
-        need = -1;
-        latencies.push(performance.now() - sent);
-        send();
-        if (socket.destroyed) return;
-      }
-    });
-    socket.on('error', () => {
-      errors += 1;
-      resolveConnection(undefined);
-    });
-  })));
+  await Promise.all(
+    Array.from(
+      { length: connections },
+      () =>
+        new Promise((resolveConnection) => {
+          const socket = connect(port, '127.0.0.1');
+          let buffer = Buffer.alloc(0);
+          let need = -1;
+          let sent = 0;
+          const send = () => {
+            if (performance.now() > end) {
+              socket.destroy();
+              resolveConnection(undefined);
+              return;
+            }
+            sent = performance.now();
+            socket.write(head);
+          };
+          socket.on('connect', send);
+          socket.on('data', (chunk) => {
+            buffer = buffer.length > 0 ? Buffer.concat([buffer, chunk]) : chunk;
+            for (;;) {
+              if (need < 0) {
+                const at = buffer.indexOf('\r\n\r\n');
+                if (at < 0) return;
+                const text = buffer.subarray(0, at).toString('latin1');
+                if (!/^HTTP\/1\.1 2/.test(text)) non2xx += 1;
+                need = at + 4 + Number(/\r\ncontent-length: *(\d+)/i.exec(text)?.[1] ?? 0);
+              }
+              if (buffer.length < need) return;
+              buffer = buffer.subarray(need);
+              need = -1;
+              latencies.push(performance.now() - sent);
+              send();
+              if (socket.destroyed) return;
+            }
+          });
+          socket.on('error', () => {
+            errors += 1;
+            resolveConnection(undefined);
+          });
+        }),
+    ),
+  );
   latencies.sort((a, b) => a - b);
   return { rps: latencies.length / seconds, p99: Math.round(latencies[Math.floor(latencies.length * 0.99)] ?? 0), errors, non2xx };
 }
 
-console.log(`\nStatic throughput, ${path}, 100 connections, median of ${rounds} turns of ${seconds} s each (nginx ${hasBrotli ? 'gzip_static + brotli_static' : 'gzip_static'}; nginx sends ${nginxEncoding}):`);
+console.log(
+  `\nStatic throughput, ${path}, 100 connections, median of ${rounds} turns of ${seconds} s each (nginx ${hasBrotli ? 'gzip_static + brotli_static' : 'gzip_static'}; nginx sends ${nginxEncoding}):`,
+);
 console.log('| client | Accept-Encoding | npm start (front) req/s | p99 ms | nginx req/s | p99 ms | ratio |');
 console.log('|---|---|---|---|---|---|---|');
 /** @type {string[]} */
@@ -256,13 +268,16 @@ for (const [client, label, headers] of /** @type {const} */ ([
     fronts.push(await run(frontPort, { ...headers }));
     references.push(await run(nginxPort, { ...headers }));
   }
-  const median = (/** @type {Awaited<ReturnType<typeof load>>[]} */ list) => /** @type {Awaited<ReturnType<typeof load>>} */ ([...list].sort((a, b) => a.rps - b.rps)[Math.floor(list.length / 2)]);
+  const median = (/** @type {Awaited<ReturnType<typeof load>>[]} */ list) =>
+    /** @type {Awaited<ReturnType<typeof load>>} */ ([...list].sort((a, b) => a.rps - b.rps)[Math.floor(list.length / 2)]);
   const front = median(fronts);
   const reference = median(references);
   const ratio = front.rps / reference.rps;
   ratios.push(`${ratio.toFixed(2)} (${client}, ${label === 'none' ? 'uncompressed' : 'brotli'})`);
   const fault = (/** @type {{ errors: number, non2xx: number }} */ r) => (r.errors + r.non2xx > 0 ? ` (${r.errors + r.non2xx} errors)` : '');
-  console.log(`| ${client} | ${label} | ${Math.round(front.rps).toLocaleString('en')}${fault(front)} | ${front.p99} | ${Math.round(reference.rps).toLocaleString('en')}${fault(reference)} | ${reference.p99} | ${ratio.toFixed(2)} |`);
+  console.log(
+    `| ${client} | ${label} | ${Math.round(front.rps).toLocaleString('en')}${fault(front)} | ${front.p99} | ${Math.round(reference.rps).toLocaleString('en')}${fault(reference)} | ${reference.p99} | ${ratio.toFixed(2)} |`,
+  );
 }
 console.log(`\nRatio front / nginx: ${ratios.join(', ')} (goal: at least 0.5)`);
 process.exit(0);

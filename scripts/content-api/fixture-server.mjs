@@ -67,7 +67,9 @@ export function readCorpus(contentDir, mediaBase) {
       // Images are files beside the entry; the API names them by absolute address.
       for (const field of spec.images) {
         if (data[field]?.src) {
-          const path = relative(contentDir, resolve(dirname(file), data[field].src)).split(sep).join('/');
+          const path = relative(contentDir, resolve(dirname(file), data[field].src))
+            .split(sep)
+            .join('/');
           data[field] = { ...data[field], src: new URL(`media/${path}`, mediaBase).href };
         }
       }
@@ -210,10 +212,11 @@ export async function startFixtureServer({ contentDir = 'src/content', port = 0,
     reload() {
       corpus = readCorpus(root, `${origin}/`);
     },
-    close: () => new Promise((done) => {
-      server.closeAllConnections();
-      server.close(() => done());
-    }),
+    close: () =>
+      new Promise((done) => {
+        server.closeAllConnections();
+        server.close(() => done());
+      }),
   };
 }
 

@@ -73,7 +73,11 @@ export const accessibility = {
     { name: 'Mes abonnements', path: '/mon-compte/abonnements', signedIn: true },
     { name: 'Sociétariat', path: '/mon-compte/societariat', signedIn: true },
     { name: 'Mes podcasts', path: '/mon-compte/podcasts', signedIn: true },
-    { name: 'Transcription d’un épisode réservé aux soutiens', path: '/podcasts/les-voix-du-terrain/annick-vingt-deux-ans-de-guichet/transcription-soutiens', signedIn: true },
+    {
+      name: 'Transcription d’un épisode réservé aux soutiens',
+      path: '/podcasts/les-voix-du-terrain/annick-vingt-deux-ans-de-guichet/transcription-soutiens',
+      signedIn: true,
+    },
   ] satisfies AuditedPage[],
   nonConformities: [
     {

@@ -41,12 +41,18 @@ export const catalogSchema = z
         presetsCents: z.array(cents).min(1).max(6),
         minimumCents: cents,
         maximumCents: cents,
-        pressFundUrl: z.url({ protocol: /^https$/ }).or(z.literal('')).default(''),
+        pressFundUrl: z
+          .url({ protocol: /^https$/ })
+          .or(z.literal(''))
+          .default(''),
         pressFundName: z.string().default(''),
       })
       .strict()
       .refine((d) => d.minimumCents < d.maximumCents, 'le minimum doit être inférieur au maximum')
-      .refine((d) => d.presetsCents.every((p) => p >= d.minimumCents && p <= d.maximumCents), 'chaque montant proposé doit être entre le minimum et le maximum'),
+      .refine(
+        (d) => d.presetsCents.every((p) => p >= d.minimumCents && p <= d.maximumCents),
+        'chaque montant proposé doit être entre le minimum et le maximum',
+      ),
     gifts: z.array(giftSchema),
   })
   .strict()

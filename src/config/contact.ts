@@ -28,11 +28,13 @@ export const CONTACT_ROUTES: Record<ContactFormSubject, ContactSubject> = {
 
 /** What the sender is told once the message is sent: the answer times of the contact page. */
 export const CONTACT_ACKNOWLEDGEMENTS: Record<ContactFormSubject, string> = {
-  redaction: 'Merci, votre message est bien parti. La rédaction lit tous les messages, mais ne peut pas répondre à chacun : si votre information l’intéresse, elle vous recontactera.',
+  redaction:
+    'Merci, votre message est bien parti. La rédaction lit tous les messages, mais ne peut pas répondre à chacun : si votre information l’intéresse, elle vous recontactera.',
   abonnement: 'Merci, votre message est bien parti. Nous répondons aux questions sur les abonnements et les dons sous cinq jours ouvrés.',
   societariat: 'Merci, votre message est bien parti. Nous répondons aux questions sur le sociétariat sous cinq jours ouvrés.',
   partenariat: 'Merci, votre message est bien parti. Nous vous répondons dès que possible.',
   donnees: 'Merci, votre message est bien parti. Nous traitons les demandes relatives à vos données personnelles dans un délai d’un mois au plus.',
-  accessibilite: 'Merci, votre message est bien parti. Nous répondons aux signalements d’accessibilité sous cinq jours ouvrés, avec le contenu sous une autre forme si nous ne pouvons pas corriger tout de suite.',
+  accessibilite:
+    'Merci, votre message est bien parti. Nous répondons aux signalements d’accessibilité sous cinq jours ouvrés, avec le contenu sous une autre forme si nous ne pouvons pas corriger tout de suite.',
   autre: 'Merci, votre message est bien parti. Nous vous répondons dès que possible.',
 };

@@ -19,7 +19,10 @@ function sections(markdown: string): Map<string, { label: string; amount: number
   for (const line of markdown.split('\n')) {
     if (line.startsWith('### ')) out.set((current = line.slice(4).trim()), []);
     else if (line.startsWith('|')) {
-      const [label = '', amount = ''] = line.slice(1).split('|').map((c) => c.trim());
+      const [label = '', amount = ''] = line
+        .slice(1)
+        .split('|')
+        .map((c) => c.trim());
       out.get(current)!.push({ label, amount: euros(amount) });
     }
   }
@@ -56,7 +59,10 @@ describe('the cooperative documents', () => {
     expect(seed).toContain(`soit ${new Intl.NumberFormat('fr-FR').format(net!)} €`.replace(/\u202f/g, ' '));
     // « Comment nous sommes financés » gives last year's shares of revenue: 71 % subscriptions, 21 % donations.
     const presentation = readFileSync(resolve('src/content/pages/presentation.md'), 'utf8');
-    for (const [label, row] of [['abonnements', income.rows[0]!], ['dons', income.rows[1]!]] as const) {
+    for (const [label, row] of [
+      ['abonnements', income.rows[0]!],
+      ['dons', income.rows[1]!],
+    ] as const) {
       const percent = Math.round((row.amount / income.total) * 100);
       expect(presentation).toMatch(new RegExp(`\\*\\*${percent}\\s?%\\*\\*\\s?:\\s${label}`));
     }

@@ -44,5 +44,6 @@ export const INDEXABLE_ON_DEMAND_PATHS = ['/mailinglist', '/lettres'] as const;
 /** Whether an address (a path, without query) belongs to a private or transactional area. */
 export function isPrivatePath(pathname: string): boolean {
   return PRIVATE_PATH_PREFIXES.some((prefix) =>
-    prefix.endsWith('/') ? pathname === prefix.slice(0, -1) || pathname.startsWith(prefix) : pathname === prefix || pathname.startsWith(`${prefix}/`));
+    prefix.endsWith('/') ? pathname === prefix.slice(0, -1) || pathname.startsWith(prefix) : pathname === prefix || pathname.startsWith(`${prefix}/`),
+  );
 }

@@ -36,7 +36,10 @@ describe('contact addresses', () => {
       ...filesUnder(join(root, 'src'), (p) => /\.(astro|tsx?|mjs)$/.test(p) && !/\.test\.tsx?$/.test(p)),
     ];
     const unknown = sources.flatMap((file) =>
-      [...readFileSync(file, 'utf8').matchAll(ADDRESS)].map((m) => m[0]).filter((a) => !known.has(a) && a !== NO_REPLY).map((a) => `${relative(root, file)}: ${a}`),
+      [...readFileSync(file, 'utf8').matchAll(ADDRESS)]
+        .map((m) => m[0])
+        .filter((a) => !known.has(a) && a !== NO_REPLY)
+        .map((a) => `${relative(root, file)}: ${a}`),
     );
     expect(unknown).toEqual([]);
   });

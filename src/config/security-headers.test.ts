@@ -53,7 +53,17 @@ describe('security headers', () => {
     // src/host/start.ts (its front process and the app process behind it), run as is against a
     // stand-in build whose handler sets no header.
     const root = mkdtempSync(join(tmpdir(), 'contrechamp-start-'));
-    for (const file of ['src/host/start.ts', 'src/host/build-fingerprint.ts', 'src/host/front.ts', 'src/host/static.ts', 'src/host/app.ts', 'src/host/protocol.ts', 'src/lib/process-hooks.ts', 'src/config/security-headers.mjs', 'src/server/editorial/live.ts']) {
+    for (const file of [
+      'src/host/start.ts',
+      'src/host/build-fingerprint.ts',
+      'src/host/front.ts',
+      'src/host/static.ts',
+      'src/host/app.ts',
+      'src/host/protocol.ts',
+      'src/lib/process-hooks.ts',
+      'src/config/security-headers.mjs',
+      'src/server/editorial/live.ts',
+    ]) {
       mkdirSync(join(root, file, '..'), { recursive: true });
       copyFileSync(join(repo, file), join(root, file));
     }
@@ -61,9 +71,15 @@ describe('security headers', () => {
     mkdirSync(join(root, 'dist/client/_astro'), { recursive: true });
     // A file of the build's client folder, which the front process serves itself.
     writeFileSync(join(root, 'dist/client/_astro/site.css'), 'main{}');
-    writeFileSync(join(root, 'dist/server/entry.mjs'), "export const handler = (req, res) => { res.setHeader('Content-Type', 'text/css'); res.end('body{}'); };\n");
+    writeFileSync(
+      join(root, 'dist/server/entry.mjs'),
+      "export const handler = (req, res) => { res.setHeader('Content-Type', 'text/css'); res.end('body{}'); };\n",
+    );
     const port = 20_000 + Math.floor(Math.random() * 20_000);
-    const child = spawn(process.execPath, [join(root, 'src/host/start.ts'), '--no-build'], { env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: join(root, 'data') }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [join(root, 'src/host/start.ts'), '--no-build'], {
+      env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: join(root, 'data') },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     try {
       await new Promise<void>((ready, fail) => {
         child.stdout.on('data', (chunk: Buffer) => chunk.toString().includes('listening') && ready());

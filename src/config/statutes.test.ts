@@ -8,7 +8,11 @@ const edit = (from: string, to: string) => raw.replace(from, to);
 
 describe('the statutes’ rules', () => {
   it('load with three colleges weighing 100 %, and their PDF is served', () => {
-    expect(statutes.colleges.map((c) => [c.id, c.weightPercent])).toEqual([['salaries', 35], ['lecteurs', 45], ['partenaires', 20]]);
+    expect(statutes.colleges.map((c) => [c.id, c.weightPercent])).toEqual([
+      ['salaries', 35],
+      ['lecteurs', 45],
+      ['partenaires', 20],
+    ]);
     expect(statutes.assemblies.ordinary.quorumFirstCall).toEqual({ n: 1, d: 5 });
     expect(fractionWords(statutes.assemblies.extraordinary.majority.share)).toBe('les deux tiers');
     const pdf = resolve('public', statutes.statutes.pdf.slice(1));

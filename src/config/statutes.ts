@@ -51,7 +51,9 @@ const assemblyRules = z
 
 export const statutesSchema = z
   .object({
-    statutes: z.object({ version: z.string().regex(/^[0-9A-Za-z.-]{1,20}$/), adoptedOn: isoDay, pdf: z.string().regex(/^\/documents\/[a-z0-9.-]+\.pdf$/) }).strict(),
+    statutes: z
+      .object({ version: z.string().regex(/^[0-9A-Za-z.-]{1,20}$/), adoptedOn: isoDay, pdf: z.string().regex(/^\/documents\/[a-z0-9.-]+\.pdf$/) })
+      .strict(),
     shares: z.object({ nominalCents: z.number().int().positive(), maximumPerBulletin: z.number().int().min(1).max(100_000) }).strict(),
     colleges: z.array(collegeSchema).min(3, 'au moins trois collèges'),
     assemblies: z
@@ -100,6 +102,14 @@ export const findCollege = (collegeId: string): College | undefined => colleges.
 /** « 1/5 » as readers say it: « un cinquième ». */
 export function fractionWords(f: Fraction): string {
   if (f.n === 0) return 'aucun';
-  const names: Record<string, string> = { '1/2': 'la moitié', '1/3': 'un tiers', '2/3': 'les deux tiers', '1/4': 'un quart', '3/4': 'les trois quarts', '1/5': 'un cinquième', '1/10': 'un dixième' };
+  const names: Record<string, string> = {
+    '1/2': 'la moitié',
+    '1/3': 'un tiers',
+    '2/3': 'les deux tiers',
+    '1/4': 'un quart',
+    '3/4': 'les trois quarts',
+    '1/5': 'un cinquième',
+    '1/10': 'un dixième',
+  };
   return names[`${f.n}/${f.d}`] ?? `${f.n}/${f.d}`;
 }

@@ -32,11 +32,18 @@ export function buildFingerprint(root: string, env: NodeJS.ProcessEnv = process.
   // Switching to or from the content API, or to another one, changes what a build holds.
   if (env.CONTENT_SOURCE || env.CONTENT_API_URL) hash.update(`CONTENT_SOURCE=${env.CONTENT_SOURCE ?? ''}\nCONTENT_API_URL=${env.CONTENT_API_URL ?? ''}\n`);
   // Public settings are baked into the client code (audience measurement).
-  for (const key of Object.keys(env).filter((name) => name.startsWith('PUBLIC_')).sort()) hash.update(`${key}=${env[key]}\n`);
+  for (const key of Object.keys(env)
+    .filter((name) => name.startsWith('PUBLIC_'))
+    .sort())
+    hash.update(`${key}=${env[key]}\n`);
   const walk = (path: string) => {
     if (hostOnly(root, path)) return;
     let info: Stats;
-    try { info = statSync(path); } catch { return; }
+    try {
+      info = statSync(path);
+    } catch {
+      return;
+    }
     if (info.isDirectory()) {
       for (const name of readdirSync(path).sort()) if (name !== 'node_modules' && !name.startsWith('.')) walk(join(path, name));
     } else hash.update(`${relative(root, path)}\t${info.size}\t${Math.round(info.mtimeMs)}\n`);
@@ -66,12 +73,19 @@ const CODE_INPUTS = ['src', 'public', 'astro.config.mjs', 'package-lock.json', '
 export function codeVersion(root: string, env: NodeJS.ProcessEnv = process.env): string {
   const hash = createHash('sha256');
   hash.update(`SITE_URL=${env.SITE_URL ?? ''}\n`);
-  for (const key of Object.keys(env).filter((name) => name.startsWith('PUBLIC_')).sort()) hash.update(`${key}=${env[key]}\n`);
+  for (const key of Object.keys(env)
+    .filter((name) => name.startsWith('PUBLIC_'))
+    .sort())
+    hash.update(`${key}=${env[key]}\n`);
   const content = join(root, 'src', 'content');
   const walk = (path: string) => {
     if (path === content || hostOnly(root, path)) return;
     let info: Stats;
-    try { info = statSync(path); } catch { return; }
+    try {
+      info = statSync(path);
+    } catch {
+      return;
+    }
     if (info.isDirectory()) {
       for (const name of readdirSync(path).sort()) if (name !== 'node_modules' && !name.startsWith('.')) walk(join(path, name));
     } else if (!/\.(test|spec)\.[cm]?[jt]sx?$/.test(path)) hash.update(`${relative(root, path)}\t${info.size}\t`).update(readFileSync(path));

@@ -52,13 +52,20 @@ export class BuildPhases {
 
   summary(): BuildSummary {
     const round = (n: number) => Math.round(n * 10) / 10;
-    return { ...(Object.fromEntries(Object.entries(this.phases).map(([k, v]) => [k, round(v)])) as Record<Phase, number>), rendered: this.rendered, reused: this.reused };
+    return {
+      ...(Object.fromEntries(Object.entries(this.phases).map(([k, v]) => [k, round(v)])) as Record<Phase, number>),
+      rendered: this.rendered,
+      reused: this.reused,
+    };
   }
 }
 
 /** The summary line build.ts prints last, and its reading. */
 export const SUMMARY_PREFIX = '[build] phases ';
 export function readSummary(log: string): BuildSummary | null {
-  const line = log.split('\n').reverse().find((l) => l.startsWith(SUMMARY_PREFIX));
+  const line = log
+    .split('\n')
+    .reverse()
+    .find((l) => l.startsWith(SUMMARY_PREFIX));
   return line ? JSON.parse(line.slice(SUMMARY_PREFIX.length)) : null;
 }

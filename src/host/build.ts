@@ -93,6 +93,8 @@ child.on('exit', async (code, signal) => {
   }
   const now = performance.now();
   const summary = { ...phases.summary(), move: Math.round(now - moving) / 1000, total: Math.round((now - started) / 100) / 10 };
-  console.log(`[build] ${summary.rendered} pages rendered, ${summary.reused} reused from the last build; moved to ${out}; build ${values.id} done in ${summary.total} s`);
+  console.log(
+    `[build] ${summary.rendered} pages rendered, ${summary.reused} reused from the last build; moved to ${out}; build ${values.id} done in ${summary.total} s`,
+  );
   console.log(`${SUMMARY_PREFIX}${JSON.stringify(summary)}`);
 });

@@ -92,7 +92,9 @@ async function capturing<T>(send: Send, task: (phases: BuildPhases) => Promise<T
   };
   // Both streams pass through as they were written; `write`'s overloads take the same arguments.
   type Write = (chunk: unknown, ...rest: unknown[]) => boolean;
-  const through = (write: Write): Write => (chunk, ...rest) => (relay(chunk), write(chunk, ...rest));
+  const through =
+    (write: Write): Write =>
+    (chunk, ...rest) => (relay(chunk), write(chunk, ...rest));
   process.stdout.write = through(original.out as Write) as typeof process.stdout.write;
   process.stderr.write = through(original.err as Write) as typeof process.stderr.write;
   try {
@@ -134,7 +136,11 @@ async function astroBuild(id: string, out: string): Promise<number> {
 /** A full build in a child process (src/host/build.ts); this process exits after it. */
 function childBuild(id: string, out: string, send: Send): Promise<number> {
   return new Promise((done) => {
-    const child = spawn(process.execPath, [join(root, ENTRY.build), '--out', out, '--id', id], { cwd: root, env: process.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [join(root, ENTRY.build), '--out', out, '--id', id], {
+      cwd: root,
+      env: process.env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     for (const stream of [child.stdout, child.stderr]) stream.setEncoding('utf8').on('data', (chunk) => send({ output: chunk }));
     child.on('close', (code) => done(code ?? 1));
   });
@@ -174,19 +180,31 @@ async function run({ id }: BuilderRequest, send: Send): Promise<number> {
     const from = baseline;
     // The build after one that left pages for later renders everything: it is that follow-up.
     const defer = !owesPages;
-    const result = await capturing(send, () => fastPublication.publishFast({ baseline: from, out: dir, staging: places.staging, linkedList: places.linkedList, defer }));
+    const result = await capturing(send, () =>
+      fastPublication.publishFast({ baseline: from, out: dir, staging: places.staging, linkedList: places.linkedList, defer }),
+    );
     if (result.refused === undefined) {
       baseline = dir;
       owesPages = result.deferred > 0;
       const apart = adoptLiveServer(dir);
-      send({ output: apart ? `[build] serveur propre à cette version (${apart})\n` : '[build] même code serveur que la version en ligne : ses processus la servent sans redémarrer\n' });
+      send({
+        output: apart
+          ? `[build] serveur propre à cette version (${apart})\n`
+          : '[build] même code serveur que la version en ligne : ses processus la servent sans redémarrer\n',
+      });
       const total = Math.round((performance.now() - started) / 100) / 10;
-      send({ output: `[build] publication rapide : ${result.changed.length} article(s) modifié(s) ou ajouté(s), ${result.removed.length} retiré(s) ; ${result.rendered} pages rendues, ${result.reused} reprises ; ${total} s\n` });
+      send({
+        output: `[build] publication rapide : ${result.changed.length} article(s) modifié(s) ou ajouté(s), ${result.removed.length} retiré(s) ; ${result.rendered} pages rendues, ${result.reused} reprises ; ${total} s\n`,
+      });
       if (result.deferred > 0) {
-        send({ output: `[build] ${result.deferred} pages suivantes des listes (page 2 et au-delà) sont rendues par la construction suivante, demandée à l’instant\n` });
+        send({
+          output: `[build] ${result.deferred} pages suivantes des listes (page 2 et au-delà) sont rendues par la construction suivante, demandée à l’instant\n`,
+        });
         send({ followUp: true });
       }
-      send({ output: `${SUMMARY_PREFIX}${JSON.stringify({ ...result.phases, rendered: result.rendered, deferred: result.deferred, reused: result.reused, total, resident: 'fast' })}\n` });
+      send({
+        output: `${SUMMARY_PREFIX}${JSON.stringify({ ...result.phases, rendered: result.rendered, deferred: result.deferred, reused: result.reused, total, resident: 'fast' })}\n`,
+      });
       return 0;
     }
     send({ output: `[build] publication rapide impossible (${result.refused}) : construction complète\n` });
@@ -231,7 +249,10 @@ const server = createServer((socket) => {
         const failure = error as Partial<Error> | undefined;
         const name = failure?.name && failure.name !== 'Error' ? failure.name : 'Error';
         const message = String(failure?.message ?? error).replaceAll('**', '');
-        const stack = String(failure?.stack ?? '').split('\n').filter((line) => /^\s+at /.test(line)).join('\n');
+        const stack = String(failure?.stack ?? '')
+          .split('\n')
+          .filter((line) => /^\s+at /.test(line))
+          .join('\n');
         send({ output: `\n[${name}] ${message}\n${stack}\n` });
         code = 1;
       }
@@ -302,10 +323,11 @@ function adoptLiveServer(out: string): string | undefined {
   const theirs = join(buildDir({ root, buildsDir }, live.server ?? live.id), 'server');
   const ours = join(out, 'server');
   if (!existsSync(theirs)) return 'serveur de la version en ligne absent';
-  const list = (dir: string) => readdirSync(dir, { recursive: true, withFileTypes: true })
-    .filter((entry) => entry.isFile() && !SERVER_DATA_FILES.has(entry.name))
-    .map((entry) => relative(dir, join(entry.parentPath, entry.name)))
-    .sort();
+  const list = (dir: string) =>
+    readdirSync(dir, { recursive: true, withFileTypes: true })
+      .filter((entry) => entry.isFile() && !SERVER_DATA_FILES.has(entry.name))
+      .map((entry) => relative(dir, join(entry.parentPath, entry.name)))
+      .sort();
   const files = list(ours);
   if (files.join('\n') !== list(theirs).join('\n')) return 'autres fichiers';
   const same = (file: string) => {

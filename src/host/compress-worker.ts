@@ -12,7 +12,10 @@ for (const { source, target, brotliQuality, gzipLevel } of jobs) {
   const body = readFileSync(source);
   const br = brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: brotliQuality, [constants.BROTLI_PARAM_SIZE_HINT]: body.length } });
   const gz = gzipSync(body, { level: gzipLevel });
-  for (const [suffix, data] of ([['.br', br], ['.gz', gz]] as const)) {
+  for (const [suffix, data] of [
+    ['.br', br],
+    ['.gz', gz],
+  ] as const) {
     writeFileSync(`${target}${suffix}.tmp-${process.pid}`, data);
     renameSync(`${target}${suffix}.tmp-${process.pid}`, `${target}${suffix}`);
   }

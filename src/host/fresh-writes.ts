@@ -47,7 +47,13 @@ if (roots.length > 0) {
     fresh(destination);
     return copyFile.call(this, source, destination, ...rest);
   };
-  for (const [name, target] of [['writeFile', 0], ['writeFileSync', 0], ['copyFile', 1], ['copyFileSync', 1], ['createWriteStream', 0]] as const) {
+  for (const [name, target] of [
+    ['writeFile', 0],
+    ['writeFileSync', 0],
+    ['copyFile', 1],
+    ['copyFileSync', 1],
+    ['createWriteStream', 0],
+  ] as const) {
     const api = fs as unknown as Patchable;
     const original = api[name]!;
     api[name] = function (...args) {

@@ -75,12 +75,22 @@ export function handler(req, res) {
   );
 }
 
-function fetchText(port: number, path: string, agent?: Agent, init: { method?: string; headers?: Record<string, string> } = {}): Promise<{ status: number; body: string }> {
+function fetchText(
+  port: number,
+  path: string,
+  agent?: Agent,
+  init: { method?: string; headers?: Record<string, string> } = {},
+): Promise<{ status: number; body: string }> {
   return new Promise((resolvePromise, reject) => {
     request({ host: '127.0.0.1', port, path, agent, ...init }, (res) => {
       let body = '';
-      res.setEncoding('utf8').on('data', (c) => (body += c)).on('end', () => resolvePromise({ status: res.statusCode ?? 0, body }));
-    }).on('error', reject).end();
+      res
+        .setEncoding('utf8')
+        .on('data', (c) => (body += c))
+        .on('end', () => resolvePromise({ status: res.statusCode ?? 0, body }));
+    })
+      .on('error', reject)
+      .end();
   });
 }
 
@@ -297,10 +307,23 @@ describe('the front process', () => {
       // A switch to a build that takes 4 s to start, and the front killed in the middle of it.
       await fetchText(port, `/switch?to=${SLOW_START}`);
       await new Promise((r) => setTimeout(r, 1000));
-      const apps = (await import('node:child_process')).execFileSync('pgrep', ['-P', String(first.child.pid)], { encoding: 'utf8' }).trim().split('\n').map(Number);
+      const apps = (await import('node:child_process'))
+        .execFileSync('pgrep', ['-P', String(first.child.pid)], { encoding: 'utf8' })
+        .trim()
+        .split('\n')
+        .map(Number);
       expect(apps.length).toBeGreaterThan(0);
       first.child.kill('SIGKILL');
-      await until(() => apps.every((pid) => { try { process.kill(pid, 0); return false; } catch { return true; } }));
+      await until(() =>
+        apps.every((pid) => {
+          try {
+            process.kill(pid, 0);
+            return false;
+          } catch {
+            return true;
+          }
+        }),
+      );
       expect(readLive(buildsDir)?.id).toBe(A);
 
       first = await start(port);

@@ -40,7 +40,18 @@ import { buildDir, isCompleteBuild, prepareBuildsDir, writeLive } from '../serve
 /** How long an app process may take to start (migrations, the demo's seed on a first start). */
 const READY_TIMEOUT_MS = 120_000;
 /** Request headers that concern one connection only, or that only the front may set: never passed on. */
-const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'proxy-authorization', 'te', 'trailer', 'transfer-encoding', 'upgrade', CLIENT_HEADER, NO_FILE_HEADER]);
+const HOP_BY_HOP = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'proxy-authorization',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+  CLIENT_HEADER,
+  NO_FILE_HEADER,
+]);
 /**
  * What the front still reads, and drops, of a body the app answered before it had all arrived,
  * while the answer goes out: enough for the forms' and webhooks' bodies to end cleanly, bounded so
@@ -59,7 +70,10 @@ function log(msg: string, fields: Record<string, unknown> = {}, level = 'info') 
  */
 export function parseTrustedProxies(value: string | undefined): BlockList {
   const list = new BlockList();
-  for (const item of (value ?? '').split(',').map((s) => s.trim()).filter(Boolean)) {
+  for (const item of (value ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     const [address = '', bits] = item.split('/');
     const family = isIP(address);
     if (family === 0) throw new Error(`TRUSTED_PROXIES : « ${item} » n'est ni une adresse IP ni une plage CIDR`);
@@ -81,9 +95,12 @@ export function clientAddress(peer: string | undefined, forwarded: string | stri
     return family !== 0 && trusted.check(a, family === 6 ? 'ipv6' : 'ipv4');
   };
   if (!address || !isTrusted(address) || !forwarded) return address || 'unknown';
-  const hops = (Array.isArray(forwarded) ? forwarded.join(',') : forwarded).split(',').map((s) => s.trim().replace(/^::ffff:(?=\d+\.)/, '')).filter(Boolean);
+  const hops = (Array.isArray(forwarded) ? forwarded.join(',') : forwarded)
+    .split(',')
+    .map((s) => s.trim().replace(/^::ffff:(?=\d+\.)/, ''))
+    .filter(Boolean);
   for (let i = hops.length - 1; i >= 0; i -= 1) {
-    const hop = (hops[i] as string);
+    const hop = hops[i] as string;
     if (isIP(hop) === 0) return address;
     if (!isTrusted(hop)) return hop;
   }
@@ -91,7 +108,8 @@ export function clientAddress(peer: string | undefined, forwarded: string | stri
 }
 
 /** Answers of the app processes worth compressing: text, never an event stream. */
-const COMPRESSIBLE_TYPE = /^(?:text\/(?!event-stream)|application\/(?:json|xml|javascript|manifest\+json|rss\+xml|atom\+xml|ld\+json|[\w.-]+\+(?:json|xml))|image\/svg\+xml)/i;
+const COMPRESSIBLE_TYPE =
+  /^(?:text\/(?!event-stream)|application\/(?:json|xml|javascript|manifest\+json|rss\+xml|atom\+xml|ld\+json|[\w.-]+\+(?:json|xml))|image\/svg\+xml)/i;
 /** Smaller answers go as they are (a header or two would cost more than the bytes saved). */
 export const DYNAMIC_MIN_BYTES = 1024;
 /** Brotli quality of answers compressed on the fly (docs/performance.md, « Compression »). */
@@ -130,8 +148,8 @@ export function compressAnswer(req: IncomingMessage, up: IncomingMessage, raw: s
   const out: string[] = [];
   let vary = false;
   for (let i = 0; i < raw.length; i += 2) {
-    const name = (raw[i] as string);
-    let value = (raw[i + 1] as string);
+    const name = raw[i] as string;
+    let value = raw[i + 1] as string;
     const lower = name.toLowerCase();
     if (lower === 'vary') {
       vary = true;
@@ -146,7 +164,9 @@ export function compressAnswer(req: IncomingMessage, up: IncomingMessage, raw: s
   raw.splice(0, raw.length, ...out);
   if (!encoding) return undefined;
   return encoding === 'br'
-    ? createBrotliCompress({ params: { [zlib.BROTLI_PARAM_QUALITY]: DYNAMIC_BROTLI_QUALITY, ...(length ? { [zlib.BROTLI_PARAM_SIZE_HINT]: Number(length) } : {}) } })
+    ? createBrotliCompress({
+        params: { [zlib.BROTLI_PARAM_QUALITY]: DYNAMIC_BROTLI_QUALITY, ...(length ? { [zlib.BROTLI_PARAM_SIZE_HINT]: Number(length) } : {}) },
+      })
     : createGzip({ level: 4 });
 }
 
@@ -154,7 +174,16 @@ export function compressAnswer(req: IncomingMessage, up: IncomingMessage, raw: s
 type App = { id: string; index: number; dir: string; child: ChildProcess; socket: string; ready: boolean; stopping: boolean };
 /** A build's app processes. `server`: the build whose server code the apps run (`id`, unless a content-only switch kept them). */
 type Pool = { id: string; apps: App[]; next: number; site: ReturnType<typeof createStaticSite>; server: string };
-export type FrontOptions = { root: string; buildsDir: string; port: number; host: string; processes?: number; trustedProxies?: string | undefined; initialIds: string[]; env?: NodeJS.ProcessEnv };
+export type FrontOptions = {
+  root: string;
+  buildsDir: string;
+  port: number;
+  host: string;
+  processes?: number;
+  trustedProxies?: string | undefined;
+  initialIds: string[];
+  env?: NodeJS.ProcessEnv;
+};
 
 export async function startFront(options: FrontOptions) {
   const places = { root: options.root, buildsDir: options.buildsDir };
@@ -229,7 +258,10 @@ export async function startFront(options: FrontOptions) {
     setTimeout(() => {
       if (closing || live !== pool) return;
       startApp(pool.id, app.index).then(
-        (fresh) => { if (live === pool && !closing) pool.apps.push(fresh); else stopApp(fresh); },
+        (fresh) => {
+          if (live === pool && !closing) pool.apps.push(fresh);
+          else stopApp(fresh);
+        },
         (error) => log('app.restart_failed', { build: pool.id, error: String(error) }, 'error'),
       );
     }, 1000).unref();
@@ -277,20 +309,25 @@ export async function startFront(options: FrontOptions) {
     const dir = buildDir(places, id);
     const apps = current.apps.filter((app) => app.ready && app.child.connected);
     if (apps.length === 0) throw new Error('aucun processus prêt');
-    await Promise.all(apps.map((app) => new Promise((resolve, reject) => {
-      const timer = setTimeout(() => {
-        app.child.off('message', onReady);
-        reject(new Error(`un processus n\u2019a pas pris la version ${id} en ${READY_TIMEOUT_MS / 1000} s`));
-      }, READY_TIMEOUT_MS);
-      function onReady(message: unknown) {
-        if (ipcMessage<AppToFront, 'content-ready'>(message, 'content-ready')?.id !== id) return;
-        clearTimeout(timer);
-        app.child.off('message', onReady);
-        resolve(undefined);
-      }
-      app.child.on('message', onReady);
-      send(app, { type: 'content', id, dir });
-    })));
+    await Promise.all(
+      apps.map(
+        (app) =>
+          new Promise((resolve, reject) => {
+            const timer = setTimeout(() => {
+              app.child.off('message', onReady);
+              reject(new Error(`un processus n\u2019a pas pris la version ${id} en ${READY_TIMEOUT_MS / 1000} s`));
+            }, READY_TIMEOUT_MS);
+            function onReady(message: unknown) {
+              if (ipcMessage<AppToFront, 'content-ready'>(message, 'content-ready')?.id !== id) return;
+              clearTimeout(timer);
+              app.child.off('message', onReady);
+              resolve(undefined);
+            }
+            app.child.on('message', onReady);
+            send(app, { type: 'content', id, dir });
+          }),
+      ),
+    );
     for (const app of current.apps) {
       app.id = id;
       app.dir = dir;
@@ -316,13 +353,17 @@ export async function startFront(options: FrontOptions) {
       live = pool;
       writeLive(places, id, new Date(), pool.server);
       log('build.switched', { build: id, previous: previous?.id, ms: Date.now() - started, ...(contentOnly ? { kept: 'app processes (content only)' } : {}) });
-      if (previous) setImmediate(() => {
-        if (!contentOnly) previous.apps.forEach(stopApp);
-        previous.site.close();
-      });
+      if (previous)
+        setImmediate(() => {
+          if (!contentOnly) previous.apps.forEach(stopApp);
+          previous.site.close();
+        });
       return { switched: true };
     });
-    switching = result.then(() => undefined, () => undefined);
+    switching = result.then(
+      () => undefined,
+      () => undefined,
+    );
     return result;
   }
 
@@ -357,7 +398,13 @@ export async function startFront(options: FrontOptions) {
       return;
     }
     const body = `<!doctype html><html lang="fr"><head><meta charset="utf-8"><title>Contrechamp</title></head><body><p>${text}</p></body></html>`;
-    res.writeHead(status, { ...SECURITY_HEADERS, 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store', 'Retry-After': '2', 'Content-Length': Buffer.byteLength(body) });
+    res.writeHead(status, {
+      ...SECURITY_HEADERS,
+      'Content-Type': 'text/html; charset=utf-8',
+      'Cache-Control': 'no-store',
+      'Retry-After': '2',
+      'Content-Length': Buffer.byteLength(body),
+    });
     res.end(body);
   }
 
@@ -385,7 +432,7 @@ export async function startFront(options: FrontOptions) {
       answer(res, 503, 'Le site redémarre : réessayez dans quelques secondes.');
       return;
     }
-    const app = (ready[pool.next++ % ready.length] as App);
+    const app = ready[pool.next++ % ready.length] as App;
     const headers: Record<string, string | string[]> = {};
     for (const [name, value] of Object.entries(req.headers)) if (value !== undefined && !HOP_BY_HOP.has(name)) headers[name] = value;
     headers[CLIENT_HEADER] = clientAddress(req.socket.remoteAddress, req.headers['x-forwarded-for'], trusted);
@@ -411,8 +458,8 @@ export async function startFront(options: FrontOptions) {
       }
       const raw: string[] = [];
       for (let i = 0; i < up.rawHeaders.length; i += 2) {
-        const name = (up.rawHeaders[i] as string);
-        if (!HOP_BY_HOP.has(name.toLowerCase())) raw.push(name, (up.rawHeaders[i + 1] as string));
+        const name = up.rawHeaders[i] as string;
+        if (!HOP_BY_HOP.has(name.toLowerCase())) raw.push(name, up.rawHeaders[i + 1] as string);
       }
       if (closing) raw.push('Connection', 'close');
       const encoder = compressAnswer(req, up, raw);
@@ -507,10 +554,13 @@ export async function startFront(options: FrontOptions) {
     const closed = new Promise((resolve) => server.close(() => resolve(undefined)));
     const apps = live?.apps ?? [];
     live?.site.close();
-    const exits = apps.map((app) => new Promise((resolve) => {
-      if (app.child.exitCode !== null || app.child.signalCode !== null) resolve(undefined);
-      else app.child.once('exit', () => resolve(undefined));
-    }));
+    const exits = apps.map(
+      (app) =>
+        new Promise((resolve) => {
+          if (app.child.exitCode !== null || app.child.signalCode !== null) resolve(undefined);
+          else app.child.once('exit', () => resolve(undefined));
+        }),
+    );
     // Let in-flight proxied requests end before the apps stop taking them.
     await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, 10_000))]);
     apps.forEach(stopApp);

@@ -28,15 +28,21 @@ const root = resolve(import.meta.dirname, '../..');
 const astroDist = (path: string): Promise<any> => import(pathToFileURL(join(root, 'node_modules/astro/dist', path)).href);
 const require = createRequire(join(root, 'node_modules/astro/package.json'));
 
-const [{ MutableDataStore }, { globalContentConfigObserver, getEntryData }, { markdownContentEntryType }, { createRequest }, { imageSrcToImportId }, { redirectTemplate }] =
-  await Promise.all([
-    astroDist('content/mutable-data-store.js'),
-    astroDist('content/utils.js'),
-    astroDist('vite-plugin-markdown/content-entry-type.js'),
-    astroDist('core/request.js'),
-    astroDist('assets/utils/resolveImports.js'),
-    astroDist('core/routing/3xx.js'),
-  ]);
+const [
+  { MutableDataStore },
+  { globalContentConfigObserver, getEntryData },
+  { markdownContentEntryType },
+  { createRequest },
+  { imageSrcToImportId },
+  { redirectTemplate },
+] = await Promise.all([
+  astroDist('content/mutable-data-store.js'),
+  astroDist('content/utils.js'),
+  astroDist('vite-plugin-markdown/content-entry-type.js'),
+  astroDist('core/request.js'),
+  astroDist('assets/utils/resolveImports.js'),
+  astroDist('core/routing/3xx.js'),
+]);
 const { default: xxhash } = await import(pathToFileURL(require.resolve('xxhash-wasm')).href);
 const { h64ToString } = await xxhash();
 
@@ -67,7 +73,15 @@ const hooks: ResidentHooks = {
 };
 setHook('resident', hooks);
 
-type Logger = { info(m: string): void; debug(): void; warn(m: string): void; error(m: string): void; options: object; fork(label: string): Logger; label: string };
+type Logger = {
+  info(m: string): void;
+  debug(): void;
+  warn(m: string): void;
+  error(m: string): void;
+  options: object;
+  fork(label: string): Logger;
+  label: string;
+};
 const quiet: Logger = { info() {}, debug() {}, warn: (m) => console.warn(m), error: (m) => console.error(m), options: {}, fork: () => quiet, label: 'publish' };
 
 /** `../../images/a.jpg?astroContentImageFlag&importer=src/content/stories/x.md` → its file. */
@@ -189,7 +203,12 @@ export async function renderPath({ pathname, route }: PathWithRoute, prerenderer
     if (route.type === 'redirect' && !config.build.redirects) return null;
     const relativeLocation = response.headers.get('location');
     if (!relativeLocation) return null;
-    const body = redirectTemplate({ status: response.status, absoluteLocation: config.site ? new URL(relativeLocation, config.site) : relativeLocation, relativeLocation, from: url.pathname });
+    const body = redirectTemplate({
+      status: response.status,
+      absoluteLocation: config.site ? new URL(relativeLocation, config.site) : relativeLocation,
+      relativeLocation,
+      from: url.pathname,
+    });
     return Buffer.from(config.compressHTML ? body.replaceAll('\n', '') : body);
   }
   if (!response.body) return null;
@@ -226,11 +245,14 @@ function compressor(cacheDir: string) {
     if (batch.length === 0) return;
     const jobs = batch;
     batch = [];
-    chain = chain.then(() => new Promise<void>((done, fail) => {
-      const worker = new Worker(workerScript, { workerData: { jobs } });
-      worker.once('error', fail);
-      worker.once('exit', (code) => (code === 0 ? done() : fail(new Error(`compression worker exited with ${code}`))));
-    }));
+    chain = chain.then(
+      () =>
+        new Promise<void>((done, fail) => {
+          const worker = new Worker(workerScript, { workerData: { jobs } });
+          worker.once('error', fail);
+          worker.once('exit', (code) => (code === 0 ? done() : fail(new Error(`compression worker exited with ${code}`))));
+        }),
+    );
   };
   return {
     add(file: string, body: Buffer) {
@@ -261,7 +283,16 @@ function integrationLogger(label: string): Logger {
  * `defer`: whether later list pages may wait for the next build (DEFER_FROM).
  */
 export type PublishOptions = { baseline: string; out: string; staging: string; linkedList: string; defer?: boolean };
-export type Publication = { refused?: undefined; changed: string[]; removed: string[]; rendered: number; deferred: number; reused: number; phases: Record<string, number>; total: number };
+export type Publication = {
+  refused?: undefined;
+  changed: string[];
+  removed: string[];
+  rendered: number;
+  deferred: number;
+  reused: number;
+  phases: Record<string, number>;
+  total: number;
+};
 export async function publishFast({ baseline, out, staging, linkedList, defer = true }: PublishOptions): Promise<Refusal | Publication> {
   const started = performance.now();
   const phase: Record<string, number> = {};
@@ -299,7 +330,8 @@ export async function publishFast({ baseline, out, staging, linkedList, defer = 
   for (const integration of integrations) {
     await integration.hooks['astro:build:start']?.({
       logger: integrationLogger(integration.name),
-      setPrerenderer: (made: AstroPrerenderer | ((d: AstroPrerenderer) => AstroPrerenderer)) => (prerenderer = typeof made === 'function' ? made(resident.prerenderer as AstroPrerenderer) : made),
+      setPrerenderer: (made: AstroPrerenderer | ((d: AstroPrerenderer) => AstroPrerenderer)) =>
+        (prerenderer = typeof made === 'function' ? made(resident.prerenderer as AstroPrerenderer) : made),
     });
   }
   at = performance.now();
@@ -358,5 +390,12 @@ export async function publishFast({ baseline, out, staging, linkedList, defer = 
   // The deferred pages keep their last key: the next build renders them.
   const waiting = new Set(deferred.map((p) => p.pathname));
   resident.paths = plan.paths.map((p) => (waiting.has(p.pathname) ? { ...p, cacheKey: plan.previous.get(p.pathname) } : p));
-  return { ...update, rendered, deferred: deferred.length, reused: plan.paths.length - render.length - deferred.length, phases: phase, total: Math.round(performance.now() - started) / 1000 };
+  return {
+    ...update,
+    rendered,
+    deferred: deferred.length,
+    reused: plan.paths.length - render.length - deferred.length,
+    phases: phase,
+    total: Math.round(performance.now() - started) / 1000,
+  };
 }

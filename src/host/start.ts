@@ -43,7 +43,8 @@ function liveBuild() {
 const distDir = join(root, 'dist');
 let published = liveBuild();
 // A published build made from other sources (the code was updated since) gives way to a fresh build.
-if (published && published !== DIST_BUILD_ID && !args.has('--no-build') && !args.has('--rebuild') && !isCurrent(buildDir(places, published))) published = undefined;
+if (published && published !== DIST_BUILD_ID && !args.has('--no-build') && !args.has('--rebuild') && !isCurrent(buildDir(places, published)))
+  published = undefined;
 const needsBuild = args.has('--rebuild') || (!args.has('--no-build') && !(published && published !== DIST_BUILD_ID) && !isCurrent(distDir));
 
 if (needsBuild) {

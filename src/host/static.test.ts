@@ -22,7 +22,8 @@ const A = '2026-11-23T11-00-00Z-aaaa';
 const B = '2026-11-23T11-05-00Z-bbbb';
 
 /** A page of a given build: text long enough to be worth compressing. */
-const page = (id: string) => `<!doctype html><html lang="fr"><head><title>${id}</title></head><body>${`<p>Un article de la version ${id}.</p>\n`.repeat(200)}</body></html>`;
+const page = (id: string) =>
+  `<!doctype html><html lang="fr"><head><title>${id}</title></head><body>${`<p>Un article de la version ${id}.</p>\n`.repeat(200)}</body></html>`;
 const AUDIO = randomBytes(200_000);
 
 function put(dir: string, file: string, content: string | Buffer): void {
@@ -74,7 +75,9 @@ function fetchRaw(port: number, path: string, headers: Record<string, string> = 
   return new Promise((resolvePromise, reject) => {
     const req = request({ host: '127.0.0.1', port, path, method, headers, agent }, (res) => {
       const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c)).on('end', () => resolvePromise({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+      res
+        .on('data', (c: Buffer) => chunks.push(c))
+        .on('end', () => resolvePromise({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
     });
     req.on('error', reject);
     req.end();
@@ -231,7 +234,13 @@ describe('static files and compression in the front process', () => {
       while (!stop) {
         const started = Date.now();
         try {
-          const answer = await fetchRaw(port, paths[i % 2] as string, { 'Accept-Encoding': i % 3 === 0 ? 'br' : i % 3 === 1 ? 'gzip' : 'identity' }, 'GET', agent);
+          const answer = await fetchRaw(
+            port,
+            paths[i % 2] as string,
+            { 'Accept-Encoding': i % 3 === 0 ? 'br' : i % 3 === 1 ? 'gzip' : 'identity' },
+            'GET',
+            agent,
+          );
           const encoding = answer.headers['content-encoding'];
           const body = encoding === 'br' ? brotliDecompressSync(answer.body) : encoding === 'gzip' ? gunzipSync(answer.body) : answer.body;
           results.push({ started, status: answer.status, body: body.toString() });

@@ -29,7 +29,7 @@ const brotli = promisify(brotliCompress);
 const gz = promisify(gzip);
 
 /** Content types, as the adapter (send / mime-types) sends them; a file of another extension goes to the app. */
-const TYPES = ({
+const TYPES = {
   html: 'text/html; charset=utf-8',
   htm: 'text/html; charset=utf-8',
   css: 'text/css; charset=utf-8',
@@ -66,7 +66,7 @@ const TYPES = ({
   pf_index: 'application/octet-stream',
   pf_fragment: 'application/octet-stream',
   pf_filter: 'application/octet-stream',
-} as Record<string, string>);
+} as Record<string, string>;
 
 /** Text files worth compressing (the same list as the build's, src/integrations/precompress.mjs). */
 export const COMPRESSIBLE = /\.(?:html?|css|m?js|json|map|webmanifest|xml|txt|csv|vtt|svg)$/;
@@ -86,9 +86,19 @@ const RECHECK_MS = 1000;
 export type Variant = { body?: Buffer; path: string; size: number; etag: string; raw?: string[] };
 /** A file of the build as the front serves it. */
 export type Entry = {
-  path: string; size: number; mtimeMs: number; ino: number; checkedAt: number; type: string;
-  cacheControl: string; lastModified: string; compressible: boolean; bytes: number;
-  identity: Variant; br?: Variant; gzip?: Variant;
+  path: string;
+  size: number;
+  mtimeMs: number;
+  ino: number;
+  checkedAt: number;
+  type: string;
+  cacheControl: string;
+  lastModified: string;
+  compressible: boolean;
+  bytes: number;
+  identity: Variant;
+  br?: Variant;
+  gzip?: Variant;
 };
 
 /**
@@ -176,13 +186,20 @@ export function createStaticSite(clientDir: string, options: { cacheBytes?: numb
    */
   async function load(path: string, urlPath: string, s: Stats): Promise<Entry> {
     const ext = extension(path);
-    const type = (TYPES[ext] as string);
+    const type = TYPES[ext] as string;
     const compressible = COMPRESSIBLE.test(path) && s.size >= MIN_COMPRESS_BYTES;
     const inMemory = s.size <= MEMORY_FILE_MAX;
     const entry: Entry = {
-      path, size: s.size, mtimeMs: s.mtimeMs, ino: s.ino, checkedAt: Date.now(), type,
+      path,
+      size: s.size,
+      mtimeMs: s.mtimeMs,
+      ino: s.ino,
+      checkedAt: Date.now(),
+      type,
       cacheControl: HASHED.test(urlPath) ? IMMUTABLE : REVALIDATE,
-      lastModified: s.mtime.toUTCString(), compressible, bytes: 0,
+      lastModified: s.mtime.toUTCString(),
+      compressible,
+      bytes: 0,
       identity: { path, size: s.size, etag: etagOf(s) },
     };
     if (inMemory) {
@@ -191,7 +208,10 @@ export function createStaticSite(clientDir: string, options: { cacheBytes?: numb
       entry.identity.size = entry.size;
     }
     if (compressible) {
-      for (const [name, suffix] of ([['br', '.br'], ['gzip', '.gz']] as const)) {
+      for (const [name, suffix] of [
+        ['br', '.br'],
+        ['gzip', '.gz'],
+      ] as const) {
         let variant: Variant | undefined;
         try {
           const vs = await stat(path + suffix);
@@ -206,10 +226,12 @@ export function createStaticSite(clientDir: string, options: { cacheBytes?: numb
           // None at build: made here below, for a file kept in memory.
         }
         if (!variant && entry.identity.body) {
-          const body = name === 'br'
-            ? await brotli(entry.identity.body, { params: { [zlib.BROTLI_PARAM_QUALITY]: 6, [zlib.BROTLI_PARAM_SIZE_HINT]: entry.size } })
-            : await gz(entry.identity.body, { level: 6 });
-          if (body.length < entry.size) variant = { path: '', body, size: body.length, etag: `W/"${body.length.toString(16)}-${Math.floor(s.mtimeMs).toString(16)}-${name}"` };
+          const body =
+            name === 'br'
+              ? await brotli(entry.identity.body, { params: { [zlib.BROTLI_PARAM_QUALITY]: 6, [zlib.BROTLI_PARAM_SIZE_HINT]: entry.size } })
+              : await gz(entry.identity.body, { level: 6 });
+          if (body.length < entry.size)
+            variant = { path: '', body, size: body.length, etag: `W/"${body.length.toString(16)}-${Math.floor(s.mtimeMs).toString(16)}-${name}"` };
         }
         if (variant) entry[name] = variant;
       }
@@ -241,7 +263,7 @@ export function createStaticSite(clientDir: string, options: { cacheBytes?: numb
    */
   function lookup(urlPath: string): Promise<Entry | null> | Entry | null {
     const known = entries.get(urlPath);
-    if (known !== undefined && Date.now() - (known ? known.checkedAt : knownMisses.get(urlPath) ?? 0) < RECHECK_MS) return known;
+    if (known !== undefined && Date.now() - (known ? known.checkedAt : (knownMisses.get(urlPath) ?? 0)) < RECHECK_MS) return known;
     let pending = loading.get(urlPath);
     if (!pending) {
       pending = resolveFile(urlPath).then(

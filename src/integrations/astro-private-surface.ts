@@ -102,14 +102,12 @@ export const ASTRO_PRIVATE_SURFACE: readonly PrivateReach[] = [
       ['assets/utils/resolveImports.js', 'e1e512074306c1f6f4029771365ee8c1433e2d3b2d5ecbacdb2307589df9cf5b'],
       ['core/routing/3xx.js', '397b1aee71a33dc26b516f006b1547a432644199a8badc7580845cbcb3c21b97'],
     ] as const
-  ).map(
-    ([path, sha256]): PrivateReach => ({
-      file: `node_modules/astro/dist/${path}`,
-      by: 'src/host/publish-fast.ts (imports it to render a publication’s pages in the resident builder)',
-      kind: 'speed',
-      buys: 'the fast publication (7.5–9 s at 10,000 stories); when it cannot load, a publication falls back to a full build',
-      anchors: [],
-      sha256,
-    }),
-  ),
+  ).map(([path, sha256]): PrivateReach => ({
+    file: `node_modules/astro/dist/${path}`,
+    by: 'src/host/publish-fast.ts (imports it to render a publication’s pages in the resident builder)',
+    kind: 'speed',
+    buys: 'the fast publication (7.5–9 s at 10,000 stories); when it cannot load, a publication falls back to a full build',
+    anchors: [],
+    sha256,
+  })),
 ];

@@ -61,8 +61,10 @@ export function exposeContentStore(): Plugin {
           this.warn('Table des images du contenu non reconnue : la publication rapide est désactivée.');
           return undefined;
         }
-        const out = code.replace(CONTENT_ASSETS_EXPORT, (_, map: string) =>
-          `const contentAssets = ${map};\n${hookExpression('contentAssets')} = contentAssets;\nexport default contentAssets;\n`);
+        const out = code.replace(
+          CONTENT_ASSETS_EXPORT,
+          (_, map: string) => `const contentAssets = ${map};\n${hookExpression('contentAssets')} = contentAssets;\nexport default contentAssets;\n`,
+        );
         return { code: out, map: null };
       }
       return undefined;

@@ -22,8 +22,8 @@ const PRESCRIPTS = /function getPrescripts\(result, type, directive\) \{[\s\S]*?
 
 const CSP = /[\\/]astro[\\/]dist[\\/]runtime[\\/]server[\\/]render[\\/]csp\.js$/;
 const SCRIPT_HASHES = [
-  'for (const scriptHash of script.default.hashes) {\n    finalScriptHashes.add(`\'${scriptHash}\'`);\n  }',
-  'for (const scriptHash of result._metadata.extraScriptHashes) {\n    finalScriptHashes.add(`\'${scriptHash}\'`);\n  }',
+  "for (const scriptHash of script.default.hashes) {\n    finalScriptHashes.add(`'${scriptHash}'`);\n  }",
+  "for (const scriptHash of result._metadata.extraScriptHashes) {\n    finalScriptHashes.add(`'${scriptHash}'`);\n  }",
 ];
 
 /**
@@ -63,7 +63,8 @@ export function externalIslandRuntime(): Plugin {
     transform(code, id) {
       const file = id.split('?')[0] ?? id;
       if (SCRIPTS.test(file)) {
-        if (!PRESCRIPTS.test(code)) this.error('getPrescripts introuvable dans astro/dist/runtime/server/scripts.js : le script des îlots ne peut plus être sorti des pages.');
+        if (!PRESCRIPTS.test(code))
+          this.error('getPrescripts introuvable dans astro/dist/runtime/server/scripts.js : le script des îlots ne peut plus être sorti des pages.');
         const known = JSON.stringify(ISLAND_DIRECTIVE_NAMES);
         const replacement = `function getPrescripts(result, type, directive) {
   if (!${known}.includes(directive)) {
@@ -75,7 +76,8 @@ export function externalIslandRuntime(): Plugin {
         return { code: code.replace(PRESCRIPTS, replacement), map: null };
       }
       if (CSP.test(file)) {
-        if (!SCRIPT_HASHES.every((loop) => code.includes(loop))) this.error('Les empreintes de scripts introuvables dans astro/dist/runtime/server/render/csp.js.');
+        if (!SCRIPT_HASHES.every((loop) => code.includes(loop)))
+          this.error('Les empreintes de scripts introuvables dans astro/dist/runtime/server/render/csp.js.');
         return { code: SCRIPT_HASHES.reduce((text, loop) => text.replace(loop, ''), code), map: null };
       }
       return undefined;

@@ -13,17 +13,45 @@ describe('what an incremental index holds', () => {
   const base: BaseDocuments = { '/a': { hash: 'A', id: 'fr_a' }, '/b': { hash: 'B', id: 'fr_b' }, '/c': { hash: 'C', id: 'fr_c' } };
 
   it('indexes the changed and new documents, and supersedes the changed and deleted ones', () => {
-    const plan = planIndex(base, new Map([['/a', 'A'], ['/b', 'B2'], ['/d', 'D']]), 10);
+    const plan = planIndex(
+      base,
+      new Map([
+        ['/a', 'A'],
+        ['/b', 'B2'],
+        ['/d', 'D'],
+      ]),
+      10,
+    );
     expect(plan).toEqual({ mode: 'delta', changed: ['/b', '/d'], superseded: ['fr_b', 'fr_c'] });
   });
 
   it('indexes nothing when nothing changed', () => {
-    expect(planIndex(base, new Map([['/a', 'A'], ['/b', 'B'], ['/c', 'C']]), 10)).toEqual({ mode: 'delta', changed: [], superseded: [] });
+    expect(
+      planIndex(
+        base,
+        new Map([
+          ['/a', 'A'],
+          ['/b', 'B'],
+          ['/c', 'C'],
+        ]),
+        10,
+      ),
+    ).toEqual({ mode: 'delta', changed: [], superseded: [] });
   });
 
   it('indexes everything again without a base, or when the delta would be too large', () => {
     expect(planIndex(null, new Map([['/a', 'A']]), 10).mode).toBe('full');
-    expect(planIndex(base, new Map([['/a', 'A1'], ['/b', 'B1'], ['/c', 'C1']]), 2).mode).toBe('full');
+    expect(
+      planIndex(
+        base,
+        new Map([
+          ['/a', 'A1'],
+          ['/b', 'B1'],
+          ['/c', 'C1'],
+        ]),
+        2,
+      ).mode,
+    ).toBe('full');
     expect(deltaLimit(10_000)).toBe(500);
     expect(deltaLimit(100)).toBe(200);
   });

@@ -29,9 +29,7 @@ export function contentHash(content: string): string {
   return createHash('sha256').update(content).digest('base64url').slice(0, 22);
 }
 
-export type IndexPlan =
-  | { mode: 'full'; reason: string }
-  | { mode: 'delta'; changed: string[]; superseded: string[] };
+export type IndexPlan = { mode: 'full'; reason: string } | { mode: 'delta'; changed: string[]; superseded: string[] };
 
 /**
  * Index everything again, or only what differs from the base: documents added or changed since
@@ -41,7 +39,8 @@ export function planIndex(base: BaseDocuments | null, documents: Map<string, str
   if (!base) return { mode: 'full', reason: 'no previous index' };
   const changed = [...documents].filter(([url, hash]) => base[url]?.hash !== hash).map(([url]) => url);
   const removed = Object.keys(base).filter((url) => !documents.has(url));
-  if (changed.length + removed.length > limit) return { mode: 'full', reason: `${changed.length + removed.length} documents changed since the last full index` };
+  if (changed.length + removed.length > limit)
+    return { mode: 'full', reason: `${changed.length + removed.length} documents changed since the last full index` };
   const superseded = [...changed, ...removed].flatMap((url) => (base[url] ? [base[url].id] : []));
   return { mode: 'delta', changed, superseded };
 }
@@ -52,7 +51,10 @@ export function deltaLimit(documents: number): number {
 }
 
 interface IncrementalManifest {
-  routes?: Record<string, { dependencyHash?: string; paths?: Record<string, { cacheKey?: string; outputFile?: string; contentHashes?: Record<string, string> }> }>;
+  routes?: Record<
+    string,
+    { dependencyHash?: string; paths?: Record<string, { cacheKey?: string; outputFile?: string; contentHashes?: Record<string, string> }> }
+  >;
 }
 
 /**
@@ -73,4 +75,3 @@ export function pageStamps(manifest: IncrementalManifest, clientPrefix: string):
   }
   return stamps;
 }
-

@@ -27,8 +27,18 @@ describe('indexable text', () => {
 
 describe('documents of a built page', () => {
   it('indexes a page with a marked body, from its <main> only', () => {
-    const docs = documentsOf('faq/index.html', page('<header>Menu</header><main id="contenu"><article data-pagefind-body><h1>Questions fréquentes</h1><p>L’abonnement</p></article></main><footer>Pied</footer>'));
-    expect(docs).toEqual([{ url: '/faq', content: `<!doctype html><html lang="fr"><body><main id="contenu"><article data-pagefind-body><h1>Questions fréquentes</h1> <p>L'abonnement</p></article></main></body></html>` }]);
+    const docs = documentsOf(
+      'faq/index.html',
+      page(
+        '<header>Menu</header><main id="contenu"><article data-pagefind-body><h1>Questions fréquentes</h1><p>L’abonnement</p></article></main><footer>Pied</footer>',
+      ),
+    );
+    expect(docs).toEqual([
+      {
+        url: '/faq',
+        content: `<!doctype html><html lang="fr"><body><main id="contenu"><article data-pagefind-body><h1>Questions fréquentes</h1> <p>L'abonnement</p></article></main></body></html>`,
+      },
+    ]);
   });
 
   it('falls back to the body of a page without <main>, leaving out the head', () => {

@@ -17,7 +17,11 @@ export interface IndexDocument {
 
 /** `articles/2026/x/index.html` → `/articles/2026/x`; `index.html` → `/`; `404.html` → `/404`. */
 export function pageUrl(relativePath: string): string {
-  const path = relativePath.split('\\').join('/').replace(/(^|\/)index\.html$/, '').replace(/\.html$/, '');
+  const path = relativePath
+    .split('\\')
+    .join('/')
+    .replace(/(^|\/)index\.html$/, '')
+    .replace(/\.html$/, '');
   return `/${path.replace(/\/$/, '')}`;
 }
 
@@ -41,12 +45,14 @@ export function pageFile(pathname: string): string {
  * Accents need nothing: Pagefind 1.5+ folds diacritics itself when it indexes and searches.
  */
 export function indexableText(html: string): string {
-  return html
-    .replace(/\u2019|&rsquo;|&#8217;|&#x2019;/gi, "'")
-    // Pagefind joins the text of adjacent inline elements: "<span>Par Léa Moreau</span><span>Climat</span>"
-    // would index "moreauclimat". A space between an element's end and the next one's start
-    // separates them, and never splits a word of running text.
-    .replace(/(<\/[a-z][a-z0-9]*\s*>)(?=<[a-z])/gi, '$1 ');
+  return (
+    html
+      .replace(/\u2019|&rsquo;|&#8217;|&#x2019;/gi, "'")
+      // Pagefind joins the text of adjacent inline elements: "<span>Par Léa Moreau</span><span>Climat</span>"
+      // would index "moreauclimat". A space between an element's end and the next one's start
+      // separates them, and never splits a word of running text.
+      .replace(/(<\/[a-z][a-z0-9]*\s*>)(?=<[a-z])/gi, '$1 ')
+  );
 }
 
 function languageOf(html: string): string {
@@ -70,7 +76,12 @@ function contentOf(html: string): string {
 const wrap = (language: string, body: string) => `<!doctype html><html lang="${language}">${indexableText(body)}</html>`;
 
 const decodeAttribute = (value: string) =>
-  value.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+  value
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&');
 
 /**
  * The `<article data-search-url="…">` elements of a page, each with its URL and outer HTML.

@@ -18,17 +18,19 @@ import { gunzipSync } from 'node:zlib';
 import * as pagefind from 'pagefind';
 import { documentsOf, pageFile, type IndexDocument } from './pagefind-documents';
 import { getHook } from '../lib/process-hooks';
-import {
-  DELTA_DIR, DELTA_FILE, contentHash, deltaLimit, planIndex,
-  type BaseDocuments, type DeltaManifest,
-} from './pagefind-delta';
+import { DELTA_DIR, DELTA_FILE, contentHash, deltaLimit, planIndex, type BaseDocuments, type DeltaManifest } from './pagefind-delta';
 
 export const PAGEFIND_DIR = 'pagefind';
 
 /** Pagefind's ready-made interfaces, which this site does not use (it has its own, in French). */
 const UNUSED_FILES = [
-  'pagefind-ui.js', 'pagefind-ui.css', 'pagefind-modular-ui.js', 'pagefind-modular-ui.css',
-  'pagefind-component-ui.js', 'pagefind-component-ui.css', 'pagefind-highlight.js',
+  'pagefind-ui.js',
+  'pagefind-ui.css',
+  'pagefind-modular-ui.js',
+  'pagefind-modular-ui.css',
+  'pagefind-component-ui.js',
+  'pagefind-component-ui.css',
+  'pagefind-highlight.js',
 ];
 
 /** Files read at once: enough to keep Pagefind busy, few enough for large corpora. */
@@ -163,7 +165,6 @@ interface Streaming {
   started?: { index: PagefindIndex; problems: string[]; pending: Promise<void>[]; urls: Set<string> };
 }
 
-
 export default function pagefindIndex(): AstroIntegration {
   let cacheDir: string | undefined;
   let outDir: string | undefined;
@@ -187,8 +188,7 @@ export default function pagefindIndex(): AstroIntegration {
         streaming = stream;
         const full = !existsSync(join(cacheOf(outDir ?? '.'), 'base', 'pagefind-entry.json'));
         let starting: Promise<NonNullable<Streaming['started']>> | undefined;
-        const started = () =>
-          (starting ??= newIndex().then((index) => (stream.started = { index, problems: [], pending: [], urls: new Set() })));
+        const started = () => (starting ??= newIndex().then((index) => (stream.started = { index, problems: [], pending: [], urls: new Set() })));
         setPrerenderer((astro) => ({
           name: 'contrechamp:pagefind',
           setup: () => astro.setup?.() ?? Promise.resolve(),
@@ -208,7 +208,12 @@ export default function pagefindIndex(): AstroIntegration {
             if (response.status !== 200 || !response.headers.get('content-type')?.startsWith('text/html') || !response.body) return result;
             const html = await response.text();
             const file = pageFile(new URL(request.url).pathname);
-            const documents: Document[] = documentsOf(file, html).map((document) => ({ url: document.url, hash: contentHash(document.content), file, content: document.content }));
+            const documents: Document[] = documentsOf(file, html).map((document) => ({
+              url: document.url,
+              hash: contentHash(document.content),
+              file,
+              content: document.content,
+            }));
             stream.byFile.set(file, documents);
             if (full) {
               // A page's own result goes to Pagefind now; the records of lists (brèves, printed
@@ -255,16 +260,16 @@ export default function pagefindIndex(): AstroIntegration {
         streaming = undefined;
         const baseDir = join(cache, 'base');
         const statePath = join(cache, 'state.json');
-        const files = (await readdir(root, { recursive: true }))
-          .filter((file) => file.endsWith('.html') && !file.startsWith(`${PAGEFIND_DIR}${sep}`))
-          .sort();
+        const files = (await readdir(root, { recursive: true })).filter((file) => file.endsWith('.html') && !file.startsWith(`${PAGEFIND_DIR}${sep}`)).sort();
 
         // 1. Every page's documents: from the cache when the page is Astro's cached copy.
         const previous = await readJson<State>(statePath);
         const state: State = previous?.version === STATE_VERSION ? previous : { version: STATE_VERSION, files: {}, base: null };
         // A cache cleared in part: no base to build on.
         if (!existsSync(join(baseDir, 'pagefind-entry.json'))) state.base = null;
-        const prefix = `${relative(outDir ?? root, root).split(sep).join('/')}/`.replace(/^\/$/, '');
+        const prefix = `${relative(outDir ?? root, root)
+          .split(sep)
+          .join('/')}/`.replace(/^\/$/, '');
         // Each page's stamp: its copy in Astro's incremental cache, which Astro writes again
         // (a new file, or at least a new modification time) whenever it renders the page, and
         // leaves alone when it skips it. (Astro's manifest says the same, but it is 230 MB of
@@ -276,11 +281,12 @@ export default function pagefindIndex(): AstroIntegration {
         const publishing = resident?.publishing === true;
         const known = publishing ? lastDocuments : undefined;
         const stamps = new Map<string, string>();
-        if (!publishing) await each(files, async (file) => {
-          const key = file.split(sep).join('/');
-          const info = await stat(join(cachedPages, file), { bigint: true }).catch(() => undefined);
-          if (info) stamps.set(key, `${info.ino}:${info.size}:${info.mtimeNs}`);
-        });
+        if (!publishing)
+          await each(files, async (file) => {
+            const key = file.split(sep).join('/');
+            const info = await stat(join(cachedPages, file), { bigint: true }).catch(() => undefined);
+            if (info) stamps.set(key, `${info.ino}:${info.size}:${info.mtimeNs}`);
+          });
         const byFile = new Map<string, Document[]>();
         let read = 0;
         let rendered = 0;
@@ -289,7 +295,10 @@ export default function pagefindIndex(): AstroIntegration {
           const captured = stream?.byFile.get(key);
           if (captured) {
             rendered += 1;
-            byFile.set(file, captured.map((document) => ({ ...document, file })));
+            byFile.set(
+              file,
+              captured.map((document) => ({ ...document, file })),
+            );
             return;
           }
           const same = known?.get(file);
@@ -300,22 +309,31 @@ export default function pagefindIndex(): AstroIntegration {
           const stamp = stamps.get(key);
           const cached = stamp !== undefined ? state.files[key] : undefined;
           if (cached && cached.stamp === stamp) {
-            byFile.set(file, cached.documents.map((document) => ({ ...document, file })));
+            byFile.set(
+              file,
+              cached.documents.map((document) => ({ ...document, file })),
+            );
             return;
           }
           read += 1;
           const documents = documentsOf(file, await readFile(join(root, file), 'utf8'));
-          byFile.set(file, documents.map((document: IndexDocument) => ({ url: document.url, hash: contentHash(document.content), file, content: document.content })));
+          byFile.set(
+            file,
+            documents.map((document: IndexDocument) => ({ url: document.url, hash: contentHash(document.content), file, content: document.content })),
+          );
         });
         // A brève is printed in several lists; it is indexed once, at its canonical anchor.
         const documents = new Map<string, Document>();
         for (const file of files) for (const document of byFile.get(file)!) if (!documents.has(document.url)) documents.set(document.url, document);
         const withContent = async (list: Document[]) =>
-          each(list.filter((document) => document.content === undefined), async (document) => {
-            const found = documentsOf(document.file, await readFile(join(root, document.file), 'utf8')).find((d) => d.url === document.url);
-            if (!found) throw new Error(`Pagefind: ${document.url} is no longer in ${document.file}`);
-            document.content = found.content;
-          });
+          each(
+            list.filter((document) => document.content === undefined),
+            async (document) => {
+              const found = documentsOf(document.file, await readFile(join(root, document.file), 'utf8')).find((d) => d.url === document.url);
+              if (!found) throw new Error(`Pagefind: ${document.url} is no longer in ${document.file}`);
+              document.content = found.content;
+            },
+          );
         const readSeconds = seconds(started);
 
         // 2. Everything again, or what changed since the last full index.
@@ -339,7 +357,9 @@ export default function pagefindIndex(): AstroIntegration {
           await copyTree(output, baseDir, false);
           state.base = Object.fromEntries(all.map((d) => [d.url, { hash: d.hash, id: ids.get(d.url) ?? '' }]));
           const size = await directorySize(output);
-          logger.info(`full index (${plan.reason}): ${documents.size} results in ${PAGEFIND_DIR}/ (${Math.round(size / 1024)} KB); ${rendered} pages taken as rendered${started ? ` (${started.urls.size} results indexed meanwhile)` : ''}, ${read} of ${files.length} pages read in ${readSeconds}, indexed in ${seconds(indexing)}`);
+          logger.info(
+            `full index (${plan.reason}): ${documents.size} results in ${PAGEFIND_DIR}/ (${Math.round(size / 1024)} KB); ${rendered} pages taken as rendered${started ? ` (${started.urls.size} results indexed meanwhile)` : ''}, ${read} of ${files.length} pages read in ${readSeconds}, indexed in ${seconds(indexing)}`,
+          );
         } else {
           // Only a build without a previous index gives Pagefind its pages while they render.
           if (stream?.started) await pagefind.close();
@@ -358,14 +378,15 @@ export default function pagefindIndex(): AstroIntegration {
             const deltaIds = new Set((await fragmentIds(deltaOutput)).values());
             plan.superseded = plan.superseded.filter((id) => !deltaIds.has(id));
           }
-          logger.info(`incremental index: ${plan.changed.length} new or changed and ${plan.superseded.length} superseded results of ${documents.size} in ${DELTA_DIR}/; ${rendered} pages taken as rendered, ${read} of ${files.length} pages read in ${readSeconds}, indexed in ${seconds(indexing)}`);
+          logger.info(
+            `incremental index: ${plan.changed.length} new or changed and ${plan.superseded.length} superseded results of ${documents.size} in ${DELTA_DIR}/; ${rendered} pages taken as rendered, ${read} of ${files.length} pages read in ${readSeconds}, indexed in ${seconds(indexing)}`,
+          );
         }
 
         // The search interface reads it at every first search: written even when empty, as a new
         // file (the others may be links to the cached index, never to be written into).
-        const manifest: DeltaManifest = plan.mode === 'delta'
-          ? { index: plan.changed.length > 0 ? `/${DELTA_DIR}/` : '', superseded: plan.superseded }
-          : { index: '', superseded: [] };
+        const manifest: DeltaManifest =
+          plan.mode === 'delta' ? { index: plan.changed.length > 0 ? `/${DELTA_DIR}/` : '', superseded: plan.superseded } : { index: '', superseded: [] };
         await rm(join(output, DELTA_FILE), { force: true });
         await writeFile(join(output, DELTA_FILE), JSON.stringify(manifest));
 

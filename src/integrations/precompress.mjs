@@ -108,12 +108,19 @@ export async function precompress(clientDir, cacheDir, options) {
   // The slow ones (assets at the highest quality) first, spread over the threads.
   jobs.sort((a, b) => b.brotliQuality - a.brotliQuality);
   jobs.forEach((job, i) => /** @type {typeof jobs} */ (shares[i % threads]).push(job));
-  await Promise.all(shares.filter((s) => s.length > 0).map((share) => new Promise((resolve, reject) => {
-    const worker = new Worker(options.workerScript, { workerData: { jobs: share } });
-    worker.once('message', resolve);
-    worker.once('error', reject);
-    worker.once('exit', (code) => (code === 0 ? resolve(undefined) : reject(new Error(`compression worker exited with ${code}`))));
-  })));
+  await Promise.all(
+    shares
+      .filter((s) => s.length > 0)
+      .map(
+        (share) =>
+          new Promise((resolve, reject) => {
+            const worker = new Worker(options.workerScript, { workerData: { jobs: share } });
+            worker.once('message', resolve);
+            worker.once('error', reject);
+            worker.once('exit', (code) => (code === 0 ? resolve(undefined) : reject(new Error(`compression worker exited with ${code}`))));
+          }),
+      ),
+  );
 
   let brBytes = 0;
   let gzBytes = 0;
@@ -132,7 +139,15 @@ export async function precompress(clientDir, cacheDir, options) {
   }
   writeFileSync(`${manifestFile}.tmp`, JSON.stringify(manifest));
   renameSync(`${manifestFile}.tmp`, manifestFile);
-  return { files: files.length, compressed: jobs.length, reused: files.length - jobs.length, ms: Math.round(performance.now() - started), bytes, brBytes, gzBytes };
+  return {
+    files: files.length,
+    compressed: jobs.length,
+    reused: files.length - jobs.length,
+    ms: Math.round(performance.now() - started),
+    bytes,
+    brBytes,
+    gzBytes,
+  };
 }
 
 /** @returns {import('astro').AstroIntegration} */
@@ -151,7 +166,9 @@ export default function precompressIntegration() {
       'astro:build:done': async ({ dir, logger }) => {
         const r = await precompress(fileURLToPath(dir), cacheDir, { workerScript });
         const mb = (/** @type {number} */ n) => (n / 1e6).toFixed(1);
-        logger.info(`${r.files} text files: ${r.compressed} compressed, ${r.reused} reused, in ${(r.ms / 1000).toFixed(1)} s (${mb(r.bytes)} MB → br ${mb(r.brBytes)} MB, gzip ${mb(r.gzBytes)} MB)`);
+        logger.info(
+          `${r.files} text files: ${r.compressed} compressed, ${r.reused} reused, in ${(r.ms / 1000).toFixed(1)} s (${mb(r.bytes)} MB → br ${mb(r.brBytes)} MB, gzip ${mb(r.gzBytes)} MB)`,
+        );
       },
     },
   };

@@ -14,7 +14,13 @@ describe('audience measurement', () => {
     const settings = { domain: 'contrechamp.media' };
     expect(shouldTrack(settings, { protocol: 'file:', hostname: '' }, storage(null))).toBe(false);
     expect(shouldTrack(settings, { protocol: 'http:', hostname: 'localhost' }, storage(null))).toBe(false);
-    expect(shouldTrack({ ...settings, ignoredHosts: 'preprod.contrechamp.media, localhost' }, { protocol: 'https:', hostname: 'preprod.contrechamp.media' }, storage(null))).toBe(false);
+    expect(
+      shouldTrack(
+        { ...settings, ignoredHosts: 'preprod.contrechamp.media, localhost' },
+        { protocol: 'https:', hostname: 'preprod.contrechamp.media' },
+        storage(null),
+      ),
+    ).toBe(false);
     expect(shouldTrack({ ...settings, ignoredHosts: '' }, { protocol: 'http:', hostname: 'localhost' }, storage(null))).toBe(true);
     expect(shouldTrack(settings, site, storage('true'))).toBe(false);
     expect(shouldTrack(settings, site, storage('false'))).toBe(true);
@@ -31,8 +37,12 @@ describe('audience measurement', () => {
 
   it('measures a gift page without its code, and keeps only campaign tags of the query', () => {
     expect(measuredUrl('https://contrechamp.media/activer-cadeau/K7MX4QPD9TRW2HNZ')).toBe('https://contrechamp.media/activer-cadeau/code');
-    expect(measuredUrl('https://contrechamp.media/creer-mon-compte/cadeau/K7MX-4QPD-9TRW-2HNZ#haut')).toBe('https://contrechamp.media/creer-mon-compte/cadeau/code');
-    expect(measuredUrl('https://contrechamp.media/login?redirect=%2Factiver-cadeau%2FK7MX4QPD9TRW2HNZ&utm_source=lettre')).toBe('https://contrechamp.media/login?utm_source=lettre');
+    expect(measuredUrl('https://contrechamp.media/creer-mon-compte/cadeau/K7MX-4QPD-9TRW-2HNZ#haut')).toBe(
+      'https://contrechamp.media/creer-mon-compte/cadeau/code',
+    );
+    expect(measuredUrl('https://contrechamp.media/login?redirect=%2Factiver-cadeau%2FK7MX4QPD9TRW2HNZ&utm_source=lettre')).toBe(
+      'https://contrechamp.media/login?utm_source=lettre',
+    );
     expect(measuredUrl('https://contrechamp.media/activer-cadeau')).toBe('https://contrechamp.media/activer-cadeau');
     expect(measuredUrl('https://contrechamp.media/articles/un-titre')).toBe('https://contrechamp.media/articles/un-titre');
     expect(measuredUrl('pas une adresse')).toBeNull();

@@ -22,7 +22,10 @@ export function shouldTrack(
 ): boolean {
   if (!settings.domain || automated) return false;
   if (where.protocol === 'file:') return false;
-  const ignored = (settings.ignoredHosts ?? 'localhost').split(',').map((h) => h.trim().toLowerCase()).filter(Boolean);
+  const ignored = (settings.ignoredHosts ?? 'localhost')
+    .split(',')
+    .map((h) => h.trim().toLowerCase())
+    .filter(Boolean);
   if (ignored.includes(where.hostname.toLowerCase())) return false;
   try {
     if (storage?.getItem('plausible_ignore') === 'true') return false;

@@ -12,7 +12,8 @@ describe('crawler detection', () => {
       'WhatsApp/2.23.20.0',
       'Mastodon/4.2.0 (http.rb/5.1.1; +https://piaille.fr/)',
       'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.0; +https://openai.com/gptbot)',
-    ]) expect(isBot(ua), ua).toBe(true);
+    ])
+      expect(isBot(ua), ua).toBe(true);
   });
 
   it('lets people through, headless browsers included', () => {
@@ -21,7 +22,8 @@ describe('crawler detection', () => {
       'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) HeadlessChrome/140.0.0.0 Safari/537.36',
       'Mozilla/5.0 (iPhone; CPU iPhone OS 18_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.0 Mobile/15E148 Safari/604.1',
       'Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:133.0) Gecko/20100101 Firefox/133.0',
-    ]) expect(isBot(ua), ua).toBe(false);
+    ])
+      expect(isBot(ua), ua).toBe(false);
     expect(isBot(null)).toBe(false);
     expect(isBot('')).toBe(false);
   });

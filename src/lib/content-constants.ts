@@ -30,4 +30,3 @@ export const TAG_SCHEME_LABELS: Record<TagScheme, { singular: string; plural: st
 
 /** Items per page in every paginated list. */
 export const PAGE_SIZE = 12;
-

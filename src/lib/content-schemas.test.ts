@@ -56,7 +56,8 @@ describe('story schema', () => {
     expect(stories.safeParse({ ...emission, video: { provider: 'youtube', id: 'aB3dE5fG7hJ' } }).success).toBe(true);
     expect(stories.safeParse({ ...emission, video: { provider: 'youtube', id: 'too-short' } }).success).toBe(false);
     expect(
-      stories.safeParse({ ...emission, video: { provider: 'peertube', instance: 'https://videos.exemple.fr', id: '9c9de5e8-0a1e-484a-b099-e80766180a6d' } }).success,
+      stories.safeParse({ ...emission, video: { provider: 'peertube', instance: 'https://videos.exemple.fr', id: '9c9de5e8-0a1e-484a-b099-e80766180a6d' } })
+        .success,
     ).toBe(true);
     expect(stories.safeParse({ ...emission, video: { provider: 'vimeo', id: '123' } }).success).toBe(false);
     // A video makes no sense on an article.
@@ -65,7 +66,10 @@ describe('story schema', () => {
 
   describe('chapters of an émission (« Au sommaire »)', () => {
     const emission = {
-      ...article, scheme: 'emissions', category: 'contre-enquete', duration: 3900,
+      ...article,
+      scheme: 'emissions',
+      category: 'contre-enquete',
+      duration: 3900,
       video: { provider: 'youtube', id: 'aB3dE5fG7hJ' },
     };
     const chapters = [
@@ -131,7 +135,9 @@ describe('episode schema', () => {
     expect(episodeSchema(helpers).safeParse(bonus).success).toBe(true);
     const published = episodeSchema(helpers).safeParse({ ...bonus, content_folder_url: '/media/podcasts/a-contre-courant/' });
     expect(published.success).toBe(false);
-    expect(published.error?.issues[0]?.message).toBe('Un épisode réservé aux soutiens a son audio dans le dossier privé : « /audio/soutiens/a-contre-courant/ ».');
+    expect(published.error?.issues[0]?.message).toBe(
+      'Un épisode réservé aux soutiens a son audio dans le dossier privé : « /audio/soutiens/a-contre-courant/ ».',
+    );
     expect(episodeSchema(helpers).safeParse({ ...episode, content_folder_url: '/audio/soutiens/a-contre-courant/' }).success).toBe(false);
   });
 });
@@ -151,8 +157,13 @@ describe('tags and dossiers', () => {
 describe('podcast schema', () => {
   const podcasts = podcastSchema(helpers);
   const show = {
-    slug: 'a-contre-courant', label: 'À contre-courant', description: 'De longs entretiens à rebours des évidences.',
-    cover, category: 'entretien', itunesCategory: 'News', authors: ['aminata-diallo'],
+    slug: 'a-contre-courant',
+    label: 'À contre-courant',
+    description: 'De longs entretiens à rebours des évidences.',
+    cover,
+    category: 'entretien',
+    itunesCategory: 'News',
+    authors: ['aminata-diallo'],
   };
 
   it('needs no podcast app', () => {

@@ -51,19 +51,14 @@ export function schemaOnce<Image extends z.ZodType, Schema>(
 
 const prose = () => z.string().overwrite(frenchText);
 
-export const slug = z
-  .string()
-  .regex(SLUG_PATTERN, 'Un slug ne contient que des minuscules sans accents, des chiffres et des tirets.');
+export const slug = z.string().regex(SLUG_PATTERN, 'Un slug ne contient que des minuscules sans accents, des chiffres et des tirets.');
 
 /** A cover or photo: the image file, its alternative text and its credit line. */
 const illustration = <Image extends z.ZodType>({ image }: SchemaHelpers<Image>) =>
   z
     .object({
       src: image().describe('Chemin relatif du fichier image (JPEG, PNG ou WebP).'),
-      alt: z
-        .string()
-        .min(3)
-        .describe('Texte alternatif : ce que montre l’image, pour les lecteurs qui ne la voient pas.'),
+      alt: z.string().min(3).describe('Texte alternatif : ce que montre l’image, pour les lecteurs qui ne la voient pas.'),
       credit: prose().min(2).optional().describe('Crédit photo, affiché sous l’image.'),
     })
     .strict();
@@ -88,14 +83,20 @@ const video = z
     z
       .object({
         provider: z.literal('youtube'),
-        id: z.string().regex(/^[\w-]{11}$/).describe('Identifiant de la vidéo YouTube (11 caractères).'),
+        id: z
+          .string()
+          .regex(/^[\w-]{11}$/)
+          .describe('Identifiant de la vidéo YouTube (11 caractères).'),
       })
       .strict(),
     z
       .object({
         provider: z.literal('peertube'),
         instance: z.url({ protocol: /^https$/ }).describe('Adresse de l’instance PeerTube, par exemple https://video.exemple.fr.'),
-        id: z.string().regex(/^[\w-]{6,64}$/).describe('Identifiant court ou UUID de la vidéo sur l’instance.'),
+        id: z
+          .string()
+          .regex(/^[\w-]{6,64}$/)
+          .describe('Identifiant court ou UUID de la vidéo sur l’instance.'),
       })
       .strict(),
   ])
@@ -116,10 +117,7 @@ const chapters = z
       .strict(),
   )
   .min(2, 'Un sommaire compte au moins deux chapitres.')
-  .refine(
-    (list) => list.every((chapter, i) => i === 0 || chapter.start > list[i - 1]!.start),
-    'Les chapitres se suivent : chacun commence après le précédent.',
-  )
+  .refine((list) => list.every((chapter, i) => i === 0 || chapter.start > list[i - 1]!.start), 'Les chapitres se suivent : chacun commence après le précédent.')
   .describe('Au sommaire : les chapitres de la vidéo, dans l’ordre ; chacun est un lien qui lance la vidéo à ce moment.');
 
 export const storySchema = <Image extends z.ZodType>(h: SchemaHelpers<Image>) =>
@@ -192,7 +190,11 @@ export const dossierSchema = <Image extends z.ZodType>(h: SchemaHelpers<Image>) 
       cover: illustration(h).describe('Image de couverture.'),
       featured: z.boolean().default(false).describe('Mis en avant sur la page d’accueil.'),
       stories: z
-        .array(z.string().regex(/^(articles|emissions|breves)\/[a-z0-9]+(?:-[a-z0-9]+)*$/, 'Un contenu se désigne par schéma/slug, par exemple articles/mon-article.'))
+        .array(
+          z
+            .string()
+            .regex(/^(articles|emissions|breves)\/[a-z0-9]+(?:-[a-z0-9]+)*$/, 'Un contenu se désigne par schéma/slug, par exemple articles/mon-article.'),
+        )
         .min(1)
         .describe('Contenus du dossier, dans l’ordre de lecture, sous la forme schéma/slug.'),
     })
@@ -200,9 +202,7 @@ export const dossierSchema = <Image extends z.ZodType>(h: SchemaHelpers<Image>) 
 
 /** An app's page of a show: an https address, of the app's own site when it is a known app. */
 const appPage = (host?: string) =>
-  z
-    .url({ protocol: /^https$/ })
-    .refine((value) => !host || new URL(value).hostname === host, `Une adresse de la forme https://${host ?? ''}/…`);
+  z.url({ protocol: /^https$/ }).refine((value) => !host || new URL(value).hostname === host, `Une adresse de la forme https://${host ?? ''}/…`);
 
 /** The podcast apps a show can be found in, each by the address of the show's page there. */
 export const podcastApps = z
@@ -266,7 +266,10 @@ export const episodeSchema = <Image extends z.ZodType>(h: SchemaHelpers<Image>) 
         .object({
           podcast: z
             .object({
-              filename: z.string().regex(/^[\w.-]+\.(mp3|m4a|ogg|opus)$/).describe('Nom du fichier audio dans le dossier.'),
+              filename: z
+                .string()
+                .regex(/^[\w.-]+\.(mp3|m4a|ogg|opus)$/)
+                .describe('Nom du fichier audio dans le dossier.'),
               size: z.number().int().positive().describe('Taille du fichier audio, en octets (pour les flux).'),
               type: z.enum(['audio/mpeg', 'audio/mp4', 'audio/ogg']).default('audio/mpeg').describe('Type MIME du fichier audio.'),
             })
@@ -280,9 +283,17 @@ export const episodeSchema = <Image extends z.ZodType>(h: SchemaHelpers<Image>) 
     .superRefine((episode, ctx) => {
       const privateFolder = `/audio/soutiens/${episode.podcast}/`;
       if (episode.supportersOnly && episode.content_folder_url !== privateFolder)
-        ctx.addIssue({ code: 'custom', path: ['content_folder_url'], message: `Un épisode réservé aux soutiens a son audio dans le dossier privé : « ${privateFolder} ».` });
+        ctx.addIssue({
+          code: 'custom',
+          path: ['content_folder_url'],
+          message: `Un épisode réservé aux soutiens a son audio dans le dossier privé : « ${privateFolder} ».`,
+        });
       if (!episode.supportersOnly && episode.content_folder_url.startsWith('/audio/soutiens/'))
-        ctx.addIssue({ code: 'custom', path: ['content_folder_url'], message: 'Le dossier « /audio/soutiens/ » est réservé aux épisodes des soutiens (supportersOnly: true).' });
+        ctx.addIssue({
+          code: 'custom',
+          path: ['content_folder_url'],
+          message: 'Le dossier « /audio/soutiens/ » est réservé aux épisodes des soutiens (supportersOnly: true).',
+        });
     });
 
 export const pageSchema = z

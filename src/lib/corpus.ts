@@ -56,8 +56,7 @@ export interface Corpus {
   pages: Map<string, EditorialPage>;
 }
 
-const byDateDesc = <T extends { data: { published: Date } }>(a: T, b: T) =>
-  b.data.published.getTime() - a.data.published.getTime();
+const byDateDesc = <T extends { data: { published: Date } }>(a: T, b: T) => b.data.published.getTime() - a.data.published.getTime();
 
 function push<K, V>(map: Map<K, V[]>, key: K, value: V) {
   const list = map.get(key);
@@ -90,8 +89,15 @@ export interface CorpusInput {
  */
 export function buildCorpus(input: CorpusInput): Corpus {
   const storyEntries = input.stories.filter(({ data }) => !data.draft);
-  const { authors: authorEntries, tags: tagEntries, categories: categoryEntries, dossiers: dossierEntries,
-    podcasts: podcastEntries, episodes: episodeEntries, pages: pageEntries } = input;
+  const {
+    authors: authorEntries,
+    tags: tagEntries,
+    categories: categoryEntries,
+    dossiers: dossierEntries,
+    podcasts: podcastEntries,
+    episodes: episodeEntries,
+    pages: pageEntries,
+  } = input;
 
   const authors = new Map(authorEntries.map((a) => [a.id, a]));
   const tags = new Map(tagEntries.map((t) => [t.id, t]));
@@ -141,8 +147,7 @@ export function buildCorpus(input: CorpusInput): Corpus {
   const dossierById = new Map(dossiers.map((d) => [d.id, d]));
   for (const story of stories) {
     const id = story.data.dossier?.id;
-    if (id && !dossierStories.get(id)?.includes(story))
-      throw new ContentError(`stories/${story.id}`, `names dossier "${id}" which does not list it`);
+    if (id && !dossierStories.get(id)?.includes(story)) throw new ContentError(`stories/${story.id}`, `names dossier "${id}" which does not list it`);
   }
 
   const episodes = [...episodeEntries].sort(byDateDesc);
@@ -161,19 +166,31 @@ export function buildCorpus(input: CorpusInput): Corpus {
   }
   for (const podcast of podcasts.values()) {
     const category = categories.get(podcast.data.category);
-    if (category?.data.scheme !== 'podcasts')
-      throw new ContentError(`podcasts/${podcast.id}`, `"${podcast.data.category}" is not a podcast category`);
-    for (const { id } of podcast.data.authors)
-      if (!authors.has(id)) throw new ContentError(`podcasts/${podcast.id}`, `unknown author "${id}"`);
+    if (category?.data.scheme !== 'podcasts') throw new ContentError(`podcasts/${podcast.id}`, `"${podcast.data.category}" is not a podcast category`);
+    for (const { id } of podcast.data.authors) if (!authors.has(id)) throw new ContentError(`podcasts/${podcast.id}`, `unknown author "${id}"`);
   }
 
   const brevePage = new Map<string, number>();
   byScheme.get('breves')!.forEach((story, index) => brevePage.set(story.id, Math.floor(index / PAGE_SIZE) + 1));
 
   return {
-    stories, byScheme, byCategory, byTag, byAuthor, authors, tags, categories,
-    dossiers, dossierById, dossierStories, podcasts, episodes, episodesByPodcast, episodesByTag,
-    brevePage, pages,
+    stories,
+    byScheme,
+    byCategory,
+    byTag,
+    byAuthor,
+    authors,
+    tags,
+    categories,
+    dossiers,
+    dossierById,
+    dossierStories,
+    podcasts,
+    episodes,
+    episodesByPodcast,
+    episodesByTag,
+    brevePage,
+    pages,
   };
 }
 
@@ -217,7 +234,6 @@ export function relatedStories(corpus: Corpus, story: Story, count = 3): Story[]
   }
   return best.map(([s]) => s);
 }
-
 
 /** The episode in the shape the player expects (SPEC §3). */
 export function toPlayerEpisode(corpus: Corpus, episode: Episode, artwork?: string): PlayerEpisode {

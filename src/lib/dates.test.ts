@@ -1,7 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  formatClock, formatDate, formatDateTime, formatDuration, formatPeriod, isoDuration, isoParis, parisYear, periodDays,
-} from './dates';
+import { formatClock, formatDate, formatDateTime, formatDuration, formatPeriod, isoDuration, isoParis, parisYear, periodDays } from './dates';
 
 describe('French dates in Paris time', () => {
   it('names months and days in French', () => {

@@ -21,16 +21,18 @@ describe('site feed', () => {
       description: 'Média indépendant',
       link: 'https://contrechamp.example/',
       self: 'https://contrechamp.example/rss.xml',
-      items: [{
-        title: 'Eau & pouvoir : <enquête>',
-        link: 'https://contrechamp.example/articles/2026/eau',
-        guid: 'https://contrechamp.example/articles/2026/eau',
-        published: new Date('2026-09-14T05:30:00Z'),
-        description: 'Chapô',
-        html: '<p>Corps : « <a href="/x?a=1">lien</a> »</p>',
-        authors: ['Claire Fontaine'],
-        categories: ['Environnement'],
-      }],
+      items: [
+        {
+          title: 'Eau & pouvoir : <enquête>',
+          link: 'https://contrechamp.example/articles/2026/eau',
+          guid: 'https://contrechamp.example/articles/2026/eau',
+          published: new Date('2026-09-14T05:30:00Z'),
+          description: 'Chapô',
+          html: '<p>Corps : « <a href="/x?a=1">lien</a> »</p>',
+          authors: ['Claire Fontaine'],
+          categories: ['Environnement'],
+        },
+      ],
     });
     const rss = parser.parse(xml).rss;
     expect(rss['@version']).toBe('2.0');
@@ -55,16 +57,18 @@ describe('podcast feed', () => {
     category: 'Society & Culture',
     subcategory: 'Documentary',
     explicit: false,
-    episodes: [{
-      title: 'Épisode 1',
-      link: 'https://contrechamp.example/podcasts/a-contre-courant/ep-1',
-      guid: 'contrechamp-episode-a-contre-courant/ep-1',
-      published: new Date('2026-05-01T06:00:00Z'),
-      summary: 'Résumé',
-      html: '<p>Notes</p>',
-      audio: { url: 'https://contrechamp.example/media/ep-1.mp3', length: 123456, type: 'audio/mpeg' },
-      duration: 3725,
-    }],
+    episodes: [
+      {
+        title: 'Épisode 1',
+        link: 'https://contrechamp.example/podcasts/a-contre-courant/ep-1',
+        guid: 'contrechamp-episode-a-contre-courant/ep-1',
+        published: new Date('2026-05-01T06:00:00Z'),
+        summary: 'Résumé',
+        html: '<p>Notes</p>',
+        audio: { url: 'https://contrechamp.example/media/ep-1.mp3', length: 123456, type: 'audio/mpeg' },
+        duration: 3725,
+      },
+    ],
   });
   const channel = parser.parse(xml).rss.channel;
 
@@ -99,19 +103,35 @@ describe('Podcasting 2.0 tags', () => {
     ...extra,
   });
   const xml = renderPodcastRss({
-    title: 'À contre-courant', description: 'Entretiens', link: base, self: `${base}/rss.xml`,
-    image: 'https://contrechamp.example/cover.jpg', author: 'Contrechamp', ownerName: 'Contrechamp', ownerEmail: 'podcasts@contrechamp.example',
-    category: 'News', subcategory: 'Politics', explicit: false,
+    title: 'À contre-courant',
+    description: 'Entretiens',
+    link: base,
+    self: `${base}/rss.xml`,
+    image: 'https://contrechamp.example/cover.jpg',
+    author: 'Contrechamp',
+    ownerName: 'Contrechamp',
+    ownerEmail: 'podcasts@contrechamp.example',
+    category: 'News',
+    subcategory: 'Politics',
+    explicit: false,
     funding: { url: 'https://contrechamp.example/soutenir', label: 'Soutenir Contrechamp' },
     episodes: [
       episode(2, {
-        transcripts: [{ url: `${base}/ep-2/transcription.vtt`, type: 'text/vtt' }, { url: `${base}/ep-2/transcription`, type: 'text/html' }],
+        transcripts: [
+          { url: `${base}/ep-2/transcription.vtt`, type: 'text/vtt' },
+          { url: `${base}/ep-2/transcription`, type: 'text/html' },
+        ],
         chapters: `${base}/ep-2/chapitres.json`,
       }),
       episode(1),
     ],
   });
-  const rss = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '@', parseTagValue: false, isArray: (name) => name === 'item' || name === 'podcast:transcript' }).parse(xml).rss;
+  const rss = new XMLParser({
+    ignoreAttributes: false,
+    attributeNamePrefix: '@',
+    parseTagValue: false,
+    isArray: (name) => name === 'item' || name === 'podcast:transcript',
+  }).parse(xml).rss;
   const [withTranscript, without] = rss.channel.item;
 
   it('declares the Podcasting 2.0 namespace beside the iTunes one', () => {

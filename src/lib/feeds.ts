@@ -13,12 +13,7 @@ import { formatClock, parisYear } from './dates';
 import { frenchHtml, frenchText } from './typography';
 
 export function escapeXml(value: string): string {
-  return value
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&apos;');
+  return value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&apos;');
 }
 
 /** Feed readers show bodies outside the site: root-relative links and images must be absolute. */
@@ -87,7 +82,9 @@ export function renderRss(channel: FeedChannel): string {
       item.image ? `<media:content url="${escapeXml(item.image.url)}" type="${item.image.type}" medium="image"/>` : '',
       item.html ? body(item.html) : '',
       '</item>',
-    ].filter(Boolean).join(''),
+    ]
+      .filter(Boolean)
+      .join(''),
   );
   return [
     ...channelHead('xmlns:dc="http://purl.org/dc/elements/1.1/" xmlns:media="http://search.yahoo.com/mrss/"', channel, 'fr-FR'),
@@ -154,7 +151,9 @@ export function renderPodcastRss(feed: PodcastFeed): string {
       tag('itunes:duration', formatClock(e.duration)),
       tag('itunes:explicit', explicit),
       tag('itunes:episodeType', 'full'),
-      ...(e.transcripts ?? []).map((t) => `<podcast:transcript url="${escapeXml(t.url)}" type="${t.type}" language="fr"${t.type === 'text/vtt' ? ' rel="captions"' : ''}/>`),
+      ...(e.transcripts ?? []).map(
+        (t) => `<podcast:transcript url="${escapeXml(t.url)}" type="${t.type}" language="fr"${t.type === 'text/vtt' ? ' rel="captions"' : ''}/>`,
+      ),
       e.chapters ? `<podcast:chapters url="${escapeXml(e.chapters)}" type="application/json+chapters"/>` : '',
       '</item>',
     ].join(''),

@@ -20,7 +20,11 @@ export function contentDigest(dir: string, skip: string[] = []): string | null {
       if (name.startsWith('.') || (path === dir && skip.includes(name))) continue;
       const full = join(path, name);
       if (statSync(full).isDirectory()) walk(full);
-      else hash.update(`${relative(dir, full)}\0`).update(readFileSync(full)).update('\0');
+      else
+        hash
+          .update(`${relative(dir, full)}\0`)
+          .update(readFileSync(full))
+          .update('\0');
     }
   };
   walk(dir);

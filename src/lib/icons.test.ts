@@ -18,9 +18,7 @@ describe('icons', () => {
   });
 
   it('every icon a page names is drawn by the stylesheet', () => {
-    const named = astroFiles('src').flatMap((file) =>
-      [...fs.readFileSync(file, 'utf8').matchAll(/<Icon name="([^"]+)"/g)].map((match) => match[1]!),
-    );
+    const named = astroFiles('src').flatMap((file) => [...fs.readFileSync(file, 'utf8').matchAll(/<Icon name="([^"]+)"/g)].map((match) => match[1]!));
     expect(named.length).toBeGreaterThan(10);
     const fromConfig = siteConfig.socials.map((social) => `simple-icons:${social.icon}`);
     for (const name of [...named, ...fromConfig]) {

@@ -7,10 +7,38 @@
  */
 export const ICON_SETS = {
   lucide: [
-    'menu', 'search', 'mail', 'x', 'heart', 'rss', 'play', 'chevron-left', 'chevron-right', 'clock',
-    'headphones', 'newspaper', 'gift', 'hand-coins', 'landmark', 'share-2', 'link',
+    'menu',
+    'search',
+    'mail',
+    'x',
+    'heart',
+    'rss',
+    'play',
+    'chevron-left',
+    'chevron-right',
+    'clock',
+    'headphones',
+    'newspaper',
+    'gift',
+    'hand-coins',
+    'landmark',
+    'share-2',
+    'link',
   ],
-  'simple-icons': ['youtube', 'peertube', 'x', 'mastodon', 'instagram', 'facebook', 'bluesky', 'applepodcasts', 'spotify', 'antennapod', 'overcast', 'pocketcasts'],
+  'simple-icons': [
+    'youtube',
+    'peertube',
+    'x',
+    'mastodon',
+    'instagram',
+    'facebook',
+    'bluesky',
+    'applepodcasts',
+    'spotify',
+    'antennapod',
+    'overcast',
+    'pocketcasts',
+  ],
 } as const;
 
 /** The class that draws an icon named `set:name`; throws on one the stylesheet does not hold (a build error). */

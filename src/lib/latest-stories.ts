@@ -20,7 +20,12 @@ export function pickLatestStories(stories: readonly StoryEntry[], count = KEPT):
     .filter(({ data }) => !data.draft && (SCHEMES_WITH_PAGES as readonly string[]).includes(data.scheme))
     .sort((a, b) => b.data.published.getTime() - a.data.published.getTime())
     .slice(0, count)
-    .map(({ data }) => ({ title: data.title, url: storyUrl(data as Parameters<typeof storyUrl>[0]), scheme: data.scheme as LatestStory['scheme'], published: data.published }));
+    .map(({ data }) => ({
+      title: data.title,
+      url: storyUrl(data as Parameters<typeof storyUrl>[0]),
+      scheme: data.scheme as LatestStory['scheme'],
+      published: data.published,
+    }));
 }
 
 let latest: Promise<LatestStory[]> | undefined;

@@ -12,7 +12,10 @@ describe('pagination', () => {
   });
 
   it('names each page by its path below the list', () => {
-    const pages = listPages(Array.from({ length: 13 }, (_, i) => i), 'politique');
+    const pages = listPages(
+      Array.from({ length: 13 }, (_, i) => i),
+      'politique',
+    );
     expect(pages.map((p) => p.rest)).toEqual(['politique', 'politique/page/2']);
     expect(pages[1]).toMatchObject({ current: 2, total: 2, items: [12] });
     expect(listPages([1, 2]).map((p) => p.rest)).toEqual([undefined]);

@@ -46,9 +46,11 @@ describe('amounts', () => {
     expect(eurosField(680)).toBe('6,80');
     expect(eurosField(700)).toBe('7');
     expect(eurosField(123456)).toBe('1234,56');
-    fc.assert(fc.property(fc.integer({ min: 0, max: 999_999_999 }), (cents) => {
-      expect(parseEuros(eurosField(cents))).toBe(cents);
-    }));
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 999_999_999 }), (cents) => {
+        expect(parseEuros(eurosField(cents))).toBe(cents);
+      }),
+    );
   });
 });
 

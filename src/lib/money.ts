@@ -39,6 +39,8 @@ export function eurosField(cents: number): string {
 /** A rate in basis points: "2,1 %", "20 %", "5,5 %". */
 export function formatRate(rateBp: number): string {
   const abs = Math.abs(Math.round(rateBp));
-  const decimals = String(abs % 100).padStart(2, '0').replace(/0+$/, '');
+  const decimals = String(abs % 100)
+    .padStart(2, '0')
+    .replace(/0+$/, '');
   return `${rateBp < 0 && abs > 0 ? '\u2212' : ''}${group(Math.floor(abs / 100))}${decimals ? `,${decimals}` : ''}${NNBSP}%`;
 }

@@ -22,12 +22,17 @@ describe('subscribeToNewsletter', () => {
   });
 
   it('passes on the API’s French message', async () => {
-    expect(await subscribeToNewsletter('x', undefined, answer(400, { message: 'Adresse e-mail invalide.' }))).toEqual({ ok: false, message: 'Adresse e-mail invalide.' });
+    expect(await subscribeToNewsletter('x', undefined, answer(400, { message: 'Adresse e-mail invalide.' }))).toEqual({
+      ok: false,
+      message: 'Adresse e-mail invalide.',
+    });
   });
 
   it('says something useful when the answer has no message, or no network', async () => {
     expect(await subscribeToNewsletter('a@b.fr', undefined, answer(502, '<html>'))).toEqual({ ok: false, message: NEWSLETTER_FAILED });
-    const offline = vi.fn<typeof fetch>(async () => { throw new TypeError('Failed to fetch'); });
+    const offline = vi.fn<typeof fetch>(async () => {
+      throw new TypeError('Failed to fetch');
+    });
     expect(await subscribeToNewsletter('a@b.fr', undefined, offline)).toEqual({ ok: false, message: NEWSLETTER_OFFLINE });
   });
 });

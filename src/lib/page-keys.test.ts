@@ -21,11 +21,16 @@ function story(scheme: 'articles' | 'emissions' | 'breves', slug: string, day: n
     collection: 'stories',
     body: `Le corps de ${slug}.`,
     data: {
-      scheme, slug, title: `Titre ${slug}`, lead: 'Un chapô.', published: new Date(Date.UTC(2026, 0, 1, 9) + day * 3_600_000),
+      scheme,
+      slug,
+      title: `Titre ${slug}`,
+      lead: 'Un chapô.',
+      published: new Date(Date.UTC(2026, 0, 1, 9) + day * 3_600_000),
       authors: [ref('authors', day % 3 === 0 ? 'paul' : 'lea')],
       tags: [ref('tags', day % 2 === 0 ? 'eau' : 'climat')],
       category: scheme === 'breves' ? 'en-france' : scheme === 'emissions' ? 'journal' : day % 4 === 0 ? 'societe' : 'politique',
-      cover: { src: image, alt: 'Une image' }, draft: false,
+      cover: { src: image, alt: 'Une image' },
+      draft: false,
       ...(scheme === 'emissions' ? { video: { provider: 'youtube', id: 'aB3dE5fG7hJ' }, duration: 60 } : {}),
       ...extra,
     },
@@ -40,8 +45,15 @@ function input(): CorpusInput {
   for (let day = 81; day <= 110; day++) stories.push(story('breves', `b${day}`, day));
   return {
     stories,
-    authors: [entry('authors', 'lea', { slug: 'lea', name: 'Léa Moreau', bio: 'Journaliste.' }), entry('authors', 'paul', { slug: 'paul', name: 'Paul Durand', bio: 'Reporter.' })],
-    tags: [entry('tags', 'eau', { slug: 'eau', label: 'Eau', scheme: 'TOPIC' }), entry('tags', 'climat', { slug: 'climat', label: 'Climat', scheme: 'TOPIC' }), entry('tags', 'show', { slug: 'show', label: 'Le Podcast', scheme: 'PODCAST' })],
+    authors: [
+      entry('authors', 'lea', { slug: 'lea', name: 'Léa Moreau', bio: 'Journaliste.' }),
+      entry('authors', 'paul', { slug: 'paul', name: 'Paul Durand', bio: 'Reporter.' }),
+    ],
+    tags: [
+      entry('tags', 'eau', { slug: 'eau', label: 'Eau', scheme: 'TOPIC' }),
+      entry('tags', 'climat', { slug: 'climat', label: 'Climat', scheme: 'TOPIC' }),
+      entry('tags', 'show', { slug: 'show', label: 'Le Podcast', scheme: 'PODCAST' }),
+    ],
     categories: [
       entry('categories', 'politique', { slug: 'politique', scheme: 'articles', label: 'Politique', description: 'Politique.' }),
       entry('categories', 'societe', { slug: 'societe', scheme: 'articles', label: 'Société', description: 'Société.' }),
@@ -49,12 +61,43 @@ function input(): CorpusInput {
       entry('categories', 'en-france', { slug: 'en-france', scheme: 'breves', label: 'En France', description: 'France.' }),
       entry('categories', 'entretien', { slug: 'entretien', scheme: 'podcasts', label: 'Entretien', description: 'Entretiens.' }),
     ],
-    dossiers: [entry('dossiers', 'eau', { slug: 'eau', title: 'L’eau', description: 'Le dossier.', published: new Date(Date.UTC(2026, 0, 1)), cover: { src: image, alt: 'x' }, featured: false, stories: ['articles/a1', 'articles/a2', 'articles/a3'] })],
-    podcasts: [entry('podcasts', 'show', { slug: 'show', label: 'Le Podcast', description: 'Un podcast.', category: 'entretien', cover: { src: image, alt: 'Pochette' }, authors: [ref('authors', 'lea')], itunesCategory: 'News', explicit: false })],
-    episodes: [entry('episodes', 'show/ep1', {
-      slug: 'ep1', podcast: 'show', title: 'Épisode 1', summary: 'Résumé.', published: new Date(Date.UTC(2026, 0, 2)), duration: 600,
-      category: 'entretien', tags: [ref('tags', 'eau')], content_folder_url: '/media/ep1', attributes: { podcast: { filename: 'ep1.mp3' } },
-    })],
+    dossiers: [
+      entry('dossiers', 'eau', {
+        slug: 'eau',
+        title: 'L’eau',
+        description: 'Le dossier.',
+        published: new Date(Date.UTC(2026, 0, 1)),
+        cover: { src: image, alt: 'x' },
+        featured: false,
+        stories: ['articles/a1', 'articles/a2', 'articles/a3'],
+      }),
+    ],
+    podcasts: [
+      entry('podcasts', 'show', {
+        slug: 'show',
+        label: 'Le Podcast',
+        description: 'Un podcast.',
+        category: 'entretien',
+        cover: { src: image, alt: 'Pochette' },
+        authors: [ref('authors', 'lea')],
+        itunesCategory: 'News',
+        explicit: false,
+      }),
+    ],
+    episodes: [
+      entry('episodes', 'show/ep1', {
+        slug: 'ep1',
+        podcast: 'show',
+        title: 'Épisode 1',
+        summary: 'Résumé.',
+        published: new Date(Date.UTC(2026, 0, 2)),
+        duration: 600,
+        category: 'entretien',
+        tags: [ref('tags', 'eau')],
+        content_folder_url: '/media/ep1',
+        attributes: { podcast: { filename: 'ep1.mp3' } },
+      }),
+    ],
     pages: [],
   };
 }
@@ -67,7 +110,9 @@ interface Page {
 
 const body = (story: Story) => story.body;
 const shownStory = (corpus: Corpus, story: Story) => ({
-  teaser: storyTeaser(corpus, story), body: body(story), data: story.data,
+  teaser: storyTeaser(corpus, story),
+  body: body(story),
+  data: story.data,
   tags: story.data.tags.map(({ id }) => corpus.tags.get(id)!.data.label),
 });
 
@@ -106,13 +151,21 @@ function pages(corpus: Corpus): Map<string, Page> {
     const time = (item: TagItem) => ('story' in item ? item.story : item.episode).data.published.getTime();
     items.sort((a, b) => time(b) - time(a));
     for (const page of listPages(items, tag.id))
-      list(`tag:${page.rest}`, page, tagPageKey(corpus, tag, page), (item) => ('story' in item ? shownStory(corpus, item.story) : episodeTeaser(corpus, item.episode)), tag.data);
+      list(
+        `tag:${page.rest}`,
+        page,
+        tagPageKey(corpus, tag, page),
+        (item) => ('story' in item ? shownStory(corpus, item.story) : episodeTeaser(corpus, item.episode)),
+        tag.data,
+      );
   }
   return out;
 }
 
 type Edit = (input: CorpusInput) => CorpusInput;
-const editStory = (id: string, change: (s: Story) => Story): Edit => (i) => ({ ...i, stories: i.stories.map((s) => (s.id === id ? change(s) : s)) });
+const editStory =
+  (id: string, change: (s: Story) => Story): Edit =>
+  (i) => ({ ...i, stories: i.stories.map((s) => (s.id === id ? change(s) : s)) });
 const withData = (s: Story, data: Record<string, unknown>) => ({ ...s, data: { ...s.data, ...data } }) as Story;
 
 /** Pages whose view changed, pages whose key changed, and how many kept their key. */
@@ -142,9 +195,26 @@ const edits: [string, Edit][] = [
   ['a new article', (i) => ({ ...i, stories: [...i.stories, story('articles', 'neuf', 200)] })],
   ['a new brève (every brève’s address moves)', (i) => ({ ...i, stories: [...i.stories, story('breves', 'neuve', 200)] })],
   ['a deleted story', (i) => ({ ...i, stories: i.stories.filter((s) => s.id !== 'articles/a30') })],
-  ['an author’s name', (i) => ({ ...i, authors: i.authors.map((a) => (a.id === 'paul' ? entry('authors', 'paul', { slug: 'paul', name: 'Paul Martin', bio: 'Reporter.' }) : a)) })],
-  ['a category’s label', (i) => ({ ...i, categories: i.categories.map((c) => (c.id === 'societe' ? entry('categories', 'societe', { slug: 'societe', scheme: 'articles', label: 'Société & vie', description: 'Société.' }) : c)) })],
-  ['a tag’s label', (i) => ({ ...i, tags: i.tags.map((t) => (t.id === 'climat' ? entry('tags', 'climat', { slug: 'climat', label: 'Climat & énergie', scheme: 'TOPIC' }) : t)) })],
+  [
+    'an author’s name',
+    (i) => ({ ...i, authors: i.authors.map((a) => (a.id === 'paul' ? entry('authors', 'paul', { slug: 'paul', name: 'Paul Martin', bio: 'Reporter.' }) : a)) }),
+  ],
+  [
+    'a category’s label',
+    (i) => ({
+      ...i,
+      categories: i.categories.map((c) =>
+        c.id === 'societe' ? entry('categories', 'societe', { slug: 'societe', scheme: 'articles', label: 'Société & vie', description: 'Société.' }) : c,
+      ),
+    }),
+  ],
+  [
+    'a tag’s label',
+    (i) => ({
+      ...i,
+      tags: i.tags.map((t) => (t.id === 'climat' ? entry('tags', 'climat', { slug: 'climat', label: 'Climat & énergie', scheme: 'TOPIC' }) : t)),
+    }),
+  ],
   ['an episode’s title', (i) => ({ ...i, episodes: i.episodes.map((e) => entry('episodes', e.id, { ...e.data, title: 'Épisode renommé' })) })],
 ];
 

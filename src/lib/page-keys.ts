@@ -135,4 +135,3 @@ export function tagPageKey(corpus: Corpus, tag: Tag, page: ListPage<TagItem>): s
     pageDependencies(page, (item) => ('story' in item ? storyDependencies(corpus, item.story) : episodeDependencies(corpus, item.episode))),
   ]);
 }
-

@@ -1,9 +1,29 @@
 import { describe, expect, it } from 'vitest';
 import type { PlayerEpisode } from './corpus';
 import {
-  MAX_HEARD_EPISODES, MAX_REMEMBERED_POSITIONS, clampSeek, episodeAudioUrl, formatClock, formatRate, heardEpisodes, listenButton,
-  markHeard, nextEpisode, parsePlayerEpisode, parseShowEpisodes, rememberAutoplay, rememberPosition, rememberRate,
-  rememberedAutoplay, rememberedPosition, rememberedRate, resumePosition, shouldOfferResume, showLabel, signedAudioExpired, spokenDuration,
+  MAX_HEARD_EPISODES,
+  MAX_REMEMBERED_POSITIONS,
+  clampSeek,
+  episodeAudioUrl,
+  formatClock,
+  formatRate,
+  heardEpisodes,
+  listenButton,
+  markHeard,
+  nextEpisode,
+  parsePlayerEpisode,
+  parseShowEpisodes,
+  rememberAutoplay,
+  rememberPosition,
+  rememberRate,
+  rememberedAutoplay,
+  rememberedPosition,
+  rememberedRate,
+  resumePosition,
+  shouldOfferResume,
+  showLabel,
+  signedAudioExpired,
+  spokenDuration,
   SIGNED_AUDIO_MARGIN_MS,
 } from './player';
 
@@ -15,13 +35,22 @@ function memoryStorage() {
 describe('player rules', () => {
   it('names the show after the PODCAST tag, else the category', () => {
     const category = { label: 'Économie' };
-    expect(showLabel({ category, tags: [{ scheme: 'TOPIC', label: 'Travail' }, { scheme: 'PODCAST', label: 'Les Voix' }] })).toBe('Les Voix');
+    expect(
+      showLabel({
+        category,
+        tags: [
+          { scheme: 'TOPIC', label: 'Travail' },
+          { scheme: 'PODCAST', label: 'Les Voix' },
+        ],
+      }),
+    ).toBe('Les Voix');
     expect(showLabel({ category, tags: [{ scheme: 'TOPIC', label: 'Travail' }] })).toBe('Économie');
   });
 
   it('joins the folder URL and the file name', () => {
-    expect(episodeAudioUrl({ content_folder_url: '/media/podcasts/voix/', attributes: { podcast: { filename: 'épisode 1.mp3' } } }))
-      .toBe('/media/podcasts/voix/%C3%A9pisode%201.mp3');
+    expect(episodeAudioUrl({ content_folder_url: '/media/podcasts/voix/', attributes: { podcast: { filename: 'épisode 1.mp3' } } })).toBe(
+      '/media/podcasts/voix/%C3%A9pisode%201.mp3',
+    );
   });
 
   it('seeks only between 0 and the duration', () => {
@@ -67,7 +96,12 @@ describe('player rules', () => {
     const storage = memoryStorage();
     storage.setItem('contrechamp:player:positions', '{not json');
     expect(rememberedPosition('a', storage)).toBeUndefined();
-    const refusing = { getItem: () => null, setItem: () => { throw new Error('QuotaExceededError'); } };
+    const refusing = {
+      getItem: () => null,
+      setItem: () => {
+        throw new Error('QuotaExceededError');
+      },
+    };
     expect(() => rememberPosition('a', 5, refusing)).not.toThrow();
     expect(rememberedPosition('a', null)).toBeUndefined();
   });
@@ -83,9 +117,16 @@ describe('player rules', () => {
 });
 
 const episode = (slug: string, extra: Partial<PlayerEpisode> = {}): PlayerEpisode => ({
-  slug, title: `Épisode ${slug}`, duration: 600, category: { label: 'Société' }, tags: [{ scheme: 'PODCAST', label: 'Les Voix' }],
-  content_folder_url: '/media/podcasts/voix/', attributes: { podcast: { filename: `${slug}.mp3` } }, url: `/podcasts/voix/${slug}`,
-  podcast: 'voix', ...extra,
+  slug,
+  title: `Épisode ${slug}`,
+  duration: 600,
+  category: { label: 'Société' },
+  tags: [{ scheme: 'PODCAST', label: 'Les Voix' }],
+  content_folder_url: '/media/podcasts/voix/',
+  attributes: { podcast: { filename: `${slug}.mp3` } },
+  url: `/podcasts/voix/${slug}`,
+  podcast: 'voix',
+  ...extra,
 });
 
 describe('resuming', () => {

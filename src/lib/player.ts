@@ -82,11 +82,7 @@ export function shouldOfferResume(position: number | undefined, duration: number
  * What an 'Écouter' button says and is: the episode in the bar playing or paused; else
  * « Reprendre à m:ss » where the listener stopped (pressing it resumes there); else « Écouter ».
  */
-export function listenButton(
-  loaded: boolean,
-  paused: boolean,
-  resumeAt: number | undefined,
-): { state: '' | 'playing' | 'paused' | 'resume'; label: string } {
+export function listenButton(loaded: boolean, paused: boolean, resumeAt: number | undefined): { state: '' | 'playing' | 'paused' | 'resume'; label: string } {
   if (loaded) return paused ? { state: 'paused', label: 'En pause' } : { state: 'playing', label: 'En écoute' };
   if (resumeAt !== undefined) return { state: 'resume', label: `Reprendre à ${formatClock(resumeAt)}` };
   return { state: '', label: 'Écouter' };
@@ -115,12 +111,22 @@ export function parsePlayerEpisode(value: unknown): PlayerEpisode | null {
   if (!isRecord(value)) return null;
   const { slug, title, duration, category, tags, content_folder_url: folder, attributes, url, podcast, artwork, supportersOnly } = value;
   const filename = isRecord(attributes) && isRecord(attributes['podcast']) ? attributes['podcast']['filename'] : undefined;
-  const valid = isText(slug) && isText(title) && typeof duration === 'number' && Number.isFinite(duration)
-    && isRecord(category) && typeof category['label'] === 'string'
-    && Array.isArray(tags) && tags.every((tag) => isRecord(tag) && typeof tag['scheme'] === 'string' && typeof tag['label'] === 'string')
-    && isText(folder) && isText(filename) && isText(url) && url.startsWith('/') && isText(podcast)
-    && (artwork === undefined || isText(artwork))
-    && (supportersOnly === undefined || supportersOnly === true);
+  const valid =
+    isText(slug) &&
+    isText(title) &&
+    typeof duration === 'number' &&
+    Number.isFinite(duration) &&
+    isRecord(category) &&
+    typeof category['label'] === 'string' &&
+    Array.isArray(tags) &&
+    tags.every((tag) => isRecord(tag) && typeof tag['scheme'] === 'string' && typeof tag['label'] === 'string') &&
+    isText(folder) &&
+    isText(filename) &&
+    isText(url) &&
+    url.startsWith('/') &&
+    isText(podcast) &&
+    (artwork === undefined || isText(artwork)) &&
+    (supportersOnly === undefined || supportersOnly === true);
   return valid ? (value as unknown as PlayerEpisode) : null;
 }
 

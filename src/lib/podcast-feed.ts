@@ -136,7 +136,9 @@ export async function personalFeedNotices(corpus: Corpus, site: URL, builtAt: Da
   const image = first ? await coverOf(first, site) : new URL('/og-default.png', site).href;
   const notice = (key: string, title: string, text: string, link: string) =>
     renderPodcastRss({
-      ...(first ? channelBase(first) : { author: siteConfig.title, ownerName: siteConfig.publisher.name, ownerEmail: siteConfig.publisher.email, category: 'News', explicit: false }),
+      ...(first
+        ? channelBase(first)
+        : { author: siteConfig.title, ownerName: siteConfig.publisher.name, ownerEmail: siteConfig.publisher.email, category: 'News', explicit: false }),
       title: `${siteConfig.title} : ${title}`,
       description: text,
       link,

@@ -32,7 +32,9 @@ describe('networkShareLinks', () => {
       { icon: 'linkedin', label: 'LinkedIn', href: 'https://www.linkedin.com/company/x', share: 'https://www.linkedin.com/sharing/share-offsite/?url={url}' },
       { icon: 'youtube', label: 'YouTube', href: 'https://www.youtube.com/@x' },
     ]);
-    expect(links).toEqual([{ icon: 'linkedin', network: 'LinkedIn', href: `https://www.linkedin.com/sharing/share-offsite/?url=${encodeURIComponent(page.url)}` }]);
+    expect(links).toEqual([
+      { icon: 'linkedin', network: 'LinkedIn', href: `https://www.linkedin.com/sharing/share-offsite/?url=${encodeURIComponent(page.url)}` },
+    ]);
   });
 });
 

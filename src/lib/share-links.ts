@@ -25,9 +25,7 @@ export function fillShareTemplate(template: string, page: SharedPage): string {
 
 /** One link per configured network that has a share address, in the configuration's order. */
 export function networkShareLinks(page: SharedPage, socials: readonly SocialLink[] = siteConfig.socials): ShareLink[] {
-  return socials.flatMap((social) =>
-    social.share ? [{ icon: social.icon, network: social.label, href: fillShareTemplate(social.share, page) }] : [],
-  );
+  return socials.flatMap((social) => (social.share ? [{ icon: social.icon, network: social.label, href: fillShareTemplate(social.share, page) }] : []));
 }
 
 /** A mailto: link with the title as subject and the address in the body (RFC 6068: %20, not +). */

@@ -10,7 +10,9 @@ let listed: Promise<SupportersEpisodeData[]> | undefined;
 
 export function supportersEpisodes(): Promise<SupportersEpisodeData[]> {
   listed ??= import.meta.env.DEV
-    ? Promise.all([import('./content'), import('./supporters-episode-data')]).then(async ([{ getCorpus }, { supportersEpisodeData }]) => supportersEpisodeData(await getCorpus()))
+    ? Promise.all([import('./content'), import('./supporters-episode-data')]).then(async ([{ getCorpus }, { supportersEpisodeData }]) =>
+        supportersEpisodeData(await getCorpus()),
+      )
     : Promise.resolve(buildData().supportersEpisodes);
   return listed;
 }

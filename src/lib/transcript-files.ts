@@ -24,8 +24,7 @@ function load(file: string, entry: string, duration: number, speakers: string[])
   return cues;
 }
 
-const authorNames = (corpus: Corpus, ids: readonly { id: string }[]) =>
-  ids.map(({ id }) => corpus.authors.get(id)?.data.name).filter((n): n is string => !!n);
+const authorNames = (corpus: Corpus, ids: readonly { id: string }[]) => ids.map(({ id }) => corpus.authors.get(id)?.data.name).filter((n): n is string => !!n);
 
 /** Who may speak in an episode: its show's authors, and the episode's own `speakers` (guests). */
 export function episodeSpeakers(corpus: Corpus, episode: Episode): string[] {

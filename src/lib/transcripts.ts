@@ -60,7 +60,12 @@ export function formatCueClock(seconds: number): string {
 }
 
 const decode = (text: string) =>
-  text.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&nbsp;/g, '\u00a0').replace(/&lrm;|&rlm;/g, '').replace(/&amp;/g, '&');
+  text
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&nbsp;/g, '\u00a0')
+    .replace(/&lrm;|&rlm;/g, '')
+    .replace(/&amp;/g, '&');
 
 export interface TranscriptContext {
   /** How the entry is named in messages: « l’épisode « les-voix-du-terrain/x » ». */
@@ -111,7 +116,9 @@ export function parseTranscript(source: string, { entry, duration, speakers }: T
     if (!known.has(speaker)) {
       fail(where, `« ${speaker} » n’est pas une voix connue (voix possibles : ${[...known].map((s) => `« ${s} »`).join(', ') || 'aucune'})`);
     }
-    const spoken = decode(payload.replace(/<[^>]*>/g, '')).replace(/\s+/g, ' ').trim();
+    const spoken = decode(payload.replace(/<[^>]*>/g, ''))
+      .replace(/\s+/g, ' ')
+      .trim();
     if (!spoken) fail(where, 'le repère n’a pas de texte');
     cues.push({ index, start: start!, end: end!, speaker, text: spoken });
   }

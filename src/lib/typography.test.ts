@@ -93,8 +93,41 @@ describe('French typography leaves alone', () => {
 
   it('changes nothing but spaces, and gives the same text when run twice', () => {
     const piece = fc.constantFrom(
-      ' ', '\n', NBSP, NNBSP, '«', '»', ':', ';', '!', '?', '%', '€', ',', '.', '(', ')', '/', '@',
-      'a', 'é', 'Z', '0', '1', '7', '42', '400', 'km', 'h', 'min', 'octobre', '1er', 'n°', 'https://x.fr/', 'euros', 'M€',
+      ' ',
+      '\n',
+      NBSP,
+      NNBSP,
+      '«',
+      '»',
+      ':',
+      ';',
+      '!',
+      '?',
+      '%',
+      '€',
+      ',',
+      '.',
+      '(',
+      ')',
+      '/',
+      '@',
+      'a',
+      'é',
+      'Z',
+      '0',
+      '1',
+      '7',
+      '42',
+      '400',
+      'km',
+      'h',
+      'min',
+      'octobre',
+      '1er',
+      'n°',
+      'https://x.fr/',
+      'euros',
+      'M€',
     );
     const texts = fc.array(piece, { maxLength: 30 }).map((parts) => parts.join(''));
     const letters = (s: string) => s.replace(/[\s\u00a0\u202f]/g, '');
@@ -112,7 +145,9 @@ describe('French typography leaves alone', () => {
 describe('French typography in HTML', () => {
   it('sets the text between tags, across inline elements', () => {
     expect(frenchHtml('<h1>Le « durable » : <em>enquête</em> !</h1>')).toBe(t('<h1>Le «_durable_»~: <em>enquête</em>_!</h1>'));
-    expect(frenchHtml('<p><strong>Attention</strong> : le « <a href="/x">lien</a> »</p>')).toBe(t('<p><strong>Attention</strong>~: le «_<a href="/x">lien</a>_»</p>'));
+    expect(frenchHtml('<p><strong>Attention</strong> : le « <a href="/x">lien</a> »</p>')).toBe(
+      t('<p><strong>Attention</strong>~: le «_<a href="/x">lien</a>_»</p>'),
+    );
   });
 
   it('never touches attributes, comments, scripts, styles, code, form fields or islands', () => {
@@ -129,16 +164,20 @@ describe('French typography in HTML', () => {
     ];
     for (const html of untouched) expect(frenchHtml(html)).toBe(html);
     expect(frenchHtml('<p>a : b</p><code>c : d</code><p>e : f</p>')).toBe(t('<p>a~: b</p><code>c : d</code><p>e~: f</p>'));
-    expect(frenchHtml('<astro-island><astro-island>x</astro-island> a : b</astro-island><p>c : d</p>')).toBe(t('<astro-island><astro-island>x</astro-island> a : b</astro-island><p>c~: d</p>'));
+    expect(frenchHtml('<astro-island><astro-island>x</astro-island> a : b</astro-island><p>c : d</p>')).toBe(
+      t('<astro-island><astro-island>x</astro-island> a : b</astro-island><p>c~: d</p>'),
+    );
     // An island's slots are Astro's HTML, kept as is by the browser: typeset.
-    expect(frenchHtml('<astro-island><nav>a : b<astro-slot><a href="/p">Qui ?</a><code>x ? y</code></astro-slot> c : d</nav></astro-island>'))
-      .toBe(t('<astro-island><nav>a : b<astro-slot><a href="/p">Qui_?</a><code>x ? y</code></astro-slot> c : d</nav></astro-island>'));
-    expect(frenchHtml('<astro-island><template data-astro-template>Qui ?</template>a : b</astro-island>'))
-      .toBe(t('<astro-island><template data-astro-template>Qui_?</template>a : b</astro-island>'));
+    expect(frenchHtml('<astro-island><nav>a : b<astro-slot><a href="/p">Qui ?</a><code>x ? y</code></astro-slot> c : d</nav></astro-island>')).toBe(
+      t('<astro-island><nav>a : b<astro-slot><a href="/p">Qui_?</a><code>x ? y</code></astro-slot> c : d</nav></astro-island>'),
+    );
+    expect(frenchHtml('<astro-island><template data-astro-template>Qui ?</template>a : b</astro-island>')).toBe(
+      t('<astro-island><template data-astro-template>Qui_?</template>a : b</astro-island>'),
+    );
   });
 
   it('reads entities, and writes back only the text nodes it changed', () => {
-    expect(frenchHtml('<p>L&#39;enquête&nbsp;: R&amp;D &laquo; durable &raquo; ?</p>')).toBe(t('<p>L\'enquête~: R&amp;D «_durable_»_?</p>'));
+    expect(frenchHtml('<p>L&#39;enquête&nbsp;: R&amp;D &laquo; durable &raquo; ?</p>')).toBe(t("<p>L'enquête~: R&amp;D «_durable_»_?</p>"));
     expect(frenchHtml('<p>a &lt; b &amp;c ; d</p>')).toBe(t('<p>a &lt; b &amp;c_; d</p>'));
     // An entity the rules do not know stays as written.
     expect(frenchHtml('<p>&copy; Contrechamp : 2026</p>')).toBe(t('<p>&copy; Contrechamp~: 2026</p>'));
@@ -147,7 +186,8 @@ describe('French typography in HTML', () => {
   });
 
   it('is idempotent on a whole page', () => {
-    const page = '<!doctype html><html lang="fr"><head><title>Le « durable » : enquête</title><meta name="description" content="Le « durable » : 45 %"></head><body><main><h1>Le « durable » ?</h1><p>54 % de 7 400 repas : 6,80 €.</p></main></body></html>';
+    const page =
+      '<!doctype html><html lang="fr"><head><title>Le « durable » : enquête</title><meta name="description" content="Le « durable » : 45 %"></head><body><main><h1>Le « durable » ?</h1><p>54 % de 7 400 repas : 6,80 €.</p></main></body></html>';
     const once = frenchHtml(page);
     expect(once).toContain(t('<title>Le «_durable_»~: enquête</title>'));
     expect(once).toContain('content="Le « durable » : 45 %"');
@@ -165,19 +205,28 @@ describe('the Markdown plugin', () => {
   const ctx = { parent: (node: object) => parents.get(node) as never };
 
   it('sets text, and leaves code as written', () => {
-    expect(frenchTypographyPlugin.text(child({ type: 'text', value: 'Le « durable » : 54 %' }, p), ctx)).toEqual({ type: 'text', value: t('Le «_durable_»~: 54_%') });
+    expect(frenchTypographyPlugin.text(child({ type: 'text', value: 'Le « durable » : 54 %' }, p), ctx)).toEqual({
+      type: 'text',
+      value: t('Le «_durable_»~: 54_%'),
+    });
     expect(frenchTypographyPlugin.text(child({ type: 'text', value: 'a ? b : c' }, code), ctx)).toBeUndefined();
     expect(frenchTypographyPlugin.text(child({ type: 'text', value: 'rien à changer' }, p), ctx)).toBeUndefined();
   });
 
   it('sets raw HTML between its tags only', () => {
-    expect(frenchTypographyPlugin.raw({ type: 'raw', value: '<span title="a : b">c : d</span>' })).toEqual({ type: 'raw', value: t('<span title="a : b">c~: d</span>') });
+    expect(frenchTypographyPlugin.raw({ type: 'raw', value: '<span title="a : b">c : d</span>' })).toEqual({
+      type: 'raw',
+      value: t('<span title="a : b">c~: d</span>'),
+    });
   });
 });
 
 describe('pages on their way out', () => {
   it('are typeset when they are HTML, with their status and headers', async () => {
-    const page = new Response('<p>Durée : 3 min</p>', { status: 422, headers: { 'Content-Type': 'text/html; charset=utf-8', 'Set-Cookie': 'a=1', 'Content-Length': '24' } });
+    const page = new Response('<p>Durée : 3 min</p>', {
+      status: 422,
+      headers: { 'Content-Type': 'text/html; charset=utf-8', 'Set-Cookie': 'a=1', 'Content-Length': '24' },
+    });
     const out = await typesetResponse(page);
     expect(await out.text()).toBe(t('<p>Durée~: 3_min</p>'));
     expect(out.status).toBe(422);

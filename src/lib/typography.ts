@@ -32,16 +32,68 @@ const MONTHS = 'janvier|février|mars|avril|mai|juin|juillet|août|septembre|oct
  * are also words or initials (a, A, L, M, o) are left out: "3 M" is more likely "M. Dupont".
  */
 const UNITS = [
-  'km/h', 'km²', 'km', 'm²', 'm³', 'm/s', 'cm', 'mm', 'µm', 'nm', 'm', 'ha',
-  'kg', 'mg', 'g', 'kt', 'Mt', 'Gt', 't',
-  'hl', 'cl', 'ml', 'l',
-  'kWh', 'MWh', 'GWh', 'TWh', 'Wh', 'kWc', 'MWc', 'kW', 'MW', 'GW', 'TW', 'W', 'kV', 'V',
-  '°C', '°F', 'dB', 'ppm', 'Hz', 'kHz', 'MHz', 'GHz', 'hPa', 'kcal', 'cal',
-  'ko', 'Mo', 'Go', 'To',
-  'min', 'ms', 'h', 's',
+  'km/h',
+  'km²',
+  'km',
+  'm²',
+  'm³',
+  'm/s',
+  'cm',
+  'mm',
+  'µm',
+  'nm',
+  'm',
+  'ha',
+  'kg',
+  'mg',
+  'g',
+  'kt',
+  'Mt',
+  'Gt',
+  't',
+  'hl',
+  'cl',
+  'ml',
+  'l',
+  'kWh',
+  'MWh',
+  'GWh',
+  'TWh',
+  'Wh',
+  'kWc',
+  'MWc',
+  'kW',
+  'MW',
+  'GW',
+  'TW',
+  'W',
+  'kV',
+  'V',
+  '°C',
+  '°F',
+  'dB',
+  'ppm',
+  'Hz',
+  'kHz',
+  'MHz',
+  'GHz',
+  'hPa',
+  'kcal',
+  'cal',
+  'ko',
+  'Mo',
+  'Go',
+  'To',
+  'min',
+  'ms',
+  'h',
+  's',
 ];
 const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
-const UNIT_PATTERN = [...UNITS].sort((a, b) => b.length - a.length).map(escapeRegExp).join('|');
+const UNIT_PATTERN = [...UNITS]
+  .sort((a, b) => b.length - a.length)
+  .map(escapeRegExp)
+  .join('|');
 
 /** Words that count what a number counts: "12 millions", "40 euros". */
 const COUNTED_WORDS = 'millions?|milliards?|euros?';
@@ -55,8 +107,7 @@ const AFTER_MARK = '(?=$|[\\s»)\\]"\'’.,…<:;!?])';
  * "<strong>Attention</strong> :") an existing space is made no-break, and none is inserted.
  */
 function spaceBefore(space: string) {
-  return (match: string, before: string, spaces: string, mark: string) =>
-    before === '' && spaces === '' ? match : `${before}${space}${mark}`;
+  return (match: string, before: string, spaces: string, mark: string) => (before === '' && spaces === '' ? match : `${before}${space}${mark}`);
 }
 
 interface Rule {
@@ -69,8 +120,7 @@ interface Rule {
 export const RULES: readonly Rule[] = [
   {
     name: 'groups of digits: 10 000, 1 234 567',
-    apply: (t) =>
-      t.replace(/(?<![\p{L}\p{N}.,])\d{1,3}(?:[ \u00a0\u202f]\d{3})+(?!\p{N})/gu, (n) => n.replace(/[ \u00a0]/g, NNBSP)),
+    apply: (t) => t.replace(/(?<![\p{L}\p{N}.,])\d{1,3}(?:[ \u00a0\u202f]\d{3})+(?!\p{N})/gu, (n) => n.replace(/[ \u00a0]/g, NNBSP)),
   },
   {
     name: 'a number and its unit: 12 km, 6 h 00, 3 min',
@@ -149,8 +199,25 @@ const SLOTS = /^<(?:astro-slot\b|template\b[^>]*\bdata-astro-template\b)/i;
 const RAW_TEXT = new Set(['script', 'style', 'textarea']);
 
 const NAMED_ENTITIES: Record<string, string> = {
-  amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: NBSP, laquo: '«', raquo: '»', rsquo: '’', lsquo: '‘',
-  ldquo: '“', rdquo: '”', hellip: '…', mdash: '—', ndash: '–', euro: '€', thinsp: '\u2009', deg: '°', sect: '§',
+  amp: '&',
+  lt: '<',
+  gt: '>',
+  quot: '"',
+  apos: "'",
+  nbsp: NBSP,
+  laquo: '«',
+  raquo: '»',
+  rsquo: '’',
+  lsquo: '‘',
+  ldquo: '“',
+  rdquo: '”',
+  hellip: '…',
+  mdash: '—',
+  ndash: '–',
+  euro: '€',
+  thinsp: '\u2009',
+  deg: '°',
+  sect: '§',
 };
 const ENTITY = /&(?:#(\d{1,7})|#[xX]([\da-fA-F]{1,6})|([A-Za-z][A-Za-z\d]{1,31}));/g;
 

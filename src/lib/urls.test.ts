@@ -3,9 +3,7 @@ import { audioUrl, authorUrl, categoryUrl, episodeUrl, podcastFeedUrl, schemeUrl
 
 describe('story URLs', () => {
   it('put the Paris publication year between the scheme and the slug', () => {
-    expect(storyUrl({ scheme: 'articles', slug: 'la-seine-a-sec', published: new Date('2026-09-14T05:30:00Z') })).toBe(
-      '/articles/2026/la-seine-a-sec',
-    );
+    expect(storyUrl({ scheme: 'articles', slug: 'la-seine-a-sec', published: new Date('2026-09-14T05:30:00Z') })).toBe('/articles/2026/la-seine-a-sec');
     // Published on New Year's night in Paris: the URL says 2026 although UTC still says 2025.
     expect(storyUrl({ scheme: 'emissions', slug: 'voeux', published: new Date('2025-12-31T23:30:00Z') })).toBe('/emissions/2026/voeux');
   });

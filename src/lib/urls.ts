@@ -18,8 +18,7 @@ export function withPage(base: string, page: number): string {
 }
 
 export const schemeUrl = (scheme: StoryScheme, page = 1) => withPage(`/${scheme}`, page);
-export const categoryUrl = (scheme: StoryScheme, category: string, page = 1) =>
-  withPage(`/${scheme}/${category}`, page);
+export const categoryUrl = (scheme: StoryScheme, category: string, page = 1) => withPage(`/${scheme}/${category}`, page);
 
 /**
  * A story's own page: `/{scheme}/{year}/{slug}` where the year is the publication year in
@@ -42,7 +41,8 @@ export const podcastFeedUrl = (slug: string) => `/podcasts/${slug}/rss.xml`;
 /** A show's episodes as the player reads them, newest first (prerendered JSON). */
 export const podcastEpisodesUrl = (slug: string) => `/podcasts/${slug}/episodes.json`;
 /** A fresh signed address of a supporters-only episode's audio, for a signed-in supporter (on demand). */
-export const supportersListenApiUrl = (podcast: string, episode: string) => `/api/podcasts/ecoute?podcast=${encodeURIComponent(podcast)}&episode=${encodeURIComponent(episode)}`;
+export const supportersListenApiUrl = (podcast: string, episode: string) =>
+  `/api/podcasts/ecoute?podcast=${encodeURIComponent(podcast)}&episode=${encodeURIComponent(episode)}`;
 export const episodeUrl = (podcast: string, episode: string) => `/podcasts/${podcast}/${episode}`;
 /** An episode's transcript on a page of its own, and as a WebVTT file (src/lib/transcripts.ts). */
 export const episodeTranscriptUrl = (podcast: string, episode: string) => `/podcasts/${podcast}/${episode}/transcription`;

@@ -3,9 +3,7 @@
  * the page shows our own thumbnail, and the click swaps in the player. Chapters (« Au
  * sommaire ») follow the same rule: a chapter's click loads the player at that time.
  */
-export type Video =
-  | { provider: 'youtube'; id: string }
-  | { provider: 'peertube'; instance: string; id: string };
+export type Video = { provider: 'youtube'; id: string } | { provider: 'peertube'; instance: string; id: string };
 
 /** A chapter of an émission: where it starts, in seconds, and its title. */
 export interface Chapter {
@@ -44,7 +42,8 @@ export function embedUrl(video: Video, start = 0): string {
   }
   const base = new URL(video.instance);
   // PeerTube's embed selects a caption track by its language (`subtitle`).
-  return new URL(`/videos/embed/${encodeURIComponent(video.id)}?autoplay=1&title=0&warningTitle=0&subtitle=fr${at ? `&start=${peertubeTime(at)}` : ''}`, base).href;
+  return new URL(`/videos/embed/${encodeURIComponent(video.id)}?autoplay=1&title=0&warningTitle=0&subtitle=fr${at ? `&start=${peertubeTime(at)}` : ''}`, base)
+    .href;
 }
 
 /** Where the video can be watched on its host (from `start` seconds), for readers without JavaScript. */

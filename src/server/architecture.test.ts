@@ -14,7 +14,9 @@ describe('server architecture', () => {
     const ruleSet = require('../../.dependency-cruiser.cjs');
     const result: IReporterOutput = await cruise(['src/server', 'src/config', 'src/lib', 'src/host'], { ruleSet, validate: true, ...ruleSet.options });
     const output = typeof result.output === 'string' ? null : result.output;
-    const violations = (output?.summary.violations ?? []).map((v) => `${v.rule.name}: ${v.from} → ${v.to}${v.cycle ? ` (cycle: ${v.cycle.map((c) => c.name).join(' → ')})` : ''}`);
+    const violations = (output?.summary.violations ?? []).map(
+      (v) => `${v.rule.name}: ${v.from} → ${v.to}${v.cycle ? ` (cycle: ${v.cycle.map((c) => c.name).join(' → ')})` : ''}`,
+    );
     expect(violations).toEqual([]);
     // The check really looked at the code.
     expect(output?.summary.totalCruised ?? 0).toBeGreaterThan(50);

@@ -24,7 +24,7 @@ async function bootAndListAccounts(mode: 'demo' | 'production', appIndex?: strin
   const { services, shutdown } = await import('./runtime');
   try {
     const { db } = await services();
-    return (await db.selectFrom('users').select(['email', 'role']).orderBy('email').execute());
+    return await db.selectFrom('users').select(['email', 'role']).orderBy('email').execute();
   } finally {
     await shutdown(0);
     rmSync(dir, { recursive: true, force: true });
@@ -84,7 +84,11 @@ describe('server wiring', () => {
     const outbox = join(dir, 'outbox');
     mkdirSync(outbox, { mode: 0o700 });
     const twoHoursAgo = new Date(Date.now() - 2 * 3600_000);
-    const files = { abandoned: '2026-11-26T08-00-00.000Z-0123456789abcdef.eml.1a2b3c4d.tmp', recent: '2026-11-26T10-00-00.000Z-fedcba9876543210.eml.5e6f7a8b.tmp', message: '2026-11-26T08-00-00.000Z-8899aabbccddeeff.eml' };
+    const files = {
+      abandoned: '2026-11-26T08-00-00.000Z-0123456789abcdef.eml.1a2b3c4d.tmp',
+      recent: '2026-11-26T10-00-00.000Z-fedcba9876543210.eml.5e6f7a8b.tmp',
+      message: '2026-11-26T08-00-00.000Z-8899aabbccddeeff.eml',
+    };
     for (const name of Object.values(files)) writeFileSync(join(outbox, name), 'Subject: x');
     utimesSync(join(outbox, files.abandoned), twoHoursAgo, twoHoursAgo);
     utimesSync(join(outbox, files.message), twoHoursAgo, twoHoursAgo);

@@ -59,7 +59,20 @@ import { setHook } from '../lib/process-hooks';
 export function jobHandlers(deps: ServerDeps, bulkMailer: Mailer = deps.mailer): JobDefinition[] {
   const payments = isSimulated(deps.payments) ? deps.payments.jobs((raw, headers) => handlePaymentWebhook(deps, 'simulated', raw, headers)) : [];
   return [
-    ...mailJobs(deps.mailer), ...rateLimitJobs(deps), ...podcastJobs(deps), ...authJobs(deps), ...newsletterJobs(deps, newsletterSending(bulkMailer)), ...contactJobs(deps), ...orderJobs(deps), ...subscriptionJobs(deps), ...giftJobs(deps), ...billingJobs(deps), ...assemblyJobs(deps), ...shareJobs(deps), ...contractWithdrawalJobs(deps), ...payments,
+    ...mailJobs(deps.mailer),
+    ...rateLimitJobs(deps),
+    ...podcastJobs(deps),
+    ...authJobs(deps),
+    ...newsletterJobs(deps, newsletterSending(bulkMailer)),
+    ...contactJobs(deps),
+    ...orderJobs(deps),
+    ...subscriptionJobs(deps),
+    ...giftJobs(deps),
+    ...billingJobs(deps),
+    ...assemblyJobs(deps),
+    ...shareJobs(deps),
+    ...contractWithdrawalJobs(deps),
+    ...payments,
   ] as JobDefinition[];
 }
 
@@ -115,7 +128,13 @@ export function services(): Promise<ServerDeps> {
   ready ??= (async () => {
     const { db } = await getDatabase();
     const writer = isBackgroundWriter();
-    const base = { db, mailer: getMailer(), clock: systemClock, siteUrl: config().siteUrl, jobs: { wake: writer ? () => worker?.poke() : () => wakeWriter('jobs') } };
+    const base = {
+      db,
+      mailer: getMailer(),
+      clock: systemClock,
+      siteUrl: config().siteUrl,
+      jobs: { wake: writer ? () => worker?.poke() : () => wakeWriter('jobs') },
+    };
     const deps: ServerDeps = { ...base, payments: createPaymentProvider(base, config().payments) };
     if (!writer) {
       setPublisherWake(() => wakeWriter('publisher'));
@@ -179,9 +198,18 @@ export function services(): Promise<ServerDeps> {
 
 /** What a previous process left in flight: pending orders (their reconciliation jobs finish them) and failed jobs. */
 async function reportInFlight(db: ServerDeps['db']): Promise<void> {
-  const pending = await db.selectFrom('orders').select((eb) => eb.fn.countAll<number>().as('n')).where('status', '=', 'pending').executeTakeFirst();
-  const failed = await db.selectFrom('jobs').select((eb) => eb.fn.countAll<number>().as('n')).where('status', '=', 'failed').executeTakeFirst();
-  if (Number(pending?.n ?? 0) > 0 || Number(failed?.n ?? 0) > 0) log.info('start.in_flight', { pendingOrders: Number(pending?.n ?? 0), failedJobs: Number(failed?.n ?? 0) });
+  const pending = await db
+    .selectFrom('orders')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('status', '=', 'pending')
+    .executeTakeFirst();
+  const failed = await db
+    .selectFrom('jobs')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('status', '=', 'failed')
+    .executeTakeFirst();
+  if (Number(pending?.n ?? 0) > 0 || Number(failed?.n ?? 0) > 0)
+    log.info('start.in_flight', { pendingOrders: Number(pending?.n ?? 0), failedJobs: Number(failed?.n ?? 0) });
 }
 
 /**

@@ -31,7 +31,13 @@ describe('session store', () => {
 
   it('ignores errors of `me`, and forgets the user on 401', async () => {
     setUser(user);
-    await fetchMe({ fetcher: vi.fn(async () => { throw new Error('réseau'); }), cookie: 'cc_session_hint=1', force: true });
+    await fetchMe({
+      fetcher: vi.fn(async () => {
+        throw new Error('réseau');
+      }),
+      cookie: 'cc_session_hint=1',
+      force: true,
+    });
     expect($user.get()).toEqual(user);
     await fetchMe({ fetcher: answer(401, { message: 'Vous n’êtes pas connecté.' }), cookie: 'cc_session_hint=1', force: true });
     expect($user.get()).toBeNull();
@@ -39,7 +45,13 @@ describe('session store', () => {
 
   it('resets the user at logout, even if the request fails', async () => {
     setUser(user);
-    await expect(logout({ fetcher: vi.fn(async () => { throw new Error('réseau'); }) })).rejects.toThrow();
+    await expect(
+      logout({
+        fetcher: vi.fn(async () => {
+          throw new Error('réseau');
+        }),
+      }),
+    ).rejects.toThrow();
     expect($user.get()).toBeNull();
   });
 

@@ -28,7 +28,11 @@ export function setUser(user: SessionUser | null): void {
 }
 
 /** Asks the server who is signed in, when worthwhile. */
-export async function fetchMe({ force = false, fetcher = fetch as Fetch, cookie }: { force?: boolean; fetcher?: Fetch; cookie?: string } = {}): Promise<SessionUser | null> {
+export async function fetchMe({
+  force = false,
+  fetcher = fetch as Fetch,
+  cookie,
+}: { force?: boolean; fetcher?: Fetch; cookie?: string } = {}): Promise<SessionUser | null> {
   if (!force && $user.get()) return $user.get();
   if (!hasSessionHint(cookie)) return $user.get();
   try {
@@ -53,7 +57,11 @@ export async function logout({ fetcher = fetch as Fetch } = {}): Promise<void> {
  * Brings the user in line with the cookies: no hint cookie means nobody is signed in (a
  * sign-out, an account deletion, an expired session); a hint with no known user asks `me`.
  */
-export async function syncSession({ force = false, fetcher = fetch as Fetch, cookie }: { force?: boolean; fetcher?: Fetch; cookie?: string } = {}): Promise<SessionUser | null> {
+export async function syncSession({
+  force = false,
+  fetcher = fetch as Fetch,
+  cookie,
+}: { force?: boolean; fetcher?: Fetch; cookie?: string } = {}): Promise<SessionUser | null> {
   if (!hasSessionHint(cookie)) {
     if ($user.get()) setUser(null);
     return null;

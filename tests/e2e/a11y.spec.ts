@@ -42,7 +42,13 @@ for (const [name, path] of Object.entries(TEMPLATES)) {
     const results = await new AxeBuilder({ page }).withTags(AXE_TAGS).analyze();
     const blocking = results.violations
       .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-      .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(' | ')})`);
+      .map(
+        (v) =>
+          `${v.id}: ${v.help} (${v.nodes
+            .map((n) => n.target.join(' '))
+            .slice(0, 3)
+            .join(' | ')})`,
+      );
     expect(blocking).toEqual([]);
   });
 }
@@ -55,13 +61,23 @@ test('axe finds no serious violation in the open side navigation', async ({ page
 });
 
 const blockingIn = async (page: import('@playwright/test').Page, selector: string) =>
-  (await new AxeBuilder({ page }).include(selector).withTags(AXE_TAGS).analyze())
-    .violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(' | ')})`);
+  (await new AxeBuilder({ page }).include(selector).withTags(AXE_TAGS).analyze()).violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map(
+      (v) =>
+        `${v.id}: ${v.help} (${v.nodes
+          .map((n) => n.target.join(' '))
+          .slice(0, 3)
+          .join(' | ')})`,
+    );
 
 test('axe finds no serious violation in the open player bar', async ({ page }) => {
   await page.goto(TEMPLATES.episode);
-  await page.getByRole('main').getByRole('link', { name: /^Écouter/ }).first().click();
+  await page
+    .getByRole('main')
+    .getByRole('link', { name: /^Écouter/ })
+    .first()
+    .click();
   await expect(page.locator('[data-player-bar]')).toBeVisible();
   expect(await blockingIn(page, '[data-player-bar]')).toEqual([]);
 });
@@ -85,9 +101,15 @@ test('at 360 px the header keeps its names: axe finds nothing serious and “Men
 });
 
 const blockingOnPage = async (page: Page) =>
-  (await new AxeBuilder({ page }).withTags(AXE_TAGS).analyze())
-    .violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(' | ')})`);
+  (await new AxeBuilder({ page }).withTags(AXE_TAGS).analyze()).violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map(
+      (v) =>
+        `${v.id}: ${v.help} (${v.nodes
+          .map((n) => n.target.join(' '))
+          .slice(0, 3)
+          .join(' | ')})`,
+    );
 
 test('axe finds no serious violation on the payment step, the provider’s page and the confirmation', async ({ page }) => {
   // A sign-in, a payment and three whole-page axe runs: over the default 30 s on a loaded 2-core machine.

@@ -16,7 +16,13 @@ import { undersizedTargets } from '../helpers/target-size';
 
 // RGAA 4.1 follows WCAG 2.1; the audit also holds the site to WCAG 2.2 AA (target size).
 const violations = async (page: Page) =>
-  (await new AxeBuilder({ page }).withTags(AXE_TAGS).analyze()).violations.map((v) => `${v.id} [${v.impact}]: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(' | ')})`);
+  (await new AxeBuilder({ page }).withTags(AXE_TAGS).analyze()).violations.map(
+    (v) =>
+      `${v.id} [${v.impact}]: ${v.help} (${v.nodes
+        .map((n) => n.target.join(' '))
+        .slice(0, 3)
+        .join(' | ')})`,
+  );
 
 async function signInAs(page: Page) {
   const reader = await createReaderAccount();
@@ -114,14 +120,17 @@ test('keyboard only: the menu, the search (Ctrl+K), the player and the sign-in f
   await page.keyboard.press('Escape');
   await expect(page.getByRole('dialog', { name: 'Recherche' })).toBeHidden();
   // The player: « Écouter » with Enter, then play and pause with the keyboard.
-  const listen = page.getByRole('main').getByRole('link', { name: /^Écouter/ }).first();
+  const listen = page
+    .getByRole('main')
+    .getByRole('link', { name: /^Écouter/ })
+    .first();
   await listen.focus();
   await page.keyboard.press('Enter');
   const bar = page.locator('[data-player-bar]');
   await expect(bar).toBeVisible();
   const toggle = bar.getByRole('button', { name: /^(Lire|Mettre en pause)$/ }).first();
   await toggle.focus();
-  const before = await toggle.getAttribute('aria-label') ?? await toggle.textContent();
+  const before = (await toggle.getAttribute('aria-label')) ?? (await toggle.textContent());
   await page.keyboard.press('Space');
   await expect.poll(async () => (await toggle.getAttribute('aria-label')) ?? (await toggle.textContent())).not.toBe(before);
   // Signing in without a mouse.
@@ -143,7 +152,14 @@ test('the statement follows the RGAA model, and every page links to it from the 
   await expect(page).toHaveURL(/\/accessibilite$/);
   const main = page.getByRole('main');
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Déclaration d’accessibilité');
-  for (const heading of ['État de conformité', 'Résultats des tests', 'Contenus non accessibles', 'Établissement de cette déclaration', 'Améliorer l’accessibilité', 'Voies de recours']) {
+  for (const heading of [
+    'État de conformité',
+    'Résultats des tests',
+    'Contenus non accessibles',
+    'Établissement de cette déclaration',
+    'Améliorer l’accessibilité',
+    'Voies de recours',
+  ]) {
     await expect(main.getByRole('heading', { level: 2, name: heading })).toBeVisible();
   }
   await expect(main).toContainText(`est ${accessibility.status} avec le référentiel général d’amélioration de l’accessibilité (RGAA), version 4.1`);
@@ -160,20 +176,22 @@ test('the statement follows the RGAA model, and every page links to it from the 
 // widgets; this looks at every link and button, with the criterion's 24 px circle.
 const ARTICLE = '/articles/2026/meubles-de-tourisme-marseille-les-societes-ecrans';
 const TARGET_SAMPLE: Record<string, string> = {
-  'home': '/',
-  'article': ARTICLE,
-  'émission': '/emissions/2026/livreurs-de-nuit-quand-l-algorithme-fixe-la-paie',
-  'brèves': '/breves',
-  'tag': '/tags/logement',
-  'podcast': '/podcasts/les-voix-du-terrain',
-  'episode': '/podcasts/les-voix-du-terrain/la-derniere-poste-du-canton',
-  'support': '/soutenir',
-  'login': '/login',
-  'contact': '/contact',
+  home: '/',
+  article: ARTICLE,
+  émission: '/emissions/2026/livreurs-de-nuit-quand-l-algorithme-fixe-la-paie',
+  brèves: '/breves',
+  tag: '/tags/logement',
+  podcast: '/podcasts/les-voix-du-terrain',
+  episode: '/podcasts/les-voix-du-terrain/la-derniere-poste-du-canton',
+  support: '/soutenir',
+  login: '/login',
+  contact: '/contact',
 };
 for (const width of [1280, 390]) {
   for (const [name, path] of Object.entries(TARGET_SAMPLE)) {
-    test(`target size (WCAG 2.2, 2.5.8), at ${width} px: every link and button of the ${name} page is 24 × 24 px, or a 24 px circle on it meets no other target`, async ({ page }) => {
+    test(`target size (WCAG 2.2, 2.5.8), at ${width} px: every link and button of the ${name} page is 24 × 24 px, or a 24 px circle on it meets no other target`, async ({
+      page,
+    }) => {
       await page.setViewportSize(width === 390 ? { width: 390, height: 844 } : { width: 1280, height: 900 });
       await page.goto(path);
       expect(await undersizedTargets(page)).toEqual([]);
@@ -181,7 +199,9 @@ for (const width of [1280, 390]) {
   }
 }
 
-test('target size: the measure catches a kicker 20 px high against its title, passes it 24 px high, and leaves a link in a sentence alone', async ({ page }) => {
+test('target size: the measure catches a kicker 20 px high against its title, passes it 24 px high, and leaves a link in a sentence alone', async ({
+  page,
+}) => {
   const layout = (kickerHeight: number) => `
     <body style="margin: 0; font: 16px/1.5 sans-serif">
       <a id="kicker" href="#a" style="display: inline-block; height: ${kickerHeight}px">Enquêtes</a>
@@ -215,7 +235,9 @@ const focusUnderHeader = (page: Page) =>
   });
 
 for (const width of [390, 1280]) {
-  test(`focus not obscured (WCAG 2.2, 2.4.11), at ${width} px: tabbing through the home page, forwards then backwards, never leaves the focused element under the sticky header`, async ({ page }) => {
+  test(`focus not obscured (WCAG 2.2, 2.4.11), at ${width} px: tabbing through the home page, forwards then backwards, never leaves the focused element under the sticky header`, async ({
+    page,
+  }) => {
     test.setTimeout(120_000);
     await page.setViewportSize({ width, height: width === 390 ? 844 : 900 });
     await page.goto('/');
@@ -228,7 +250,9 @@ for (const width of [390, 1280]) {
       await page.keyboard.press('Tab');
       const key = await page.evaluate(() => {
         const el = document.activeElement;
-        return el && el !== document.body ? `${el.tagName}|${el.getAttribute('href') ?? ''}|${Math.round(el.getBoundingClientRect().top + scrollY)}|${Math.round(el.getBoundingClientRect().left)}` : '';
+        return el && el !== document.body
+          ? `${el.tagName}|${el.getAttribute('href') ?? ''}|${Math.round(el.getBoundingClientRect().top + scrollY)}|${Math.round(el.getBoundingClientRect().left)}`
+          : '';
       });
       if (key && seen.has(key)) break;
       if (key) seen.add(key);
@@ -245,7 +269,9 @@ for (const width of [390, 1280]) {
   });
 }
 
-test('focus not obscured (WCAG 2.2, 2.4.11), at 390 px: an in-page link of the table of contents brings its heading below the sticky header and its yellow strip', async ({ page }) => {
+test('focus not obscured (WCAG 2.2, 2.4.11), at 390 px: an in-page link of the table of contents brings its heading below the sticky header and its yellow strip', async ({
+  page,
+}) => {
   await page.setViewportSize({ width: 390, height: 844 });
   await page.goto('/cgv');
   const links = page.getByRole('navigation', { name: 'Sommaire' }).getByRole('link');
@@ -267,16 +293,23 @@ test('focus not obscured (WCAG 2.2, 2.4.11), at 390 px: an in-page link of the t
   }
 });
 
-test('dragging movements (WCAG 2.2, 2.5.7), at 390 px: the player’s progress bar seeks with a single click, with « Reculer de 15 secondes » and « Avancer de 30 secondes », and with the arrow keys', async ({ page }) => {
+test('dragging movements (WCAG 2.2, 2.5.7), at 390 px: the player’s progress bar seeks with a single click, with « Reculer de 15 secondes » and « Avancer de 30 secondes », and with the arrow keys', async ({
+  page,
+}) => {
   await page.setViewportSize({ width: 390, height: 844 });
   await page.goto('/podcasts/a-contre-courant/juger-en-vingt-minutes');
-  await page.getByRole('main').getByRole('link', { name: /^Écouter/ }).first().click();
+  await page
+    .getByRole('main')
+    .getByRole('link', { name: /^Écouter/ })
+    .first()
+    .click();
   const bar = page.getByRole('region', { name: 'Lecteur de podcast' });
   await expect(bar).toBeVisible();
-  const audio = () => page.evaluate(() => {
-    const a = document.querySelector<HTMLAudioElement>('[data-player-bar] audio')!;
-    return { playing: !a.paused, time: a.currentTime, duration: a.duration };
-  });
+  const audio = () =>
+    page.evaluate(() => {
+      const a = document.querySelector<HTMLAudioElement>('[data-player-bar] audio')!;
+      return { playing: !a.paused, time: a.currentTime, duration: a.duration };
+    });
   await expect.poll(() => audio().then((s) => s.playing && s.time > 0 && s.duration > 0), { timeout: 15_000 }).toBe(true);
   // Every control of the bar, the progress bar included, is a target of 24 px at least.
   const track = bar.getByRole('slider', { name: 'Position de lecture' });
@@ -309,7 +342,10 @@ test('dragging movements (WCAG 2.2, 2.5.7), at 390 px: the player’s progress b
 
 // WCAG 2.1, 1.4.10 (reflow): at 320 px wide nothing makes the page scroll sideways; a wide table
 // scrolls inside its own region.
-for (const [name, path] of [['home page', '/'], ['article', ARTICLE]] as const) {
+for (const [name, path] of [
+  ['home page', '/'],
+  ['article', ARTICLE],
+] as const) {
   test(`reflow (WCAG 1.4.10): at 320 px nothing on the ${name} overflows sideways`, async ({ page }) => {
     await page.setViewportSize({ width: 320, height: 640 });
     await page.goto(path);
@@ -323,7 +359,10 @@ for (const [name, path] of [['home page', '/'], ['article', ARTICLE]] as const) 
       };
       const sticking = [...document.querySelectorAll('body *')]
         .filter((el) => el.getBoundingClientRect().right > innerWidth + 0.5 && el.checkVisibility() && !inScroller(el))
-        .map((el) => `${el.tagName.toLowerCase()}${el.classList.length ? `.${[...el.classList].join('.')}` : ''} (right edge at ${Math.round(el.getBoundingClientRect().right)} px)`);
+        .map(
+          (el) =>
+            `${el.tagName.toLowerCase()}${el.classList.length ? `.${[...el.classList].join('.')}` : ''} (right edge at ${Math.round(el.getBoundingClientRect().right)} px)`,
+        );
       return { width: document.documentElement.scrollWidth, sticking: sticking.slice(0, 10) };
     });
     expect(overflow.sticking).toEqual([]);
@@ -331,11 +370,17 @@ for (const [name, path] of [['home page', '/'], ['article', ARTICLE]] as const) 
   });
 }
 
-test('focus not obscured (WCAG 2.2, 2.4.11), at 390 px: with the player bar open, tabbing down the episode page never leaves the focused element under the bar', async ({ page }) => {
+test('focus not obscured (WCAG 2.2, 2.4.11), at 390 px: with the player bar open, tabbing down the episode page never leaves the focused element under the bar', async ({
+  page,
+}) => {
   test.setTimeout(120_000);
   await page.setViewportSize({ width: 390, height: 844 });
   await page.goto('/podcasts/les-voix-du-terrain/la-derniere-poste-du-canton');
-  await page.getByRole('main').getByRole('link', { name: /^Écouter/ }).first().click();
+  await page
+    .getByRole('main')
+    .getByRole('link', { name: /^Écouter/ })
+    .first()
+    .click();
   const bar = page.getByRole('region', { name: 'Lecteur de podcast' });
   await expect(bar).toBeVisible();
   await bar.getByRole('button', { name: 'Mettre en pause' }).click();
@@ -359,7 +404,10 @@ test('focus not obscured (WCAG 2.2, 2.4.11), at 390 px: with the player bar open
       if (box.bottom <= top + 0.5) return { under: null, footer };
       const hit = document.elementFromPoint(box.left + Math.min(box.width / 2, 20), Math.min(box.bottom - 1, innerHeight - 1));
       if (hit && !barEl.contains(hit)) return { under: null, footer };
-      return { under: `${(el.getAttribute('aria-label') ?? el.textContent ?? '').trim().replace(/\s+/g, ' ').slice(0, 50)}: bottom at ${Math.round(box.bottom)} px, the bar starts at ${Math.round(top)} px`, footer };
+      return {
+        under: `${(el.getAttribute('aria-label') ?? el.textContent ?? '').trim().replace(/\s+/g, ' ').slice(0, 50)}: bottom at ${Math.round(box.bottom)} px, the bar starts at ${Math.round(top)} px`,
+        footer,
+      };
     });
     if (state.under) hidden.push(state.under);
     reachedFooter = state.footer;
@@ -371,7 +419,9 @@ test('focus not obscured (WCAG 2.2, 2.4.11), at 390 px: with the player bar open
 
 // WCAG 2.2, 3.2.6 (consistent help): the way to reach us sits in the same place, in the same
 // order among the footer's links, on every kind of page, static, rendered on demand or signed in.
-test('consistent help (WCAG 2.2, 3.2.6): « Questions fréquentes » and « Contact » are in the same place of the footer on every kind of page', async ({ page }) => {
+test('consistent help (WCAG 2.2, 3.2.6): « Questions fréquentes » and « Contact » are in the same place of the footer on every kind of page', async ({
+  page,
+}) => {
   test.setTimeout(120_000);
   const footerLinks = async () => {
     const links = page.getByRole('contentinfo').getByRole('navigation').getByRole('link');
@@ -399,12 +449,16 @@ test('consistent help (WCAG 2.2, 3.2.6): « Questions fréquentes » and « Cont
 // WCAG 2.2, 3.3.8 (accessible authentication) and 3.3.7 (redundant entry): signing in asks for
 // no puzzle, lets a password manager fill the form and a reader paste the password, and a failed
 // attempt keeps the address typed.
-test('accessible authentication (WCAG 2.2, 3.3.8): sign-in needs only the address and the password, filled by a manager or pasted; a failure keeps the address (3.3.7)', async ({ page }) => {
+test('accessible authentication (WCAG 2.2, 3.3.8): sign-in needs only the address and the password, filled by a manager or pasted; a failure keeps the address (3.3.7)', async ({
+  page,
+}) => {
   const reader = await createReaderAccount();
   await page.goto('/login');
   const form = page.locator('form').filter({ has: page.locator('#login-password') });
   // Nothing to solve: the only fields a reader fills are the address and the password.
-  const fields = await form.locator('input:not([type="hidden"]):not([type="checkbox"]), select, textarea').evaluateAll((els) => els.map((e) => `${e.id} ${e.getAttribute('autocomplete')}`));
+  const fields = await form
+    .locator('input:not([type="hidden"]):not([type="checkbox"]), select, textarea')
+    .evaluateAll((els) => els.map((e) => `${e.id} ${e.getAttribute('autocomplete')}`));
   expect(fields).toEqual(['login-email username', 'login-password current-password']);
   await expect(form.locator('iframe, canvas, img')).toHaveCount(0);
   // A wrong password: the address stays, only the password is typed again.

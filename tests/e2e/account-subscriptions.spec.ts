@@ -19,7 +19,6 @@ import { AXE_TAGS, shoot as shootAt } from '../helpers/browse';
 const SHOTS = process.env.SHOTS_DIR ?? '/work/shots/account';
 mkdirSync(SHOTS, { recursive: true });
 
-
 const shoot = (page: Page, name: string) => shootAt(page, SHOTS, name);
 
 async function signIn(page: Page, email: string, password: string) {
@@ -51,7 +50,8 @@ const toOf = (mail: ParsedMail) => (Array.isArray(mail.to) ? mail.to : mail.to ?
 const flash = (page: Page) => page.locator('main').getByRole('status');
 const alert = (page: Page) => page.locator('main').getByRole('alert');
 /** "23 décembre 2026", as the pages and mails write it. */
-const frenchDate = (iso: string) => new Intl.DateTimeFormat('fr-FR', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'Europe/Paris' }).format(new Date(iso)).replace(/^1 /, '1er ');
+const frenchDate = (iso: string) =>
+  new Intl.DateTimeFormat('fr-FR', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'Europe/Paris' }).format(new Date(iso)).replace(/^1 /, '1er ');
 
 test('an empty account invites to support, on the dashboard and in « Mes abonnements »', async ({ page }) => {
   const reader = await createReaderAccount();
@@ -164,7 +164,9 @@ test('a reader changes plan from the next renewal, then takes the change back', 
   const before = new Date();
   await form.getByRole('radio', { name: /^Annuel/ }).check();
   await form.getByRole('button', { name: 'Changer de formule' }).click();
-  await expect(flash(page)).toHaveText(`C’est noté : à partir du ${endsOn}, votre formule sera « Annuel » (70 € par an). Un e-mail de confirmation vous a été envoyé.`);
+  await expect(flash(page)).toHaveText(
+    `C’est noté : à partir du ${endsOn}, votre formule sera « Annuel » (70 € par an). Un e-mail de confirmation vous a été envoyé.`,
+  );
   await expect(page.locator('main')).toContainText(`À partir du ${endsOn} : formule Annuel (70 € par an)`);
   expect(plainSpaces((await mailTo(reader.email, /nouvelle formule/, before)).subject ?? '')).toBe(`Votre nouvelle formule s’appliquera le ${endsOn}`);
   expect(await subscriptionRow(id)).toMatchObject({ plan_id: 'mensuel', next_plan_id: 'annuel', amount_cents: 700 });
@@ -248,13 +250,25 @@ test('another reader’s subscription, or an id that is none, is a 404 to every 
   for (const bad of ['pas-un-identifiant', id.toUpperCase().replace(/-/g, ''), `${id}x`]) {
     expect((await page.goto(`/mon-compte/mes-abonnements/${bad}`))?.status(), bad).toBe(404);
   }
-  const forms: Record<string, string>[] = [{ action: 'cancel' }, { action: 'resume' }, { action: 'plan', formule: 'annuel' }, { action: 'amount', montant: '20' }, { action: 'payment-method' }];
+  const forms: Record<string, string>[] = [
+    { action: 'cancel' },
+    { action: 'resume' },
+    { action: 'plan', formule: 'annuel' },
+    { action: 'amount', montant: '20' },
+    { action: 'payment-method' },
+  ];
   for (const form of forms) {
     const response = await page.request.post(url, { form, headers: { Origin: baseURL! }, maxRedirects: 0 });
     expect(response.status(), form.action).toBe(404);
     expect(await response.text()).not.toContain('Abonnement Mensuel');
   }
-  expect(await subscriptionRow(id)).toMatchObject({ status: 'active', cancel_at_period_end: 0, next_plan_id: null, next_amount_cents: null, user_id: expect.any(String) });
+  expect(await subscriptionRow(id)).toMatchObject({
+    status: 'active',
+    cancel_at_period_end: 0,
+    next_plan_id: null,
+    next_amount_cents: null,
+    user_id: expect.any(String),
+  });
 
   // Its owner, meanwhile, sees it; a refused action answers its status with the message.
   await page.context().clearCookies();
@@ -275,7 +289,15 @@ test('axe finds nothing serious on the list, a subscription’s page, its confir
   await signIn(page, reader.email, reader.password);
   const blocking = async (what: string) => {
     const results = await new AxeBuilder({ page }).withTags(AXE_TAGS).analyze();
-    return results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${what} — ${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(' | ')})`);
+    return results.violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map(
+        (v) =>
+          `${what} — ${v.id}: ${v.help} (${v.nodes
+            .map((n) => n.target.join(' '))
+            .slice(0, 3)
+            .join(' | ')})`,
+      );
   };
   const found: string[] = [];
   await page.goto('/mon-compte');

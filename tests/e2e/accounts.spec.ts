@@ -168,14 +168,25 @@ test('account pages are never cached, and the API refuses cross-site and non-JSO
   const response = await page.request.get('/mon-compte');
   expect(response.headers()['cache-control']).toBe('no-store');
   expect(response.headers()['x-content-type-options']).toBe('nosniff');
-  for (const [contentType, data] of [['text/plain', '{"email":"a@b.fr","password":"x"}'], ['application/x-www-form-urlencoded', 'email=a%40b.fr&password=x'], ['multipart/form-data; boundary=x', '--x--'], ['application/json', '{"email":"a@b.fr","password":"x"}']]) {
-    const foreign = await request.post('/api/auth/login', { headers: { Origin: 'https://evil.example', 'Content-Type': contentType! }, data: Buffer.from(data!) });
+  for (const [contentType, data] of [
+    ['text/plain', '{"email":"a@b.fr","password":"x"}'],
+    ['application/x-www-form-urlencoded', 'email=a%40b.fr&password=x'],
+    ['multipart/form-data; boundary=x', '--x--'],
+    ['application/json', '{"email":"a@b.fr","password":"x"}'],
+  ]) {
+    const foreign = await request.post('/api/auth/login', {
+      headers: { Origin: 'https://evil.example', 'Content-Type': contentType! },
+      data: Buffer.from(data!),
+    });
     expect(foreign.status(), contentType).toBe(403);
   }
   const plain = await request.post('/api/auth/login', { headers: { Origin: baseURL!, 'Content-Type': 'text/plain' }, data: Buffer.from('{}') });
   expect(plain.status()).toBe(415);
   expect((await plain.json()).message).toContain('JSON');
-  const malformed = await request.post('/api/auth/login', { headers: { Origin: baseURL!, 'Content-Type': 'application/json' }, data: Buffer.from('{"email": ') });
+  const malformed = await request.post('/api/auth/login', {
+    headers: { Origin: baseURL!, 'Content-Type': 'application/json' },
+    data: Buffer.from('{"email": '),
+  });
   expect(malformed.status()).toBe(400);
   expect(await malformed.json()).toMatchObject({ statusCode: 400, message: 'JSON invalide.' });
 });
@@ -190,13 +201,22 @@ test('the proxy relays only allow-listed resources, on this origin, with French 
   expect(await unknown.json()).toMatchObject({ statusCode: 404, statusMessage: 'Not Found', message: expect.stringMatching(/[a-zé]/) });
   expect((await post('/profile/reset-password-notification/', '/profile/reset-password-notification/', 'DELETE')).status()).toBe(405);
   // Each hostile resource sent to its own address, so that the URL builder itself is tested.
-  for (const resource of ['//evil.example/x/', '/profile/../admin/', '/profile%2Freset-password/', '/profile\\reset-password/', '/profile/reset-password/?x=1']) {
+  for (const resource of [
+    '//evil.example/x/',
+    '/profile/../admin/',
+    '/profile%2Freset-password/',
+    '/profile\\reset-password/',
+    '/profile/reset-password/?x=1',
+  ]) {
     const response = await request.post(`/api/proxy${resource.replace(/^\/+/, '/')}`, { headers, data: { resource, options: { method: 'POST', body: {} } } });
     expect(response.status(), resource).toBeGreaterThanOrEqual(400);
     expect(response.status(), resource).toBeLessThan(500);
   }
   // A failed reset comes back as an error object, not a crash.
-  const reset = await request.post('/api/proxy/profile/reset-password/', { headers, data: { resource: '/profile/reset-password/', options: { method: 'POST', body: { new_password: 'une phrase assez longue', token: 'faux' } } } });
+  const reset = await request.post('/api/proxy/profile/reset-password/', {
+    headers,
+    data: { resource: '/profile/reset-password/', options: { method: 'POST', body: { new_password: 'une phrase assez longue', token: 'faux' } } },
+  });
   expect(reset.status()).toBe(400);
   expect((await reset.json()).message).toContain('n’est plus valable');
 });

@@ -34,20 +34,56 @@ async function seedReader() {
     const now = new Date();
     const earlier = new Date(now.getTime() - 3 * 24 * 3600_000);
     const userId = await createUser(handle.db, { email, password: 'un mot de passe de test', givenName: 'Lina', familyName: 'Remboursée', now: earlier });
-    const subscriptionId = await insertSubscription(handle.db, { userId, kind: 'plan', planId: 'mensuel', amountCents: 700, interval: 'month', vatRateBp: 210, provider: 'simulated', source: 'printemps' }, earlier);
-    await handle.db.updateTable('subscriptions').set({ status: 'active', current_period_start: toTimestamp(earlier), current_period_end: toTimestamp(new Date(earlier.getTime() + 30 * 24 * 3600_000)), payment_method: 'Carte •••• 4242' }).where('id', '=', subscriptionId).execute();
-    const paid = (over: { description: string; amountCents: number; subscriptionId: string | null; at: Date }) => insertOrder(handle.db, {
-      userId, purpose: over.subscriptionId ? 'subscription' : 'donation', reason: 'initial', offerId: over.subscriptionId ? 'mensuel' : 'don', description: over.description,
-      interval: over.subscriptionId ? 'month' : null, amountCents: over.amountCents, vatRateBp: over.subscriptionId ? 210 : 0, vatCents: over.subscriptionId ? 14 : 0,
-      source: 'printemps', method: 'card', provider: 'simulated', subscriptionId: over.subscriptionId, attemptKey: `e2e-admin:${randomUUID()}`,
-      billingName: 'Lina Remboursée', status: 'paid', paymentRef: `ch_sim_e2e_${randomUUID()}`, paidAt: over.at,
-    }, over.at);
+    const subscriptionId = await insertSubscription(
+      handle.db,
+      { userId, kind: 'plan', planId: 'mensuel', amountCents: 700, interval: 'month', vatRateBp: 210, provider: 'simulated', source: 'printemps' },
+      earlier,
+    );
+    await handle.db
+      .updateTable('subscriptions')
+      .set({
+        status: 'active',
+        current_period_start: toTimestamp(earlier),
+        current_period_end: toTimestamp(new Date(earlier.getTime() + 30 * 24 * 3600_000)),
+        payment_method: 'Carte •••• 4242',
+      })
+      .where('id', '=', subscriptionId)
+      .execute();
+    const paid = (over: { description: string; amountCents: number; subscriptionId: string | null; at: Date }) =>
+      insertOrder(
+        handle.db,
+        {
+          userId,
+          purpose: over.subscriptionId ? 'subscription' : 'donation',
+          reason: 'initial',
+          offerId: over.subscriptionId ? 'mensuel' : 'don',
+          description: over.description,
+          interval: over.subscriptionId ? 'month' : null,
+          amountCents: over.amountCents,
+          vatRateBp: over.subscriptionId ? 210 : 0,
+          vatCents: over.subscriptionId ? 14 : 0,
+          source: 'printemps',
+          method: 'card',
+          provider: 'simulated',
+          subscriptionId: over.subscriptionId,
+          attemptKey: `e2e-admin:${randomUUID()}`,
+          billingName: 'Lina Remboursée',
+          status: 'paid',
+          paymentRef: `ch_sim_e2e_${randomUUID()}`,
+          paidAt: over.at,
+        },
+        over.at,
+      );
     await paid({ description: 'Abonnement Mensuel', amountCents: 700, subscriptionId, at: earlier });
     const { order: donation } = await paid({ description: 'Don ponctuel', amountCents: 2500, subscriptionId: null, at: now });
     // A job whose every attempt failed (its order is unknown: relaunched, it settles at once).
     const { id: jobId } = await enqueue(handle.db, { kind: 'orders.reconcile', payload: { orderId: randomUUID() }, maxAttempts: 5 });
     const jobError = `ProviderError: le prestataire ne répond pas (${jobId.slice(0, 8)})`;
-    await handle.db.updateTable('jobs').set({ status: 'failed', attempts: 5, last_error: jobError, finished_at: toTimestamp(now) }).where('id', '=', jobId).execute();
+    await handle.db
+      .updateTable('jobs')
+      .set({ status: 'failed', attempts: 5, last_error: jobError, finished_at: toTimestamp(now) })
+      .where('id', '=', jobId)
+      .execute();
     return { email, donationId: donation.id, subscriptionId, jobError };
   } finally {
     await handle.close();

@@ -23,8 +23,12 @@ test.beforeEach(async ({ page }) => {
   await forgetClientRateLimits();
   await page.addInitScript(() => {
     const w = window as unknown as { __routerBusy?: boolean };
-    document.addEventListener('astro:before-preparation', () => { w.__routerBusy = true; });
-    document.addEventListener('astro:page-load', () => { w.__routerBusy = false; });
+    document.addEventListener('astro:before-preparation', () => {
+      w.__routerBusy = true;
+    });
+    document.addEventListener('astro:page-load', () => {
+      w.__routerBusy = false;
+    });
   });
 });
 
@@ -57,12 +61,18 @@ async function subscribeMonthly(page: Page) {
   await expectSubscriptionThanks(page);
 }
 
-test('a subscription withdrawn from its page: confirmation step, acknowledgement by mail, ended once refunded; the back-office lists it', async ({ page, browser }) => {
+test('a subscription withdrawn from its page: confirmation step, acknowledgement by mail, ended once refunded; the back-office lists it', async ({
+  page,
+  browser,
+}) => {
   const reader = await createReaderAccount();
   await signedIn(page, reader);
   await subscribeMonthly(page);
   await page.goto('/mon-compte/mes-abonnements');
-  await main(page).getByRole('link', { name: /Gérer mon abonnement/ }).first().click();
+  await main(page)
+    .getByRole('link', { name: /Gérer mon abonnement/ })
+    .first()
+    .click();
   await arrived(page, /\/mon-compte\/mes-abonnements\/[\w-]+$/);
   const subscriptionPage = page.url();
   await expect(main(page)).toContainText(/jusqu’au\s\d{1,2}(er)?\s\p{L}+\s\d{4}/u);

@@ -43,7 +43,10 @@ async function pdfAt(page: Page, href: string): Promise<string> {
   return execFileSync('pdftotext', ['-layout', file, '-'], { encoding: 'utf8' });
 }
 
-test('3 shares in the readers’ college: the bulletin signed and paid by card, then admitted in the back-office, with its certificate', async ({ page, browser }) => {
+test('3 shares in the readers’ college: the bulletin signed and paid by card, then admitted in the back-office, with its certificate', async ({
+  page,
+  browser,
+}) => {
   const email = await subscribeAsNewReader(page, { shares: 3, familyName: 'Durand', see: (name) => look(page, SHOTS, name) });
   await look(page, SHOTS, 'confirmation');
   const bulletin = await pdfAt(page, (await page.getByRole('link', { name: 'Télécharger mon bulletin (PDF)' }).getAttribute('href'))!);
@@ -76,7 +79,12 @@ test('3 shares in the readers’ college: the bulletin signed and paid by card, 
   await admin.getByLabel('Motif').fill('Embauchée comme monteuse');
   await collegeForm.getByRole('button', { name: 'Inscrire le changement' }).click();
   await expect(main(admin)).toContainText(`Le sociétaire n° ${memberNumber} est inscrit au collège Salariés à compter d’aujourd’hui.`);
-  await expect(admin.getByRole('row').filter({ hasText: `n° ${memberNumber}` }).filter({ hasText: 'Changement de collège' })).toBeVisible();
+  await expect(
+    admin
+      .getByRole('row')
+      .filter({ hasText: `n° ${memberNumber}` })
+      .filter({ hasText: 'Changement de collège' }),
+  ).toBeVisible();
   await admin.close();
 
   // The certificate, in Sociétariat.
@@ -125,9 +133,13 @@ test('renouncing a subscription within 14 days, from Sociétariat: refunded, and
   // One function for the bulletin, « Se rétracter du contrat ici », with the deadline and the refund; no second form.
   const withdraw = main(page).getByRole('link', { name: 'Se rétracter du contrat ici' });
   await expect(withdraw).toHaveCount(1);
-  const bulletin = main(page).getByRole('listitem').filter({ has: page.getByRole('link', { name: 'Se rétracter du contrat ici' }) });
+  const bulletin = main(page)
+    .getByRole('listitem')
+    .filter({ has: page.getByRole('link', { name: 'Se rétracter du contrat ici' }) });
   await expect(bulletin).toContainText('100 € vous sont alors remboursés');
-  await expect(bulletin).toContainText(/dans les 14 jours qui suivent la signature, soit jusqu’au\s\d{1,2}(er)?\s\p{L}+\s\d{4}\sà\s\d{1,2}\sh\s\d{2}\s\(heure de Paris\)/u);
+  await expect(bulletin).toContainText(
+    /dans les 14 jours qui suivent la signature, soit jusqu’au\s\d{1,2}(er)?\s\p{L}+\s\d{4}\sà\s\d{1,2}\sh\s\d{2}\s\(heure de Paris\)/u,
+  );
   await expect(main(page).getByText(/Renoncer à cette souscription|Confirmer ma renonciation/)).toHaveCount(0);
   await withdraw.click();
   await arrived(page, /\/retractation\?contrat=b\.[\w-]+$/);
@@ -142,7 +154,9 @@ test('renouncing a subscription within 14 days, from Sociétariat: refunded, and
   expect(mail.text).toMatch(/100(,00)?\s€/);
 
   // The statutes and the last approved accounts, as PDFs.
-  const documents = main(page).locator('section').filter({ has: page.getByRole('heading', { name: 'Les documents de la coopérative' }) });
+  const documents = main(page)
+    .locator('section')
+    .filter({ has: page.getByRole('heading', { name: 'Les documents de la coopérative' }) });
   const accounts = documents.getByRole('listitem').filter({ hasText: 'Comptes annuels de l’exercice 2025' }).getByRole('link', { name: 'PDF' });
   expect((await pdfAt(page, (await accounts.getAttribute('href'))!)).replace(/\s+/g, ' ')).toContain('Résultat net (excédent) 12 430 €');
 });
@@ -188,7 +202,13 @@ test('an assembly: notice by mail, a proxy, three colleges voting (one by proxy)
   await partner.close();
 
   // Ten days pass: the vote opens.
-  await withE2eDatabase((db) => db.updateTable('assemblies').set({ vote_opens_at: new Date(Date.now() - 60_000).toISOString() }).where('id', '=', assemblyId).execute());
+  await withE2eDatabase((db) =>
+    db
+      .updateTable('assemblies')
+      .set({ vote_opens_at: new Date(Date.now() - 60_000).toISOString() })
+      .where('id', '=', assemblyId)
+      .execute(),
+  );
 
   const vote = async (who: Page, choice: 'Pour' | 'Contre') => {
     const ballot = main(who).locator('form.ballot').first();
@@ -243,7 +263,9 @@ test('an assembly: notice by mail, a proxy, three colleges voting (one by proxy)
   expect(minutes.replace(/\s+/g, ' ')).toMatch(/55,0 ?%/);
 });
 
-test('an assembly without its quorum: nothing deliberated, for the reader, in the minutes and in the back-office, which shows its second call', async ({ page }) => {
+test('an assembly without its quorum: nothing deliberated, for the reader, in the minutes and in the back-office, which shows its second call', async ({
+  page,
+}) => {
   const title = 'Assemblée générale extraordinaire : titres participatifs';
   // The demo's sociétaire voted pour on every resolution; no one else did.
   await signIn(page, 'societaire@exemple.fr', DEMO_PASSWORD);
@@ -274,7 +296,9 @@ test('an assembly without its quorum: nothing deliberated, for the reader, in th
   await look(page, SHOTS, 'admin-seconde-convocation');
 });
 
-test('a refund by transfer to a reader without an account: the treasurer enters the IBAN of the RIB received, then marks the transfer made', async ({ page }) => {
+test('a refund by transfer to a reader without an account: the treasurer enters the IBAN of the RIB received, then marks the transfer made', async ({
+  page,
+}) => {
   await signIn(page, 'administration@exemple.fr', DEMO_PASSWORD);
   await page.goto('/administration/societariat');
   const row = page.locator('table.data tbody tr').filter({ hasText: 'Théo Garnier' }).filter({ hasText: 'Trop-perçu sur un virement' });

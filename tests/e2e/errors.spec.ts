@@ -37,7 +37,15 @@ test('a campaign source that is not a slug is refused with the error page', asyn
 });
 
 test('unknown slugs of dynamic routes are 404s, not empty pages', async ({ request }) => {
-  for (const path of ['/articles/2026/inconnu', '/articles/inconnue', '/dossiers/inconnu', '/podcasts/inconnu', '/auteurs/inconnu', '/tags/inconnu', '/articles/page/999']) {
+  for (const path of [
+    '/articles/2026/inconnu',
+    '/articles/inconnue',
+    '/dossiers/inconnu',
+    '/podcasts/inconnu',
+    '/auteurs/inconnu',
+    '/tags/inconnu',
+    '/articles/page/999',
+  ]) {
     expect((await request.get(path)).status(), path).toBe(404);
   }
 });

@@ -79,13 +79,22 @@ test('the sitemap lists the public pages by their canonical address, and robots.
   expect(robots).toMatch(/Sitemap: https?:\/\/.+\/sitemap-index\.xml/);
   expect(robots).toContain('Disallow: /mon-compte');
   const paths = await sitemapPaths(request);
-  for (const path of ['/', '/articles', '/dossiers/eau-bien-commun', '/podcasts/a-contre-courant', '/faq', '/articles/2026/meubles-de-tourisme-marseille-les-societes-ecrans'])
+  for (const path of [
+    '/',
+    '/articles',
+    '/dossiers/eau-bien-commun',
+    '/podcasts/a-contre-courant',
+    '/faq',
+    '/articles/2026/meubles-de-tourisme-marseille-les-societes-ecrans',
+  ])
     expect(paths).toContain(path);
   // Pages that ask not to be indexed are not listed.
   for (const path of ['/login', '/soutenir/dons/merci', '/404']) expect(paths).not.toContain(path);
   // The canonical link of a page is its sitemap address.
   await page.goto('/articles/2026/meubles-de-tourisme-marseille-les-societes-ecrans/');
-  expect(localPath((await page.locator('link[rel="canonical"]').getAttribute('href'))!)).toBe('/articles/2026/meubles-de-tourisme-marseille-les-societes-ecrans');
+  expect(localPath((await page.locator('link[rel="canonical"]').getAttribute('href'))!)).toBe(
+    '/articles/2026/meubles-de-tourisme-marseille-les-societes-ecrans',
+  );
 });
 
 test('pages carry Open Graph metadata with absolute URLs', async ({ page }) => {

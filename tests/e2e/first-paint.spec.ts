@@ -38,16 +38,19 @@ for (const [name, path] of Object.entries(PAGES)) {
     // No inline script: Astro's island runtime and the directives come with the layout's
     // script (src/lib/client/islands.ts), so the policy allows scripts from the site only.
     expect(await page.locator('script:not([src]):not([type="application/ld+json"])').count()).toBe(0);
-    const policy = (await response!.headerValue('content-security-policy'))
-      ?? await page.locator('meta[http-equiv="content-security-policy"]').getAttribute('content');
+    const policy =
+      (await response!.headerValue('content-security-policy')) ?? (await page.locator('meta[http-equiv="content-security-policy"]').getAttribute('content'));
     expect(policy).toMatch(/script-src 'self' 'wasm-unsafe-eval' ?;/);
     const sheets = await stylesheets(page);
     expect(sheets, 'stylesheets blocking the first paint').toHaveLength(1);
     const css = await (await request.get(sheets[0]!)).text();
     for (const selector of OFF_SCREEN) expect(css, `${selector} is not in the page's stylesheet`).not.toContain(selector);
 
-    const preloads = await page.locator('link[rel="preload"][as="font"]').evaluateAll((links) =>
-      links.map((link) => ({ href: link.getAttribute('href')!, type: link.getAttribute('type'), crossorigin: link.hasAttribute('crossorigin') })));
+    const preloads = await page
+      .locator('link[rel="preload"][as="font"]')
+      .evaluateAll((links) =>
+        links.map((link) => ({ href: link.getAttribute('href')!, type: link.getAttribute('type'), crossorigin: link.hasAttribute('crossorigin') })),
+      );
     expect(preloads).toHaveLength(1);
     expect(preloads[0]).toMatchObject({ type: 'font/woff2', crossorigin: true });
     // The preloaded file is the one the @font-face asks for (else it would be fetched twice).
@@ -57,7 +60,11 @@ for (const [name, path] of Object.entries(PAGES)) {
     // Every weight of the design comes from that one file, and no other font file is fetched.
     await page.evaluate(() => document.fonts.ready);
     const fonts = await page.evaluate(() =>
-      performance.getEntriesByType('resource').filter((entry) => /\.(woff2?|ttf|otf)(\?|$)/.test(entry.name)).map((entry) => new URL(entry.name).pathname));
+      performance
+        .getEntriesByType('resource')
+        .filter((entry) => /\.(woff2?|ttf|otf)(\?|$)/.test(entry.name))
+        .map((entry) => new URL(entry.name).pathname),
+    );
     expect(fonts).toEqual([preloads[0]!.href]);
     expect(await page.evaluate(() => document.fonts.check('800 16px Inter') && document.fonts.check('400 16px Inter'))).toBe(true);
     expect(csp).toEqual([]);
@@ -100,10 +107,12 @@ test('the home page preloads its lead image, the very file the phone then shows,
   await expect(preload).toHaveCount(1);
   expect(await preload.getAttribute('fetchpriority')).toBe('high');
   // Before the stylesheet, so that the browser asks for both at once.
-  expect(await page.evaluate(() => {
-    const links = [...document.head.querySelectorAll('link')];
-    return links.findIndex((l) => l.rel === 'preload' && l.getAttribute('as') === 'image') < links.findIndex((l) => l.rel === 'stylesheet');
-  })).toBe(true);
+  expect(
+    await page.evaluate(() => {
+      const links = [...document.head.querySelectorAll('link')];
+      return links.findIndex((l) => l.rel === 'preload' && l.getAttribute('as') === 'image') < links.findIndex((l) => l.rel === 'stylesheet');
+    }),
+  ).toBe(true);
 
   const lead = page.locator('main .teaser.lead img').first();
   await expect(lead).toBeVisible();
@@ -115,8 +124,14 @@ test('the home page preloads its lead image, the very file the phone then shows,
   // Sized to the column, not the whole screen: at 390 px (1x), the 640 px file at most.
   expect(await lead.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeLessThanOrEqual(640);
   const stem = shown.replace(/_[^_/]+\.webp$/, '');
-  const fetched = await page.evaluate((prefix) =>
-    performance.getEntriesByType('resource').map((entry) => new URL(entry.name).pathname).filter((path) => path.startsWith(prefix)), stem);
+  const fetched = await page.evaluate(
+    (prefix) =>
+      performance
+        .getEntriesByType('resource')
+        .map((entry) => new URL(entry.name).pathname)
+        .filter((path) => path.startsWith(prefix)),
+    stem,
+  );
   expect(fetched).toEqual([shown]);
   expect(csp).toEqual([]);
 });
@@ -125,14 +140,19 @@ test('the player bar brings its stylesheet with its code and keeps it through na
   const csp = watchCsp(page);
   await page.goto(PAGES.episode);
   const before = await stylesheets(page);
-  await page.getByRole('main').getByRole('link', { name: /^Écouter/ }).first().click();
+  await page
+    .getByRole('main')
+    .getByRole('link', { name: /^Écouter/ })
+    .first()
+    .click();
   const bar = page.locator('[data-player-bar]');
   await expect(bar).toBeVisible();
   // Styled from its first frame: a fixed bar at the bottom, on the dark background.
-  const styled = () => bar.evaluate((element) => {
-    const style = getComputedStyle(element);
-    return { position: style.position, background: style.backgroundColor, bottom: Math.round(element.getBoundingClientRect().bottom) };
-  });
+  const styled = () =>
+    bar.evaluate((element) => {
+      const style = getComputedStyle(element);
+      return { position: style.position, background: style.backgroundColor, bottom: Math.round(element.getBoundingClientRect().bottom) };
+    });
   const expected = { position: 'fixed', background: 'rgb(31, 35, 40)', bottom: page.viewportSize()!.height };
   expect(await styled()).toMatchObject({ position: expected.position, background: expected.background });
   // Its place once it has slid in from below the window (a 0.2 s animation).
@@ -153,17 +173,25 @@ test('the player bar brings its stylesheet with its code and keeps it through na
 
 test('icons are drawn by the cached stylesheet in the text colour, also in forced colours, with no SVG in the page', async ({ page }) => {
   const icons = (selector: string) =>
-    page.locator(selector).evaluateAll((spans) => spans.map((span) => {
-      const style = getComputedStyle(span);
-      const box = span.getBoundingClientRect();
-      return { mask: style.maskImage, background: style.backgroundColor, color: getComputedStyle(span.parentElement!).color, width: box.width, height: box.height };
-    }));
+    page.locator(selector).evaluateAll((spans) =>
+      spans.map((span) => {
+        const style = getComputedStyle(span);
+        const box = span.getBoundingClientRect();
+        return {
+          mask: style.maskImage,
+          background: style.backgroundColor,
+          color: getComputedStyle(span.parentElement!).color,
+          width: box.width,
+          height: box.height,
+        };
+      }),
+    );
   await page.goto(PAGES.article);
   // The page sends no icon markup: the header, share bar and footer name their icons by class.
   expect(await page.locator('header svg[data-icon], footer svg, .share-links svg').count()).toBe(0);
   const socials = await icons('.socials .icon');
   expect(socials).toHaveLength(7);
-  for (const icon of [...socials, ...await icons('.site-header .icon-btn .icon')]) {
+  for (const icon of [...socials, ...(await icons('.site-header .icon-btn .icon'))]) {
     expect(icon.mask).toMatch(/^url\("data:image\/svg\+xml,/);
     expect(icon.background).toBe(icon.color);
     expect(icon.width).toBeGreaterThanOrEqual(20);

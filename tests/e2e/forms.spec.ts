@@ -15,8 +15,12 @@ test.beforeEach(async ({ page }) => {
   // Whether the router is between a navigation's start and its page-load (see `arrived`).
   await page.addInitScript(() => {
     const w = window as unknown as { __routerBusy?: boolean };
-    document.addEventListener('astro:before-preparation', () => { w.__routerBusy = true; });
-    document.addEventListener('astro:page-load', () => { w.__routerBusy = false; });
+    document.addEventListener('astro:before-preparation', () => {
+      w.__routerBusy = true;
+    });
+    document.addEventListener('astro:page-load', () => {
+      w.__routerBusy = false;
+    });
   });
 });
 
@@ -30,7 +34,10 @@ async function markDocument(page: Page) {
   await page.evaluate(() => Object.assign(window, { __sameDocument: true }));
 }
 async function expectSameDocument(page: Page) {
-  expect(await page.evaluate(() => (window as unknown as { __sameDocument?: boolean }).__sameDocument === true), 'the router swapped pages in, no full load').toBe(true);
+  expect(
+    await page.evaluate(() => (window as unknown as { __sameDocument?: boolean }).__sameDocument === true),
+    'the router swapped pages in, no full load',
+  ).toBe(true);
 }
 
 /**
@@ -233,7 +240,10 @@ test.describe('with JavaScript, through the router', () => {
     const profile = page.locator('#profil');
     await page.getByLabel('Ville').fill('Marseille');
     // A country that is not in the list (a forged option) is refused.
-    await page.getByLabel('Pays').evaluate((select: HTMLSelectElement) => { select.add(new Option('Nulle part', 'ZZ')); select.value = 'ZZ'; });
+    await page.getByLabel('Pays').evaluate((select: HTMLSelectElement) => {
+      select.add(new Option('Nulle part', 'ZZ'));
+      select.value = 'ZZ';
+    });
     await profile.getByRole('button', { name: 'Enregistrer' }).click();
     await expect(profile.getByRole('alert')).toHaveText('Choisissez un pays dans la liste.');
     await expect(page.getByLabel('Ville')).toHaveValue('Marseille');
@@ -248,7 +258,9 @@ test.describe('with JavaScript, through the router', () => {
     await page.getByLabel('Nouvelle adresse e-mail').fill(newEmail);
     await page.locator('#email_password').fill(reader.password);
     await page.getByRole('button', { name: 'Changer d’adresse' }).click();
-    await expect(page.locator('#adresse-email').getByRole('status')).toHaveText(`Pour confirmer, cliquez sur le lien envoyé à ${newEmail}. Il est valable 24 heures.`);
+    await expect(page.locator('#adresse-email').getByRole('status')).toHaveText(
+      `Pour confirmer, cliquez sur le lien envoyé à ${newEmail}. Il est valable 24 heures.`,
+    );
     await page.goto(await linkFromMail(newEmail, '/modifier-mon-email/', sent));
     await arrived(page, /\/modifier-mon-email\/confirmer$/);
     await markDocument(page);
@@ -409,7 +421,9 @@ test.describe('without JavaScript', () => {
     await footer.getByLabel('Votre adresse e-mail').fill(email);
     await footer.getByRole('button', { name: 'Je m’inscris' }).click();
     await arrived(page, /\/mailinglist(#.*)?$/);
-    await expect(page.locator('#page-newsletter-title').locator('..').locator('[data-newsletter-text]')).toContainText(`Merci ! Un e-mail de confirmation vient d’être envoyé à ${email}`);
+    await expect(page.locator('#page-newsletter-title').locator('..').locator('[data-newsletter-text]')).toContainText(
+      `Merci ! Un e-mail de confirmation vient d’être envoyé à ${email}`,
+    );
     const mail = await latestMailTo(outboxDir(), email, { after: sent });
     const confirm = linksIn(mail.text).find((l) => l.includes('/mailinglist/confirm'))!;
     secrets.allow(confirm);
@@ -453,15 +467,30 @@ test.describe('without JavaScript', () => {
 });
 
 test('the server refuses a form from another site, an unknown type, a file, and too large a body', async ({ request, baseURL }) => {
-  const foreign = await request.post('/login', { headers: { Origin: 'https://evil.example' }, form: { form: 'password', email: 'lecteur@exemple.fr', password: 'motdepasse-demo' } });
+  const foreign = await request.post('/login', {
+    headers: { Origin: 'https://evil.example' },
+    form: { form: 'password', email: 'lecteur@exemple.fr', password: 'motdepasse-demo' },
+  });
   expect(foreign.status()).toBe(403);
   expect(plainSpaces(await foreign.text())).toContain('Requête refusée : origine non autorisée.');
   expect(foreign.headers()['set-cookie'] ?? '').not.toContain('cc_session');
   const json = await request.post('/login', { headers: { Origin: baseURL!, 'Content-Type': 'application/json' }, data: Buffer.from('{}') });
   expect(json.status()).toBe(415);
-  const file = await request.post('/contact/envoyer', { headers: { Origin: baseURL! }, multipart: { name: 'Jeanne', email: 'a@exemple.fr', subject: 'autre', message: 'Un message assez long.', website: { name: 'x.txt', mimeType: 'text/plain', buffer: Buffer.from('x') } } });
+  const file = await request.post('/contact/envoyer', {
+    headers: { Origin: baseURL! },
+    multipart: {
+      name: 'Jeanne',
+      email: 'a@exemple.fr',
+      subject: 'autre',
+      message: 'Un message assez long.',
+      website: { name: 'x.txt', mimeType: 'text/plain', buffer: Buffer.from('x') },
+    },
+  });
   expect(file.status()).toBe(415);
-  const large = await request.post('/contact/envoyer', { headers: { Origin: baseURL! }, form: { name: 'Jeanne', email: 'a@exemple.fr', subject: 'autre', message: 'é'.repeat(40_000) } });
+  const large = await request.post('/contact/envoyer', {
+    headers: { Origin: baseURL! },
+    form: { name: 'Jeanne', email: 'a@exemple.fr', subject: 'autre', message: 'é'.repeat(40_000) },
+  });
   expect(large.status()).toBe(413);
   // A gift code with a character that codes never hold is refused before any lookup.
   const gift = await request.post('/activer-cadeau', { headers: { Origin: baseURL! }, form: { form: 'code', code: 'CADEAU-2026' } });
@@ -470,9 +499,21 @@ test('the server refuses a form from another site, an unknown type, a file, and 
 });
 
 test('every form of the site posts to a page, or is a search', async ({ page }) => {
-  for (const path of ['/', '/login', '/modifier-mon-mot-de-passe', '/contact', '/mailinglist', '/soutenir/dons', '/activer-cadeau', '/devenir-societaire/souscrire', '/rechercher']) {
+  for (const path of [
+    '/',
+    '/login',
+    '/modifier-mon-mot-de-passe',
+    '/contact',
+    '/mailinglist',
+    '/soutenir/dons',
+    '/activer-cadeau',
+    '/devenir-societaire/souscrire',
+    '/rechercher',
+  ]) {
     await page.goto(path);
-    const forms = await page.locator('form').evaluateAll((all) => all.map((f) => ({ method: f.getAttribute('method'), action: f.getAttribute('action'), role: f.getAttribute('role') })));
+    const forms = await page
+      .locator('form')
+      .evaluateAll((all) => all.map((f) => ({ method: f.getAttribute('method'), action: f.getAttribute('action'), role: f.getAttribute('role') })));
     for (const form of forms) {
       if (form.role === 'search') expect(form, path).toMatchObject({ method: 'get', action: '/rechercher' });
       else expect(form.method, `${path} ${form.action}`).toBe('post');
@@ -489,7 +530,19 @@ test('a signed-in crawl by clicks through the router never puts a password or a 
   page.on('request', (request) => {
     if (request.method() === 'GET' && new URL(request.url()).origin === new URL(page.url()).origin) gets.push(request.url());
   });
-  const must = ['/mon-compte', '/mon-compte/mes-informations', '/mon-compte/mes-abonnements', '/mon-compte/mes-factures', '/mon-compte/societariat', '/contact', '/mailinglist', '/login', '/modifier-mon-mot-de-passe', '/soutenir/dons', '/rechercher'];
+  const must = [
+    '/mon-compte',
+    '/mon-compte/mes-informations',
+    '/mon-compte/mes-abonnements',
+    '/mon-compte/mes-factures',
+    '/mon-compte/societariat',
+    '/contact',
+    '/mailinglist',
+    '/login',
+    '/modifier-mon-mot-de-passe',
+    '/soutenir/dons',
+    '/rechercher',
+  ];
   const seen = new Set<string>();
   const queue = ['/', ...must];
   await page.goto('/');
@@ -501,7 +554,12 @@ test('a signed-in crawl by clicks through the router never puts a password or a 
     const link = page.locator(`a[href="${target}"]:visible`).first();
     const before = new URL(page.url()).pathname;
     await settled(page);
-    const clicked = (await link.count()) > 0 && (await link.click({ timeout: 5_000 }).then(() => true, () => false));
+    const clicked =
+      (await link.count()) > 0 &&
+      (await link.click({ timeout: 5_000 }).then(
+        () => true,
+        () => false,
+      ));
     if (clicked) {
       if (target !== before) await page.waitForURL((url) => url.pathname !== before, { timeout: 10_000 }).catch(() => {});
     } else await page.goto(target);

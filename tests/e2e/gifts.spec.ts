@@ -33,8 +33,12 @@ test.beforeEach(async ({ page }) => {
   // Whether the client router is between a navigation's start and its page-load (see `arrived`).
   await page.addInitScript(() => {
     const w = window as unknown as { __routerBusy?: boolean };
-    document.addEventListener('astro:before-preparation', () => { w.__routerBusy = true; });
-    document.addEventListener('astro:page-load', () => { w.__routerBusy = false; });
+    document.addEventListener('astro:before-preparation', () => {
+      w.__routerBusy = true;
+    });
+    document.addEventListener('astro:page-load', () => {
+      w.__routerBusy = false;
+    });
   });
 });
 
@@ -54,12 +58,19 @@ async function signedIn(page: Page, reader: { email: string; password: string })
   await arrived(page, /\/mon-compte$/);
 }
 
-
 const shoot = (page: Page, name: string) => shootAt(page, SHOTS, name);
 
 async function expectAccessible(page: Page) {
   const results = await new AxeBuilder({ page }).withTags(AXE_TAGS).analyze();
-  const blocking = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(' | ')})`);
+  const blocking = results.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map(
+      (v) =>
+        `${v.id}: ${v.help} (${v.nodes
+          .map((n) => n.target.join(' '))
+          .slice(0, 3)
+          .join(' | ')})`,
+    );
   expect(blocking).toEqual([]);
 }
 
@@ -99,18 +110,26 @@ async function reloadUntil(page: Page, locator: Locator, timeout = 20_000) {
 /** The newest mail to `to` whose subject matches, parsed (MIME, attachments included). */
 async function waitForMail(to: string, subject: RegExp): Promise<ParsedMail> {
   let found: ParsedMail | undefined;
-  await expect.poll(async () => {
-    const files = (await readdir(outboxDir())).filter((f) => f.endsWith('.eml')).sort().reverse();
-    for (const file of files.slice(0, 60)) {
-      const mail = await simpleParser(await readFile(resolve(outboxDir(), file)));
-      const address = Array.isArray(mail.to) ? mail.to[0]?.text : mail.to?.text;
-      if (address?.includes(to) && subject.test(mail.subject ?? '')) {
-        found = mail;
-        return true;
-      }
-    }
-    return false;
-  }, { timeout: 20_000 }).toBe(true);
+  await expect
+    .poll(
+      async () => {
+        const files = (await readdir(outboxDir()))
+          .filter((f) => f.endsWith('.eml'))
+          .sort()
+          .reverse();
+        for (const file of files.slice(0, 60)) {
+          const mail = await simpleParser(await readFile(resolve(outboxDir(), file)));
+          const address = Array.isArray(mail.to) ? mail.to[0]?.text : mail.to?.text;
+          if (address?.includes(to) && subject.test(mail.subject ?? '')) {
+            found = mail;
+            return true;
+          }
+        }
+        return false;
+      },
+      { timeout: 20_000 },
+    )
+    .toBe(true);
   return found!;
 }
 
@@ -146,13 +165,19 @@ const paidPeriodEnd = (subscriptionId: string) =>
   (async () => {
     const handle = openDatabase({ kind: 'sqlite', path: resolve(process.env.E2E_DATA_DIR ?? 'test-results/e2e-data', 'contrechamp.db') });
     try {
-      return (await handle.db.selectFrom('subscriptions').select('current_period_end').where('id', '=', subscriptionId).executeTakeFirstOrThrow()).current_period_end ?? '';
+      return (
+        (await handle.db.selectFrom('subscriptions').select('current_period_end').where('id', '=', subscriptionId).executeTakeFirstOrThrow())
+          .current_period_end ?? ''
+      );
     } finally {
       await handle.close();
     }
   })();
 
-test('a gift for a chosen day: paid by card, the code and the card by mail, followed in Mes cadeaux, activated with the typed code by a new account', async ({ page, browser }) => {
+test('a gift for a chosen day: paid by card, the code and the card by mail, followed in Mes cadeaux, activated with the typed code by a new account', async ({
+  page,
+  browser,
+}) => {
   const reader = await createReaderAccount();
   await signedIn(page, reader);
   await page.goto('/soutenir/abonnement/offrir');
@@ -169,7 +194,10 @@ test('a gift for a chosen day: paid by card, the code and the card by mail, foll
   await look(page, 'paiement-cadeau');
 
   // A day in the past (the browser's own check bypassed) is refused with a French message, and nothing is placed.
-  await page.locator('#date_envoi').evaluate((el) => { (el as HTMLInputElement).min = ''; (el as HTMLInputElement).value = '2020-01-01'; });
+  await page.locator('#date_envoi').evaluate((el) => {
+    (el as HTMLInputElement).min = '';
+    (el as HTMLInputElement).value = '2020-01-01';
+  });
   const refused = page.waitForResponse((r) => r.request().method() === 'POST' && r.url().includes('/soutenir/paiement'));
   await page.getByRole('button', { name: 'Payer 40 €' }).click();
   expect((await refused).status()).toBe(422);
@@ -295,11 +323,15 @@ test('a subscriber signed in is told the gift’s months come after the paid per
   await page.goto(`/activer-cadeau/${code}`);
   const paidDay = new Intl.DateTimeFormat('fr-FR', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'Europe/Paris' }).format(paidUntil);
   const notice = main(page).locator('.notice-info');
-  await expect(notice).toContainText(`Votre abonnement payé continue jusqu’au ${paidDay} ; les 6 mois offerts s’ajoutent ensuite : votre prochain paiement passe au`);
+  await expect(notice).toContainText(
+    `Votre abonnement payé continue jusqu’au ${paidDay} ; les 6 mois offerts s’ajoutent ensuite : votre prochain paiement passe au`,
+  );
   await expect(main(page)).toContainText(`Compte connecté : ${reader.email}`);
   await look(page, 'activer-abonne');
   await page.getByRole('button', { name: 'Activer mon cadeau' }).click();
-  await expect(main(page).locator('.notice-success')).toContainText('C’est fait : les mois offerts s’ajoutent à votre abonnement, et votre prochain paiement passe au');
+  await expect(main(page).locator('.notice-success')).toContainText(
+    'C’est fait : les mois offerts s’ajoutent à votre abonnement, et votre prochain paiement passe au',
+  );
   await look(page, 'activer-abonne-fait');
 
   const moved = new Date(await paidPeriodEnd(subscriptionId));

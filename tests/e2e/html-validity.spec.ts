@@ -20,23 +20,58 @@ const DEMO_PASSWORD = 'motdepasse-demo';
 
 /** One page per template of the reading site, beyond the accessibility statement's sample. */
 const PUBLIC = [
-  '/', '/articles/page/2', '/breves/en-france', '/breves/2026', '/dossiers', '/auteurs', '/tags', '/podcasts/publications',
-  '/presentation', '/faq', '/cgv', '/cgu', '/vie-privee', '/mailinglist', '/modifier-mon-mot-de-passe', '/abonnement',
-  '/soutenir/abonnement/offrir', '/soutenir/dons/merci', '/compte-supprime', '/page-inconnue',
+  '/',
+  '/articles/page/2',
+  '/breves/en-france',
+  '/breves/2026',
+  '/dossiers',
+  '/auteurs',
+  '/tags',
+  '/podcasts/publications',
+  '/presentation',
+  '/faq',
+  '/cgv',
+  '/cgu',
+  '/vie-privee',
+  '/mailinglist',
+  '/modifier-mon-mot-de-passe',
+  '/abonnement',
+  '/soutenir/abonnement/offrir',
+  '/soutenir/dons/merci',
+  '/compte-supprime',
+  '/page-inconnue',
 ];
 /** The on-demand pages of each signed-in role. */
 const ROLES: { email: string; paths: string[] }[] = [
   {
     email: 'abonne@exemple.fr',
-    paths: ['/mon-compte', '/mon-compte/mes-informations', '/mon-compte/mes-abonnements', '/mon-compte/mes-cadeaux', '/mon-compte/mes-factures', '/soutenir/mon-compte', '/retractation', '/mon-compte/podcasts', '/podcasts/les-voix-du-terrain/annick-vingt-deux-ans-de-guichet/transcription-soutiens'],
+    paths: [
+      '/mon-compte',
+      '/mon-compte/mes-informations',
+      '/mon-compte/mes-abonnements',
+      '/mon-compte/mes-cadeaux',
+      '/mon-compte/mes-factures',
+      '/soutenir/mon-compte',
+      '/retractation',
+      '/mon-compte/podcasts',
+      '/podcasts/les-voix-du-terrain/annick-vingt-deux-ans-de-guichet/transcription-soutiens',
+    ],
   },
   { email: 'societaire@exemple.fr', paths: ['/mon-compte/societariat', '/devenir-societaire/mon-compte'] },
   { email: 'redaction@exemple.fr', paths: ['/redaction', '/redaction/messages'] },
   {
     email: 'administration@exemple.fr',
     paths: [
-      '/administration', '/administration/commandes', '/administration/abonnements', '/administration/factures', '/administration/cadeaux',
-      '/administration/societariat', '/administration/assemblees', '/administration/taches', '/administration/retractations', '/administration/flux-podcasts',
+      '/administration',
+      '/administration/commandes',
+      '/administration/abonnements',
+      '/administration/factures',
+      '/administration/cadeaux',
+      '/administration/societariat',
+      '/administration/assemblees',
+      '/administration/taches',
+      '/administration/retractations',
+      '/administration/flux-podcasts',
     ],
   },
 ];
@@ -101,7 +136,9 @@ test('every template passes the W3C Nu HTML checker', async ({ playwright, baseU
       return file;
     });
     // The checker exits non-zero when it finds an error: its JSON report on stderr says which.
-    const { stderr } = await run('java', ['-Xss4m', '-jar', jar, '--errors-only', '--format', 'json', '--exit-zero-always', ...files], { maxBuffer: 64 * 1024 * 1024 });
+    const { stderr } = await run('java', ['-Xss4m', '-jar', jar, '--errors-only', '--format', 'json', '--exit-zero-always', ...files], {
+      maxBuffer: 64 * 1024 * 1024,
+    });
     const report = JSON.parse(stderr) as { messages: { type: string; url: string; lastLine?: number; message: string; extract?: string }[] };
     const errors = report.messages
       .filter((m) => m.type === 'error' || m.type === 'non-document-error')

@@ -21,8 +21,12 @@ test.beforeEach(async ({ page }) => {
     const w = window as unknown as { __routerBusy?: boolean; __cspViolations?: string[] };
     w.__cspViolations = [];
     document.addEventListener('securitypolicyviolation', (e) => w.__cspViolations!.push(`${e.violatedDirective} ${e.sample}`));
-    document.addEventListener('astro:before-preparation', () => { w.__routerBusy = true; });
-    document.addEventListener('astro:page-load', () => { w.__routerBusy = false; });
+    document.addEventListener('astro:before-preparation', () => {
+      w.__routerBusy = true;
+    });
+    document.addEventListener('astro:page-load', () => {
+      w.__routerBusy = false;
+    });
   });
 });
 
@@ -61,9 +65,10 @@ test.describe('search engines', () => {
   test('the sitemap lists public, indexable pages only: none of a private area, each one live without noindex', async ({ request }) => {
     const paths = await sitemapPaths(request);
     expect(paths.length).toBeGreaterThan(100);
-    for (const path of ['/', '/articles', '/faq', '/contact', '/mailinglist', '/soutenir/dons', '/devenir-societaire'])
-      expect(paths, path).toContain(path);
-    const leaked = paths.filter((path) => isPrivatePath(path) || /^\/(mon-compte|administration|api|welcome|logout|mailinglist\/(confirm|unsubscribe))(\/|$)/.test(path));
+    for (const path of ['/', '/articles', '/faq', '/contact', '/mailinglist', '/soutenir/dons', '/devenir-societaire']) expect(paths, path).toContain(path);
+    const leaked = paths.filter(
+      (path) => isPrivatePath(path) || /^\/(mon-compte|administration|api|welcome|logout|mailinglist\/(confirm|unsubscribe))(\/|$)/.test(path),
+    );
     expect(leaked).toEqual([]);
     // Every listed page answers 200 and does not ask to stay out of the index.
     const refused: string[] = [];
@@ -104,11 +109,26 @@ test.describe('Content-Security-Policy', () => {
   });
 
   test('pages rendered on demand carry none either, and the gift activation breaks no rule of the policy', async ({ page, request }) => {
-    const anonymous = ['/activer-cadeau', '/activer-cadeau/CHMP-7K26-AB3D-EMQ8', '/login', '/welcome', '/mailinglist', '/page-inconnue', '/soutenir/dons/merci?commande=00000000-0000-4000-8000-000000000000'];
+    const anonymous = [
+      '/activer-cadeau',
+      '/activer-cadeau/CHMP-7K26-AB3D-EMQ8',
+      '/login',
+      '/welcome',
+      '/mailinglist',
+      '/page-inconnue',
+      '/soutenir/dons/merci?commande=00000000-0000-4000-8000-000000000000',
+    ];
     for (const path of anonymous) expect(STYLE_ATTRIBUTE.test(await (await request.get(path)).text()), path).toBe(false);
     const reader = await createReaderAccount();
     await signIn(page, reader);
-    for (const path of ['/activer-cadeau', '/activer-cadeau/CHMP7K26AB3DEMQ8', '/mon-compte', '/mon-compte/mes-informations', '/mon-compte/mes-abonnements', '/soutenir/paiement?don=2000&frequence=unique']) {
+    for (const path of [
+      '/activer-cadeau',
+      '/activer-cadeau/CHMP7K26AB3DEMQ8',
+      '/mon-compte',
+      '/mon-compte/mes-informations',
+      '/mon-compte/mes-abonnements',
+      '/soutenir/paiement?don=2000&frequence=unique',
+    ]) {
       const response = await page.goto(path);
       expect(STYLE_ATTRIBUTE.test((await response?.text()) ?? ''), path).toBe(false);
       expect(await cspViolations(page), path).toEqual([]);
@@ -196,7 +216,14 @@ test.describe('a sign-in link that no longer works', () => {
     await page.getByRole('button', { name: 'Recevoir un lien de connexion' }).click();
     const link = await linkFromMail(reader.email, '/welcome/', sent);
     // Sixteen minutes pass.
-    await withE2eDatabase((db) => db.updateTable('tokens').set({ expires_at: new Date(Date.now() - 60_000).toISOString() }).where('email', '=', reader.email).where('purpose', '=', 'magic_link').execute());
+    await withE2eDatabase((db) =>
+      db
+        .updateTable('tokens')
+        .set({ expires_at: new Date(Date.now() - 60_000).toISOString() })
+        .where('email', '=', reader.email)
+        .where('purpose', '=', 'magic_link')
+        .execute(),
+    );
     await context.clearCookies();
     await page.goto(link);
     await expect(heading(page)).toHaveText('Ce lien de connexion ne fonctionne plus');
@@ -222,14 +249,17 @@ test.describe('a sign-in link that no longer works', () => {
     const sent = new Date();
     await main(page).getByLabel('Adresse e-mail', { exact: true }).fill(reader.email);
     await page.getByRole('button', { name: 'Recevoir un nouveau lien' }).click();
-    await expect(main(page).getByRole('status')).toHaveText('Si un compte existe à cette adresse, un nouveau lien de connexion vient d’y être envoyé. Il est valable 15 minutes.');
+    await expect(main(page).getByRole('status')).toHaveText(
+      'Si un compte existe à cette adresse, un nouveau lien de connexion vient d’y être envoyé. Il est valable 15 minutes.',
+    );
     expect(await linkFromMail(reader.email, '/welcome/', sent)).toMatch(/\/welcome\/[\w-]{43}$/);
   });
 });
 
 test.describe('the account', () => {
   const profile = (page: Page) => page.locator('#profil');
-  const stored = (email: string) => withE2eDatabase((db) => db.selectFrom('users').select(['country', 'city']).where('email', '=', email).executeTakeFirstOrThrow());
+  const stored = (email: string) =>
+    withE2eDatabase((db) => db.selectFrom('users').select(['country', 'city']).where('email', '=', email).executeTakeFirstOrThrow());
 
   test('the country is a list, France first, and a code outside it is refused in French, changing nothing', async ({ page }) => {
     const reader = await createReaderAccount();
@@ -248,7 +278,10 @@ test.describe('the account', () => {
     // A forged value: 422-like refusal (4xx), French message, nothing stored.
     const before = await stored(reader.email);
     await page.getByLabel('Ville').fill('Bruxelles');
-    await country.evaluate((select: HTMLSelectElement) => { select.add(new Option('Nulle part', 'ZZ')); select.value = 'ZZ'; });
+    await country.evaluate((select: HTMLSelectElement) => {
+      select.add(new Option('Nulle part', 'ZZ'));
+      select.value = 'ZZ';
+    });
     const [refused] = await Promise.all([
       page.waitForResponse((r) => r.request().method() === 'POST' && r.url().includes('/mon-compte/mes-informations')),
       profile(page).getByRole('button', { name: 'Enregistrer' }).click(),
@@ -283,7 +316,10 @@ test.describe('the account', () => {
     await expect(profile(page).locator('[name="newsletter"]')).toHaveCount(0);
     const letter = page.locator('#lettre');
     await expect(letter.getByRole('heading', { name: 'Lettres d’information' })).toBeVisible();
-    const subscribed = () => withE2eDatabase(async (db) => (await db.selectFrom('newsletter_subscribers').select('status').where('email', '=', reader.email).executeTakeFirst())?.status);
+    const subscribed = () =>
+      withE2eDatabase(
+        async (db) => (await db.selectFrom('newsletter_subscribers').select('status').where('email', '=', reader.email).executeTakeFirst())?.status,
+      );
     expect(await subscribed()).toBeUndefined();
 
     await letter.getByRole('switch', { name: 'L’Hebdo' }).check();
@@ -312,7 +348,8 @@ test.describe('the account', () => {
       const box = (await nav.boundingBox())!;
       expect(box.height, path).toBeLessThan(200);
       // Every section is one tap away.
-      for (const name of ['Tableau de bord', 'Mes informations', 'Mes abonnements', 'Mes factures', 'Mes cadeaux', 'Sociétariat']) await expect(nav.getByRole('link', { name })).toBeInViewport();
+      for (const name of ['Tableau de bord', 'Mes informations', 'Mes abonnements', 'Mes factures', 'Mes cadeaux', 'Sociétariat'])
+        await expect(nav.getByRole('link', { name })).toBeInViewport();
       const title = (await page.locator('main h1').boundingBox())!;
       expect(title.y + title.height, path).toBeLessThan(844 / 2);
     }
@@ -347,7 +384,15 @@ test.describe('the donation thank-you', () => {
 
     const sepa = await donate(page, 'FR14 2004 1010 0505 0001 3M02 606', { sepa: true });
     // The bank's answer waits: the debit stays with it while the page is read.
-    await withE2eDatabase((db) => db.updateTable('jobs').set({ run_at: '2999-01-01T00:00:00.000Z' }).where('kind', '=', 'payments.simulated-webhook').where('payload', 'like', `%${sepa}%`).where('payload', 'like', '%payment.succeeded%').execute());
+    await withE2eDatabase((db) =>
+      db
+        .updateTable('jobs')
+        .set({ run_at: '2999-01-01T00:00:00.000Z' })
+        .where('kind', '=', 'payments.simulated-webhook')
+        .where('payload', 'like', `%${sepa}%`)
+        .where('payload', 'like', '%payment.succeeded%')
+        .execute(),
+    );
     await expect.poll(async () => (await page.goto(thanks(sepa)), await heading(page).textContent()), { timeout: 15_000 }).toBe('Merci pour votre don\u202f!');
     await expect(main(page)).toContainText('Votre don de 25 € sera reçu dès que votre banque aura confirmé le prélèvement.');
     await expect(main(page)).not.toContainText('est bien reçu');

@@ -43,12 +43,19 @@ async function inDatabase<T>(work: (db: ReturnType<typeof openDatabase>['db']) =
   }
 }
 
-
 const shoot = (page: Page, name: string) => shootAt(page, SHOTS, name);
 
 async function expectAccessible(page: Page) {
   const results = await new AxeBuilder({ page }).withTags(AXE_TAGS).analyze();
-  const blocking = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(' | ')})`);
+  const blocking = results.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map(
+      (v) =>
+        `${v.id}: ${v.help} (${v.nodes
+          .map((n) => n.target.join(' '))
+          .slice(0, 3)
+          .join(' | ')})`,
+    );
   expect(blocking).toEqual([]);
 }
 
@@ -92,7 +99,21 @@ async function invoiceOfLastYear(email: string): Promise<string> {
       const number = await allotNumber(trx, 'F');
       const label = formatNumber('F', number);
       const content = { ...JSON.parse(model.content), label, issuedAt, payment: { at: issuedAt, method: 'Carte •••• 4242', reference: 'e2e' }, notes: [] };
-      await trx.insertInto('billing_documents').values({ ...model, id: newId(), number, label, subject_key: `invoice:e2e:${randomUUID()}`, order_id: null, year, issued_at: issuedAt, created_at: issuedAt, content: JSON.stringify(content) }).execute();
+      await trx
+        .insertInto('billing_documents')
+        .values({
+          ...model,
+          id: newId(),
+          number,
+          label,
+          subject_key: `invoice:e2e:${randomUUID()}`,
+          order_id: null,
+          year,
+          issued_at: issuedAt,
+          created_at: issuedAt,
+          content: JSON.stringify(content),
+        })
+        .execute();
       return label;
     });
   });
@@ -147,7 +168,12 @@ test('Mes factures: empty, then the invoice of a payment, by year, as a PDF; 404
 
   // The download: a PDF with the number in it, never cached, never sniffed.
   await page.goto('/mon-compte/mes-factures');
-  const [download] = await Promise.all([page.waitForEvent('download'), main(page).getByRole('link', { name: `PDF : Facture ${label}` }).click()]);
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    main(page)
+      .getByRole('link', { name: `PDF : Facture ${label}` })
+      .click(),
+  ]);
   expect(download.suggestedFilename()).toBe(`contrechamp-${label}.pdf`);
   const answer = await page.request.get(href);
   expect(answer.status()).toBe(200);
@@ -167,7 +193,12 @@ test('Mes factures: empty, then the invoice of a payment, by year, as a PDF; 404
 
   // Someone else: the same address is the site's 404, as are a made-up id and garbage.
   const other = await asSomeoneElse(browser, await createReaderAccount());
-  for (const path of [href, `/mon-compte/mes-factures/${randomUUID()}`, '/mon-compte/mes-factures/pas-un-identifiant', "/mon-compte/mes-factures/'%20or%201=1"]) {
+  for (const path of [
+    href,
+    `/mon-compte/mes-factures/${randomUUID()}`,
+    '/mon-compte/mes-factures/pas-un-identifiant',
+    "/mon-compte/mes-factures/'%20or%201=1",
+  ]) {
     const refused = await other.goto(path);
     expect(refused?.status(), path).toBe(404);
     await expect(other, path).toHaveTitle(/^Page introuvable/);
@@ -202,7 +233,10 @@ test('the demo subscriber’s invoices, receipts and credit note, each with its 
   expect(text).toMatch(/F-\d{6}/);
 });
 
-test('the back-office: invoices by number and by name with their PDF, gifts without their code, the accountant’s CSV; 404 for a reader', async ({ page, browser }) => {
+test('the back-office: invoices by number and by name with their PDF, gifts without their code, the accountant’s CSV; 404 for a reader', async ({
+  page,
+  browser,
+}) => {
   // The longest walk of the suite (three accounts, eight pages, four axe runs, a PDF and a CSV).
   test.setTimeout(180_000);
   await signIn(page, ADMIN, '/administration/factures');
@@ -215,7 +249,18 @@ test('the back-office: invoices by number and by name with their PDF, gifts with
   await shoot(page, 'admin-factures');
 
   // The demo subscriber's credit note, by its number typed loosely, then by name.
-  const label = await inDatabase(async (db) => (await db.selectFrom('billing_documents').innerJoin('users', 'users.id', 'billing_documents.owner_id').select('label').where('users.email', '=', SUBSCRIBER.email).where('kind', '=', 'credit_note').executeTakeFirstOrThrow()).label);
+  const label = await inDatabase(
+    async (db) =>
+      (
+        await db
+          .selectFrom('billing_documents')
+          .innerJoin('users', 'users.id', 'billing_documents.owner_id')
+          .select('label')
+          .where('users.email', '=', SUBSCRIBER.email)
+          .where('kind', '=', 'credit_note')
+          .executeTakeFirstOrThrow()
+      ).label,
+  );
   const number = Number(label.slice(3));
   await page.getByLabel('Numéro, nom ou adresse e-mail').fill(`av ${number}`);
   await page.getByRole('button', { name: 'Rechercher' }).click();
@@ -254,7 +299,10 @@ test('the back-office: invoices by number and by name with their PDF, gifts with
   expect(await page.content()).not.toContain('CHMP-7K26-AB3D-EMQ8');
   await expectAccessible(page);
   await shoot(page, 'admin-cadeaux');
-  await page.getByRole('navigation', { name: 'Filtrer par état' }).getByRole('link', { name: /^Activé/ }).click();
+  await page
+    .getByRole('navigation', { name: 'Filtrer par état' })
+    .getByRole('link', { name: /^Activé/ })
+    .click();
   await expect(page).toHaveURL(/\?etat=activated$/);
   await expect(page.getByRole('article').filter({ hasText: 'Louis Lecteur' })).toHaveCount(0);
 
@@ -271,7 +319,11 @@ test('the back-office: invoices by number and by name with their PDF, gifts with
   const year = new Date().getFullYear();
   expect(download.suggestedFilename()).toBe(`contrechamp-factures-${year}.csv`);
   const csv = await page.request.get(`/administration/factures/export?contenu=factures&annee=${year}`);
-  expect(csv.headers()).toMatchObject({ 'content-type': 'text/csv; charset=utf-8', 'content-disposition': `attachment; filename="contrechamp-factures-${year}.csv"`, 'cache-control': 'private, no-store' });
+  expect(csv.headers()).toMatchObject({
+    'content-type': 'text/csv; charset=utf-8',
+    'content-disposition': `attachment; filename="contrechamp-factures-${year}.csv"`,
+    'cache-control': 'private, no-store',
+  });
   const body = (await csv.body()).toString('utf8');
   const [header, ...lines] = parseCsv(body);
   expect(header!.slice(0, 3)).toEqual(['Numéro', 'Type', 'Date']);
@@ -280,11 +332,22 @@ test('the back-office: invoices by number and by name with their PDF, gifts with
   expect(noteLine[9]).toBe('-70,00');
   expect(noteLine[10]).toMatch(/^F-\d{6}$/);
   const dons = await page.request.get(`/administration/factures/export?contenu=dons&annee=${year}`);
-  expect(parseCsv((await dons.body()).toString('utf8')).slice(1).every((l) => l[1] === 'Reçu de don')).toBe(true);
+  expect(
+    parseCsv((await dons.body()).toString('utf8'))
+      .slice(1)
+      .every((l) => l[1] === 'Reçu de don'),
+  ).toBe(true);
 
   // A reader (even the subscriber whose documents these are) gets the site's 404 everywhere.
   const reader = await asSomeoneElse(browser, SUBSCRIBER);
-  for (const path of ['/administration/factures', '/administration/cadeaux', '/administration/factures/export', `/administration/factures/export?contenu=factures&annee=${year}`, pdfPath, `/administration/factures/${randomUUID()}`]) {
+  for (const path of [
+    '/administration/factures',
+    '/administration/cadeaux',
+    '/administration/factures/export',
+    `/administration/factures/export?contenu=factures&annee=${year}`,
+    pdfPath,
+    `/administration/factures/${randomUUID()}`,
+  ]) {
     const refused = await reader.goto(path);
     expect(refused?.status(), path).toBe(404);
     await expect(reader, path).toHaveTitle(/^Page introuvable/);

@@ -103,7 +103,11 @@ test('« Écouter » plays at once on first use, and the player persists across 
   await page.goto(EPISODE);
   await settle(page);
   expect(requested).toEqual([]);
-  await page.getByRole('main').getByRole('link', { name: /^Écouter/ }).first().click();
+  await page
+    .getByRole('main')
+    .getByRole('link', { name: /^Écouter/ })
+    .first()
+    .click();
   const bar = page.getByRole('region', { name: 'Lecteur de podcast' });
   await expect(bar).toBeVisible();
   const audio = () =>

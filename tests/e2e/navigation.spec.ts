@@ -15,13 +15,17 @@ test('view transitions through every kind of page break no policy and keep pages
   const visits = ['/podcasts', '/dossiers', '/login', '/soutenir', '/breves', '/rechercher', '/emissions'];
   for (const path of visits) {
     // A link clicked like a reader would, then the router's signal that the page is in place.
-    await page.evaluate((href) => new Promise<void>((resolve) => {
-      document.addEventListener('astro:page-load', () => resolve(), { once: true });
-      const link = document.createElement('a');
-      link.href = href;
-      document.body.append(link);
-      link.click();
-    }), path);
+    await page.evaluate(
+      (href) =>
+        new Promise<void>((resolve) => {
+          document.addEventListener('astro:page-load', () => resolve(), { once: true });
+          const link = document.createElement('a');
+          link.href = href;
+          document.body.append(link);
+          link.click();
+        }),
+      path,
+    );
     await expect(page).toHaveURL(new RegExp(`${path}$`));
     await expect(page.locator('h1').first()).toBeVisible();
   }
@@ -31,7 +35,12 @@ test('view transitions through every kind of page break no policy and keep pages
   expect(await page.evaluate(() => (window as unknown as { cspViolations: string[] }).cspViolations)).toEqual([]);
   expect(await page.evaluate(() => performance.getEntriesByType('navigation').length)).toBe(1);
   // The header still has its styles (sticky, 90 px).
-  expect(await page.locator('header').first().evaluate((el) => getComputedStyle(el).position)).toBe('sticky');
+  expect(
+    await page
+      .locator('header')
+      .first()
+      .evaluate((el) => getComputedStyle(el).position),
+  ).toBe('sticky');
 });
 
 test('a slow navigation shows the 3 px loading bar, which goes once the page is there', async ({ page }) => {
@@ -66,11 +75,18 @@ test('a missing script chunk reloads the page once, not again within 10 s', asyn
   await page.route(/\/_astro\/PlayerBar\.[^/]+\.js$/, (route) => route.fulfill({ status: 404, body: 'gone' }));
   let loads = 0;
   page.on('load', () => loads++);
-  const listen = page.getByRole('main').getByRole('link', { name: /^Écouter/ }).first();
+  const listen = page
+    .getByRole('main')
+    .getByRole('link', { name: /^Écouter/ })
+    .first();
   await listen.click();
   await expect.poll(() => loads).toBe(1);
   await page.waitForLoadState('load');
-  await page.getByRole('main').getByRole('link', { name: /^Écouter/ }).first().click();
+  await page
+    .getByRole('main')
+    .getByRole('link', { name: /^Écouter/ })
+    .first()
+    .click();
   // No second reload: the reader is told instead, and the bar stays closed.
   await expect(page.getByText('Le lecteur n’a pas pu être chargé.', { exact: true })).toBeVisible();
   expect(loads).toBe(1);

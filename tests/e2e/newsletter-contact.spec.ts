@@ -56,7 +56,11 @@ test('the newsletter form shows the API’s refusal, and a lost connection, in a
   await field.focus();
   await islandReady(page, '#footer-newsletter-email');
   await page.route('**/api/mailinglist/', (route) =>
-    route.fulfill({ status: 429, contentType: 'application/json', body: JSON.stringify({ statusCode: 429, message: 'Trop de demandes. Réessayez dans 1 minute.' }) }),
+    route.fulfill({
+      status: 429,
+      contentType: 'application/json',
+      body: JSON.stringify({ statusCode: 429, message: 'Trop de demandes. Réessayez dans 1 minute.' }),
+    }),
   );
   await field.fill('lea@exemple.fr');
   await block.getByRole('button', { name: 'Je m’inscris' }).click();
@@ -123,7 +127,9 @@ test('a contact message reaches the newsroom, and a robot filling the honeypot s
   await page.locator('#contact-website').fill('http://spam.example', { force: true });
   await page.getByRole('button', { name: 'Envoyer' }).click();
   await expect(page.locator('main').getByRole('status')).toContainText('Merci');
-  await expect(latestMailTo(outboxDir(), 'redaction@contrechamp.media', { after: new Date(mail.date.getTime() + 1), timeoutMs: 2000 }).then((m) => m.text)).rejects.toThrow();
+  await expect(
+    latestMailTo(outboxDir(), 'redaction@contrechamp.media', { after: new Date(mail.date.getTime() + 1), timeoutMs: 2000 }).then((m) => m.text),
+  ).rejects.toThrow();
 });
 
 test('older English page names redirect permanently to their French routes, protected ones staying protected', async ({ page, request }) => {

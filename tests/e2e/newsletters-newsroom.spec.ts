@@ -46,26 +46,44 @@ async function seed() {
     const subscribe = async (email: string) => {
       const id = newId();
       const at = toTimestamp(earlier);
-      await db.insertInto('newsletter_subscribers').values({ id, email, status: 'confirmed', unsubscribe_hash: null, created_at: at, confirmed_at: at, unsubscribed_at: null }).execute();
-      await db.insertInto('newsletter_subscriptions').values({ subscriber_id: id, newsletter: 'hebdo', status: 'confirmed', created_at: at, confirmed_at: at, unsubscribed_at: null }).execute();
+      await db
+        .insertInto('newsletter_subscribers')
+        .values({ id, email, status: 'confirmed', unsubscribe_hash: null, created_at: at, confirmed_at: at, unsubscribed_at: null })
+        .execute();
+      await db
+        .insertInto('newsletter_subscriptions')
+        .values({ subscriber_id: id, newsletter: 'hebdo', status: 'confirmed', created_at: at, confirmed_at: at, unsubscribed_at: null })
+        .execute();
     };
     const supporters = [`soutien-a-${tag}@exemple.fr`, `soutien-b-${tag}@exemple.fr`];
     for (const email of supporters) {
       const userId = await createUser(db, { email, password: 'un mot de passe de test', givenName: 'Sam', familyName: 'Soutien', now: earlier });
-      const subscription = await insertSubscription(db, { userId, kind: 'plan', planId: 'mensuel', amountCents: 700, interval: 'month', vatRateBp: 210, provider: 'simulated', source: null, status: 'active' }, earlier);
-      await db.updateTable('subscriptions').set({ current_period_start: toTimestamp(earlier), current_period_end: toTimestamp(new Date(now.getTime() + 29 * 24 * 3600_000)) }).where('id', '=', subscription).execute();
+      const subscription = await insertSubscription(
+        db,
+        { userId, kind: 'plan', planId: 'mensuel', amountCents: 700, interval: 'month', vatRateBp: 210, provider: 'simulated', source: null, status: 'active' },
+        earlier,
+      );
+      await db
+        .updateTable('subscriptions')
+        .set({ current_period_start: toTimestamp(earlier), current_period_end: toTimestamp(new Date(now.getTime() + 29 * 24 * 3600_000)) })
+        .where('id', '=', subscription)
+        .execute();
       await subscribe(email);
     }
     const nonSupporter = `lecteur-hebdo-${tag}@exemple.fr`;
     await subscribe(nonSupporter);
     const suppressed = `rebond-${tag}@exemple.fr`;
-    await db.insertInto('newsletter_suppressions').values({ email: suppressed, reason: 'hard_bounce', source: 'relay', detail: '550', created_at: toTimestamp(now), lifted_at: null, lifted_by: null }).execute();
+    await db
+      .insertInto('newsletter_suppressions')
+      .values({ email: suppressed, reason: 'hard_bounce', source: 'relay', detail: '550', created_at: toTimestamp(now), lifted_at: null, lifted_by: null })
+      .execute();
     return { tag, supporters, nonSupporter, suppressed };
   });
 }
 
 const issueRow = (id: string) => withE2eDatabase((db) => db.selectFrom('newsletter_issues').selectAll().where('id', '=', id).executeTakeFirst());
-const issuesWithSubject = (subject: string) => withE2eDatabase((db) => db.selectFrom('newsletter_issues').select('id').where('subject', '=', subject).execute());
+const issuesWithSubject = (subject: string) =>
+  withE2eDatabase((db) => db.selectFrom('newsletter_issues').select('id').where('subject', '=', subject).execute());
 
 /** A form posted as a browser without script would (urlencoded, from the site's origin). */
 function post(page: Page, path: string, form: Record<string, string>): Promise<APIResponse> {
@@ -149,7 +167,11 @@ test('the newsroom writes an issue of the weekly for supporters, previews it, te
   const chosen = form.locator('ol.chosen > li');
   const add = async (title: string) => {
     const before = await chosen.count();
-    await form.locator('ul.results > li').filter({ hasText: title }).getByRole('button', { name: /^Ajouter/ }).click();
+    await form
+      .locator('ul.results > li')
+      .filter({ hasText: title })
+      .getByRole('button', { name: /^Ajouter/ })
+      .click();
     await expect(chosen).toHaveCount(before + 1);
   };
   await searchFor('portugal');
@@ -163,15 +185,24 @@ test('the newsroom writes an issue of the weekly for supporters, previews it, te
   await expect(form.locator('ul.results > li').filter({ hasText: 'Nappes phréatiques' })).toContainText('Dans le numéro');
   await shoot(page, 'nouveau-articles');
   // Reorder: the brève up, then the first one down.
-  await chosen.nth(2).getByRole('button', { name: /^Monter/ }).click();
+  await chosen
+    .nth(2)
+    .getByRole('button', { name: /^Monter/ })
+    .click();
   await expect(chosen).toHaveText([/Au Portugal/, /Nappes phréatiques/, /Cantines scolaires/]);
-  await chosen.nth(0).getByRole('button', { name: /^Descendre/ }).click();
+  await chosen
+    .nth(0)
+    .getByRole('button', { name: /^Descendre/ })
+    .click();
   await expect(chosen).toHaveText([/Nappes phréatiques/, /Au Portugal/, /Cantines scolaires/]);
   await expect(chosen.nth(0).getByRole('button', { name: /^Monter/ })).toBeDisabled();
   // A fourth, removed again.
   await searchFor('jaurès');
   await add('les discours de Jaurès');
-  await chosen.nth(3).getByRole('button', { name: /^Retirer/ }).click();
+  await chosen
+    .nth(3)
+    .getByRole('button', { name: /^Retirer/ })
+    .click();
   await expect(chosen).toHaveCount(3);
   // Nothing typed was lost, nothing was stored.
   await expect(form.getByLabel('Objet du mail')).toHaveValue(subject);
@@ -227,7 +258,11 @@ test('the newsroom writes an issue of the weekly for supporters, previews it, te
   // The mail itself, as each frame shows it.
   if (screenshotsWanted) {
     // Without the sticky header and its strip, which would cover the frame's top once scrolled to it.
-    const bars = (visibility: string) => page.evaluate((v) => document.querySelectorAll<HTMLElement>('.site-header, [data-baseline]').forEach((el) => el.style.setProperty('visibility', v)), visibility);
+    const bars = (visibility: string) =>
+      page.evaluate(
+        (v) => document.querySelectorAll<HTMLElement>('.site-header, [data-baseline]').forEach((el) => el.style.setProperty('visibility', v)),
+        visibility,
+      );
     await bars('hidden');
     await phone.screenshot({ path: `${SHOTS}/apercu-telephone.png` });
     await desktop.screenshot({ path: `${SHOTS}/apercu-ordinateur.png` });
@@ -242,7 +277,9 @@ test('the newsroom writes an issue of the weekly for supporters, previews it, te
   await page.goto(issuePath);
   const testForm = page.locator('#test form');
   await expect(testForm.getByLabel('Adresse du test')).toHaveValue(EDITOR.email);
-  await testForm.evaluate((f: HTMLFormElement) => { f.noValidate = true; });
+  await testForm.evaluate((f: HTMLFormElement) => {
+    f.noValidate = true;
+  });
   await testForm.getByLabel('Adresse du test').fill('pas-une-adresse');
   await testForm.getByRole('button', { name: 'Envoyer le test' }).click();
   await expect(page.locator('#test-error')).toHaveText('L’adresse du test n’est pas une adresse e-mail valide.');
@@ -278,7 +315,9 @@ test('the newsroom writes an issue of the weekly for supporters, previews it, te
   await sendForm.getByRole('button', { name: 'Programmer l’envoi' }).click();
   await expect(page.locator('.form-message.success')).toContainText(/Envoi programmé le .+ \(heure de Paris\)\s:\s\d+\sdestinataires?\saujourd’hui\./);
   await expect(page.locator('.status-line .badge')).toHaveText('Programmé');
-  await expect(page.getByRole('region', { name: 'Envoi programmé' })).toContainText(`${formatInTimeZone(ahead, PARIS, 'H')} h ${formatInTimeZone(ahead, PARIS, 'mm')}`);
+  await expect(page.getByRole('region', { name: 'Envoi programmé' })).toContainText(
+    `${formatInTimeZone(ahead, PARIS, 'H')} h ${formatInTimeZone(ahead, PARIS, 'mm')}`,
+  );
   expect((await issueRow(id))!.status).toBe('scheduled');
   await expectAccessible(page);
   await shoot(page, 'programme');
@@ -308,7 +347,9 @@ test('the newsroom writes an issue of the weekly for supporters, previews it, te
   const sentRow = (await issueRow(id))!;
   expect(sentRow.number).toBeGreaterThan(0);
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(`L’Hebdo, n° ${sentRow.number}`);
-  await expect(page.locator('.progress')).toHaveText(new RegExp(`^${sentRow.recipients} envoyés? · 0 refusé · 0 rebond · 0 plainte · 0 désinscription$`.replace(/ /g, '[\\s\\u00a0\\u202f]')));
+  await expect(page.locator('.progress')).toHaveText(
+    new RegExp(`^${sentRow.recipients} envoyés? · 0 refusé · 0 rebond · 0 plainte · 0 désinscription$`.replace(/ /g, '[\\s\\u00a0\\u202f]')),
+  );
   await expect(page.getByRole('region', { name: 'Ce qui a été envoyé' })).toContainText(subject);
   await expectAccessible(page);
   await expectCspClean(page, issuePath);
@@ -336,7 +377,9 @@ test('the newsroom writes an issue of the weekly for supporters, previews it, te
   const listed = page.locator('article.result').filter({ hasText: subject });
   await expect(listed.locator('.badge')).toHaveText('Envoyé');
   await expect(listed).toContainText(/Envoyé le \d+/);
-  await expect(listed.locator('.stats')).toHaveText(new RegExp(`${sentRow.recipients} envoyés? · 0 refusé · 0 rebond · 0 plainte · 0 désinscription`.replace(/ /g, '[\\s\\u00a0\\u202f]')));
+  await expect(listed.locator('.stats')).toHaveText(
+    new RegExp(`${sentRow.recipients} envoyés? · 0 refusé · 0 rebond · 0 plainte · 0 désinscription`.replace(/ /g, '[\\s\\u00a0\\u202f]')),
+  );
   await expect(page.getByRole('navigation', { name: 'Filtrer par lettre' }).getByRole('link', { name: 'L’Hebdo' })).toHaveAttribute('aria-current', 'page');
   await expectAccessible(page);
   await shoot(page, 'lettres-envoye');
@@ -398,7 +441,9 @@ test('the newsroom lifts an address from the suppression list', async ({ page })
   await confirm.getByRole('button', { name: `Lever l’exclusion de ${seeded.suppressed}` }).click();
   await expect(page.locator('.form-message.success')).toContainText(`Exclusion levée : ${seeded.suppressed} recevra de nouveau les lettres`);
   await expect(page.locator('#list-title')).toHaveText(`Aucune adresse exclue pour « rebond-${seeded.tag} »`);
-  const lifted = await withE2eDatabase((db) => db.selectFrom('newsletter_suppressions').selectAll().where('email', '=', seeded.suppressed).executeTakeFirstOrThrow());
+  const lifted = await withE2eDatabase((db) =>
+    db.selectFrom('newsletter_suppressions').selectAll().where('email', '=', seeded.suppressed).executeTakeFirstOrThrow(),
+  );
   expect(lifted.lifted_by).toBe(EDITOR.email);
   expect(lifted.lifted_at).not.toBeNull();
   // Lifted already: a second lift is refused, in French.
@@ -412,12 +457,40 @@ test('a reader gets the 404 on every newsroom page and action, a visitor the sig
   const id = newId();
   await withE2eDatabase(async (db) => {
     const at = toTimestamp(new Date());
-    await db.insertInto('newsletter_issues').values({
-      id, newsletter: 'hebdo', number: null, status: 'draft', subject: `Brouillon ${seeded.tag}`, preheader: '', intro: 'Bonjour.', stories: '[]', support_block: 0, segment: 'all',
-      scheduled_at: null, created_by: null, created_at: at, updated_at: at, queued_at: null, sent_at: null, recipients: null, mail_html: null, mail_text: null, mail_stories: null,
-    }).execute();
+    await db
+      .insertInto('newsletter_issues')
+      .values({
+        id,
+        newsletter: 'hebdo',
+        number: null,
+        status: 'draft',
+        subject: `Brouillon ${seeded.tag}`,
+        preheader: '',
+        intro: 'Bonjour.',
+        stories: '[]',
+        support_block: 0,
+        segment: 'all',
+        scheduled_at: null,
+        created_by: null,
+        created_at: at,
+        updated_at: at,
+        queued_at: null,
+        sent_at: null,
+        recipients: null,
+        mail_html: null,
+        mail_text: null,
+        mail_stories: null,
+      })
+      .execute();
   });
-  const paths = ['/redaction/lettres', '/redaction/lettres/nouveau?lettre=hebdo', '/redaction/lettres/exclusions', `/redaction/lettres/${id}`, `/redaction/lettres/${id}/apercu`, `/redaction/lettres/${id}/apercu.html`];
+  const paths = [
+    '/redaction/lettres',
+    '/redaction/lettres/nouveau?lettre=hebdo',
+    '/redaction/lettres/exclusions',
+    `/redaction/lettres/${id}`,
+    `/redaction/lettres/${id}/apercu`,
+    `/redaction/lettres/${id}/apercu.html`,
+  ];
   for (const path of paths) {
     const visitor = await request.get(path, { maxRedirects: 0 });
     expect(visitor.status(), path).toBe(302);
@@ -431,7 +504,17 @@ test('a reader gets the 404 on every newsroom page and action, a visitor the sig
     await expect(page.getByRole('complementary', { name: 'Rédaction' })).toHaveCount(0);
   }
   // Actions too, and nothing changes.
-  const created = await post(page, '/redaction/lettres/nouveau?lettre=hebdo', { form: 'compose', action: 'save', newsletter: 'hebdo', subject: `Intrus ${seeded.tag}`, preheader: '', intro: '', stories: '', segment: 'all', q: '' });
+  const created = await post(page, '/redaction/lettres/nouveau?lettre=hebdo', {
+    form: 'compose',
+    action: 'save',
+    newsletter: 'hebdo',
+    subject: `Intrus ${seeded.tag}`,
+    preheader: '',
+    intro: '',
+    stories: '',
+    segment: 'all',
+    q: '',
+  });
   expect(created.status()).toBe(404);
   expect(await issuesWithSubject(`Intrus ${seeded.tag}`)).toEqual([]);
   expect((await post(page, `/redaction/lettres/${id}`, { form: 'now' })).status()).toBe(404);
@@ -439,6 +522,8 @@ test('a reader gets the 404 on every newsroom page and action, a visitor the sig
   expect((await post(page, `/redaction/lettres/${id}`, { form: 'test', to: READER.email })).status()).toBe(404);
   expect(await issueRow(id)).toMatchObject({ status: 'draft', subject: `Brouillon ${seeded.tag}` });
   expect((await post(page, '/redaction/lettres/exclusions', { form: 'lift', q: '', email: seeded.suppressed })).status()).toBe(404);
-  const still = await withE2eDatabase((db) => db.selectFrom('newsletter_suppressions').select('lifted_at').where('email', '=', seeded.suppressed).executeTakeFirstOrThrow());
+  const still = await withE2eDatabase((db) =>
+    db.selectFrom('newsletter_suppressions').select('lifted_at').where('email', '=', seeded.suppressed).executeTakeFirstOrThrow(),
+  );
   expect(still.lifted_at).toBeNull();
 });

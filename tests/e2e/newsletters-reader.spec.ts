@@ -52,7 +52,11 @@ test.beforeEach(async () => {
   await forgetClientRateLimits();
 });
 
-test('the footer signs up to two newsletters; the mails name them; the preferences page, the one-click POST and the unsubscribe page each leave what they say', async ({ page, request, secrets }) => {
+test('the footer signs up to two newsletters; the mails name them; the preferences page, the one-click POST and the unsubscribe page each leave what they say', async ({
+  page,
+  request,
+  secrets,
+}) => {
   const email = `choix-${Date.now()}@exemple.fr`;
   await page.goto('/articles');
   const footer = page.locator('footer');
@@ -171,7 +175,11 @@ test('the footer signs up to two newsletters; the mails name them; the preferenc
   expect(Object.values(await statuses(email)).every((s) => s === 'unsubscribed')).toBe(true);
 });
 
-test('a forged, cut or expired preferences link gets a French page with status 400; a suppressed address is told why it gets nothing', async ({ page, browser, secrets }) => {
+test('a forged, cut or expired preferences link gets a French page with status 400; a suppressed address is told why it gets nothing', async ({
+  page,
+  browser,
+  secrets,
+}) => {
   const link = `/mailinglist/preferences?token=u1.00000000-0000-4000-8000-000000000000.${'A'.repeat(43)}`;
   secrets.allow(new URL(link, test.info().project.use.baseURL).href);
   const forged = await page.goto(link);
@@ -192,7 +200,18 @@ test('a forged, cut or expired preferences link gets a French page with status 4
   // A reader whose address bounced: the account says so (and the preferences page, reached with the same address's token).
   const reader = await createReaderAccount();
   await withE2eDatabase((db) =>
-    db.insertInto('newsletter_suppressions').values({ email: reader.email, reason: 'hard_bounce', source: 'relay', detail: '550', created_at: toTimestamp(new Date()), lifted_at: null, lifted_by: null }).execute(),
+    db
+      .insertInto('newsletter_suppressions')
+      .values({
+        email: reader.email,
+        reason: 'hard_bounce',
+        source: 'relay',
+        detail: '550',
+        created_at: toTimestamp(new Date()),
+        lifted_at: null,
+        lifted_by: null,
+      })
+      .execute(),
   );
   await signIn(page, reader.email, reader.password);
   await page.goto('/mon-compte/mes-informations#lettre');
@@ -283,27 +302,64 @@ test('the account has one switch per newsletter it may receive; a supporter also
   const answer = await page.request.post('/api/account/profile', { headers: { Origin: new URL(page.url()).origin }, data: { ...profile, newsletter: false } });
   expect(answer.status()).toBe(200);
   expect(Object.values(await statuses(reader.email)).every((s) => s === 'unsubscribed')).toBe(true);
-  expect((await page.request.post('/api/account/profile', { headers: { Origin: new URL(page.url()).origin }, data: { ...profile, newsletter: true } })).status()).toBe(200);
+  expect(
+    (await page.request.post('/api/account/profile', { headers: { Origin: new URL(page.url()).origin }, data: { ...profile, newsletter: true } })).status(),
+  ).toBe(200);
   expect((await statuses(reader.email)).hebdo).toBe('confirmed');
 });
 
 // ——— The archive ———
 
-interface StoryCardJson { url: string; title: string; kicker: string; lead: string; image: { src: string; alt: string } | null; published: string }
+interface StoryCardJson {
+  url: string;
+  title: string;
+  kicker: string;
+  lead: string;
+  image: { src: string; alt: string } | null;
+  published: string;
+}
 
 /** Records an issue as the sending engine does once its send starts; its number follows the newsletter's last. */
-async function recordSentIssue(input: { newsletter: string; subject: string; preheader: string; intro: string; stories: StoryCardJson[]; segment: Segment; supportBlock: boolean }): Promise<number> {
+async function recordSentIssue(input: {
+  newsletter: string;
+  subject: string;
+  preheader: string;
+  intro: string;
+  stories: StoryCardJson[];
+  segment: Segment;
+  supportBlock: boolean;
+}): Promise<number> {
   return withE2eDatabase(async (db) => {
-    const last = await db.selectFrom('newsletter_issues').select((eb) => eb.fn.max<number>('number').as('n')).where('newsletter', '=', input.newsletter).executeTakeFirst();
+    const last = await db
+      .selectFrom('newsletter_issues')
+      .select((eb) => eb.fn.max<number>('number').as('n'))
+      .where('newsletter', '=', input.newsletter)
+      .executeTakeFirst();
     const number = Number(last?.n ?? 0) + 1;
     const now = toTimestamp(new Date());
     await db
       .insertInto('newsletter_issues')
       .values({
-        id: newId(), newsletter: input.newsletter, number, status: 'sent', subject: input.subject, preheader: input.preheader, intro: input.intro,
-        stories: JSON.stringify(input.stories.map((s) => s.url)), support_block: toFlag(input.supportBlock), segment: input.segment,
-        scheduled_at: now, created_by: null, created_at: now, updated_at: now, queued_at: now, sent_at: now, recipients: 1,
-        mail_html: '<p>…</p>', mail_text: '…', mail_stories: JSON.stringify(input.stories),
+        id: newId(),
+        newsletter: input.newsletter,
+        number,
+        status: 'sent',
+        subject: input.subject,
+        preheader: input.preheader,
+        intro: input.intro,
+        stories: JSON.stringify(input.stories.map((s) => s.url)),
+        support_block: toFlag(input.supportBlock),
+        segment: input.segment,
+        scheduled_at: now,
+        created_by: null,
+        created_at: now,
+        updated_at: now,
+        queued_at: now,
+        sent_at: now,
+        recipients: 1,
+        mail_html: '<p>…</p>',
+        mail_text: '…',
+        mail_stories: JSON.stringify(input.stories),
       })
       .execute();
     return number;
@@ -332,7 +388,11 @@ async function signedInPage(browser: Browser, email: string, password: string): 
   return page;
 }
 
-test('the archive lists the newsletters and their issues; a web version shows the intro, the stories and the support block; a supporters’ issue only to supporters', async ({ page, request, browser }) => {
+test('the archive lists the newsletters and their issues; a web version shows the intro, the stories and the support block; a supporters’ issue only to supporters', async ({
+  page,
+  request,
+  browser,
+}) => {
   const story = await aStory(page);
   const stamp = Date.now();
   const publicNumber = await recordSentIssue({
@@ -408,7 +468,14 @@ test('the archive lists the newsletters and their issues; a web version shows th
   });
 
   await test.step('unknown newsletter or number: 404', async () => {
-    for (const path of ['/lettres/inconnue', '/lettres/inconnue/1', '/lettres/emissions/999999', '/lettres/emissions/0', '/lettres/emissions/abc', `/lettres/hebdo/${publicNumber + 100000}`]) {
+    for (const path of [
+      '/lettres/inconnue',
+      '/lettres/inconnue/1',
+      '/lettres/emissions/999999',
+      '/lettres/emissions/0',
+      '/lettres/emissions/abc',
+      `/lettres/hebdo/${publicNumber + 100000}`,
+    ]) {
       expect((await request.get(path)).status(), path).toBe(404);
     }
   });

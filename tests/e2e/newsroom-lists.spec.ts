@@ -30,24 +30,64 @@ async function seed() {
     const now = Date.now();
     // Dated a little ahead, so that the contact messages other specs send meanwhile do not come first.
     const messages = [
-      { name: 'Inès Témoin', email: `ines-${tag}@exemple.fr`, subject: 'redaction', message: 'Bonjour,\n\nJ’ai des documents sur la cantine de Montreuil.\n  — Inès', at: now + 120_000 },
-      { name: 'Paul Données', email: `paul-${tag}@exemple.fr`, subject: 'donnees', message: 'Je voudrais savoir quelles données vous gardez sur moi.', at: now + 60_000 },
+      {
+        name: 'Inès Témoin',
+        email: `ines-${tag}@exemple.fr`,
+        subject: 'redaction',
+        message: 'Bonjour,\n\nJ’ai des documents sur la cantine de Montreuil.\n  — Inès',
+        at: now + 120_000,
+      },
+      {
+        name: 'Paul Données',
+        email: `paul-${tag}@exemple.fr`,
+        subject: 'donnees',
+        message: 'Je voudrais savoir quelles données vous gardez sur moi.',
+        at: now + 60_000,
+      },
     ];
     // Older ones, enough for a second page.
     for (let i = 0; i < 20; i++) {
-      messages.push({ name: `Lecteur ${i}`, email: `lecteur-${i}-${tag}@exemple.fr`, subject: 'autre', message: `Un message plus ancien (${i}).`, at: now - 3600_000 * (i + 2) });
+      messages.push({
+        name: `Lecteur ${i}`,
+        email: `lecteur-${i}-${tag}@exemple.fr`,
+        subject: 'autre',
+        message: `Un message plus ancien (${i}).`,
+        at: now - 3600_000 * (i + 2),
+      });
     }
     for (const m of messages) {
-      await handle.db.insertInto('contact_messages').values({ id: newId(), name: m.name, email: m.email, subject: m.subject, message: m.message, created_at: toTimestamp(new Date(m.at)), client_hash: null }).execute();
+      await handle.db
+        .insertInto('contact_messages')
+        .values({
+          id: newId(),
+          name: m.name,
+          email: m.email,
+          subject: m.subject,
+          message: m.message,
+          created_at: toTimestamp(new Date(m.at)),
+          client_hash: null,
+        })
+        .execute();
     }
     const confirmedAt = new Date(now - 3600_000);
     const subscribers = { confirmed: `lettre-${tag}@exemple.fr`, pending: `attente-${tag}@exemple.fr`, unsubscribed: `partie-${tag}@exemple.fr` };
     for (const [status, email] of Object.entries(subscribers) as ['confirmed' | 'pending' | 'unsubscribed', string][]) {
       const id = newId();
-      const times = { created_at: toTimestamp(confirmedAt), confirmed_at: status === 'pending' ? null : toTimestamp(confirmedAt), unsubscribed_at: status === 'unsubscribed' ? toTimestamp(new Date(now)) : null };
-      await handle.db.insertInto('newsletter_subscribers').values({ id, email, status, unsubscribe_hash: null, ...times }).execute();
+      const times = {
+        created_at: toTimestamp(confirmedAt),
+        confirmed_at: status === 'pending' ? null : toTimestamp(confirmedAt),
+        unsubscribed_at: status === 'unsubscribed' ? toTimestamp(new Date(now)) : null,
+      };
+      await handle.db
+        .insertInto('newsletter_subscribers')
+        .values({ id, email, status, unsubscribe_hash: null, ...times })
+        .execute();
       // Each address chose the weekly and the émissions' letter.
-      for (const newsletter of ['hebdo', 'emissions']) await handle.db.insertInto('newsletter_subscriptions').values({ subscriber_id: id, newsletter, status, ...times }).execute();
+      for (const newsletter of ['hebdo', 'emissions'])
+        await handle.db
+          .insertInto('newsletter_subscriptions')
+          .values({ subscriber_id: id, newsletter, status, ...times })
+          .execute();
     }
     return { messages, subscribers, confirmedAt };
   } finally {
@@ -120,7 +160,9 @@ test('the newsroom reads the messages received, newest first, by subject, and do
   const [header, ...rows] = parseCsv(readFileSync((await download.path())!, 'utf8'));
   expect(header).toEqual(['Adresse e-mail', 'Inscription confirmée le', 'Lettres reçues']);
   // Its confirmation in Paris time, as a spreadsheet reads a date, and its newsletters by name.
-  expect(rows.filter((r) => r[0] === seeded.subscribers.confirmed)).toEqual([[seeded.subscribers.confirmed, formatInTimeZone(seeded.confirmedAt, 'Europe/Paris', 'yyyy-MM-dd HH:mm'), 'L’Hebdo, Les Émissions']]);
+  expect(rows.filter((r) => r[0] === seeded.subscribers.confirmed)).toEqual([
+    [seeded.subscribers.confirmed, formatInTimeZone(seeded.confirmedAt, 'Europe/Paris', 'yyyy-MM-dd HH:mm'), 'L’Hebdo, Les Émissions'],
+  ]);
   const emails = rows.map((r) => r[0]);
   expect(emails).not.toContain(seeded.subscribers.pending);
   expect(emails).not.toContain(seeded.subscribers.unsubscribed);

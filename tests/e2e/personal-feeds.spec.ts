@@ -22,7 +22,11 @@ test.beforeEach(async ({ page }) => {
 
 const BONUS_AUDIO = /\/flux-soutiens\/[\w-]{32}\/audio\/la-fabrique-de-l-info\/dans-la-conference-de-redaction\.mp3$/;
 
-const feedAddress = (page: Page, id = 'flux-tous') => page.locator(`#${id}`).textContent().then((text) => new URL(text!.trim()));
+const feedAddress = (page: Page, id = 'flux-tous') =>
+  page
+    .locator(`#${id}`)
+    .textContent()
+    .then((text) => new URL(text!.trim()));
 
 async function fetchFeed(request: APIRequestContext, url: URL, headers: Record<string, string> = {}) {
   const answer = await request.get(url.pathname, { headers });
@@ -78,7 +82,9 @@ test('a new supporter: the personal feed, its ETag, a bonus episode from it, a r
   expect((await bytes.body()).length).toBe(1000);
 
   // Its transcript (podcast:transcript), through the same secret: the WebVTT file.
-  const transcript = /<podcast:transcript url="([^"]+\/transcription\/la-fabrique-de-l-info\/dans-la-conference-de-redaction\.vtt)" type="text\/vtt"/.exec(first.body);
+  const transcript = /<podcast:transcript url="([^"]+\/transcription\/la-fabrique-de-l-info\/dans-la-conference-de-redaction\.vtt)" type="text\/vtt"/.exec(
+    first.body,
+  );
   expect(transcript).not.toBeNull();
   const vtt = await request.get(new URL(transcript![1]!).pathname);
   expect([vtt.status(), vtt.headers()['content-type']]).toEqual([200, 'text/vtt; charset=utf-8']);

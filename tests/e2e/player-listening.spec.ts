@@ -189,8 +189,12 @@ test('the lock screen gets the episode and a « next track » that plays the sho
   await pageListen(page).click();
   await expect.poll(() => audioState(page).then((s) => s.playing), { timeout: 10_000 }).toBe(true);
   expect(norm(await page.evaluate(() => navigator.mediaSession.metadata?.title ?? ''))).toBe(order[0]);
-  await expect.poll(() => page.evaluate(() => typeof (window as Window & { mediaHandlers?: Record<string, unknown> }).mediaHandlers?.nexttrack)).toBe('function');
-  await page.evaluate(() => (window as Window & { mediaHandlers?: Record<string, MediaSessionActionHandler> }).mediaHandlers!.nexttrack!({ action: 'nexttrack' }));
+  await expect
+    .poll(() => page.evaluate(() => typeof (window as Window & { mediaHandlers?: Record<string, unknown> }).mediaHandlers?.nexttrack))
+    .toBe('function');
+  await page.evaluate(() =>
+    (window as Window & { mediaHandlers?: Record<string, MediaSessionActionHandler> }).mediaHandlers!.nexttrack!({ action: 'nexttrack' }),
+  );
   await expect.poll(() => titleInBar(page)).toBe(order[1]);
   await expect.poll(() => page.evaluate(() => navigator.mediaSession.metadata?.title ?? '').then(norm)).toBe(order[1]);
   await expect.poll(() => audioState(page).then((s) => s.playing), { timeout: 10_000 }).toBe(true);
@@ -201,8 +205,9 @@ test('axe finds no serious violation in the bar offering the next episode, nor i
   await playToTheEnd(page);
   await expect(page.locator('[data-player-next]')).toBeVisible();
   const serious = async (selector: string) =>
-    (await new AxeBuilder({ page }).include(selector).withTags(AXE_TAGS).analyze())
-      .violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id);
+    (await new AxeBuilder({ page }).include(selector).withTags(AXE_TAGS).analyze()).violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => v.id);
   expect(await serious('[data-player-bar]')).toEqual([]);
   await page.goto(SHOW_PAGE);
   expect(await serious('.subscribe')).toEqual([]);

@@ -9,7 +9,11 @@ const EPISODE_PAGE = '/podcasts/a-contre-courant/juger-en-vingt-minutes';
 
 async function startEpisode(page: Page) {
   await page.goto(EPISODE_PAGE);
-  await page.getByRole('main').getByRole('link', { name: /^Écouter/ }).first().click();
+  await page
+    .getByRole('main')
+    .getByRole('link', { name: /^Écouter/ })
+    .first()
+    .click();
   const bar = page.getByRole('region', { name: 'Lecteur de podcast' });
   await expect(bar).toBeVisible();
   await expect.poll(() => audioState(page).then((s) => s.playing && s.time > 0), { timeout: 10_000 }).toBe(true);
@@ -36,7 +40,11 @@ test('an episode keeps playing on the same audio element through five navigation
   const steps: { name: string; click: (p: Page) => Promise<void>; url: RegExp }[] = [
     { name: 'home', click: (p) => p.locator('header a[href="/"]').first().click(), url: /\/$/ },
     { name: 'an article', click: (p) => p.locator('main a[href^="/articles/20"]').first().click(), url: /\/articles\/\d{4}\// },
-    { name: 'podcasts', click: (p) => p.locator('footer a[href="/podcasts"], header a[href="/podcasts"], main a[href="/podcasts"]').first().click(), url: /\/podcasts$/ },
+    {
+      name: 'podcasts',
+      click: (p) => p.locator('footer a[href="/podcasts"], header a[href="/podcasts"], main a[href="/podcasts"]').first().click(),
+      url: /\/podcasts$/,
+    },
     { name: 'login (on demand)', click: (p) => p.locator('header a[href="/login"]').click(), url: /\/login$/ },
     { name: 'contact', click: (p) => p.locator('header a[href="/contact"], footer a[href="/contact"]').first().click(), url: /\/contact$/ },
   ];
@@ -122,7 +130,10 @@ test('the position is remembered and resumed when the episode comes back; lock-s
   await bar.getByRole('button', { name: 'Avancer de 30 secondes' }).click();
   await bar.getByRole('button', { name: 'Fermer le lecteur' }).click();
   await page.reload();
-  const listen = page.getByRole('main').getByRole('link', { name: /^Reprendre à 0:3\d/ }).first();
+  const listen = page
+    .getByRole('main')
+    .getByRole('link', { name: /^Reprendre à 0:3\d/ })
+    .first();
   await listen.click();
   await expect.poll(() => audioState(page).then((s) => s.playing)).toBe(true);
   expect((await audioState(page)).time).toBeGreaterThanOrEqual(30);
@@ -143,7 +154,10 @@ test('an episode chosen from a list replaces the one playing', async ({ page }) 
 test('an episode that cannot be played says so in a toast, reachable with F8, gone after 5 s', async ({ page }) => {
   await page.goto(EPISODE_PAGE);
   // As if the file had been taken down since the page was built.
-  const listen = page.getByRole('main').getByRole('link', { name: /^Écouter/ }).first();
+  const listen = page
+    .getByRole('main')
+    .getByRole('link', { name: /^Écouter/ })
+    .first();
   await listen.evaluate((link: HTMLElement) => {
     const episode = JSON.parse(link.dataset.listen!);
     episode.attributes.podcast.filename = 'retire.mp3';

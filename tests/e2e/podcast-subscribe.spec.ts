@@ -8,9 +8,15 @@ import { localPath } from '../helpers/site';
  * names, and gives its RSS address as text with « Copier l’adresse » (clipboard, else the text
  * selected), a plain readable address without scripts.
  */
-interface Show { slug: string; label: string; apps?: { applePodcasts?: string; spotify?: string; others?: { name: string; url: string }[] } }
+interface Show {
+  slug: string;
+  label: string;
+  apps?: { applePodcasts?: string; spotify?: string; others?: { name: string; url: string }[] };
+}
 const dir = 'src/content/podcasts';
-const shows = readdirSync(dir).filter((file) => file.endsWith('.yaml')).map((file) => load(readFileSync(`${dir}/${file}`, 'utf8')) as Show);
+const shows = readdirSync(dir)
+  .filter((file) => file.endsWith('.yaml'))
+  .map((file) => load(readFileSync(`${dir}/${file}`, 'utf8')) as Show);
 
 const expectedApps = (show: Show) => [
   ...(show.apps?.applePodcasts ? [{ name: 'Apple Podcasts', url: show.apps.applePodcasts }] : []),

@@ -35,22 +35,29 @@ let storyPath: string;
 function setTitle(title: string | null): void {
   const file = join(content, STORY);
   const text = readFileSync(file, 'utf8');
-  const next = title === null
-    ? text.replace(/^title: .*\n/m, '')
-    : text.replace(/^title: .*$/m, `title: ${JSON.stringify(title)}`);
+  const next = title === null ? text.replace(/^title: .*\n/m, '') : text.replace(/^title: .*$/m, `title: ${JSON.stringify(title)}`);
   writeFileSync(file, next);
 }
 
 const plain = (s: string) => s.replace(/[\u00a0\u202f]/g, ' ');
 async function storyTitle(): Promise<string> {
   const html = await (await fetch(`${base}${storyPath}`)).text();
-  return plain(/<h1[^>]*>([\s\S]*?)<\/h1>/.exec(html)?.[1]?.replace(/<[^>]+>/g, '').trim() ?? '');
+  return plain(
+    /<h1[^>]*>([\s\S]*?)<\/h1>/
+      .exec(html)?.[1]
+      ?.replace(/<[^>]+>/g, '')
+      .trim() ?? '',
+  );
 }
 
 async function signedWebhook(body: string, timestamp = Math.floor(Date.now() / 1000), secret = SECRET): Promise<Response> {
   return fetch(`${base}/api/rebuild`, {
     method: 'POST',
-    headers: { 'Content-Type': 'application/json', 'X-Contrechamp-Timestamp': String(timestamp), 'X-Contrechamp-Signature': signRebuild(secret, timestamp, body) },
+    headers: {
+      'Content-Type': 'application/json',
+      'X-Contrechamp-Timestamp': String(timestamp),
+      'X-Contrechamp-Signature': signRebuild(secret, timestamp, body),
+    },
     body,
   });
 }
@@ -68,13 +75,16 @@ async function buildCount(page: Page): Promise<number> {
 async function lastBuildOutcome(page: Page, before: number): Promise<string> {
   let outcome = '';
   await expect
-    .poll(async () => {
-      await page.goto(`${base}/redaction`);
-      const rows = page.locator('table.builds tbody tr');
-      if ((await rows.count()) <= before) return false;
-      outcome = (await rows.first().locator('td').first().locator('.badge').textContent()) ?? '';
-      return outcome === 'Réussie' || outcome === 'Échouée';
-    }, { timeout: 180_000, intervals: [1000] })
+    .poll(
+      async () => {
+        await page.goto(`${base}/redaction`);
+        const rows = page.locator('table.builds tbody tr');
+        if ((await rows.count()) <= before) return false;
+        outcome = (await rows.first().locator('td').first().locator('.badge').textContent()) ?? '';
+        return outcome === 'Réussie' || outcome === 'Échouée';
+      },
+      { timeout: 180_000, intervals: [1000] },
+    )
     .toBe(true);
   return outcome;
 }
@@ -106,8 +116,9 @@ function differencesFromFullBuild(): { files: number; list: string[] } {
     ...actual.filter((file) => !expected.includes(file)),
     // What the server reads from the content (the 404's latest stories, the newsletter's catalogue
     // of stories) is written again by the fast path too.
-    ...SERVER_DATA_FILES.map((file) => join('..', 'server', file))
-      .filter((file) => !readFileSync(join(out, 'client', file)).equals(readFileSync(join(liveClient, file)))),
+    ...SERVER_DATA_FILES.map((file) => join('..', 'server', file)).filter(
+      (file) => !readFileSync(join(out, 'client', file)).equals(readFileSync(join(liveClient, file))),
+    ),
   ];
   return { files: expected.length, list };
 }
@@ -120,7 +131,17 @@ test.beforeAll(async () => {
   base = `http://localhost:${port}`;
   server = spawn(process.execPath, [join(root, 'src/host/start.ts'), '--no-build'], {
     cwd: root,
-    env: { ...process.env, PORT: String(port), HOST: 'localhost', SITE_URL: base, DATA_DIR: join(work, 'data'), CONTENT_DIR: content, REBUILD_SECRET: SECRET, REBUILD_DEBOUNCE_MS: '300', APP_MODE: 'demo' },
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: 'localhost',
+      SITE_URL: base,
+      DATA_DIR: join(work, 'data'),
+      CONTENT_DIR: content,
+      REBUILD_SECRET: SECRET,
+      REBUILD_DEBOUNCE_MS: '300',
+      APP_MODE: 'demo',
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let log = '';
@@ -195,7 +216,11 @@ test('an editor publishes, the CMS publishes, an editor rolls back, a broken sto
 
   // Only a story changed since the last build: the resident builder rendered the pages it changes,
   // and those are, byte for byte, the pages a full build with an empty cache makes of that content.
-  await page.locator('table.builds tbody tr').first().getByRole('link', { name: /Journal/ }).click();
+  await page
+    .locator('table.builds tbody tr')
+    .first()
+    .getByRole('link', { name: /Journal/ })
+    .click();
   await expect(page.locator('pre.log')).toContainText('publication rapide');
   await expect(page.locator('pre.log')).toContainText('ses processus la servent sans redémarrer');
   await look(page, SHOTS, 'redaction-journal-rapide');
@@ -205,7 +230,11 @@ test('an editor publishes, the CMS publishes, an editor rolls back, a broken sto
   await page.goto(`${base}/redaction`);
 
   // 3. Rollback to the editor's version.
-  await page.locator('table.builds tbody tr').nth(1).getByRole('button', { name: /Remettre en ligne/ }).click();
+  await page
+    .locator('table.builds tbody tr')
+    .nth(1)
+    .getByRole('button', { name: /Remettre en ligne/ })
+    .click();
   await expect(page.getByRole('status').filter({ hasText: /est de nouveau en ligne/ })).toBeVisible();
   expect(await storyTitle()).toBe('Aides à domicile : la route que personne ne paie');
   await expect(page.getByRole('heading', { name: 'Dernières mises en ligne' })).toBeVisible();
@@ -220,7 +249,11 @@ test('an editor publishes, the CMS publishes, an editor rolls back, a broken sto
   await expect(page.locator('table.builds tbody tr').first().locator('.error-text')).toContainText(/La construction a échoué/);
   await look(page, SHOTS, 'redaction-echec');
   expect(await storyTitle()).toBe('Aides à domicile : la route que personne ne paie');
-  await page.locator('table.builds tbody tr').first().getByRole('link', { name: /Journal/ }).click();
+  await page
+    .locator('table.builds tbody tr')
+    .first()
+    .getByRole('link', { name: /Journal/ })
+    .click();
   await expect(page.locator('pre.log')).toContainText(/title/);
   await look(page, SHOTS, 'redaction-journal');
 

@@ -18,9 +18,15 @@ const NETWORKS = ['X (Twitter)', 'Mastodon', 'Facebook', 'Bluesky'];
 const shareGroup = (page: Page, label: string) => page.getByRole('group', { name: label });
 
 test.describe('sharing', () => {
-  test('without a share sheet, an article offers its address to copy, by e-mail and on each configured network; nothing is loaded from them', async ({ page, context, baseURL }) => {
+  test('without a share sheet, an article offers its address to copy, by e-mail and on each configured network; nothing is loaded from them', async ({
+    page,
+    context,
+    baseURL,
+  }) => {
     const foreign: string[] = [];
-    page.on('request', (request) => { if (!request.url().startsWith(baseURL!)) foreign.push(request.url()); });
+    page.on('request', (request) => {
+      if (!request.url().startsWith(baseURL!)) foreign.push(request.url());
+    });
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: baseURL! });
     await page.goto(ARTICLE);
     const title = (await page.locator('h1').textContent())!.trim();
@@ -61,7 +67,12 @@ test.describe('sharing', () => {
     await page.addInitScript(() => {
       const w = window as Window & { shared?: ShareData[] };
       w.shared = [];
-      Object.defineProperty(navigator, 'share', { configurable: true, value: async (data: ShareData) => { w.shared!.push(data); } });
+      Object.defineProperty(navigator, 'share', {
+        configurable: true,
+        value: async (data: ShareData) => {
+          w.shared!.push(data);
+        },
+      });
     });
     await page.goto(EMISSION);
     const title = (await page.locator('h1').textContent())!.trim();
@@ -70,9 +81,9 @@ test.describe('sharing', () => {
     // The links give way to the sheet, which offers the reader's own apps.
     await expect(shareGroup(page, 'Partager cette émission')).toBeHidden();
     await button.click();
-    await expect.poll(() => page.evaluate(() => (window as Window & { shared?: ShareData[] }).shared)).toEqual([
-      { title, url: new URL(EMISSION, baseURL).href },
-    ]);
+    await expect
+      .poll(() => page.evaluate(() => (window as Window & { shared?: ShareData[] }).shared))
+      .toEqual([{ title, url: new URL(EMISSION, baseURL).href }]);
   });
 
   test('a brève folds its share links under « Partager », which opens to the same links', async ({ page, baseURL }) => {
@@ -113,7 +124,9 @@ test.describe('without JavaScript', () => {
 
   test('a chapter is a link to the video on its host at that time, and nothing loads from the host before a click', async ({ page }) => {
     const hostRequests: string[] = [];
-    page.on('request', (request) => { if (VIDEO_HOSTS.test(request.url())) hostRequests.push(request.url()); });
+    page.on('request', (request) => {
+      if (VIDEO_HOSTS.test(request.url())) hostRequests.push(request.url());
+    });
     await page.goto(EMISSION);
     const chapter = page.getByRole('region', { name: 'Au sommaire' }).getByRole('link', { name: /Le tableur de Moussa Traoré/ });
     const href = new URL((await chapter.getAttribute('href'))!);
@@ -126,7 +139,10 @@ test.describe('without JavaScript', () => {
 test.describe('reading time and chapters', () => {
   test('an article says how long it takes to read, from its words at about 230 a minute', async ({ page }) => {
     await page.goto(ARTICLE);
-    const shown = (await page.locator('.byline').getByText(/min de lecture$/).textContent())!;
+    const shown = (await page
+      .locator('.byline')
+      .getByText(/min de lecture$/)
+      .textContent())!;
     expect(shown).toMatch(/^\d+\u202fmin de lecture$/);
     const words = await page.locator('.story-body').evaluate((el) => (el as HTMLElement).innerText.split(/\s+/).filter((t) => /[\p{L}\p{N}]/u.test(t)).length);
     expect(Math.abs(Number.parseInt(shown, 10) - Math.max(1, Math.round(words / 230)))).toBeLessThanOrEqual(1);
@@ -221,7 +237,10 @@ test.describe('layouts', () => {
         for (let count = 1; count <= 10; count++) {
           await setCardCount(grid, count);
           const rows = await rowCounts(grid);
-          expect(rows.reduce((a, b) => a + b), `${name}, ${count}`).toBe(count);
+          expect(
+            rows.reduce((a, b) => a + b),
+            `${name}, ${count}`,
+          ).toBe(count);
           if (count === 1) {
             // A single card takes the whole row.
             const [gridBox, cardBox] = await Promise.all([grid.boundingBox(), grid.locator('> *').first().boundingBox()]);
@@ -286,7 +305,14 @@ test('screenshots: article, émission, home, author, tag, dossier, brèves and e
   for (const [path, name] of pages) {
     await page.goto(path);
     // Every image, lazy ones included, so that full-page captures show them.
-    await page.evaluate(() => Promise.all([...document.images].map((i) => { i.loading = 'eager'; return i.decode().catch(() => undefined); })));
+    await page.evaluate(() =>
+      Promise.all(
+        [...document.images].map((i) => {
+          i.loading = 'eager';
+          return i.decode().catch(() => undefined);
+        }),
+      ),
+    );
     await look(page, SHOTS, name);
   }
 });

@@ -3,11 +3,41 @@ import { ON_DEMAND_PATHS, TITLE_TEMPLATE, plainSpaces, sitemapPaths } from '../h
 
 /** The spec's public routes (SPEC §2) with real slugs, checked on top of the sitemap. */
 const SPEC_ROUTES = [
-  '/', '/login', '/mailinglist', '/modifier-mon-mot-de-passe', '/auteurs', '/auteurs/claire-fontaine', '/tags', '/tags/climat',
-  '/dossiers', '/dossiers/crise-du-logement', '/articles', '/articles/politique', '/emissions', '/emissions/le-grand-entretien',
-  '/breves', '/breves/en-france', '/podcasts/', '/podcasts/publications', '/podcasts/a-contre-courant', '/rechercher', '/contact',
-  '/presentation', '/faq', '/legal', '/cgv', '/cgu', '/vie-privee', '/devenir-societaire', '/devenir-societaire/guide',
-  '/soutenir', '/soutenir/abonnement', '/abonnement', '/soutenir/abonnement/offrir', '/soutenir/dons', '/soutenir/dons/merci',
+  '/',
+  '/login',
+  '/mailinglist',
+  '/modifier-mon-mot-de-passe',
+  '/auteurs',
+  '/auteurs/claire-fontaine',
+  '/tags',
+  '/tags/climat',
+  '/dossiers',
+  '/dossiers/crise-du-logement',
+  '/articles',
+  '/articles/politique',
+  '/emissions',
+  '/emissions/le-grand-entretien',
+  '/breves',
+  '/breves/en-france',
+  '/podcasts/',
+  '/podcasts/publications',
+  '/podcasts/a-contre-courant',
+  '/rechercher',
+  '/contact',
+  '/presentation',
+  '/faq',
+  '/legal',
+  '/cgv',
+  '/cgu',
+  '/vie-privee',
+  '/devenir-societaire',
+  '/devenir-societaire/guide',
+  '/soutenir',
+  '/soutenir/abonnement',
+  '/abonnement',
+  '/soutenir/abonnement/offrir',
+  '/soutenir/dons',
+  '/soutenir/dons/merci',
 ];
 
 test('every page of the sitemap, and every route of the spec, answers 200 in French with the title template', async ({ request }) => {
@@ -163,7 +193,12 @@ test('pages, feeds and scripts travel compressed; hashed files are cached for a 
   const article = '/articles/2026/nitrates-en-bretagne-trois-captages-fermes-en-dix-ans/';
   const brotli = await request.get(article, { headers: { 'Accept-Encoding': 'br, gzip' } });
   expect(brotli.status()).toBe(200);
-  expect(brotli.headers()).toMatchObject({ 'content-encoding': 'br', vary: 'Accept-Encoding', 'cache-control': 'public, no-cache', 'x-content-type-options': 'nosniff' });
+  expect(brotli.headers()).toMatchObject({
+    'content-encoding': 'br',
+    vary: 'Accept-Encoding',
+    'cache-control': 'public, no-cache',
+    'x-content-type-options': 'nosniff',
+  });
   expect(await brotli.text()).toContain('</html>');
   const gzip = await request.get(article, { headers: { 'Accept-Encoding': 'gzip' } });
   expect(gzip.headers()['content-encoding']).toBe('gzip');
@@ -186,7 +221,15 @@ test('pages, feeds and scripts travel compressed; hashed files are cached for a 
 });
 
 test('pages that carry a token are never cached and leak no referrer', async ({ request }) => {
-  for (const path of ['/welcome/abcdef123456', '/modifier-mon-mot-de-passe/abcdef123456', '/modifier-mon-email/abcdef123456', '/activer-cadeau/CADEAU-2026', '/mailinglist/confirm?token=abc', '/mailinglist/unsubscribe?token=abc', '/login']) {
+  for (const path of [
+    '/welcome/abcdef123456',
+    '/modifier-mon-mot-de-passe/abcdef123456',
+    '/modifier-mon-email/abcdef123456',
+    '/activer-cadeau/CADEAU-2026',
+    '/mailinglist/confirm?token=abc',
+    '/mailinglist/unsubscribe?token=abc',
+    '/login',
+  ]) {
     const response = await request.get(path);
     expect(response.headers()['cache-control'], path).toBe('no-store');
     expect(response.headers()['referrer-policy'], path).toBe('no-referrer');

@@ -108,7 +108,10 @@ test('Escape closes the dialog and gives the focus back to the search button', a
   await dialog.getByRole('button', { name: 'Fermer la recherche' }).click();
   await expect(dialog).toBeHidden();
   // After a page change by the ClientRouter, the dialog still has its styles.
-  await page.locator('header').getByRole('link', { name: /retour à l’accueil/ }).click();
+  await page
+    .locator('header')
+    .getByRole('link', { name: /retour à l’accueil/ })
+    .click();
   await expect(page).toHaveURL(/\/$/);
   await launcherReady(page);
   await page.keyboard.press('Control+k');

@@ -34,14 +34,21 @@ function parisMoment(at: Date): string {
 }
 const oneSpace = (text: string | undefined) => (text ?? '').replace(/\s+/g, ' ');
 
-test('shares withdrawn from the bulletin mail’s link, signed out: acknowledgement page and mail, the renunciation in Sociétariat; the link again says it is done; a forged link is a French 404', async ({ page, browser }) => {
+test('shares withdrawn from the bulletin mail’s link, signed out: acknowledgement page and mail, the renunciation in Sociétariat; the link again says it is done; a forged link is a French 404', async ({
+  page,
+  browser,
+}) => {
   const email = await subscribeAsNewReader(page, { shares: 2, familyName: 'Lemaire' });
 
   // Before: one function on the bulletin, with its deadline and the refund.
   await page.goto('/mon-compte/societariat');
   const withdraw = main(page).getByRole('link', { name: 'Se rétracter du contrat ici' });
   await expect(withdraw).toHaveCount(1);
-  await expect(main(page).getByRole('listitem').filter({ has: page.getByRole('link', { name: 'Se rétracter du contrat ici' }) })).toContainText('100 € vous sont alors remboursés');
+  await expect(
+    main(page)
+      .getByRole('listitem')
+      .filter({ has: page.getByRole('link', { name: 'Se rétracter du contrat ici' }) }),
+  ).toContainText('100 € vous sont alors remboursés');
   await look(page, SHOTS, 'societariat-avant');
 
   const mail = await waitForMail(email, /souscription de parts sociales est enregistrée/);
@@ -109,7 +116,9 @@ test('shares withdrawn from the bulletin mail’s link, signed out: acknowledgem
   // Signed in again: the Sociétariat page shows the renunciation and its record; no function any more.
   await signIn(page, email, 'un mot de passe de test');
   await page.goto('/mon-compte/societariat');
-  const row = main(page).getByRole('listitem').filter({ hasText: /2 parts · 100\s€/ });
+  const row = main(page)
+    .getByRole('listitem')
+    .filter({ hasText: /2 parts · 100\s€/ });
   await expect(row).toContainText('Renonciation');
   await expect(row.getByRole('link', { name: /^Rétractation enregistrée le .+\sà\s.+/ })).toBeVisible();
   await expect(main(page).getByRole('link', { name: 'Se rétracter du contrat ici' })).toHaveCount(0);

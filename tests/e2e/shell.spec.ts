@@ -61,8 +61,21 @@ test('the side navigation opens from the menu, and any click closes it', async (
   await expect(nav.getByText('Navigation', { exact: true })).toBeVisible();
   const links = await nav.getByRole('link').allTextContents();
   expect(links.map((l) => l.trim())).toEqual([
-    'Articles', 'Émissions', 'Podcasts', 'Dossiers', 'Brèves', 'Je soutiens',
-    'Qui sommes-nous\u202f?', 'Questions fréquentes', 'S’abonner', 'Faire un don', 'Devenir sociétaire', 'Lettres d’information', 'Archives des lettres', 'Mon compte', 'Contact',
+    'Articles',
+    'Émissions',
+    'Podcasts',
+    'Dossiers',
+    'Brèves',
+    'Je soutiens',
+    'Qui sommes-nous\u202f?',
+    'Questions fréquentes',
+    'S’abonner',
+    'Faire un don',
+    'Devenir sociétaire',
+    'Lettres d’information',
+    'Archives des lettres',
+    'Mon compte',
+    'Contact',
   ]);
   // Focus moves into the panel.
   await expect(nav.getByRole('link', { name: 'Articles' })).toBeFocused();

@@ -21,8 +21,12 @@ test.beforeEach(async ({ page }) => {
   // Whether the router is between a navigation's start and its page-load (see `arrived`).
   await page.addInitScript(() => {
     const w = window as unknown as { __routerBusy?: boolean };
-    document.addEventListener('astro:before-preparation', () => { w.__routerBusy = true; });
-    document.addEventListener('astro:page-load', () => { w.__routerBusy = false; });
+    document.addEventListener('astro:before-preparation', () => {
+      w.__routerBusy = true;
+    });
+    document.addEventListener('astro:page-load', () => {
+      w.__routerBusy = false;
+    });
   });
 });
 
@@ -89,11 +93,15 @@ const subscriptionOf = (orderId: string) =>
 
 test('the offers: prices with VAT and their equivalents, and the truth about taxes on donations', async ({ page }) => {
   await page.goto('/soutenir/abonnement');
-  const monthly = main(page).getByRole('listitem').filter({ has: page.getByRole('heading', { name: 'Mensuel', exact: true }) });
+  const monthly = main(page)
+    .getByRole('listitem')
+    .filter({ has: page.getByRole('heading', { name: 'Mensuel', exact: true }) });
   await expect(monthly).toContainText('7 € par mois');
   await expect(monthly).toContainText('soit 84 € par an');
   await expect(monthly).toContainText('TVA 2,1 % incluse');
-  const yearly = main(page).getByRole('listitem').filter({ has: page.getByRole('heading', { name: 'Annuel', exact: true }) });
+  const yearly = main(page)
+    .getByRole('listitem')
+    .filter({ has: page.getByRole('heading', { name: 'Annuel', exact: true }) });
   await expect(yearly).toContainText('70 € par an');
   await expect(yearly).toContainText('soit 5,83 € par mois');
   await expect(main(page).getByRole('button', { name: /^Choisir/ })).toHaveCount(4);
@@ -122,7 +130,11 @@ test('a monthly subscription by card: offer, sign in, payment, provider, paid', 
   await expect(summary).toContainText('7 € par mois');
   await expect(summary).toContainText('Dont TVA 2,1 % : 0,14 €');
   await expect(summary).toContainText('reconduit tacitement chaque mois');
-  await expect(page.getByText('Dans les deux cas, si vous changez d’avis dans les 14 jours, nous vous remboursons intégralement (CGV, article 8) : utilisez la fonction « Se rétracter du contrat ici »')).toBeVisible();
+  await expect(
+    page.getByText(
+      'Dans les deux cas, si vous changez d’avis dans les 14 jours, nous vous remboursons intégralement (CGV, article 8) : utilisez la fonction « Se rétracter du contrat ici »',
+    ),
+  ).toBeVisible();
   await expect(page.getByRole('button', { name: 'Payer 7 €' })).toBeVisible();
   await fillPaymentAndPay(page);
   await expect(page.getByRole('cell', { name: '4242 4242 4242 4242' })).toBeVisible();
@@ -320,7 +332,9 @@ test('the payment form sent twice (a double click) places one order', async ({ p
   await page.getByLabel(/je demande expressément que mon abonnement commence dès le paiement/i).check();
   const fields = await page.locator('form.pay').evaluate((form) => Object.fromEntries(new FormData(form as HTMLFormElement)) as Record<string, string>);
   let posts = 0;
-  page.on('request', (request) => { if (request.method() === 'POST' && new URL(request.url()).pathname === '/soutenir/paiement') posts++; });
+  page.on('request', (request) => {
+    if (request.method() === 'POST' && new URL(request.url()).pathname === '/soutenir/paiement') posts++;
+  });
   await page.getByRole('button', { name: 'Payer 7 €' }).dblclick();
   await arrived(page, /\/paiement-simule\/[\w-]+$/);
   expect(posts).toBe(2);
@@ -342,7 +356,10 @@ test('a payment left at the provider can be resumed; someone else’s order, or 
   await page.getByRole('button', { name: 'Annuler et revenir au site' }).click();
   await arrived(page, /\/soutenir\/confirmation\/[\w-]+$/);
   await expect(heading(page, 'Votre paiement n’est pas terminé')).toBeVisible();
-  await expect(main(page).getByRole('link', { name: 'Reprendre le paiement' })).toHaveAttribute('href', '/soutenir/paiement?don=2000&frequence=mensuel&source=printemps');
+  await expect(main(page).getByRole('link', { name: 'Reprendre le paiement' })).toHaveAttribute(
+    'href',
+    '/soutenir/paiement?don=2000&frequence=mensuel&source=printemps',
+  );
   const path = new URL(page.url()).pathname;
 
   const other = await browser.newContext();

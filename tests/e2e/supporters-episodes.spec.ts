@@ -147,7 +147,9 @@ test('a new supporter: told the episode is for supporters, gives monthly, then p
   const bar = page.getByRole('region', { name: 'Lecteur de podcast' });
   await expect(bar).toBeVisible();
   await expect(bar.getByText('Bonus : dans la conférence de rédaction')).toBeVisible();
-  await expect.poll(() => audioState(page).then((s) => s.src)).toMatch(new RegExp(`^/audio/soutiens/${SHOW}/dans-la-conference-de-redaction\\.mp3\\?e=\\d+&s=[\\w-]+$`));
+  await expect
+    .poll(() => audioState(page).then((s) => s.src))
+    .toMatch(new RegExp(`^/audio/soutiens/${SHOW}/dans-la-conference-de-redaction\\.mp3\\?e=\\d+&s=[\\w-]+$`));
   await expect.poll(() => audioState(page).then((s) => s.playing && s.time > 0), { timeout: 15_000 }).toBe(true);
   await expect(play).toHaveAttribute('data-state', 'playing');
   await shoot(page, SHOTS, 'bonus-playing');

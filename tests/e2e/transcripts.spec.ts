@@ -27,7 +27,7 @@ test.describe('without JavaScript', () => {
     await expect(transcript.getByText('Maryvonne, quatre-vingt-un ans, vient retirer sa pension en liquide, comme chaque mois.')).toBeVisible();
     await expect(transcript.getByText('Karim Benali :')).toBeVisible();
 
-    const vtt = await request.get(await transcript.getByRole('link', { name: 'Télécharger la transcription (WebVTT)' }).getAttribute('href') ?? '');
+    const vtt = await request.get((await transcript.getByRole('link', { name: 'Télécharger la transcription (WebVTT)' }).getAttribute('href')) ?? '');
     expect(vtt.status()).toBe(200);
     expect(vtt.headers()['content-type']).toContain('text/vtt');
     expect(await vtt.text()).toMatch(/^WEBVTT\n[\s\S]*<v Karim Benali>Maryvonne/);

@@ -65,7 +65,6 @@ for (const width of [390, 1280]) {
     expect(lines.length).toBeGreaterThan(width < 600 ? 80 : 30);
     expect(lines.filter((l) => /[«»]/.test(l.text)).length).toBeGreaterThan(5);
     expect(badBreaks(lines)).toEqual([]);
-
   });
 }
 

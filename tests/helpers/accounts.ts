@@ -38,8 +38,18 @@ export async function linkFromMail(address: string, path: string, after: Date): 
  * on one account, `signup:mailbox` a client with one mailbox).
  */
 export const CLIENT_RATE_LIMIT_PREFIXES = [
-  'login:client:', 'login:pair:', 'mail:client:', 'token:client:', 'contact:client:', 'gift:client:',
-  'signup:client:', 'signup:created:', 'signup:confirmed:', 'signup:evidence:', 'signup:mailbox:', 'signup:challenge:',
+  'login:client:',
+  'login:pair:',
+  'mail:client:',
+  'token:client:',
+  'contact:client:',
+  'gift:client:',
+  'signup:client:',
+  'signup:created:',
+  'signup:confirmed:',
+  'signup:evidence:',
+  'signup:mailbox:',
+  'signup:challenge:',
 ] as const;
 
 /**

@@ -21,8 +21,12 @@ export { AXE_TAGS };
 export async function trackRouter(page: Page): Promise<void> {
   await page.addInitScript(() => {
     const w = window as unknown as { __routerBusy?: boolean };
-    document.addEventListener('astro:before-preparation', () => { w.__routerBusy = true; });
-    document.addEventListener('astro:page-load', () => { w.__routerBusy = false; });
+    document.addEventListener('astro:before-preparation', () => {
+      w.__routerBusy = true;
+    });
+    document.addEventListener('astro:page-load', () => {
+      w.__routerBusy = false;
+    });
   });
 }
 
@@ -43,7 +47,10 @@ export async function signIn(page: Page, email: string, password: string): Promi
 }
 
 const settled = (page: Page) =>
-  page.waitForFunction(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(() => done(document.getAnimations().every((a) => a.playState !== 'running'))))));
+  page.waitForFunction(
+    () =>
+      new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(() => done(document.getAnimations().every((a) => a.playState !== 'running'))))),
+  );
 
 /**
  * Whether screenshots are saved: always on a developer's machine (they are looked at), in CI only
@@ -74,7 +81,15 @@ export async function shoot(page: Page, dir: string, name: string): Promise<void
 export async function expectAccessible(page: Page): Promise<void> {
   await settled(page);
   const results = await new AxeBuilder({ page }).withTags(AXE_TAGS).analyze();
-  const blocking = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(' | ')})`);
+  const blocking = results.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map(
+      (v) =>
+        `${v.id}: ${v.help} (${v.nodes
+          .map((n) => n.target.join(' '))
+          .slice(0, 3)
+          .join(' | ')})`,
+    );
   expect(blocking).toEqual([]);
 }
 
@@ -97,18 +112,26 @@ export async function reloadUntil(page: Page, locator: Locator, timeout = 20_000
 /** The newest mail to `to` whose subject matches, parsed (MIME, attachments included). */
 export async function waitForMail(to: string, subject: RegExp, timeout = 20_000): Promise<ParsedMail> {
   let found: ParsedMail | undefined;
-  await expect.poll(async () => {
-    const files = (await readdir(outboxDir())).filter((f) => f.endsWith('.eml')).sort().reverse();
-    for (const file of files.slice(0, 120)) {
-      const mail = await simpleParser(await readFile(resolve(outboxDir(), file)));
-      const address = Array.isArray(mail.to) ? mail.to[0]?.text : mail.to?.text;
-      if (address?.includes(to) && subject.test(mail.subject ?? '')) {
-        found = mail;
-        return true;
-      }
-    }
-    return false;
-  }, { timeout }).toBe(true);
+  await expect
+    .poll(
+      async () => {
+        const files = (await readdir(outboxDir()))
+          .filter((f) => f.endsWith('.eml'))
+          .sort()
+          .reverse();
+        for (const file of files.slice(0, 120)) {
+          const mail = await simpleParser(await readFile(resolve(outboxDir(), file)));
+          const address = Array.isArray(mail.to) ? mail.to[0]?.text : mail.to?.text;
+          if (address?.includes(to) && subject.test(mail.subject ?? '')) {
+            found = mail;
+            return true;
+          }
+        }
+        return false;
+      },
+      { timeout },
+    )
+    .toBe(true);
   return found!;
 }
 

@@ -15,7 +15,15 @@ const heading = (page: Page, name: string | RegExp) => page.getByRole('heading',
  * and stops at the bulletin waiting for it); returns the new account's address.
  * With `see`, each page is looked at (given its name).
  */
-export async function subscribeAsNewReader(page: Page, { shares, familyName, see = async () => {}, transfer = false }: { shares: number; familyName: string; see?: (name: string) => Promise<void>; transfer?: boolean }): Promise<string> {
+export async function subscribeAsNewReader(
+  page: Page,
+  {
+    shares,
+    familyName,
+    see = async () => {},
+    transfer = false,
+  }: { shares: number; familyName: string; see?: (name: string) => Promise<void>; transfer?: boolean },
+): Promise<string> {
   await page.goto('/devenir-societaire');
   await expect(main(page)).toContainText(/sociétaires détiennent \d+ parts/);
   await see('pitch');

@@ -15,7 +15,11 @@ export function parseCsv(file: string): string[][] {
       for (;;) {
         if (i >= text.length) throw new Error('unterminated quote');
         if (text[i] === '"') {
-          if (text[i + 1] === '"') { cell += '"'; i += 2; continue; }
+          if (text[i + 1] === '"') {
+            cell += '"';
+            i += 2;
+            continue;
+          }
           i++;
           break;
         }
@@ -28,7 +32,10 @@ export function parseCsv(file: string): string[][] {
       }
     }
     row.push(cell);
-    if (text[i] === ';') { i++; continue; }
+    if (text[i] === ';') {
+      i++;
+      continue;
+    }
     if (text[i] === '\n') throw new Error(`bare LF at ${i}`);
     if (text[i] === '\r') {
       if (text[i + 1] !== '\n') throw new Error(`bare CR at ${i}`);

@@ -15,8 +15,18 @@ export const TEST_WEBHOOK_KEY = Buffer.alloc(32, 7);
  * `base` without a provider gets the simulated one, with SEPA answers due at once (a test moves
  * its clock to see them pending first) and a fixed signing key.
  */
-export function withJobs(base: Omit<ServerDeps, 'jobs' | 'payments'> & { payments?: ServerDeps['payments'] }): ServerDeps & { flush(): Promise<number>; readonly wakes: number } {
-  const deps: ServerDeps & { wakes: number } = { ...base, wakes: 0, jobs: { wake: () => { deps.wakes++; } } } as ServerDeps & { wakes: number };
+export function withJobs(
+  base: Omit<ServerDeps, 'jobs' | 'payments'> & { payments?: ServerDeps['payments'] },
+): ServerDeps & { flush(): Promise<number>; readonly wakes: number } {
+  const deps: ServerDeps & { wakes: number } = {
+    ...base,
+    wakes: 0,
+    jobs: {
+      wake: () => {
+        deps.wakes++;
+      },
+    },
+  } as ServerDeps & { wakes: number };
   deps.payments = base.payments ?? createSimulatedProvider(deps, { sepaDelayMs: 0, signingKey: TEST_WEBHOOK_KEY });
   return Object.assign(deps, {
     /** Runs the due jobs (and the jobs they schedule); resolves with the number of runs. */

@@ -107,7 +107,10 @@ function parseContentType(value: string | undefined): { type: string; params: Re
   for (const part of rest) {
     const eq = part.indexOf('=');
     if (eq < 0) continue;
-    params[part.slice(0, eq).trim().toLowerCase()] = part.slice(eq + 1).trim().replace(/^"(.*)"$/, '$1');
+    params[part.slice(0, eq).trim().toLowerCase()] = part
+      .slice(eq + 1)
+      .trim()
+      .replace(/^"(.*)"$/, '$1');
   }
   return { type: type.trim().toLowerCase(), params };
 }
@@ -233,9 +236,7 @@ export async function latestMailTo(
   const wanted = address.trim().toLowerCase();
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const matches = (await readOutbox(dir)).filter(
-      (m) => addressesIn(m.to).includes(wanted) && (after === undefined || m.date.getTime() >= after.getTime()),
-    );
+    const matches = (await readOutbox(dir)).filter((m) => addressesIn(m.to).includes(wanted) && (after === undefined || m.date.getTime() >= after.getTime()));
     const latest = matches.at(-1);
     if (latest) return latest;
     if (Date.now() >= deadline) {
@@ -247,8 +248,6 @@ export async function latestMailTo(
 
 /** Absolute http(s) URLs in a text or HTML body, in order of appearance, without duplicates. */
 export function linksIn(text: string): string[] {
-  const links = [...text.matchAll(/https?:\/\/[^\s<>"'«»]+/g)].map((m) =>
-    m[0].replace(/&amp;/g, '&').replace(/[.,;:!?)\]]+$/, ''),
-  );
+  const links = [...text.matchAll(/https?:\/\/[^\s<>"'«»]+/g)].map((m) => m[0].replace(/&amp;/g, '&').replace(/[.,;:!?)\]]+$/, ''));
   return [...new Set(links)];
 }

@@ -55,28 +55,86 @@ export async function seedSubscription(email: string, offer: SeededOffer, option
 
     // The provider's side: a customer with the test card 4242 saved, and its link to the reader.
     const customer = `cus_sim_${newId()}`;
-    await db.insertInto('simulated_customers').values({ id: customer, idempotency_key: `e2e-customer:${customer}`, email, method_label: '', method_behaviour: '', created_at: toTimestamp(start) }).execute();
+    await db
+      .insertInto('simulated_customers')
+      .values({ id: customer, idempotency_key: `e2e-customer:${customer}`, email, method_label: '', method_behaviour: '', created_at: toTimestamp(start) })
+      .execute();
     await saveCustomerRef(db, user.id, 'simulated', customer, start);
-    const existing = await db.selectFrom('payment_customers').select('customer_ref').where('user_id', '=', user.id).where('provider', '=', 'simulated').executeTakeFirstOrThrow();
+    const existing = await db
+      .selectFrom('payment_customers')
+      .select('customer_ref')
+      .where('user_id', '=', user.id)
+      .where('provider', '=', 'simulated')
+      .executeTakeFirstOrThrow();
     const methodLabel = await saveSimulatedMethod(db, existing.customer_ref, 'card', '4242424242424242');
 
-    const subscriptionId = await insertSubscription(db, { userId: user.id, kind: offer.kind, planId: plan?.id ?? null, amountCents, interval, vatRateBp, provider: 'simulated', source: null }, addDays(start, 0));
+    const subscriptionId = await insertSubscription(
+      db,
+      { userId: user.id, kind: offer.kind, planId: plan?.id ?? null, amountCents, interval, vatRateBp, provider: 'simulated', source: null },
+      addDays(start, 0),
+    );
     const description = plan ? `Abonnement ${plan.label}` : 'Don mensuel';
-    const { order } = await insertOrder(db, {
-      userId: user.id, purpose: offer.kind === 'plan' ? 'subscription' : 'donation', reason: 'initial', offerId: plan?.id ?? 'don', description, interval,
-      amountCents, vatRateBp, vatCents: vatIncluded(amountCents, vatRateBp), source: null, method: 'card', provider: 'simulated', subscriptionId,
-      attemptKey: `e2e:${subscriptionId}`, billingName: `${user.given_name} ${user.family_name}`, billingAddress: { line1: '3 rue du Port', line2: '', postalCode: '44000', city: 'Nantes', country: 'FR' },
-      termsAcceptedAt: start, immediateStartAt: plan ? start : null, periodStart: start, periodEnd, status: 'pending',
-    }, start);
+    const { order } = await insertOrder(
+      db,
+      {
+        userId: user.id,
+        purpose: offer.kind === 'plan' ? 'subscription' : 'donation',
+        reason: 'initial',
+        offerId: plan?.id ?? 'don',
+        description,
+        interval,
+        amountCents,
+        vatRateBp,
+        vatCents: vatIncluded(amountCents, vatRateBp),
+        source: null,
+        method: 'card',
+        provider: 'simulated',
+        subscriptionId,
+        attemptKey: `e2e:${subscriptionId}`,
+        billingName: `${user.given_name} ${user.family_name}`,
+        billingAddress: { line1: '3 rue du Port', line2: '', postalCode: '44000', city: 'Nantes', country: 'FR' },
+        termsAcceptedAt: start,
+        immediateStartAt: plan ? start : null,
+        periodStart: start,
+        periodEnd,
+        status: 'pending',
+      },
+      start,
+    );
     const paidAt = new Date(start.getTime() + 30_000);
-    await db.updateTable('orders').set({ status: 'paid', paid_at: toTimestamp(paidAt), payment_ref: `ch_sim_e2e_${order.id}` }).where('id', '=', order.id).execute();
-    await db.insertInto('order_events').values({ id: newId(), order_id: order.id, from_status: 'pending', to_status: 'paid', cause: `Paiement reçu (${methodLabel})`, provider_event_id: null, at: toTimestamp(paidAt) }).execute();
+    await db
+      .updateTable('orders')
+      .set({ status: 'paid', paid_at: toTimestamp(paidAt), payment_ref: `ch_sim_e2e_${order.id}` })
+      .where('id', '=', order.id)
+      .execute();
+    await db
+      .insertInto('order_events')
+      .values({
+        id: newId(),
+        order_id: order.id,
+        from_status: 'pending',
+        to_status: 'paid',
+        cause: `Paiement reçu (${methodLabel})`,
+        provider_event_id: null,
+        at: toTimestamp(paidAt),
+      })
+      .execute();
     await db
       .updateTable('subscriptions')
-      .set({ status: 'active', current_period_start: toTimestamp(start), current_period_end: toTimestamp(periodEnd), payment_method: methodLabel, updated_at: toTimestamp(paidAt) })
+      .set({
+        status: 'active',
+        current_period_start: toTimestamp(start),
+        current_period_end: toTimestamp(periodEnd),
+        payment_method: methodLabel,
+        updated_at: toTimestamp(paidAt),
+      })
       .where('id', '=', subscriptionId)
       .execute();
-    await insertSubscriptionEvent(db, { subscriptionId, type: 'started', from: 'incomplete', to: 'active', detail: `Premier paiement reçu (${methodLabel})` }, paidAt);
+    await insertSubscriptionEvent(
+      db,
+      { subscriptionId, type: 'started', from: 'incomplete', to: 'active', detail: `Premier paiement reçu (${methodLabel})` },
+      paidAt,
+    );
     return subscriptionId;
   } finally {
     await handle.close();

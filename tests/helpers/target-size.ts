@@ -16,8 +16,19 @@ import type { Page } from '@playwright/test';
 export function undersizedTargets(page: Page): Promise<string[]> {
   return page.evaluate(() => {
     const SELECTOR = [
-      'a[href]', 'button', 'input:not([type="hidden"])', 'select', 'textarea', 'summary',
-      '[role="button"]', '[role="slider"]', '[role="link"]', '[role="tab"]', '[role="checkbox"]', '[role="switch"]', '[role="option"]',
+      'a[href]',
+      'button',
+      'input:not([type="hidden"])',
+      'select',
+      'textarea',
+      'summary',
+      '[role="button"]',
+      '[role="slider"]',
+      '[role="link"]',
+      '[role="tab"]',
+      '[role="checkbox"]',
+      '[role="switch"]',
+      '[role="option"]',
       '[tabindex]:not([tabindex="-1"])',
     ].join(', ');
     const MIN = 24;
@@ -27,9 +38,9 @@ export function undersizedTargets(page: Page): Promise<string[]> {
       return `${el.tagName.toLowerCase()}${el.classList.length ? `.${[...el.classList].join('.')}` : ''}${href ? `[href="${href.slice(0, 60)}"]` : ''} « ${name} »`;
     };
     const shown = (el: Element) =>
-      !el.closest('[inert], .sr-only')
-      && el.checkVisibility({ contentVisibilityAuto: true, opacityProperty: true, visibilityProperty: true })
-      && getComputedStyle(el).pointerEvents !== 'none';
+      !el.closest('[inert], .sr-only') &&
+      el.checkVisibility({ contentVisibilityAuto: true, opacityProperty: true, visibilityProperty: true }) &&
+      getComputedStyle(el).pointerEvents !== 'none';
     /** Set inline in a block that holds other text: a link in a sentence. */
     const inSentence = (el: Element) => {
       if (getComputedStyle(el).display !== 'inline') return false;
@@ -70,10 +81,17 @@ export function undersizedTargets(page: Page): Promise<string[]> {
     const targets = [...document.querySelectorAll(SELECTOR)].filter(shown).flatMap((el) => {
       const box = visibleBox(el);
       if (!box) return [];
-      return [{
-        el, box, cx: box.x + box.w / 2, cy: box.y + box.h / 2, layer: layer(el),
-        small: box.w < MIN - 0.5 || box.h < MIN - 0.5, inline: inSentence(el),
-      }];
+      return [
+        {
+          el,
+          box,
+          cx: box.x + box.w / 2,
+          cy: box.y + box.h / 2,
+          layer: layer(el),
+          small: box.w < MIN - 0.5 || box.h < MIN - 0.5,
+          inline: inSentence(el),
+        },
+      ];
     });
     type Target = (typeof targets)[number];
     const circleMeetsBox = (t: Target, o: Target) => {

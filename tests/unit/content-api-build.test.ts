@@ -13,8 +13,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFixtureServer } from '../../scripts/content-api/fixture-server.mjs';
 
 const root = resolve(import.meta.dirname, '../..');
-const STORY = { id: 'articles/meubles-de-tourisme-marseille-les-societes-ecrans', page: 'articles/2026/meubles-de-tourisme-marseille-les-societes-ecrans/index.html' };
-const GONE = { id: 'articles/amiante-dans-les-ecoles-les-diagnostics-que-personne-ne-lit', page: 'articles/2026/amiante-dans-les-ecoles-les-diagnostics-que-personne-ne-lit/index.html' };
+const STORY = {
+  id: 'articles/meubles-de-tourisme-marseille-les-societes-ecrans',
+  page: 'articles/2026/meubles-de-tourisme-marseille-les-societes-ecrans/index.html',
+};
+const GONE = {
+  id: 'articles/amiante-dans-les-ecoles-les-diagnostics-que-personne-ne-lit',
+  page: 'articles/2026/amiante-dans-les-ecoles-les-diagnostics-que-personne-ne-lit/index.html',
+};
 
 let api: Awaited<ReturnType<typeof startFixtureServer>>;
 // The output must live inside the project, so that its server chunks find node_modules.
@@ -98,6 +104,8 @@ describe('building the site from the content API', () => {
     api.update('stories', STORY.id, { lead: 'Court' });
     const failed = await build();
     expect(failed.code).not.toBe(0);
-    expect(failed.log.replace(/[\u00a0\u202f]/g, ' ')).toContain(`Contenu refusé (collection « stories », entrée « ${STORY.id} », champ « lead ») : Trop petit`);
+    expect(failed.log.replace(/[\u00a0\u202f]/g, ' ')).toContain(
+      `Contenu refusé (collection « stories », entrée « ${STORY.id} », champ « lead ») : Trop petit`,
+    );
   }, 60_000);
 });

@@ -7,9 +7,7 @@ import { dirname, join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { z } from 'astro/zod';
 import { load as loadYaml } from 'js-yaml';
-import {
-  authorSchema, dossierSchema, episodeSchema, pageSchema, podcastSchema, storySchema, type SchemaHelpers,
-} from '../../src/lib/content-schemas';
+import { authorSchema, dossierSchema, episodeSchema, pageSchema, podcastSchema, storySchema, type SchemaHelpers } from '../../src/lib/content-schemas';
 
 const root = resolve(import.meta.dirname, '../../src/content');
 const helpers: SchemaHelpers<z.ZodString> = { image: () => z.string(), reference: (collection) => z.string().transform((id) => ({ collection, id })) };
@@ -88,7 +86,8 @@ describe('demo corpus', () => {
       const file = data.supportersOnly
         ? join(privateDir, data.podcast, data.attributes.podcast.filename)
         : join(publicDir, data.content_folder_url, data.attributes.podcast.filename);
-      if (data.supportersOnly) expect(existsSync(join(publicDir, 'media/podcasts', data.podcast, data.attributes.podcast.filename)), `${path}: public copy`).toBe(false);
+      if (data.supportersOnly)
+        expect(existsSync(join(publicDir, 'media/podcasts', data.podcast, data.attributes.podcast.filename)), `${path}: public copy`).toBe(false);
       expect(existsSync(file), `${path} → ${file}`).toBe(true);
       expect(statSync(file).size, file).toBe(data.attributes.podcast.size);
       // An MP3 starts with an ID3 tag or an MPEG frame sync.

@@ -12,7 +12,7 @@ const ROOT = join(import.meta.dirname, '../..');
 const astroFiles = execFileSync('git', ['ls-files', '-z', '--', '*.astro'], { cwd: ROOT, encoding: 'utf8' }).split('\0').filter(Boolean);
 
 /** The front matter of an .astro file: between the first two `---` lines. */
-const frontMatter = (text: string) => (/^---\r?\n([\s\S]*?)\r?\n---/.exec(text)?.[1] ?? '');
+const frontMatter = (text: string) => /^---\r?\n([\s\S]*?)\r?\n---/.exec(text)?.[1] ?? '';
 
 describe('sources that Vite’s dependency scan reads', () => {
   it('no .astro front matter writes out a script tag', () => {

@@ -12,7 +12,9 @@ import { forgetClientRateLimits } from '../helpers/accounts';
 describe('forgetClientRateLimits', () => {
   const dir = mkdtempSync(join(tmpdir(), 'cc-forget-'));
   const previous = process.env.E2E_DATA_DIR;
-  beforeAll(() => { process.env.E2E_DATA_DIR = dir; });
+  beforeAll(() => {
+    process.env.E2E_DATA_DIR = dir;
+  });
   afterAll(() => {
     if (previous === undefined) delete process.env.E2E_DATA_DIR;
     else process.env.E2E_DATA_DIR = previous;
@@ -21,11 +23,21 @@ describe('forgetClientRateLimits', () => {
 
   it('clears the counts of a client, alone or with an address, and keeps those of an address or an account', async () => {
     const handle = openDatabase({ kind: 'sqlite', path: join(dir, 'contrechamp.db') });
-    const perClient = [AUTH_LIMITS.loginByClient, AUTH_LIMITS.loginByClientAndEmail, AUTH_LIMITS.mailByClient, AUTH_LIMITS.tokenByClient, ...Object.values(SIGN_UP_LIMITS)];
+    const perClient = [
+      AUTH_LIMITS.loginByClient,
+      AUTH_LIMITS.loginByClientAndEmail,
+      AUTH_LIMITS.mailByClient,
+      AUTH_LIMITS.tokenByClient,
+      ...Object.values(SIGN_UP_LIMITS),
+    ];
     const kept = [AUTH_LIMITS.loginByEmail, AUTH_LIMITS.signInLinkByEmail, AUTH_LIMITS.passwordCheckByAccount];
     try {
       await migrateToLatest(handle.db);
-      for (const rule of [...perClient, ...kept]) await handle.db.insertInto('rate_limits').values({ key: `${rule.name}:abc`, window_start: '2026-12-01T09:00:00.000Z', count: 5 }).execute();
+      for (const rule of [...perClient, ...kept])
+        await handle.db
+          .insertInto('rate_limits')
+          .values({ key: `${rule.name}:abc`, window_start: '2026-12-01T09:00:00.000Z', count: 5 })
+          .execute();
     } finally {
       await handle.close();
     }

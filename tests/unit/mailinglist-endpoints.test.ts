@@ -16,7 +16,9 @@ vi.mock('../../src/server/newsletter/service', () => ({
   },
   unsubscribe: async (_deps: unknown, input: { token: string; newsletter?: string }) => {
     calls.unsubscribe.push(input);
-    return input.token === 'forged' ? { ok: false, status: 400, message: 'Lien de désinscription invalide.' } : { ok: true, newsletters: input.newsletter ? [input.newsletter] : ['hebdo', 'emissions'] };
+    return input.token === 'forged'
+      ? { ok: false, status: 400, message: 'Lien de désinscription invalide.' }
+      : { ok: true, newsletters: input.newsletter ? [input.newsletter] : ['hebdo', 'emissions'] };
   },
 }));
 vi.mock('../../src/server/http/context', () => ({ requestContext: async () => ({ deps: {}, client: 'client', userAgent: null }) }));
@@ -38,7 +40,15 @@ afterEach(() => {
 
 describe('POST /api/mailinglist/', () => {
   const ask = (body: unknown) =>
-    signUp(context(new Request(`${SITE}/api/mailinglist/`, { method: 'POST', headers: { Origin: SITE, 'Content-Type': 'application/json', 'X-Client-Id': 'contrechamp-site' }, body: JSON.stringify(body) })));
+    signUp(
+      context(
+        new Request(`${SITE}/api/mailinglist/`, {
+          method: 'POST',
+          headers: { Origin: SITE, 'Content-Type': 'application/json', 'X-Client-Id': 'contrechamp-site' },
+          body: JSON.stringify(body),
+        }),
+      ),
+    );
 
   it('passes the newsletters chosen on, in the configuration’s order, or none (the default one)', async () => {
     expect((await ask({ email: 'lea@exemple.fr', newsletters: ['emissions', 'quotidienne', 'emissions'] })).status).toBe(202);
@@ -61,7 +71,9 @@ describe('POST /api/mailinglist/', () => {
 
 describe('POST /api/mailinglist/unsubscribe', () => {
   const oneClick = (query: string, body: BodyInit, type?: string) =>
-    leave(context(new Request(`${SITE}/api/mailinglist/unsubscribe?${query}`, { method: 'POST', ...(type ? { headers: { 'Content-Type': type } } : {}), body })));
+    leave(
+      context(new Request(`${SITE}/api/mailinglist/unsubscribe?${query}`, { method: 'POST', ...(type ? { headers: { 'Content-Type': type } } : {}), body })),
+    );
 
   it('leaves the newsletter named in the query on a one-click POST, urlencoded or multipart, with no Origin', async () => {
     const answer = await oneClick('token=u1.x&lettre=hebdo', 'List-Unsubscribe=One-Click', 'application/x-www-form-urlencoded');
@@ -88,7 +100,15 @@ describe('POST /api/mailinglist/unsubscribe', () => {
 
   it('takes {token, newsletter} as JSON from the site itself, origin checked', async () => {
     const json = (origin: string) =>
-      leave(context(new Request(`${SITE}/api/mailinglist/unsubscribe`, { method: 'POST', headers: { Origin: origin, 'Content-Type': 'application/json' }, body: JSON.stringify({ token: 'u1.j', newsletter: 'quotidienne' }) })));
+      leave(
+        context(
+          new Request(`${SITE}/api/mailinglist/unsubscribe`, {
+            method: 'POST',
+            headers: { Origin: origin, 'Content-Type': 'application/json' },
+            body: JSON.stringify({ token: 'u1.j', newsletter: 'quotidienne' }),
+          }),
+        ),
+      );
     expect((await json('https://ailleurs.example')).status).toBe(403);
     expect((await json(SITE)).status).toBe(200);
     expect(calls.unsubscribe).toEqual([{ token: 'u1.j', newsletter: 'quotidienne' }]);

@@ -12,7 +12,11 @@ import { POST } from '../../src/pages/api/newsletter/webhooks/[provider]';
 import { log } from '../../src/server/core/log';
 import { MAX_BODY_BYTES, type RelayEvent } from '../../src/server/newsletter/relay-webhooks';
 
-const relay = vi.hoisted(() => ({ events: [] as RelayEvent[], answer: 'applied' as 'applied' | 'duplicate' | 'unknown', keys: {} as { generic?: string; mailgun?: string } }));
+const relay = vi.hoisted(() => ({
+  events: [] as RelayEvent[],
+  answer: 'applied' as 'applied' | 'duplicate' | 'unknown',
+  keys: {} as { generic?: string; mailgun?: string },
+}));
 vi.mock('../../src/server/newsletter/suppression', () => ({
   applyRelayEvent: async (_deps: unknown, event: RelayEvent) => {
     relay.events.push(event);
@@ -30,7 +34,15 @@ const MAILGUN_KEY = 'key-test-0123456789abcdef0123456789abcdef';
 const T = Math.floor(new Date('2026-11-28T09:30:00Z').getTime() / 1000);
 const hmac = (key: string, message: string) => createHmac('sha256', key).update(message).digest('hex');
 const signGeneric = (raw: string, secret = SECRET) => `t=${T},v1=${hmac(secret, `${T}.${raw}`)}`;
-const event = (over: Record<string, unknown> = {}) => ({ id: 'evt-1', type: 'bounce', severity: 'permanent', recipient: 'Lectrice@Exemple.FR', timestamp: '2026-11-28T09:29:00Z', description: '550 5.1.1', ...over });
+const event = (over: Record<string, unknown> = {}) => ({
+  id: 'evt-1',
+  type: 'bounce',
+  severity: 'permanent',
+  recipient: 'Lectrice@Exemple.FR',
+  timestamp: '2026-11-28T09:29:00Z',
+  description: '550 5.1.1',
+  ...over,
+});
 const batch = (...events: unknown[]) => JSON.stringify({ events });
 
 function mailgunBody(name: string) {
@@ -60,7 +72,10 @@ describe('POST /api/newsletter/webhooks/{provider}', () => {
   it('applies each verified event and counts those applied', async () => {
     const raw = batch(event(), event({ id: 'evt-2', type: 'complaint' }));
     expect(await post('generic', raw, { 'X-Contrechamp-Signature': signGeneric(raw) })).toEqual({ status: 200, body: { ok: true, applied: 2 } });
-    expect(relay.events.map((e) => [e.eventId, e.kind, e.email])).toEqual([['evt-1', 'hard_bounce', 'lectrice@exemple.fr'], ['evt-2', 'complaint', 'lectrice@exemple.fr']]);
+    expect(relay.events.map((e) => [e.eventId, e.kind, e.email])).toEqual([
+      ['evt-1', 'hard_bounce', 'lectrice@exemple.fr'],
+      ['evt-2', 'complaint', 'lectrice@exemple.fr'],
+    ]);
     relay.answer = 'duplicate';
     expect(await post('mailgun', mailgunBody('complained'))).toEqual({ status: 200, body: { ok: true, applied: 0 } });
     expect(relay.events).toHaveLength(3);

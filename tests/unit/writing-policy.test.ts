@@ -25,11 +25,13 @@ describe('the writing policy', () => {
   it('marks no word with a gender sign, neither a point médian nor parentheses', () => {
     const found: string[] = [];
     for (const file of SOURCES.flatMap(files)) {
-      readFileSync(join(ROOT, file), 'utf8').split('\n').forEach((line, i) => {
-        // The wording of bulletins signed before the policy is kept word for word (their fingerprint covers it).
-        if (file === 'src/server/shares/bulletins.ts' && /\blegacy\b/.test(line)) return;
-        if (POINT_MEDIAN.test(line) || PARENTHESES.test(line)) found.push(`${file}:${i + 1}: ${line.trim().slice(0, 120)}`);
-      });
+      readFileSync(join(ROOT, file), 'utf8')
+        .split('\n')
+        .forEach((line, i) => {
+          // The wording of bulletins signed before the policy is kept word for word (their fingerprint covers it).
+          if (file === 'src/server/shares/bulletins.ts' && /\blegacy\b/.test(line)) return;
+          if (POINT_MEDIAN.test(line) || PARENTHESES.test(line)) found.push(`${file}:${i + 1}: ${line.trim().slice(0, 120)}`);
+        });
     }
     expect(found).toEqual([]);
   });

@@ -13,7 +13,13 @@ const COOKIE = 'cc_link_return';
 const { path, maxAgeSeconds } = TOKEN_LINKS.signIn;
 
 export function rememberReturn(cookies: AstroCookies, back: string, siteUrl: URL): void {
-  cookies.set(COOKIE, safeRedirectPath(back, '/mon-compte'), { path, httpOnly: true, sameSite: 'lax', secure: siteUrl.protocol === 'https:', maxAge: maxAgeSeconds });
+  cookies.set(COOKIE, safeRedirectPath(back, '/mon-compte'), {
+    path,
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: siteUrl.protocol === 'https:',
+    maxAge: maxAgeSeconds,
+  });
 }
 
 /** The way back, if one was left, cleared as it is read (a same-site path only). */

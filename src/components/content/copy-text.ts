@@ -45,11 +45,12 @@ document.addEventListener('click', (event) => {
   const status = document.querySelector(`[data-copy-status="${CSS.escape(id!)}"]`);
   void copy(source).then((result) => {
     if (!status) return;
-    status.textContent = result === 'copied'
-      ? 'Adresse copiée.'
-      : 'Adresse sélectionnée : copiez-la (Ctrl+C, ⌘C sur Mac, ou appui long).';
+    status.textContent = result === 'copied' ? 'Adresse copiée.' : 'Adresse sélectionnée : copiez-la (Ctrl+C, ⌘C sur Mac, ou appui long).';
     clearTimeout(timers.get(status));
-    timers.set(status, setTimeout(() => (status.textContent = ''), 6000));
+    timers.set(
+      status,
+      setTimeout(() => (status.textContent = ''), 6000),
+    );
   });
 });
 

@@ -39,8 +39,17 @@ export interface AudioPlayerProps {
 }
 
 export default function AudioPlayer({
-  url, progressBar = true, pause = false, autoplay = false, expectedDuration = 0, playbackRate = 1,
-  onPausedChange, onProgress, onEnded, onError, ref,
+  url,
+  progressBar = true,
+  pause = false,
+  autoplay = false,
+  expectedDuration = 0,
+  playbackRate = 1,
+  onPausedChange,
+  onProgress,
+  onEnded,
+  onError,
+  ref,
 }: AudioPlayerProps) {
   const audioRef = useRef<HTMLAudioElement>(null);
   const [current, setCurrent] = useState(0);
@@ -55,15 +64,19 @@ export default function AudioPlayer({
     return own !== undefined && Number.isFinite(own) && own > 0 ? own : expectedDuration;
   };
 
-  const ticker = useMemo(() => createProgressTicker(() => {
-    const audio = audioRef.current;
-    if (!audio) return;
-    const total = knownDuration();
-    setCurrent(audio.currentTime);
-    setDuration(total);
-    callbacks.current.onProgress?.(audio.currentTime, total);
-    // Made once: it reads the element and the callbacks through refs.
-  }), []);
+  const ticker = useMemo(
+    () =>
+      createProgressTicker(() => {
+        const audio = audioRef.current;
+        if (!audio) return;
+        const total = knownDuration();
+        setCurrent(audio.currentTime);
+        setDuration(total);
+        callbacks.current.onProgress?.(audio.currentTime, total);
+        // Made once: it reads the element and the callbacks through refs.
+      }),
+    [],
+  );
 
   const seek = (seconds: number): boolean => {
     const audio = audioRef.current;
@@ -157,10 +170,14 @@ export default function AudioPlayer({
     const audio = audioRef.current;
     if (!audio) return;
     const moves: Record<string, number> = {
-      ArrowLeft: audio.currentTime - 5, ArrowDown: audio.currentTime - 5,
-      ArrowRight: audio.currentTime + 5, ArrowUp: audio.currentTime + 5,
-      PageDown: audio.currentTime - SKIP_BACK_SECONDS, PageUp: audio.currentTime + SKIP_FORWARD_SECONDS,
-      Home: 0, End: knownDuration(),
+      ArrowLeft: audio.currentTime - 5,
+      ArrowDown: audio.currentTime - 5,
+      ArrowRight: audio.currentTime + 5,
+      ArrowUp: audio.currentTime + 5,
+      PageDown: audio.currentTime - SKIP_BACK_SECONDS,
+      PageUp: audio.currentTime + SKIP_FORWARD_SECONDS,
+      Home: 0,
+      End: knownDuration(),
     };
     const target = moves[event.key];
     if (target === undefined) return;
@@ -192,8 +209,16 @@ export default function AudioPlayer({
       />
       <div className="audio-controls">
         <Tooltip label="Reculer de 15 secondes">
-          <button type="button" className="player-btn" onClick={() => void seek((audioRef.current?.currentTime ?? 0) - SKIP_BACK_SECONDS)} aria-label="Reculer de 15 secondes">
-            <BackIcon /><span className="skip-amount" aria-hidden="true">15</span>
+          <button
+            type="button"
+            className="player-btn"
+            onClick={() => void seek((audioRef.current?.currentTime ?? 0) - SKIP_BACK_SECONDS)}
+            aria-label="Reculer de 15 secondes"
+          >
+            <BackIcon />
+            <span className="skip-amount" aria-hidden="true">
+              15
+            </span>
           </button>
         </Tooltip>
         <Tooltip label={playing ? 'Mettre en pause' : 'Lire'}>
@@ -202,14 +227,24 @@ export default function AudioPlayer({
           </button>
         </Tooltip>
         <Tooltip label="Avancer de 30 secondes">
-          <button type="button" className="player-btn" onClick={() => void seek((audioRef.current?.currentTime ?? 0) + SKIP_FORWARD_SECONDS)} aria-label="Avancer de 30 secondes">
-            <ForwardIcon /><span className="skip-amount" aria-hidden="true">30</span>
+          <button
+            type="button"
+            className="player-btn"
+            onClick={() => void seek((audioRef.current?.currentTime ?? 0) + SKIP_FORWARD_SECONDS)}
+            aria-label="Avancer de 30 secondes"
+          >
+            <ForwardIcon />
+            <span className="skip-amount" aria-hidden="true">
+              30
+            </span>
           </button>
         </Tooltip>
       </div>
       {progressBar && (
         <div className="audio-progress">
-          <span className="audio-time" data-player-current>{formatClock(current)}</span>
+          <span className="audio-time" data-player-current>
+            {formatClock(current)}
+          </span>
           <div
             className={`progress-track${playing ? ' seekable' : ''}`}
             role="slider"
@@ -225,7 +260,9 @@ export default function AudioPlayer({
           >
             <div className="progress-fill" style={{ transform: `scaleX(${fraction})` }} />
           </div>
-          <span className="audio-time" data-player-duration>{formatClock(total)}</span>
+          <span className="audio-time" data-player-duration>
+            {formatClock(total)}
+          </span>
         </div>
       )}
     </div>

@@ -9,9 +9,25 @@ import { useStore } from '@nanostores/react';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { PlayerEpisode } from '../../lib/corpus';
 import {
-  NEXT_EPISODE_DELAY_SECONDS, PLAYBACK_RATES, POSITION_SAVE_INTERVAL_MS, SKIP_BACK_SECONDS, SKIP_FORWARD_SECONDS, episodeAudioUrl,
-  formatRate, heardEpisodes, markHeard, nextEpisode, rememberAutoplay, rememberPosition, rememberRate, rememberedAutoplay, rememberedRate,
-  resumePosition, showLabel, signedAudioExpired, spokenDuration,
+  NEXT_EPISODE_DELAY_SECONDS,
+  PLAYBACK_RATES,
+  POSITION_SAVE_INTERVAL_MS,
+  SKIP_BACK_SECONDS,
+  SKIP_FORWARD_SECONDS,
+  episodeAudioUrl,
+  formatRate,
+  heardEpisodes,
+  markHeard,
+  nextEpisode,
+  rememberAutoplay,
+  rememberPosition,
+  rememberRate,
+  rememberedAutoplay,
+  rememberedRate,
+  resumePosition,
+  showLabel,
+  signedAudioExpired,
+  spokenDuration,
 } from '../../lib/player';
 import { $fromStart, $paused, closePlayer, selectEpisode, setPaused } from '../../stores/player';
 import { toast } from '../../stores/toasts';
@@ -100,11 +116,14 @@ export default function PlayerBar({ episode }: { episode: PlayerEpisode }) {
     if (episode.supportersOnly) void ask();
   }, [episode, ask]);
 
-  const renew = useCallback(async (force = false) => {
-    const current = signedRef.current;
-    if (!force && current && !signedAudioExpired(current.expires, Date.now())) return current.url;
-    return ask();
-  }, [ask]);
+  const renew = useCallback(
+    async (force = false) => {
+      const current = signedRef.current;
+      if (!force && current && !signedAudioExpired(current.expires, Date.now())) return current.url;
+      return ask();
+    },
+    [ask],
+  );
 
   if (!episode.supportersOnly) return <PlayerBarWith episode={episode} audio={{ url: episodeAudioUrl(episode) }} />;
   if (!signed) return null;
@@ -160,11 +179,15 @@ function PlayerBarWith({ episode, audio }: { episode: PlayerEpisode; audio: Epis
   };
 
   // « Reprendre au début » on a page, for the episode already in the bar (or just loaded).
-  useEffect(() => $fromStart.subscribe((slug) => {
-    if (slug !== episode.slug) return;
-    $fromStart.set(null);
-    restart();
-  }), [episode.slug]);
+  useEffect(
+    () =>
+      $fromStart.subscribe((slug) => {
+        if (slug !== episode.slug) return;
+        $fromStart.set(null);
+        restart();
+      }),
+    [episode.slug],
+  );
 
   // Where the listener is, written down every few seconds, on pause and when the bar goes.
   const save = () => {
@@ -232,8 +255,10 @@ function PlayerBarWith({ episode, audio }: { episode: PlayerEpisode; audio: Epis
     const after = nextEpisode(showEpisodes, episode.slug, heardEpisodes());
     if (after && autoplay) setCountdown(NEXT_EPISODE_DELAY_SECONDS);
     setAnnouncement(
-      !after ? 'Épisode terminé.'
-        : autoplay ? `Épisode terminé. L’épisode suivant, « ${after.title} », commence dans ${NEXT_EPISODE_DELAY_SECONDS} secondes.`
+      !after
+        ? 'Épisode terminé.'
+        : autoplay
+          ? `Épisode terminé. L’épisode suivant, « ${after.title} », commence dans ${NEXT_EPISODE_DELAY_SECONDS} secondes.`
           : `Épisode terminé. À suivre : « ${after.title} ».`,
     );
   };
@@ -288,10 +313,14 @@ function PlayerBarWith({ episode, audio }: { episode: PlayerEpisode; audio: Epis
             }}
           />
         )}
-        <p className="sr-only" role="status">{announcement}</p>
+        <p className="sr-only" role="status">
+          {announcement}
+        </p>
         <div className="player-info">
           <p className="player-show">{label}</p>
-          <p className="player-title"><a href={episode.url}>{episode.title}</a></p>
+          <p className="player-title">
+            <a href={episode.url}>{episode.title}</a>
+          </p>
         </div>
         <AudioPlayer
           ref={player}
@@ -308,13 +337,9 @@ function PlayerBarWith({ episode, audio }: { episode: PlayerEpisode; audio: Epis
         <div className="player-extra">
           {resumedFrom !== undefined && (
             <Tooltip label="Reprendre au début">
-              <button
-                type="button"
-                className="player-pill player-restart"
-                onClick={restart}
-                aria-label="Reprendre au début"
-              >
-                <SkipBackIcon size={16} /><span className="player-pill-text">Reprendre au début</span>
+              <button type="button" className="player-pill player-restart" onClick={restart} aria-label="Reprendre au début">
+                <SkipBackIcon size={16} />
+                <span className="player-pill-text">Reprendre au début</span>
               </button>
             </Tooltip>
           )}
@@ -326,7 +351,8 @@ function PlayerBarWith({ episode, audio }: { episode: PlayerEpisode; audio: Epis
               onClick={() => changeAutoplay(!autoplay)}
               aria-label="Enchaîner les épisodes"
             >
-              <ListPlayIcon size={16} /><span className="player-pill-text">Enchaîner</span>
+              <ListPlayIcon size={16} />
+              <span className="player-pill-text">Enchaîner</span>
             </button>
           </Tooltip>
           <label className="player-rate">
@@ -340,13 +366,25 @@ function PlayerBarWith({ episode, audio }: { episode: PlayerEpisode; audio: Epis
               }}
               title="Vitesse de lecture"
             >
-              {[...PLAYBACK_RATES].sort((a, b) => a - b).map((value) => (
-                <option key={value} value={value}>{formatRate(value)}</option>
-              ))}
+              {[...PLAYBACK_RATES]
+                .sort((a, b) => a - b)
+                .map((value) => (
+                  <option key={value} value={value}>
+                    {formatRate(value)}
+                  </option>
+                ))}
             </select>
           </label>
           <Tooltip label="Fermer le lecteur">
-            <button type="button" className="player-btn player-close" onClick={() => { save(); closePlayer(); }} aria-label="Fermer le lecteur">
+            <button
+              type="button"
+              className="player-btn player-close"
+              onClick={() => {
+                save();
+                closePlayer();
+              }}
+              aria-label="Fermer le lecteur"
+            >
               <CloseIcon />
             </button>
           </Tooltip>

@@ -28,10 +28,13 @@ export default function UpNext({ next, countdown, autoplay, onPlay, onCancel, on
       </div>
       <div className="player-next-actions">
         <button type="button" className="player-next-play" onClick={onPlay} aria-label={`Écouter l’épisode suivant : « ${next.title} »`}>
-          <PlayIcon size={16} />{countdown === null ? 'Écouter l’épisode suivant' : 'Écouter maintenant'}
+          <PlayIcon size={16} />
+          {countdown === null ? 'Écouter l’épisode suivant' : 'Écouter maintenant'}
         </button>
         {countdown !== null && (
-          <button type="button" className="player-next-cancel" onClick={onCancel}>Annuler</button>
+          <button type="button" className="player-next-cancel" onClick={onCancel}>
+            Annuler
+          </button>
         )}
         <label className="player-next-autoplay">
           <input type="checkbox" checked={autoplay} onChange={(event) => onAutoplayChange(event.target.checked)} />

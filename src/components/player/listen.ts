@@ -21,18 +21,22 @@ function episodeOf(element: HTMLElement, attribute: 'listen' | 'listenRestart'):
   }
 }
 
-document.addEventListener('click', (event) => {
-  if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
-  const target = event.target instanceof Element ? event.target : null;
-  const link = target?.closest<HTMLElement>('[data-listen]');
-  const restart = target?.closest<HTMLElement>('[data-listen-restart]');
-  const episode = link ? episodeOf(link, 'listen') : restart ? episodeOf(restart, 'listenRestart') : null;
-  if (!episode) return;
-  event.preventDefault();
-  selectEpisode(episode, { fromStart: !link });
-  // The player's island (and React) load now (`client:intent="player"` in the layout).
-  requestIntent('player');
-}, { capture: true });
+document.addEventListener(
+  'click',
+  (event) => {
+    if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+    const target = event.target instanceof Element ? event.target : null;
+    const link = target?.closest<HTMLElement>('[data-listen]');
+    const restart = target?.closest<HTMLElement>('[data-listen-restart]');
+    const episode = link ? episodeOf(link, 'listen') : restart ? episodeOf(restart, 'listenRestart') : null;
+    if (!episode) return;
+    event.preventDefault();
+    selectEpisode(episode, { fromStart: !link });
+    // The player's island (and React) load now (`client:intent="player"` in the layout).
+    requestIntent('player');
+  },
+  { capture: true },
+);
 
 /** What each 'Écouter' button of the page says, given the bar's episode, its pause flag and the remembered positions. */
 function showState(): void {

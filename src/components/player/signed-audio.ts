@@ -18,7 +18,11 @@ const FAILED = 'L’épisode n’a pas pu être chargé. Vérifiez votre connexi
 
 export async function fetchSignedAudio(episode: Pick<PlayerEpisode, 'podcast' | 'slug'>): Promise<SignedAudioAnswer> {
   try {
-    const response = await fetch(supportersListenApiUrl(episode.podcast, episode.slug), { headers: { Accept: 'application/json' }, credentials: 'same-origin', cache: 'no-store' });
+    const response = await fetch(supportersListenApiUrl(episode.podcast, episode.slug), {
+      headers: { Accept: 'application/json' },
+      credentials: 'same-origin',
+      cache: 'no-store',
+    });
     const body = (await response.json().catch(() => null)) as { url?: unknown; expires?: unknown; message?: unknown } | null;
     if (response.ok && typeof body?.url === 'string' && body.url.startsWith('/audio/soutiens/') && typeof body.expires === 'string') {
       return { ok: true, audio: { url: body.url, expires: Date.parse(body.expires) } };

@@ -5,11 +5,7 @@ import type { SearchHit } from './pagefind';
 
 /** The excerpt, as text: only the highlight is markup (see `excerptParts`). */
 export function Excerpt({ parts }: { parts: ExcerptPart[] }) {
-  return (
-    <>
-      {parts.map((part, i) => (part.mark ? <mark key={i}>{part.text}</mark> : <Fragment key={i}>{part.text}</Fragment>))}
-    </>
-  );
+  return <>{parts.map((part, i) => (part.mark ? <mark key={i}>{part.text}</mark> : <Fragment key={i}>{part.text}</Fragment>))}</>;
 }
 
 /** "Article · 1er janvier 2026" */

@@ -138,7 +138,9 @@ export default function SearchDialog({ onClose }: SearchDialogProps) {
         <div className="search-panel">
           <form role="search" className="search-bar" action="/rechercher" method="get" onSubmit={(event) => event.preventDefault()}>
             <SearchIcon size={22} />
-            <label htmlFor={`${id}-input`} className="sr-only">Rechercher</label>
+            <label htmlFor={`${id}-input`} className="sr-only">
+              Rechercher
+            </label>
             <input
               ref={input}
               id={`${id}-input`}
@@ -162,7 +164,9 @@ export default function SearchDialog({ onClose }: SearchDialogProps) {
             </button>
           </form>
 
-          <p className="search-status" role="status">{statusText}</p>
+          <p className="search-status" role="status">
+            {statusText}
+          </p>
 
           <div id={listId} role="listbox" aria-label="Résultats" className="search-options" hidden={hits.length === 0}>
             {hits.map((hit, index) => (
@@ -179,7 +183,11 @@ export default function SearchDialog({ onClose }: SearchDialogProps) {
               >
                 <span className="search-option-title">{hit.title}</span>
                 <HitMeta hit={hit} className="search-option-meta" />
-                {hit.excerpt.length > 0 && <span className="search-option-excerpt"><Excerpt parts={hit.excerpt} /></span>}
+                {hit.excerpt.length > 0 && (
+                  <span className="search-option-excerpt">
+                    <Excerpt parts={hit.excerpt} />
+                  </span>
+                )}
               </a>
             ))}
           </div>
@@ -190,7 +198,9 @@ export default function SearchDialog({ onClose }: SearchDialogProps) {
                 {total > hits.length ? `Voir les ${total} résultats` : 'Affiner sur la page de recherche'}
               </a>
             ) : (
-              <a ref={allResults} href={searchUrl('')} onClick={follow}>Recherche avancée</a>
+              <a ref={allResults} href={searchUrl('')} onClick={follow}>
+                Recherche avancée
+              </a>
             )}
             <span className="search-keys" aria-hidden="true">
               <kbd>↑</kbd> <kbd>↓</kbd> choisir · <kbd>Entrée</kbd> ouvrir · <kbd>Échap</kbd> fermer

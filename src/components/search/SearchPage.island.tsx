@@ -3,9 +3,7 @@
  * so that a search can be shared or reloaded; results come ten at a time.
  */
 import { useEffect, useRef, useState } from 'react';
-import {
-  NO_FILTERS, SEARCH_KINDS, readSearchParams, resultsLabel, searchUrl, type SearchFilters, type SearchKind,
-} from '../../lib/search';
+import { NO_FILTERS, SEARCH_KINDS, readSearchParams, resultsLabel, searchUrl, type SearchFilters, type SearchKind } from '../../lib/search';
 import { Excerpt, HitMeta } from './HitParts';
 import { indexedYears } from './pagefind';
 import { useSearch } from './use-search';
@@ -67,7 +65,9 @@ export default function SearchPage() {
   return (
     <div className="search-page">
       <form role="search" className="search-page-form" action="/rechercher" method="get" onSubmit={(event) => event.preventDefault()}>
-        <label htmlFor="search-page-field" className="sr-only">Rechercher dans les contenus</label>
+        <label htmlFor="search-page-field" className="sr-only">
+          Rechercher dans les contenus
+        </label>
         <input
           id="search-page-field"
           className="input"
@@ -89,7 +89,13 @@ export default function SearchPage() {
             {SEARCH_KINDS.map((kind) => (
               <li key={kind}>
                 <label className="search-chip">
-                  <input type="checkbox" name="type" value={kind} checked={filters.kinds.includes(kind)} onChange={(event) => toggleKind(kind, event.target.checked)} />
+                  <input
+                    type="checkbox"
+                    name="type"
+                    value={kind}
+                    checked={filters.kinds.includes(kind)}
+                    onChange={(event) => toggleKind(kind, event.target.checked)}
+                  />
                   <span>{kind}</span>
                 </label>
               </li>
@@ -97,7 +103,9 @@ export default function SearchPage() {
           </ul>
         </fieldset>
         <div className="search-year">
-          <label className="search-year-label" htmlFor="search-page-year">Année de publication</label>
+          <label className="search-year-label" htmlFor="search-page-year">
+            Année de publication
+          </label>
           <select
             id="search-page-year"
             className="input"
@@ -106,20 +114,32 @@ export default function SearchPage() {
             onChange={(event) => setFilters((current) => ({ ...current, year: event.target.value }))}
           >
             <option value="">Toutes les années</option>
-            {yearOptions.map((year) => <option key={year} value={year}>{year}</option>)}
+            {yearOptions.map((year) => (
+              <option key={year} value={year}>
+                {year}
+              </option>
+            ))}
           </select>
         </div>
       </div>
 
-      <p className="search-page-status" role="status">{statusText}</p>
+      <p className="search-page-status" role="status">
+        {statusText}
+      </p>
 
       {hits.length > 0 && (
         <ol ref={list} className="search-results" aria-label="Résultats de la recherche">
           {hits.map((hit) => (
             <li key={hit.id}>
               <HitMeta hit={hit} className="search-result-meta" />
-              <h2><a href={hit.url}>{hit.title}</a></h2>
-              {hit.excerpt.length > 0 && <p className="search-result-excerpt"><Excerpt parts={hit.excerpt} /></p>}
+              <h2>
+                <a href={hit.url}>{hit.title}</a>
+              </h2>
+              {hit.excerpt.length > 0 && (
+                <p className="search-result-excerpt">
+                  <Excerpt parts={hit.excerpt} />
+                </p>
+              )}
             </li>
           ))}
         </ol>

@@ -47,7 +47,8 @@ describe('figures about the cooperative and the supporters: one source', () => {
   });
 
   it('/soutenir and /devenir-societaire show the same figures, from the register’s endpoint', () => {
-    const component = /import CooperativeFigures from '[./]*components\/shares\/CooperativeFigures\.astro'|import CooperativeFigures from '\.\.\/shares\/CooperativeFigures\.astro'/;
+    const component =
+      /import CooperativeFigures from '[./]*components\/shares\/CooperativeFigures\.astro'|import CooperativeFigures from '\.\.\/shares\/CooperativeFigures\.astro'/;
     expect(read('src/components/support/SupportHub.astro')).toMatch(component);
     expect(read('src/components/support/SupportHub.astro')).toMatch(/<CooperativeFigures \/>/);
     expect(read('src/pages/devenir-societaire/index.astro')).toMatch(component);

@@ -83,7 +83,9 @@ export default function NewsletterForm({ id, newsletters, chosen: initialChoice,
         {state.step === 'sent' ? (
           <>
             {/* The no-break spaces of French typography, spelled out: an island's text is not typeset on the server. */}
-            {'Merci\u202f! Un e-mail de confirmation vient d’être envoyé à '}<strong>{state.email}</strong>{'\u00a0: cliquez sur le lien '}
+            {'Merci\u202f! Un e-mail de confirmation vient d’être envoyé à '}
+            <strong>{state.email}</strong>
+            {'\u00a0: cliquez sur le lien '}
             qu’il contient pour confirmer votre inscription. Pensez à regarder dans vos indésirables.
           </>
         ) : (

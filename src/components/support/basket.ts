@@ -9,8 +9,7 @@ import type { Order } from '../../server/orders/public';
 import { withSource } from './source';
 
 export type BasketRead =
-  | { ok: true; basket: Basket; priced: PricedBasket; source: string | undefined; query: string }
-  | { ok: false; status: number; message: string };
+  { ok: true; basket: Basket; priced: PricedBasket; source: string | undefined; query: string } | { ok: false; status: number; message: string };
 
 /** The basket of a form's fields or of an address's query, priced from the catalogue. */
 export function readBasket(values: Record<string, string | undefined>): BasketRead {
@@ -84,7 +83,10 @@ export function commitmentText(priced: Pick<PricedBasket, 'purpose' | 'interval'
   }
   if (priced.purpose === 'donation') {
     return priced.interval
-      ? ['Votre don est prélevé chaque mois, jusqu’à ce que vous l’arrêtiez.', 'Vous l’arrêtez ou en changez le montant à tout moment, en trois clics, depuis « Mes abonnements ».']
+      ? [
+          'Votre don est prélevé chaque mois, jusqu’à ce que vous l’arrêtiez.',
+          'Vous l’arrêtez ou en changez le montant à tout moment, en trois clics, depuis « Mes abonnements ».',
+        ]
       : ['Un paiement unique, sans engagement.'];
   }
   const cancel = 'Résiliable à tout moment en trois clics depuis « Mes abonnements » : la résiliation prend effet à la fin de la période payée.';

@@ -27,7 +27,14 @@ describe('Back keeps the donation choice', () => {
     const kept = storedChoice({ frequency: 'unique', amountCents: 1000 });
     expect(choiceToRestore('?don=10000&frequence=mensuel', kept)).toEqual({ frequency: 'mensuel', amountCents: 10000 });
     expect(choiceToRestore('?source=printemps', kept)).toEqual({ frequency: 'unique', amountCents: 1000 });
-    for (const bad of [null, '', 'pas du json', '{"frequency":"unique"}', '{"frequency":"annuel","amountCents":100}', '{"frequency":"unique","amountCents":-5}']) {
+    for (const bad of [
+      null,
+      '',
+      'pas du json',
+      '{"frequency":"unique"}',
+      '{"frequency":"annuel","amountCents":100}',
+      '{"frequency":"unique","amountCents":-5}',
+    ]) {
       expect(parseStoredChoice(bad)).toBeNull();
     }
     expect(choiceToRestore('', null)).toBeNull();

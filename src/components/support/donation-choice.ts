@@ -46,14 +46,17 @@ export function parseStoredChoice(raw: string | null | undefined): DonationChoic
   try {
     const value = JSON.parse(raw) as Partial<DonationChoice> | null;
     if (!value || (value.frequency !== 'unique' && value.frequency !== 'mensuel')) return null;
-    return Number.isInteger(value.amountCents) && (value.amountCents as number) > 0 ? { frequency: value.frequency, amountCents: value.amountCents as number } : null;
+    return Number.isInteger(value.amountCents) && (value.amountCents as number) > 0
+      ? { frequency: value.frequency, amountCents: value.amountCents as number }
+      : null;
   } catch {
     return null;
   }
 }
 
 /** The choice to restore: the address's first (« Modifier mon choix »), else the tab's (Back). */
-export const choiceToRestore = (search: string, stored: string | null | undefined): DonationChoice | null => choiceFromQuery(search) ?? parseStoredChoice(stored);
+export const choiceToRestore = (search: string, stored: string | null | undefined): DonationChoice | null =>
+  choiceFromQuery(search) ?? parseStoredChoice(stored);
 
 /**
  * The form's state for a choice: the frequency radio, the preset radio when the amount is one

@@ -37,21 +37,36 @@ describe('sign-ups from one network', () => {
   let client: string;
   let n = 0;
 
-  beforeAll(async () => { t = await createTestDatabase('sqlite'); });
-  afterAll(async () => { await t.close(); });
+  beforeAll(async () => {
+    t = await createTestDatabase('sqlite');
+  });
+  afterAll(async () => {
+    await t.close();
+  });
   beforeEach(async () => {
     await t.db.deleteFrom('jobs').execute();
     // The start of an hour: the counts' fixed window holds the whole test.
     clock = fakeClock(new Date('2026-12-01T09:00:00Z'));
     sent = [];
-    const mailer: Mailer = { send: async (mail) => { sent.push(mail); return { messageId: String(sent.length) }; } };
+    const mailer: Mailer = {
+      send: async (mail) => {
+        sent.push(mail);
+        return { messageId: String(sent.length) };
+      },
+    };
     deps = withJobs({ db: t.db, mailer, clock, siteUrl: new URL('https://contrechamp.example') });
     client = createHash('sha256').update(`network-${++network}`).digest('hex');
     Object.assign(current, { deps, client });
   });
 
-  const input = (email = `lecteur${++n}@exemple.fr`, answer: { defi?: string; preuve?: string } = {}) =>
-    ({ form: 'compte' as const, email, given_name: 'Camille', family_name: 'Lecteur', password: PASSWORD, ...answer });
+  const input = (email = `lecteur${++n}@exemple.fr`, answer: { defi?: string; preuve?: string } = {}) => ({
+    form: 'compte' as const,
+    email,
+    given_name: 'Camille',
+    family_name: 'Lecteur',
+    password: PASSWORD,
+    ...answer,
+  });
   const signUp = (email?: string, answer?: { defi?: string; preuve?: string }) =>
     createAccountAndSignIn(deps, input(email, answer), { client, userAgent: null, previousToken: undefined });
   /** Follows the confirmation mailed to `email`, from another network (the reader's phone). */
@@ -134,7 +149,10 @@ describe('sign-ups from one network', () => {
     expect(created).toBe(REFUSED_PRESSURE);
     const wall = await signUp();
     expect(wall).toMatchObject({ ok: false, status: 429 });
-    if (!wall.ok) expect(wall.message).toMatch(/^Trop de comptes ont été créés depuis votre réseau sans que leur adresse e-mail soit confirmée\. Réessayez dans \d+ minutes\.$/);
+    if (!wall.ok)
+      expect(wall.message).toMatch(
+        /^Trop de comptes ont été créés depuis votre réseau sans que leur adresse e-mail soit confirmée\. Réessayez dans \d+ minutes\.$/,
+      );
     expect(wall.ok || wall.retryAfterSeconds! > 0).toBe(true);
   });
 
@@ -144,10 +162,19 @@ describe('sign-ups from one network', () => {
     const other = createHash('sha256').update('another network').digest('hex');
     const theirs = await signUpChallenge(deps, other);
     expect(theirs).toBeNull();
-    const stolen = await createAccountAndSignIn(deps, input(undefined, { defi: mine!.token, preuve: await solveProofOfWork(mine!.token, mine!.bits) }), { client: other, userAgent: null, previousToken: undefined });
+    const stolen = await createAccountAndSignIn(deps, input(undefined, { defi: mine!.token, preuve: await solveProofOfWork(mine!.token, mine!.bits) }), {
+      client: other,
+      userAgent: null,
+      previousToken: undefined,
+    });
     expect(stolen.ok).toBe(true); // the other network needs no challenge: the token is simply ignored
     expect(await signUp(undefined, { defi: mine!.token, preuve: 'zzzz' })).toMatchObject({ ok: false, status: 429 });
-    expect(await signUp(undefined, { defi: `${mine!.token.slice(0, -1)}${mine!.token.endsWith('0') ? '1' : '0'}`, preuve: await solveProofOfWork(mine!.token, mine!.bits) })).toMatchObject({ ok: false, status: 429 });
+    expect(
+      await signUp(undefined, {
+        defi: `${mine!.token.slice(0, -1)}${mine!.token.endsWith('0') ? '1' : '0'}`,
+        preuve: await solveProofOfWork(mine!.token, mine!.bits),
+      }),
+    ).toMatchObject({ ok: false, status: 429 });
   });
 
   it('lowers the threshold on evidence of abuse: probing addresses that have an account, +tag variants of one mailbox', async () => {
@@ -178,15 +205,21 @@ describe('sign-ups from one network', () => {
     // What says nothing against an address: a mailbox that bounced alone, a lifted suppression, a complaint, soft bounces.
     await bounce('partie@voisin.example', '550 5.1.1 (bounce)');
     await bounce('revenue@exemple.fr', '550 5.1.1 (bounce)');
-    await t.db.updateTable('newsletter_suppressions').set({ lifted_at: now.toISOString(), lifted_by: 'equipe@contrechamp.example' }).where('email', '=', 'revenue@exemple.fr').execute();
+    await t.db
+      .updateTable('newsletter_suppressions')
+      .set({ lifted_at: now.toISOString(), lifted_by: 'equipe@contrechamp.example' })
+      .where('email', '=', 'revenue@exemple.fr')
+      .execute();
     await bounce('plainte@exemple.fr', 'complained', 'complaint');
     await bounce('pleine@exemple.fr', '3 rebonds temporaires (452)', 'soft_bounce');
     expect(await knownBounce(t.db, ' Ancienne0@Exemple.fr ')).toBe('address');
     expect(await knownBounce(t.db, 'autre@domaine-mort.example')).toBe('domain');
-    for (const email of ['voisine@voisin.example', 'revenue@exemple.fr', 'plainte@exemple.fr', 'pleine@exemple.fr', 'lea@exemple.fr']) expect(await knownBounce(t.db, email)).toBeNull();
+    for (const email of ['voisine@voisin.example', 'revenue@exemple.fr', 'plainte@exemple.fr', 'pleine@exemple.fr', 'lea@exemple.fr'])
+      expect(await knownBounce(t.db, email)).toBeNull();
 
     // A network signing up good addresses: 4 unconfirmed accounts, free.
-    for (const email of ['voisine@voisin.example', 'revenue@exemple.fr', 'plainte@exemple.fr', 'pleine@exemple.fr']) expect((await signUp(email)).ok).toBe(true);
+    for (const email of ['voisine@voisin.example', 'revenue@exemple.fr', 'plainte@exemple.fr', 'pleine@exemple.fr'])
+      expect((await signUp(email)).ok).toBe(true);
     expect(await signUpChallenge(deps, client)).toBeNull();
 
     // A network signing up addresses that bounce: each account created (a bounce refuses nothing
@@ -235,7 +268,8 @@ describe('sign-ups from one network', () => {
     await hit(t.db, SIGN_UP_LIMITS.confirmedByClient, client, clock.now(), 110);
     const capped = await Promise.all(Array.from({ length: 15 }, () => signUp()));
     expect(capped.filter((r) => r.ok)).toHaveLength(SIGN_UP_LIMITS.createdByClient.limit - 110);
-    for (const r of capped.filter((r) => !r.ok)) expect(r).toMatchObject({ status: 429, message: expect.stringMatching(/^Trop de comptes ont été créés depuis votre réseau\. Réessayez/) });
+    for (const r of capped.filter((r) => !r.ok))
+      expect(r).toMatchObject({ status: 429, message: expect.stringMatching(/^Trop de comptes ont été créés depuis votre réseau\. Réessayez/) });
   });
 
   it('does not let a challenge serve again once the hour has turned', async () => {
@@ -298,8 +332,18 @@ describe('sign-ups from one network', () => {
       body,
     });
     const set = new Map<string, string>();
-    const cookies = { get: () => undefined, set: (name: string, value: string) => { set.set(name, value); } };
-    const astro = { request, response: { status: 200, statusText: 'OK', headers: new Headers() }, cookies, clientAddress: '192.0.2.1' } as unknown as AstroGlobal;
+    const cookies = {
+      get: () => undefined,
+      set: (name: string, value: string) => {
+        set.set(name, value);
+      },
+    };
+    const astro = {
+      request,
+      response: { status: 200, statusText: 'OK', headers: new Headers() },
+      cookies,
+      clientAddress: '192.0.2.1',
+    } as unknown as AstroGlobal;
     const answer = await signUpAtAccountStep(astro, '/soutenir/paiement?formule=mensuel', 'ok');
     expect('redirect' in answer).toBe(true);
     const second = await t.db.selectFrom('users').select(['id', 'password_hash']).where('email', '=', 'appareil2@exemple.fr').executeTakeFirstOrThrow();

@@ -28,14 +28,25 @@ import { pageRequest } from '../../server/http/page-context';
 import { createUser, findUserByEmail, scheduleSignUpConfirmation, startNewAccountSession, type NewSession } from '../../server/auth/service';
 import { PasswordHashingBusy, validateNewPassword } from '../../server/auth/passwords';
 import {
-  checkAnswer, offerChallenge, recordEvidence, refusalMessage, reserveSignUp, signUpVerdict, spendChallenge, SIGN_UP_LIMITS, SIGN_UP_MESSAGES, type Challenge, type Verdict,
+  checkAnswer,
+  offerChallenge,
+  recordEvidence,
+  refusalMessage,
+  reserveSignUp,
+  signUpVerdict,
+  spendChallenge,
+  SIGN_UP_LIMITS,
+  SIGN_UP_MESSAGES,
+  type Challenge,
+  type Verdict,
 } from '../../server/auth/sign-up-guard';
 import type { ServerDeps } from '../../server/core/deps';
 import { fail, type Result } from '../../server/core/result';
 import { limit } from '../../server/rate-limit/rate-limit';
 import { knownBounce } from '../../server/newsletter/suppression';
 
-export const ACCOUNT_TAKEN = 'Un compte existe déjà avec cette adresse e-mail : connectez-vous pour continuer, avec votre mot de passe ou un lien de connexion.';
+export const ACCOUNT_TAKEN =
+  'Un compte existe déjà avec cette adresse e-mail : connectez-vous pour continuer, avec votre mot de passe ou un lien de connexion.';
 
 export const newAccountForm = z.object({
   form: z.literal('compte'),
@@ -89,7 +100,12 @@ export async function createAccountAndSignIn(
   }
   const { userId } = created;
   await scheduleSignUpConfirmation(deps, { userId, origin: request.client });
-  const { session, device } = await startNewAccountSession(deps, { userId, userAgent: request.userAgent, previousToken: request.previousToken, knownDevice: request.knownDevice });
+  const { session, device } = await startNewAccountSession(deps, {
+    userId,
+    userAgent: request.userAgent,
+    previousToken: request.previousToken,
+    knownDevice: request.knownDevice,
+  });
   return { ok: true, session, device };
 }
 
@@ -106,7 +122,14 @@ async function createReserved(deps: ServerDeps, input: NewAccountInput, client: 
     return fail(409, ACCOUNT_TAKEN);
   }
   try {
-    const userId = await createUser(deps.db, { email: input.email, password: input.password, givenName: input.given_name, familyName: input.family_name, now, emailVerified: false });
+    const userId = await createUser(deps.db, {
+      email: input.email,
+      password: input.password,
+      givenName: input.given_name,
+      familyName: input.family_name,
+      now,
+      emailVerified: false,
+    });
     return { ok: true, userId };
   } catch (error) {
     // The same address sent twice at once: the second finds it taken.
@@ -129,7 +152,12 @@ export async function signUpAtAccountStep(
   const form = await readForm(astro.request, newAccountForm, { labels: FIELD_LABELS });
   if (!form.ok) return { error: failWith(astro.response, form).message, values: form.values };
   const { deps, client, userAgent } = await pageRequest(astro);
-  const created = await createAccountAndSignIn(deps, form.data, { client, userAgent, previousToken: sessionToken(astro), knownDevice: knownDeviceCookie(astro.cookies) });
+  const created = await createAccountAndSignIn(deps, form.data, {
+    client,
+    userAgent,
+    previousToken: sessionToken(astro),
+    knownDevice: knownDeviceCookie(astro.cookies),
+  });
   if (!created.ok) return { error: failWith(astro.response, created).message, values: form.values };
   setSessionCookies(astro.cookies, created.session, deps.siteUrl);
   if (created.device) setKnownDeviceCookie(astro.cookies, created.device, deps.siteUrl);

@@ -23,35 +23,43 @@ function transcriptEpisode(element: Element | null): PlayerEpisode | null {
 /** The bar's audio element, when the bar is shown. */
 const barAudio = () => document.querySelector<HTMLAudioElement>('[data-player-bar] audio');
 
-document.addEventListener('click', (event) => {
-  if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
-  const link = event.target instanceof Element ? event.target.closest<HTMLElement>('[data-seek]') : null;
-  const episode = transcriptEpisode(link);
-  if (!link || !episode) return;
-  const start = Number(link.dataset.seek);
-  if (!Number.isFinite(start)) return;
-  event.preventDefault();
-  const audio = barAudio();
-  if ($episode.get()?.slug === episode.slug && audio) {
-    audio.currentTime = start;
-    setPaused(false);
-    return;
-  }
-  // The bar starts at the remembered position, kept in whole seconds: the exact time is set once it plays.
-  rememberPosition(episode.slug, start);
-  pendingSeek = { slug: episode.slug, start };
-  selectEpisode(episode);
-  requestIntent('player');
-}, { capture: true });
+document.addEventListener(
+  'click',
+  (event) => {
+    if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+    const link = event.target instanceof Element ? event.target.closest<HTMLElement>('[data-seek]') : null;
+    const episode = transcriptEpisode(link);
+    if (!link || !episode) return;
+    const start = Number(link.dataset.seek);
+    if (!Number.isFinite(start)) return;
+    event.preventDefault();
+    const audio = barAudio();
+    if ($episode.get()?.slug === episode.slug && audio) {
+      audio.currentTime = start;
+      setPaused(false);
+      return;
+    }
+    // The bar starts at the remembered position, kept in whole seconds: the exact time is set once it plays.
+    rememberPosition(episode.slug, start);
+    pendingSeek = { slug: episode.slug, start };
+    selectEpisode(episode);
+    requestIntent('player');
+  },
+  { capture: true },
+);
 
 let pendingSeek: { slug: string; start: number } | null = null;
 
-document.addEventListener('playing', (event) => {
-  const audio = event.target;
-  if (!pendingSeek || !(audio instanceof HTMLAudioElement) || !audio.closest('[data-player-bar]')) return;
-  if ($episode.get()?.slug === pendingSeek.slug) audio.currentTime = pendingSeek.start;
-  pendingSeek = null;
-}, { capture: true });
+document.addEventListener(
+  'playing',
+  (event) => {
+    const audio = event.target;
+    if (!pendingSeek || !(audio instanceof HTMLAudioElement) || !audio.closest('[data-player-bar]')) return;
+    if ($episode.get()?.slug === pendingSeek.slug) audio.currentTime = pendingSeek.start;
+    pendingSeek = null;
+  },
+  { capture: true },
+);
 
 let current: HTMLElement | null = null;
 
@@ -72,8 +80,18 @@ function highlight(time: number | null): void {
   current = found;
 }
 
-document.addEventListener('timeupdate', (event) => {
-  if (event.target instanceof HTMLAudioElement) highlight(event.target.currentTime);
-}, { capture: true });
-$episode.listen((episode) => { if (!episode) highlight(null); });
-document.addEventListener('astro:page-load', () => { current = null; const audio = barAudio(); highlight(audio ? audio.currentTime : null); });
+document.addEventListener(
+  'timeupdate',
+  (event) => {
+    if (event.target instanceof HTMLAudioElement) highlight(event.target.currentTime);
+  },
+  { capture: true },
+);
+$episode.listen((episode) => {
+  if (!episode) highlight(null);
+});
+document.addEventListener('astro:page-load', () => {
+  current = null;
+  const audio = barAudio();
+  highlight(audio ? audio.currentTime : null);
+});

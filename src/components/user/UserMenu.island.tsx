@@ -40,11 +40,11 @@ export default function UserMenu() {
   }
   return (
     <Suspense
-      fallback={(
+      fallback={
         <a className="icon-btn" href="/mon-compte" aria-label="Mon compte" title="Mon compte">
           <UserIcon />
         </a>
-      )}
+      }
     >
       <UserDropdown user={user} />
     </Suspense>

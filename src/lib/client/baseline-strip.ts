@@ -11,11 +11,15 @@ const update = () => {
   queued = false;
   root.toggleAttribute('data-at-top', window.scrollY <= BASELINE_THRESHOLD);
 };
-window.addEventListener('scroll', () => {
-  if (!queued) {
-    queued = true;
-    requestAnimationFrame(update);
-  }
-}, { passive: true });
+window.addEventListener(
+  'scroll',
+  () => {
+    if (!queued) {
+      queued = true;
+      requestAnimationFrame(update);
+    }
+  },
+  { passive: true },
+);
 document.addEventListener('astro:after-swap', update);
 update();

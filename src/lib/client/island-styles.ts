@@ -42,12 +42,16 @@ export function loadIslandStyles(href: string): Promise<void> {
     }
     const link = existing ?? document.createElement('link');
     link.addEventListener('load', () => resolve(), { once: true });
-    link.addEventListener('error', () => {
-      // Tried again by the next island that needs it.
-      loaded.delete(href);
-      link.remove();
-      resolve();
-    }, { once: true });
+    link.addEventListener(
+      'error',
+      () => {
+        // Tried again by the next island that needs it.
+        loaded.delete(href);
+        link.remove();
+        resolve();
+      },
+      { once: true },
+    );
     if (!existing) {
       link.rel = 'stylesheet';
       link.href = href;

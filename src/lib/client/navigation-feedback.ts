@@ -42,14 +42,17 @@ function setupLoadingBar() {
 }
 
 function setupPrefetch() {
-  const queue = createPrefetchQueue((url) => new Promise<void>((resolve, reject) => {
-    const link = document.createElement('link');
-    link.rel = 'prefetch';
-    link.href = url;
-    link.onload = () => resolve();
-    link.onerror = () => reject(new Error(`prefetch ${url}`));
-    document.head.append(link);
-  }));
+  const queue = createPrefetchQueue(
+    (url) =>
+      new Promise<void>((resolve, reject) => {
+        const link = document.createElement('link');
+        link.rel = 'prefetch';
+        link.href = url;
+        link.onload = () => resolve();
+        link.onerror = () => reject(new Error(`prefetch ${url}`));
+        document.head.append(link);
+      }),
+  );
   const connection = (navigator as Navigator & { connection?: { saveData?: boolean; effectiveType?: string } }).connection;
   if (connection?.saveData || /2g/.test(connection?.effectiveType ?? '')) return;
   let hover: ReturnType<typeof setTimeout> | undefined;

@@ -29,12 +29,18 @@ describe('prefetch queue', () => {
     let peak = 0;
     let active = 0;
     const loaded: string[] = [];
-    const queue = createPrefetchQueue((url) => new Promise<void>((resolve) => {
-      active++;
-      peak = Math.max(peak, active);
-      loaded.push(url);
-      pending.push(() => { active--; resolve(); });
-    }));
+    const queue = createPrefetchQueue(
+      (url) =>
+        new Promise<void>((resolve) => {
+          active++;
+          peak = Math.max(peak, active);
+          loaded.push(url);
+          pending.push(() => {
+            active--;
+            resolve();
+          });
+        }),
+    );
     for (let i = 0; i < 12; i++) queue.add(`/page/${i}`);
     queue.add('/page/3');
     expect(queue.running).toBe(MAX_CONCURRENT_PREFETCHES);

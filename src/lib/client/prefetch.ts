@@ -8,7 +8,10 @@ export const MAX_CONCURRENT_PREFETCHES = 5;
 const NEVER_AHEAD = /^\/(?:api|mon-compte|login|welcome|modifier-mon-|mailinglist|account|shop|shareholder|soutenir\/dons\/merci)(?:\/|$)/;
 
 /** The same-origin page address worth fetching ahead for this link, if any. */
-export function prefetchTarget(link: HTMLAnchorElement | { href: string; target: string; hasAttribute(name: string): boolean }, location: { origin: string; pathname: string; search: string }): string | null {
+export function prefetchTarget(
+  link: HTMLAnchorElement | { href: string; target: string; hasAttribute(name: string): boolean },
+  location: { origin: string; pathname: string; search: string },
+): string | null {
   if (!link.href || (link.target && link.target !== '_self')) return null;
   if (link.hasAttribute('download') || link.hasAttribute('data-astro-reload') || link.hasAttribute('data-no-prefetch')) return null;
   let url: URL;
@@ -32,10 +35,12 @@ export function createPrefetchQueue(load: (url: string) => Promise<unknown>, lim
     while (running < limit && waiting.length > 0) {
       const url = waiting.shift()!;
       running++;
-      void load(url).catch(() => undefined).finally(() => {
-        running--;
-        pump();
-      });
+      void load(url)
+        .catch(() => undefined)
+        .finally(() => {
+          running--;
+          pump();
+        });
     }
   };
   return {

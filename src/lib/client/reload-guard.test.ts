@@ -17,7 +17,12 @@ describe('chunk reload guard', () => {
 
   it('never reloads without storage to remember it, nor with refusing storage', () => {
     expect(claimReload('/', 0, null)).toBe(false);
-    const refusing = { getItem: () => null, setItem: () => { throw new Error('SecurityError'); } };
+    const refusing = {
+      getItem: () => null,
+      setItem: () => {
+        throw new Error('SecurityError');
+      },
+    };
     expect(claimReload('/', 0, refusing)).toBe(false);
   });
 

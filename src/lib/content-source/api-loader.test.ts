@@ -58,7 +58,10 @@ function harness(collection: ApiCollection, cacheDir: string) {
       calls.render += 1;
       return { html: `<p>${body.length}</p>`, metadata: {} };
     },
-    generateDigest: (value: Record<string, unknown> | string) => createHash('sha1').update(typeof value === 'string' ? value : JSON.stringify(value)).digest('hex'),
+    generateDigest: (value: Record<string, unknown> | string) =>
+      createHash('sha1')
+        .update(typeof value === 'string' ? value : JSON.stringify(value))
+        .digest('hex'),
   } as unknown as Pick<LoaderContext, 'store' | 'logger' | 'parseData' | 'renderMarkdown' | 'generateDigest' | 'config'>;
   return { store, calls, logs, load: (settings: ApiSourceSettings) => loadCollection(context, collection, API_COLLECTIONS[collection], settings) };
 }
@@ -183,7 +186,9 @@ describe('a CMS at fault stops the build, naming what is wrong, and stores nothi
     const { store, load } = harness('tags', cacheDir);
     api.faults.delayMs = 800;
     const started = Date.now();
-    await expect(load({ ...settings, timeoutMs: 200, retries: 1 })).rejects.toThrow(/n’a pas répondu dans les 0,2 s.*collection « tags », page 1, après 2 tentatives/);
+    await expect(load({ ...settings, timeoutMs: 200, retries: 1 })).rejects.toThrow(
+      /n’a pas répondu dans les 0,2 s.*collection « tags », page 1, après 2 tentatives/,
+    );
     expect(Date.now() - started).toBeLessThan(2_000);
     expect(store.map.size).toBe(0);
   });
@@ -192,7 +197,9 @@ describe('a CMS at fault stops the build, naming what is wrong, and stores nothi
     const gone = await startFixtureServer({ contentDir: 'src/content' });
     await gone.close();
     const { load } = harness('tags', cacheDir);
-    await expect(load({ ...settings, url: new URL(gone.url), retries: 1 })).rejects.toThrow(/l’API de contenu est injoignable \(ECONNREFUSED\).*après 2 tentatives/);
+    await expect(load({ ...settings, url: new URL(gone.url), retries: 1 })).rejects.toThrow(
+      /l’API de contenu est injoignable \(ECONNREFUSED\).*après 2 tentatives/,
+    );
   });
 
   it('refuses an entry breaking the schema, naming its collection, id and field, and keeps what it had', async () => {
@@ -200,9 +207,7 @@ describe('a CMS at fault stops the build, naming what is wrong, and stores nothi
     await load(settings);
     api.update('stories', STORY, { title: 'Nouveau titre' });
     api.update('stories', BREVE, { lead: 'Court' });
-    await expect(load(settings)).rejects.toThrow(
-      `Contenu refusé (collection « stories », entrée « ${BREVE} », champ « lead ») : Trop petit`,
-    );
+    await expect(load(settings)).rejects.toThrow(`Contenu refusé (collection « stories », entrée « ${BREVE} », champ « lead ») : Trop petit`);
     // Nothing of this listing was stored: not even the valid change.
     expect(store.map.get(STORY)!.data['title']).not.toBe('Nouveau titre');
   });
@@ -210,7 +215,9 @@ describe('a CMS at fault stops the build, naming what is wrong, and stores nothi
   it('refuses a date without its offset, a wrong id, a missing image and audio from another origin', async () => {
     const stories = harness('stories', cacheDir);
     api.update('stories', STORY, { published: '2026-07-07T07:00:00' });
-    await expect(stories.load(settings)).rejects.toThrow(`(collection « stories », entrée « ${STORY} », champ « published ») : « 2026-07-07T07:00:00 » n’est pas une date ISO 8601 avec son décalage horaire`);
+    await expect(stories.load(settings)).rejects.toThrow(
+      `(collection « stories », entrée « ${STORY} », champ « published ») : « 2026-07-07T07:00:00 » n’est pas une date ISO 8601 avec son décalage horaire`,
+    );
 
     api.reload();
     const item = api.entry('stories', STORY);
@@ -219,11 +226,15 @@ describe('a CMS at fault stops the build, naming what is wrong, and stores nothi
 
     api.reload();
     api.update('stories', STORY, { cover: { ...item.data.cover, src: `${api.origin}/media/images/absente.jpg` } });
-    await expect(stories.load(settings)).rejects.toThrow(`(collection « stories », entrée « ${STORY} », champ « cover.src ») : Lecture du contenu impossible : l’API de contenu a répondu 404`);
+    await expect(stories.load(settings)).rejects.toThrow(
+      `(collection « stories », entrée « ${STORY} », champ « cover.src ») : Lecture du contenu impossible : l’API de contenu a répondu 404`,
+    );
 
     const episodes = harness('episodes', cacheDir);
     api.update('episodes', 'a-contre-courant/juger-en-vingt-minutes', { content_folder_url: 'https://audio.exemple.fr/podcasts/' });
-    await expect(episodes.load(settings)).rejects.toThrow('(collection « episodes », entrée « a-contre-courant/juger-en-vingt-minutes », champ « content_folder_url ») : le dossier audio doit être un chemin du site');
+    await expect(episodes.load(settings)).rejects.toThrow(
+      '(collection « episodes », entrée « a-contre-courant/juger-en-vingt-minutes », champ « content_folder_url ») : le dossier audio doit être un chemin du site',
+    );
   });
 
   it('refuses an ill-formed page', async () => {
@@ -239,7 +250,9 @@ describe('settings', () => {
     expect(() => contentSourceSettings({ CONTENT_SOURCE: 'cms' })).toThrow('Réglage CONTENT_SOURCE invalide');
     expect(() => contentSourceSettings({ CONTENT_SOURCE: 'api' })).toThrow('CONTENT_SOURCE=api demande CONTENT_API_URL');
     expect(() => contentSourceSettings({ CONTENT_SOURCE: 'api', CONTENT_API_URL: 'cms.exemple.fr' })).toThrow('Réglage CONTENT_API_URL invalide');
-    expect(() => contentSourceSettings({ CONTENT_SOURCE: 'api', CONTENT_API_URL: 'https://cms.exemple.fr', CONTENT_API_TIMEOUT_MS: '5s' })).toThrow('Réglage CONTENT_API_TIMEOUT_MS invalide');
+    expect(() => contentSourceSettings({ CONTENT_SOURCE: 'api', CONTENT_API_URL: 'https://cms.exemple.fr', CONTENT_API_TIMEOUT_MS: '5s' })).toThrow(
+      'Réglage CONTENT_API_TIMEOUT_MS invalide',
+    );
     const api = contentSourceSettings({ CONTENT_SOURCE: 'api', CONTENT_API_URL: 'https://cms.exemple.fr/api/v1', CONTENT_API_TOKEN: 't' });
     expect(api).toMatchObject({ kind: 'api', token: 't', pageSize: 100 });
     expect(api.kind === 'api' && api.url.href).toBe('https://cms.exemple.fr/api/v1/');

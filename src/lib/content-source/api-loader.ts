@@ -43,8 +43,7 @@ interface ApiItem {
   body?: string;
 }
 
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** Reads a whole listing: every page, following `next` until it is null. */
 async function readListing(
@@ -66,7 +65,9 @@ async function readListing(
     const { body, fresh } = await getPage(url, settings, purpose, cache);
     if (!fresh) unchanged += 1;
     if (!isObject(body) || !Array.isArray(body['items']) || !(body['next'] === null || typeof body['next'] === 'string')) {
-      throw new ContentSourceError(`Lecture du contenu impossible : la réponse à GET ${url.href} (${purpose}) n’a pas la forme { "items": [...], "next": … } attendue.`);
+      throw new ContentSourceError(
+        `Lecture du contenu impossible : la réponse à GET ${url.href} (${purpose}) n’a pas la forme { "items": [...], "next": … } attendue.`,
+      );
     }
     body['items'].forEach((raw, i) => {
       const position = { page: pages, index: i + 1 };
@@ -84,7 +85,9 @@ async function readListing(
     });
     cursor = body['next'] as string | null;
     if (cursor !== null && (cursors.has(cursor) || pages >= MAX_PAGES)) {
-      throw new ContentSourceError(`Lecture du contenu impossible : la pagination de la collection « ${collection} » revient au curseur « ${cursor} » (page ${pages}).`);
+      throw new ContentSourceError(
+        `Lecture du contenu impossible : la pagination de la collection « ${collection} » revient au curseur « ${cursor} » (page ${pages}).`,
+      );
     }
     if (cursor !== null) cursors.add(cursor);
   } while (cursor !== null);
@@ -143,13 +146,18 @@ export async function loadCollection(
     for (const field of spec.dates) {
       const value = data[field];
       if (value !== undefined && (typeof value !== 'string' || !ISO_WITH_OFFSET.test(value))) {
-        throw entryError({ ...at, field }, `« ${String(value)} » n’est pas une date ISO 8601 avec son décalage horaire, par exemple 2026-07-07T07:00:00+02:00.`);
+        throw entryError(
+          { ...at, field },
+          `« ${String(value)} » n’est pas une date ISO 8601 avec son décalage horaire, par exemple 2026-07-07T07:00:00+02:00.`,
+        );
       }
     }
     const issues = schemaIssues(spec.schema, data);
     if (issues?.length) {
       const [first, ...others] = issues;
-      const more = others.length ? ` (et ${others.length} autre${others.length > 1 ? 's' : ''} erreur${others.length > 1 ? 's' : ''} : ${others.map((issue) => issue.field || 'entrée').join(', ')})` : '';
+      const more = others.length
+        ? ` (et ${others.length} autre${others.length > 1 ? 's' : ''} erreur${others.length > 1 ? 's' : ''} : ${others.map((issue) => issue.field || 'entrée').join(', ')})`
+        : '';
       throw entryError({ ...at, field: first!.field || undefined }, `${first!.message}${more}`);
     }
     const expected = spec.idOf(data);
@@ -164,10 +172,14 @@ export async function loadCollection(
     const digest = digests.get(id)!;
     // Unchanged since the last build, its images still in the cache: kept as it is.
     const existing = store.get(id);
-    if (existing?.digest === digest && spec.images.every((field) => {
-      const src = (existing.data[field] as { src?: unknown } | undefined)?.src;
-      return typeof src !== 'string' || existsSync(src);
-    })) return;
+    if (
+      existing?.digest === digest &&
+      spec.images.every((field) => {
+        const src = (existing.data[field] as { src?: unknown } | undefined)?.src;
+        return typeof src !== 'string' || existsSync(src);
+      })
+    )
+      return;
     // Images become local files, which `image()` takes as absolute paths.
     const data = structuredClone(item.data);
     for (const field of spec.images) {

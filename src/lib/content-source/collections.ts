@@ -7,10 +7,7 @@
  * Categories and editorial pages are not served: they stay local files (see docs/content-api.md).
  */
 import { z } from 'astro/zod';
-import {
-  authorSchema, dossierSchema, episodeSchema, podcastSchema, storySchema, tagSchema,
-  type Reference, type SchemaHelpers,
-} from '../content-schemas';
+import { authorSchema, dossierSchema, episodeSchema, podcastSchema, storySchema, tagSchema, type Reference, type SchemaHelpers } from '../content-schemas';
 import type { CollectionSpec } from './api-loader';
 
 /** `image()` takes the image's address; `reference()` the referenced entry's id. */
@@ -44,7 +41,8 @@ export const API_COLLECTIONS = {
         ? undefined
         : {
             field: 'content_folder_url',
-            message: 'le dossier audio doit être un chemin du site (/media/…) : la politique de sécurité du site (media-src \'self\') bloquerait l’audio d’une autre origine.',
+            message:
+              "le dossier audio doit être un chemin du site (/media/…) : la politique de sécurité du site (media-src 'self') bloquerait l’audio d’une autre origine.",
           },
   },
 } satisfies Record<string, CollectionSpec>;

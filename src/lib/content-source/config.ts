@@ -44,7 +44,9 @@ export function contentSourceSettings(env: Record<string, string | undefined> = 
   try {
     url = new URL(raw.endsWith('/') ? raw : `${raw}/`);
   } catch {
-    throw new ContentSourceError(`Réglage CONTENT_API_URL invalide (« ${raw} ») : une adresse complète est attendue, par exemple https://cms.exemple.fr/api/v1/.`);
+    throw new ContentSourceError(
+      `Réglage CONTENT_API_URL invalide (« ${raw} ») : une adresse complète est attendue, par exemple https://cms.exemple.fr/api/v1/.`,
+    );
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {
     throw new ContentSourceError(`Réglage CONTENT_API_URL invalide (« ${raw} ») : une adresse http(s) est attendue.`);

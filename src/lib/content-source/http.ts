@@ -29,7 +29,11 @@ export async function request(
   url: URL,
   settings: HttpSettings,
   purpose: RequestPurpose,
-  { headers = {}, accept = (status: number) => status === 200, maxBytes = 64 * 1024 * 1024 }: {
+  {
+    headers = {},
+    accept = (status: number) => status === 200,
+    maxBytes = 64 * 1024 * 1024,
+  }: {
     headers?: Record<string, string>;
     accept?: (status: number) => boolean;
     maxBytes?: number;
@@ -65,7 +69,9 @@ export async function request(
         for await (const chunk of response.body as AsyncIterable<Uint8Array>) {
           size += chunk.byteLength;
           if (size > maxBytes) {
-            throw new ContentSourceError(`Lecture du contenu impossible : la réponse à GET ${url.href} (${purpose}) dépasse ${Math.round(maxBytes / 1024 / 1024)} Mo.`);
+            throw new ContentSourceError(
+              `Lecture du contenu impossible : la réponse à GET ${url.href} (${purpose}) dépasse ${Math.round(maxBytes / 1024 / 1024)} Mo.`,
+            );
           }
           chunks.push(Buffer.from(chunk));
         }
@@ -133,7 +139,12 @@ export class PageCache {
 
   async prune(): Promise<void> {
     const names = await readdir(this.#dir).catch(() => [] as string[]);
-    await Promise.all(names.map((name) => join(this.#dir, name)).filter((file) => !this.#used.has(file)).map((file) => rm(file, { force: true })));
+    await Promise.all(
+      names
+        .map((name) => join(this.#dir, name))
+        .filter((file) => !this.#used.has(file))
+        .map((file) => rm(file, { force: true })),
+    );
   }
 }
 
@@ -141,12 +152,7 @@ export class PageCache {
  * A JSON page, read conditionally: with the validators of the cached copy, a 304 answer gives
  * the cached body back. `fresh` says whether the API sent a new page.
  */
-export async function getPage(
-  url: URL,
-  settings: HttpSettings,
-  purpose: RequestPurpose,
-  cache: PageCache,
-): Promise<{ body: unknown; fresh: boolean }> {
+export async function getPage(url: URL, settings: HttpSettings, purpose: RequestPurpose, cache: PageCache): Promise<{ body: unknown; fresh: boolean }> {
   const cached = await cache.get(url.href);
   const headers: Record<string, string> = {};
   if (cached?.etag) headers['if-none-match'] = cached.etag;

@@ -58,7 +58,12 @@ export class MediaCache {
     }
     if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new ContentSourceError(`« ${address} » n’est pas une adresse http(s).`);
     // Named after the address's file name, for readable names under /_astro/, and its hash.
-    const base = (url.pathname.split('/').at(-1) ?? '').replace(/\.[^.]*$/, '').toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 60);
+    const base = (url.pathname.split('/').at(-1) ?? '')
+      .replace(/\.[^.]*$/, '')
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-|-$/g, '')
+      .slice(0, 60);
     const key = `${base || 'image'}-${createHash('sha256').update(url.href).digest('hex').slice(0, 16)}`;
     const fromPath = url.pathname.split('.').at(-1)?.toLowerCase() ?? '';
     // Known by its address already: no request.

@@ -30,7 +30,8 @@ export const POST: APIRoute = async (context) => {
   } else {
     // Without a signature: an editor's session, from this site.
     const current = await sessionUser(deps, context.cookies.get(SESSION_COOKIE)?.value);
-    if (!current || !isEditor(current.user)) return apiError(401, 'Notification non signée : les en-têtes X-Contrechamp-Timestamp et X-Contrechamp-Signature sont requis.');
+    if (!current || !isEditor(current.user))
+      return apiError(401, 'Notification non signée : les en-têtes X-Contrechamp-Timestamp et X-Contrechamp-Signature sont requis.');
     const refusal = checkOrigin(request, config().siteUrl.origin);
     if (refusal) return apiError(refusal.status, refusal.message);
     userId = current.user.id;

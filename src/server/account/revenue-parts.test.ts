@@ -20,7 +20,15 @@ import { deleteAccount, exportData } from './service';
 
 vi.setConfig({ testTimeout: 30_000 });
 const PASSWORD = 'un mot de passe solide';
-const billing = { given_name: 'Inès', family_name: 'Durand', address_line1: '3 rue du Port', address_line2: '', postal_code: '44000', city: 'Nantes', country: 'FR' };
+const billing = {
+  given_name: 'Inès',
+  family_name: 'Durand',
+  address_line1: '3 rue du Port',
+  address_line2: '',
+  postal_code: '44000',
+  city: 'Nantes',
+  country: 'FR',
+};
 
 describeEachDialect('account: orders and subscriptions', (kind) => {
   let test: TestDatabase;
@@ -32,8 +40,12 @@ describeEachDialect('account: orders and subscriptions', (kind) => {
   let otherId: string;
   let n = 0;
 
-  beforeAll(async () => { test = await createTestDatabase(kind); });
-  afterAll(async () => { await test.close(); });
+  beforeAll(async () => {
+    test = await createTestDatabase(kind);
+  });
+  afterAll(async () => {
+    await test.close();
+  });
   beforeEach(async () => {
     await test.db.deleteFrom('jobs').execute();
     sent = [];
@@ -46,10 +58,20 @@ describeEachDialect('account: orders and subscriptions', (kind) => {
   async function pay(owner: string, values: Record<string, string>) {
     const basket = parseBasket(values);
     if (!basket.ok) throw new Error(basket.message);
-    const placed = await placeOrder(deps, owner, basket.basket, 'printemps', { ...billing, methode: 'card', cgv: true, demarrage_immediat: true, tentative: randomUUID() });
+    const placed = await placeOrder(deps, owner, basket.basket, 'printemps', {
+      ...billing,
+      methode: 'card',
+      cgv: true,
+      demarrage_immediat: true,
+      tentative: randomUUID(),
+    });
     if (!placed.ok) throw new Error(placed.message);
     clock.advance(1000);
-    await submitSimulatedSession(provider, new URL(placed.url).pathname.split('/').pop()!, { action: 'pay', number: '4242424242424242', delivery: PROMPT_DELIVERY });
+    await submitSimulatedSession(provider, new URL(placed.url).pathname.split('/').pop()!, {
+      action: 'pay',
+      number: '4242424242424242',
+      delivery: PROMPT_DELIVERY,
+    });
     await deps.flush();
     // Each step at its own time: histories are ordered by time.
     clock.advance(1000);
@@ -79,7 +101,14 @@ describeEachDialect('account: orders and subscriptions', (kind) => {
     expect(orders.note).toContain('article L. 123-22 du Code de commerce');
     expect(orders.note).toContain('jamais conservés par Contrechamp');
     expect(orders.orders.map((o) => o.id)).toEqual([plan.orderId, gift.orderId]);
-    expect(orders.orders[0]).toMatchObject({ description: 'Abonnement Mensuel', amount_cents: 700, vat_cents: 14, status: 'paid', billing_name: 'Inès Durand', billing_address: { line1: '3 rue du Port', city: 'Nantes' } });
+    expect(orders.orders[0]).toMatchObject({
+      description: 'Abonnement Mensuel',
+      amount_cents: 700,
+      vat_cents: 14,
+      status: 'paid',
+      billing_name: 'Inès Durand',
+      billing_address: { line1: '3 rue du Port', city: 'Nantes' },
+    });
     expect(orders.orders[0]!.history.map((e) => e.to)).toEqual(['pending', 'paid']);
     expect(orders.payment_providers).toEqual([{ provider: 'simulated', since: expect.any(String) }]);
 
@@ -98,7 +127,13 @@ describeEachDialect('account: orders and subscriptions', (kind) => {
     for (const id of [plan.subscriptionId, gift.subscriptionId]) {
       expect(await subRow(id)).toMatchObject({ user_id: null, status: 'canceled', ended_at: '2026-11-23T10:00:06.000Z' });
     }
-    const events = await test.db.selectFrom('subscription_events').select(['type', 'from_status', 'to_status']).where('subscription_id', '=', plan.subscriptionId).orderBy('at').orderBy('id').execute();
+    const events = await test.db
+      .selectFrom('subscription_events')
+      .select(['type', 'from_status', 'to_status'])
+      .where('subscription_id', '=', plan.subscriptionId)
+      .orderBy('at')
+      .orderBy('id')
+      .execute();
     expect(events.at(-1)).toEqual({ type: 'account-deleted', from_status: 'active', to_status: 'canceled' });
     expect(await orderRow(plan.orderId)).toMatchObject({ user_id: null, status: 'paid', billing_name: 'Inès Durand', amount_cents: 700 });
     expect(await test.db.selectFrom('payment_customers').select('provider').where('user_id', '=', userId).execute()).toEqual([]);
@@ -108,7 +143,9 @@ describeEachDialect('account: orders and subscriptions', (kind) => {
     // Nothing more is charged, and the only mail is the deletion's acknowledgement.
     clock.set(new Date('2026-12-24T10:00:00Z'));
     await deps.flush();
-    expect(await test.db.selectFrom('orders').select('id').where('subscription_id', 'in', [plan.subscriptionId, gift.subscriptionId]).execute()).toHaveLength(2);
+    expect(await test.db.selectFrom('orders').select('id').where('subscription_id', 'in', [plan.subscriptionId, gift.subscriptionId]).execute()).toHaveLength(
+      2,
+    );
     expect(sent.filter((m) => m.to === `rgpd${n}@exemple.fr`).map((m) => m.template)).toEqual(['account-deleted']);
 
     // The neighbour's subscription renewed as usual.
@@ -122,7 +159,9 @@ describeEachDialect('account: orders and subscriptions', (kind) => {
     const before = await test.db.selectFrom('subscription_events').select('id').where('subscription_id', '=', plan.subscriptionId).execute();
     expect(await deleteAccount(deps, { userId, password: PASSWORD })).toEqual({ ok: true });
     expect(await subRow(plan.subscriptionId)).toMatchObject({ user_id: null, status: 'expired', ended_at: '2026-11-20T10:00:00.000Z' });
-    expect(await test.db.selectFrom('subscription_events').select('id').where('subscription_id', '=', plan.subscriptionId).execute()).toHaveLength(before.length);
+    expect(await test.db.selectFrom('subscription_events').select('id').where('subscription_id', '=', plan.subscriptionId).execute()).toHaveLength(
+      before.length,
+    );
   });
 
   /** The simulated provider, as if it ran the renewals (like Stripe), recording what it is told. */
@@ -133,7 +172,9 @@ describeEachDialect('account: orders and subscriptions', (kind) => {
     const fake: PaymentProvider = {
       ...provider,
       runsRenewals: true,
-      updateSubscription: async (change) => { updated.push(change); },
+      updateSubscription: async (change) => {
+        updated.push(change);
+      },
       postponeRenewal: async () => {},
       cancelSubscriptionNow: async (ref, key) => {
         if (failures-- > 0) throw new ProviderError('indisponible');
@@ -146,7 +187,11 @@ describeEachDialect('account: orders and subscriptions', (kind) => {
 
   it('with a provider that runs the renewals, the deletion tells it to end the subscription, retrying until it answers', async () => {
     const plan = await pay(userId, { formule: 'mensuel' });
-    await test.db.updateTable('subscriptions').set({ provider_ref: `sub_${plan.subscriptionId}` }).where('id', '=', plan.subscriptionId).execute();
+    await test.db
+      .updateTable('subscriptions')
+      .set({ provider_ref: `sub_${plan.subscriptionId}` })
+      .where('id', '=', plan.subscriptionId)
+      .execute();
     const told = renewingProvider(1);
     expect(await deleteAccount(deps, { userId, password: PASSWORD })).toEqual({ ok: true });
     expect(await subRow(plan.subscriptionId)).toMatchObject({ user_id: null, status: 'canceled' });
@@ -156,7 +201,11 @@ describeEachDialect('account: orders and subscriptions', (kind) => {
 
   it('a cancellation in arrears ends the provider’s subscription now (no retry of the unpaid period), not at period end', async () => {
     const plan = await pay(userId, { formule: 'mensuel' });
-    await test.db.updateTable('subscriptions').set({ provider_ref: `sub_${plan.subscriptionId}`, status: 'past_due' }).where('id', '=', plan.subscriptionId).execute();
+    await test.db
+      .updateTable('subscriptions')
+      .set({ provider_ref: `sub_${plan.subscriptionId}`, status: 'past_due' })
+      .where('id', '=', plan.subscriptionId)
+      .execute();
     const told = renewingProvider();
     expect(await cancelSubscription(deps, userId, plan.subscriptionId)).toMatchObject({ ok: true, endsAt: clock.now() });
     expect(told.ended).toEqual([[`sub_${plan.subscriptionId}`, `cancel-now:${plan.subscriptionId}`]]);
@@ -166,7 +215,11 @@ describeEachDialect('account: orders and subscriptions', (kind) => {
 
   it('a cancellation in arrears changes nothing when the provider does not answer', async () => {
     const plan = await pay(userId, { formule: 'mensuel' });
-    await test.db.updateTable('subscriptions').set({ provider_ref: `sub_${plan.subscriptionId}`, status: 'past_due' }).where('id', '=', plan.subscriptionId).execute();
+    await test.db
+      .updateTable('subscriptions')
+      .set({ provider_ref: `sub_${plan.subscriptionId}`, status: 'past_due' })
+      .where('id', '=', plan.subscriptionId)
+      .execute();
     renewingProvider(1);
     expect(await cancelSubscription(deps, userId, plan.subscriptionId)).toMatchObject({ ok: false, status: 503 });
     expect(await subRow(plan.subscriptionId)).toMatchObject({ status: 'past_due', cancel_at_period_end: 0 });

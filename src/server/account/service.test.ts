@@ -19,12 +19,21 @@ describeEachDialect('account', (kind) => {
   let email: string;
   let userId: string;
   let n = 0;
-  beforeAll(async () => { test = await createTestDatabase(kind); });
-  afterAll(async () => { await test.close(); });
+  beforeAll(async () => {
+    test = await createTestDatabase(kind);
+  });
+  afterAll(async () => {
+    await test.close();
+  });
   beforeEach(async () => {
     await test.db.deleteFrom('jobs').execute();
     sent = [];
-    const mailer: Mailer = { send: async (mail) => { sent.push(mail); return { messageId: 'x' }; } };
+    const mailer: Mailer = {
+      send: async (mail) => {
+        sent.push(mail);
+        return { messageId: 'x' };
+      },
+    };
     deps = withJobs({ db: test.db, mailer, clock: fakeClock(), siteUrl: new URL('https://contrechamp.example') });
     email = `personne${++n}@exemple.fr`;
     userId = await createUser(test.db, { email, password: PASSWORD, now: deps.clock.now() });
@@ -52,7 +61,10 @@ describeEachDialect('account', (kind) => {
   });
 
   it('refuses a profile change for a user who no longer exists, and changes nothing', async () => {
-    expect(await updateProfile(deps, { userId: 'inconnu', givenName: 'X', familyName: 'Y', address, newsletter: true })).toMatchObject({ ok: false, status: 401 });
+    expect(await updateProfile(deps, { userId: 'inconnu', givenName: 'X', familyName: 'Y', address, newsletter: true })).toMatchObject({
+      ok: false,
+      status: 401,
+    });
     expect(await test.db.selectFrom('newsletter_subscribers').select('id').where('email', '=', 'inconnu').execute()).toEqual([]);
   });
 

@@ -58,8 +58,20 @@ export async function listDocuments(db: Kysely<Database>, filter: DocumentFilter
     .leftJoin('billing_documents as invoice', 'invoice.id', 'd.refers_to_id')
     .leftJoin('billing_documents as note', (join) => join.onRef('note.refers_to_id', '=', 'd.id').on('note.kind', '=', 'credit_note'))
     .select([
-      'd.id', 'd.kind', 'd.label', 'd.issued_at', 'd.year', 'd.total_cents', 'd.vat_cents', 'd.buyer_name', 'd.order_id',
-      'u.email as owner_email', 'invoice.id as invoice_id', 'invoice.label as invoice_label', 'note.id as note_id', 'note.label as note_label',
+      'd.id',
+      'd.kind',
+      'd.label',
+      'd.issued_at',
+      'd.year',
+      'd.total_cents',
+      'd.vat_cents',
+      'd.buyer_name',
+      'd.order_id',
+      'u.email as owner_email',
+      'invoice.id as invoice_id',
+      'invoice.label as invoice_label',
+      'note.id as note_id',
+      'note.label as note_label',
     ])
     .orderBy('d.issued_at', 'desc')
     .orderBy('d.number', 'desc')
@@ -76,7 +88,12 @@ export async function listDocuments(db: Kysely<Database>, filter: DocumentFilter
     buyerName: r.buyer_name,
     ownerEmail: r.owner_email,
     orderId: r.order_id,
-    related: r.invoice_id && r.invoice_label ? { id: r.invoice_id, label: r.invoice_label } : r.note_id && r.note_label ? { id: r.note_id, label: r.note_label } : null,
+    related:
+      r.invoice_id && r.invoice_label
+        ? { id: r.invoice_id, label: r.invoice_label }
+        : r.note_id && r.note_label
+          ? { id: r.note_id, label: r.note_label }
+          : null,
   }));
 }
 
@@ -120,18 +137,39 @@ export interface ExportRow {
  * Documents of these kinds issued in [from, to), oldest first, a batch at a time: the next batch
  * starts after `after` (issued_at, id), so that a year of documents never sits in memory at once.
  */
-export async function exportBatch(db: Kysely<Database>, kinds: DocumentKind[], from: string, to: string, after: { issuedAt: string; id: string } | null, limit: number): Promise<ExportRow[]> {
+export async function exportBatch(
+  db: Kysely<Database>,
+  kinds: DocumentKind[],
+  from: string,
+  to: string,
+  after: { issuedAt: string; id: string } | null,
+  limit: number,
+): Promise<ExportRow[]> {
   let query = db
     .selectFrom('billing_documents as d')
     .leftJoin('orders as o', 'o.id', 'd.order_id')
     .select((eb) => [
-      'd.id', 'd.kind', 'd.label', 'd.issued_at', 'd.content', 'd.order_id', 'o.reference', 'o.payment_ref', 'o.status',
-      eb.selectFrom('order_events as e').select((e) => e.fn.min('e.at').as('at')).whereRef('e.order_id', '=', 'd.order_id').where('e.to_status', '=', 'refunded').as('refunded_at'),
+      'd.id',
+      'd.kind',
+      'd.label',
+      'd.issued_at',
+      'd.content',
+      'd.order_id',
+      'o.reference',
+      'o.payment_ref',
+      'o.status',
+      eb
+        .selectFrom('order_events as e')
+        .select((e) => e.fn.min('e.at').as('at'))
+        .whereRef('e.order_id', '=', 'd.order_id')
+        .where('e.to_status', '=', 'refunded')
+        .as('refunded_at'),
     ])
     .where('d.kind', 'in', kinds)
     .where('d.issued_at', '>=', from)
     .where('d.issued_at', '<', to);
-  if (after) query = query.where((eb) => eb.or([eb('d.issued_at', '>', after.issuedAt), eb.and([eb('d.issued_at', '=', after.issuedAt), eb('d.id', '>', after.id)])]));
+  if (after)
+    query = query.where((eb) => eb.or([eb('d.issued_at', '>', after.issuedAt), eb.and([eb('d.issued_at', '=', after.issuedAt), eb('d.id', '>', after.id)])]));
   const rows = await query.orderBy('d.issued_at').orderBy('d.id').limit(limit).execute();
   return rows.map((r) => ({
     id: r.id,
@@ -151,7 +189,13 @@ export async function exportBatch(db: Kysely<Database>, kinds: DocumentKind[], f
 export async function documentsOfOrders(db: Kysely<Database>, orderIds: string[]): Promise<Map<string, { id: string; kind: DocumentKind; label: string }[]>> {
   const byOrder = new Map<string, { id: string; kind: DocumentKind; label: string }[]>(orderIds.map((id) => [id, []]));
   if (orderIds.length === 0) return byOrder;
-  const rows = await db.selectFrom('billing_documents').select(['id', 'kind', 'label', 'order_id']).where('order_id', 'in', orderIds).orderBy('issued_at').orderBy('number').execute();
+  const rows = await db
+    .selectFrom('billing_documents')
+    .select(['id', 'kind', 'label', 'order_id'])
+    .where('order_id', 'in', orderIds)
+    .orderBy('issued_at')
+    .orderBy('number')
+    .execute();
   for (const r of rows) if (r.order_id) byOrder.get(r.order_id)?.push({ id: r.id, kind: r.kind, label: r.label });
   return byOrder;
 }

@@ -37,8 +37,16 @@ describe('document numbers as typed in the search', () => {
 
   it('reads the export period from the address, Paris days included; refuses the rest in French', () => {
     const period = (query: string) => parseExportRequest(new URLSearchParams(query));
-    expect(period('contenu=factures&annee=2026')).toMatchObject({ ok: true, content: 'factures', period: { from: new Date('2025-12-31T23:00:00Z'), to: new Date('2026-12-31T23:00:00Z'), slug: '2026' } });
-    expect(period('contenu=dons&annee=2026&du=2026-03-01&au=2026-03-31')).toMatchObject({ ok: true, content: 'dons', period: { from: new Date('2026-02-28T23:00:00Z'), to: new Date('2026-03-31T22:00:00Z'), slug: '2026-03-01_2026-03-31' } });
+    expect(period('contenu=factures&annee=2026')).toMatchObject({
+      ok: true,
+      content: 'factures',
+      period: { from: new Date('2025-12-31T23:00:00Z'), to: new Date('2026-12-31T23:00:00Z'), slug: '2026' },
+    });
+    expect(period('contenu=dons&annee=2026&du=2026-03-01&au=2026-03-31')).toMatchObject({
+      ok: true,
+      content: 'dons',
+      period: { from: new Date('2026-02-28T23:00:00Z'), to: new Date('2026-03-31T22:00:00Z'), slug: '2026-03-01_2026-03-31' },
+    });
     expect(period('contenu=factures&du=2026-03-01&au=')).toMatchObject({ ok: false, status: 422, message: expect.stringContaining('les deux dates') });
     expect(period('contenu=factures&du=2026-02-30&au=2026-03-01')).toMatchObject({ ok: false, status: 422, message: expect.stringContaining('Date invalide') });
     expect(period('contenu=factures&du=2026-04-01&au=2026-03-01')).toMatchObject({ ok: false, status: 422, message: expect.stringContaining('précéder') });
@@ -47,8 +55,23 @@ describe('document numbers as typed in the search', () => {
   });
 });
 
-const billing = { given_name: 'Émile', family_name: 'Lefèvre', address_line1: '3 rue du Port', address_line2: '', postal_code: '44000', city: 'Nantes', country: 'FR' };
-const form = (over: Partial<CheckoutInput> = {}): CheckoutInput => ({ ...billing, methode: 'card', cgv: true, demarrage_immediat: true, tentative: randomUUID(), ...over });
+const billing = {
+  given_name: 'Émile',
+  family_name: 'Lefèvre',
+  address_line1: '3 rue du Port',
+  address_line2: '',
+  postal_code: '44000',
+  city: 'Nantes',
+  country: 'FR',
+};
+const form = (over: Partial<CheckoutInput> = {}): CheckoutInput => ({
+  ...billing,
+  methode: 'card',
+  cgv: true,
+  demarrage_immediat: true,
+  tentative: randomUUID(),
+  ...over,
+});
 
 describeEachDialect('back-office billing', (kind) => {
   let test: TestDatabase;
@@ -65,7 +88,13 @@ describeEachDialect('back-office billing', (kind) => {
   let n = 0;
 
   const sessionOf = (url: string) => new URL(url, 'https://contrechamp.example').pathname.split('/').pop()!;
-  async function pay(buyer: string, values: Record<string, string>, over: Partial<CheckoutInput> = {}, gift?: Record<string, string>, number = '4242424242424242') {
+  async function pay(
+    buyer: string,
+    values: Record<string, string>,
+    over: Partial<CheckoutInput> = {},
+    gift?: Record<string, string>,
+    number = '4242424242424242',
+  ) {
     const basket = parseBasket(values);
     if (!basket.ok) throw new Error(basket.message);
     // A minute between two payments: the lists are newest first.
@@ -85,7 +114,12 @@ describeEachDialect('back-office billing', (kind) => {
 
   beforeAll(async () => {
     test = await createTestDatabase(kind);
-    const mailer: Mailer = { send: async (mail) => { sent.push(mail); return { messageId: 'x' }; } };
+    const mailer: Mailer = {
+      send: async (mail) => {
+        sent.push(mail);
+        return { messageId: 'x' };
+      },
+    };
     deps = withJobs({ db: test.db, mailer, clock, siteUrl: new URL('https://contrechamp.example') });
     provider = createSimulatedProvider(deps, { sepaDelayMs: 60_000, signingKey: TEST_WEBHOOK_KEY });
     deps.payments = provider;
@@ -99,30 +133,78 @@ describeEachDialect('back-office billing', (kind) => {
     await refund(refundedOrder);
     await refund(donation);
     // A business whose contact typed a formula as their name (F-000002), and a donation (RD-000002).
-    await pay(societe, { formule: 'annuel' }, { given_name: '=HYPERLINK("http://x.example")', family_name: 'Dupont', company: 'SARL Les Amis; du "Port"', siren: '732829320' });
+    await pay(
+      societe,
+      { formule: 'annuel' },
+      { given_name: '=HYPERLINK("http://x.example")', family_name: 'Dupont', company: 'SARL Les Amis; du "Port"', siren: '732829320' },
+    );
     await pay(societe, { don: '1000', frequence: 'unique' }, { given_name: '@Marie', family_name: 'Dupont' });
     // Paid at 0:30 on 1 January 2026 in Paris (23:30 UTC on the 31st): a 2026 invoice (F-000003, issued by the sweep).
     const paidAt = new Date('2025-12-31T23:30:00Z');
-    ({ order: { id: newYearOrder } } = await insertOrder(test.db, {
-      userId: readerId, purpose: 'subscription', reason: 'initial', offerId: 'mensuel', description: 'Abonnement Mensuel', interval: 'month', amountCents: 700, vatRateBp: 210, vatCents: 14,
-      source: null, method: 'card', provider: 'simulated', subscriptionId: null, attemptKey: `ny:${randomUUID()}`, billingName: 'Nora Nouvelan', status: 'paid', paymentRef: 'ch_nouvel_an', paidAt,
-    }, paidAt));
+    ({
+      order: { id: newYearOrder },
+    } = await insertOrder(
+      test.db,
+      {
+        userId: readerId,
+        purpose: 'subscription',
+        reason: 'initial',
+        offerId: 'mensuel',
+        description: 'Abonnement Mensuel',
+        interval: 'month',
+        amountCents: 700,
+        vatRateBp: 210,
+        vatCents: 14,
+        source: null,
+        method: 'card',
+        provider: 'simulated',
+        subscriptionId: null,
+        attemptKey: `ny:${randomUUID()}`,
+        billingName: 'Nora Nouvelan',
+        status: 'paid',
+        paymentRef: 'ch_nouvel_an',
+        paidAt,
+      },
+      paidAt,
+    ));
     // The sweep dates a document the day it issues it: these two run on the day of their payment.
     const today = clock.now();
     clock.set(paidAt);
     await sweepMissingDocuments(deps);
     // Paid at 23:30 on 31 December 2024 in Paris: a 2024 invoice (F-000004).
     const before = new Date('2024-12-31T22:30:00Z');
-    await insertOrder(test.db, {
-      userId: readerId, purpose: 'subscription', reason: 'initial', offerId: 'mensuel', description: 'Abonnement Mensuel', interval: 'month', amountCents: 700, vatRateBp: 210, vatCents: 14,
-      source: null, method: 'card', provider: 'simulated', subscriptionId: null, attemptKey: `old:${randomUUID()}`, billingName: 'Nora Nouvelan', status: 'paid', paymentRef: 'ch_ancien', paidAt: before,
-    }, before);
+    await insertOrder(
+      test.db,
+      {
+        userId: readerId,
+        purpose: 'subscription',
+        reason: 'initial',
+        offerId: 'mensuel',
+        description: 'Abonnement Mensuel',
+        interval: 'month',
+        amountCents: 700,
+        vatRateBp: 210,
+        vatCents: 14,
+        source: null,
+        method: 'card',
+        provider: 'simulated',
+        subscriptionId: null,
+        attemptKey: `old:${randomUUID()}`,
+        billingName: 'Nora Nouvelan',
+        status: 'paid',
+        paymentRef: 'ch_ancien',
+        paidAt: before,
+      },
+      before,
+    );
     clock.set(before);
     await sweepMissingDocuments(deps);
     clock.set(today);
     await deps.flush();
   });
-  afterAll(async () => { await test.close(); });
+  afterAll(async () => {
+    await test.close();
+  });
 
   const labels = (r: Awaited<ReturnType<typeof searchDocuments>>) => (r.ok ? r.documents.map((d) => d.label) : r.message);
 
@@ -145,10 +227,18 @@ describeEachDialect('back-office billing', (kind) => {
     expect(labels(await searchDocuments(deps, adminId, { query: '', kind: 'credit_note' }))).toEqual(['AV-000001']);
     expect(await searchDocuments(deps, adminId, { query: 'x' })).toMatchObject({ ok: false, status: 422 });
     // A credit note and its invoice name each other; each row leads to its order.
-    const invoice = (await searchDocuments(deps, adminId, { query: 'F-000001' }));
-    const note = (await searchDocuments(deps, adminId, { query: 'AV-000001' }));
+    const invoice = await searchDocuments(deps, adminId, { query: 'F-000001' });
+    const note = await searchDocuments(deps, adminId, { query: 'AV-000001' });
     if (!invoice.ok || !note.ok) throw new Error('search failed');
-    expect(invoice.documents[0]).toMatchObject({ kind: 'invoice', totalCents: 700, vatCents: 14, buyerName: 'Émile Lefèvre', ownerEmail: 'emile.lefevre@exemple.fr', orderId: refundedOrder, related: { id: note.documents[0]!.id, label: 'AV-000001' } });
+    expect(invoice.documents[0]).toMatchObject({
+      kind: 'invoice',
+      totalCents: 700,
+      vatCents: 14,
+      buyerName: 'Émile Lefèvre',
+      ownerEmail: 'emile.lefevre@exemple.fr',
+      orderId: refundedOrder,
+      related: { id: note.documents[0]!.id, label: 'AV-000001' },
+    });
     expect(note.documents[0]).toMatchObject({ kind: 'credit_note', related: { id: invoice.documents[0]!.id, label: 'F-000001' } });
   });
 
@@ -160,16 +250,49 @@ describeEachDialect('back-office billing', (kind) => {
     expect(file).toMatchObject({ filename: 'contrechamp-factures-2026.csv', count: 4 });
     const [header, ...rows] = parseCsv(file.csv);
     expect(header).toEqual(EXPORT_HEADER);
-    const byNumber: Record<string, Record<string, string>> = Object.fromEntries(rows.map((r) => [r[0]!, Object.fromEntries(header!.map((h, i) => [h, r[i]!]))]));
+    const byNumber: Record<string, Record<string, string>> = Object.fromEntries(
+      rows.map((r) => [r[0]!, Object.fromEntries(header!.map((h, i) => [h, r[i]!]))]),
+    );
     expect(Object.keys(byNumber)).toEqual(['F-000003', 'F-000001', 'AV-000001', 'F-000002']);
     // The order is named by the reference its invoice and mails print, never by its id.
     const referenceOf = async (id: string) => (await test.db.selectFrom('orders').select('reference').where('id', '=', id).executeTakeFirstOrThrow()).reference;
     const refunded = await referenceOf(refundedOrder);
     expect(refunded).toMatch(/^[0-9A-HJKMNP-TV-Z]{5}-[0-9A-HJKMNP-TV-Z]{5}$/);
-    expect(byNumber['F-000003']).toMatchObject({ Type: 'Facture', Date: '01/01/2026', Acheteur: 'Nora Nouvelan', 'Montant TTC': '7,00', Commande: await referenceOf(newYearOrder), 'Référence de paiement': 'ch_nouvel_an' });
-    expect(byNumber['F-000001']).toMatchObject({ Type: 'Facture', Date: '23/11/2026', Acheteur: 'Émile Lefèvre', Entreprise: '', SIREN: '', 'Montant HT': '6,86', 'Taux de TVA (%)': '2,1', TVA: '0,14', 'Montant TTC': '7,00', 'Facture annulée': '', Commande: refunded, 'Remboursé le': '23/11/2026' });
-    expect(byNumber['AV-000001']).toMatchObject({ Type: 'Avoir', 'Montant HT': '-6,86', TVA: '-0,14', 'Montant TTC': '-7,00', 'Facture annulée': 'F-000001', Commande: refunded });
-    expect(byNumber['F-000002']).toMatchObject({ Acheteur: `'=HYPERLINK("http://x.example") Dupont`, Entreprise: 'SARL Les Amis; du "Port"', SIREN: '732 829 320' });
+    expect(byNumber['F-000003']).toMatchObject({
+      Type: 'Facture',
+      Date: '01/01/2026',
+      Acheteur: 'Nora Nouvelan',
+      'Montant TTC': '7,00',
+      Commande: await referenceOf(newYearOrder),
+      'Référence de paiement': 'ch_nouvel_an',
+    });
+    expect(byNumber['F-000001']).toMatchObject({
+      Type: 'Facture',
+      Date: '23/11/2026',
+      Acheteur: 'Émile Lefèvre',
+      Entreprise: '',
+      SIREN: '',
+      'Montant HT': '6,86',
+      'Taux de TVA (%)': '2,1',
+      TVA: '0,14',
+      'Montant TTC': '7,00',
+      'Facture annulée': '',
+      Commande: refunded,
+      'Remboursé le': '23/11/2026',
+    });
+    expect(byNumber['AV-000001']).toMatchObject({
+      Type: 'Avoir',
+      'Montant HT': '-6,86',
+      TVA: '-0,14',
+      'Montant TTC': '-7,00',
+      'Facture annulée': 'F-000001',
+      Commande: refunded,
+    });
+    expect(byNumber['F-000002']).toMatchObject({
+      Acheteur: `'=HYPERLINK("http://x.example") Dupont`,
+      Entreprise: 'SARL Les Amis; du "Port"',
+      SIREN: '732 829 320',
+    });
     for (const r of Object.values(byNumber)) {
       const cents = (v: string) => Math.round(Number(v.replace(',', '.')) * 100);
       expect(cents(r['Montant HT']!) + cents(r.TVA!)).toBe(cents(r['Montant TTC']!));
@@ -183,7 +306,10 @@ describeEachDialect('back-office billing', (kind) => {
     // 2024 has its own; a period of days picks the new year's day only.
     const old = parseExportRequest(new URLSearchParams('contenu=factures&annee=2024'));
     if (!old.ok) throw new Error(old.message);
-    expect((await accountingExport(deps, adminId, old.content, old.period)).ok && parseCsv((await accountingExport(deps, adminId, old.content, old.period) as { csv: string }).csv).map((r) => r[0])).toEqual(['Numéro', 'F-000004']);
+    expect(
+      (await accountingExport(deps, adminId, old.content, old.period)).ok &&
+        parseCsv(((await accountingExport(deps, adminId, old.content, old.period)) as { csv: string }).csv).map((r) => r[0]),
+    ).toEqual(['Numéro', 'F-000004']);
     const day = parseExportRequest(new URLSearchParams('contenu=factures&du=2026-01-01&au=2026-01-01'));
     if (!day.ok) throw new Error(day.message);
     const dayFile = await accountingExport(deps, adminId, day.content, day.period);
@@ -205,8 +331,21 @@ describeEachDialect('back-office billing', (kind) => {
 
   it('the gifts sold with their states, never their code', async () => {
     const paul = { given_name: 'Paul', family_name: 'Offrant' };
-    const giftOf = (over: Record<string, string>) => ({ destinataire_nom: 'Camille Lefèvre', remise: 'email', destinataire_email: 'camille@exemple.fr', message: 'Bonne lecture', date_envoi: '2026-12-24', ...over });
-    const buyer = await createUser(test.db, { email: `offrant${++n}@exemple.fr`, password: 'un mot de passe solide', givenName: 'Paul', familyName: 'Offrant', now: clock.now() });
+    const giftOf = (over: Record<string, string>) => ({
+      destinataire_nom: 'Camille Lefèvre',
+      remise: 'email',
+      destinataire_email: 'camille@exemple.fr',
+      message: 'Bonne lecture',
+      date_envoi: '2026-12-24',
+      ...over,
+    });
+    const buyer = await createUser(test.db, {
+      email: `offrant${++n}@exemple.fr`,
+      password: 'un mot de passe solide',
+      givenName: 'Paul',
+      familyName: 'Offrant',
+      now: clock.now(),
+    });
     const codes: string[] = [];
     const codeOf = () => /Code cadeau\s*:\s*([0-9A-Z-]{19})/.exec(sent.filter((m) => /Votre abonnement offert/.test(m.subject)).at(-1)!.text)![1]!;
     // Scheduled for Christmas (issued); handed over by the buyer (issued); delivered today; activated; revoked; not paid.
@@ -228,9 +367,21 @@ describeEachDialect('back-office billing', (kind) => {
     if (!all.ok) throw new Error(all.message);
     expect(all.counts).toEqual({ pending: 1, issued: 2, delivered: 1, activated: 1, expired: 0, revoked: 1 });
     expect(all.gifts.map((g) => g.state)).toEqual(['pending', 'revoked', 'activated', 'delivered', 'issued', 'issued']);
-    expect(all.gifts.find((g) => g.orderId === activated)).toMatchObject({ state: 'activated', offerLabel: 'Abonnement offert 6 mois', buyerName: 'Paul Offrant', activatedByEmail: 'lecteur@exemple.fr', invoice: { label: expect.stringMatching(/^F-/) } });
+    expect(all.gifts.find((g) => g.orderId === activated)).toMatchObject({
+      state: 'activated',
+      offerLabel: 'Abonnement offert 6 mois',
+      buyerName: 'Paul Offrant',
+      activatedByEmail: 'lecteur@exemple.fr',
+      invoice: { label: expect.stringMatching(/^F-/) },
+    });
     expect(all.gifts.find((g) => g.orderId === revoked)?.revokedAt).not.toBeNull();
-    expect(all.gifts.map((g) => g.codeHint)).toEqual([null, ...codes.slice().reverse().map((c) => c.slice(-4))]);
+    expect(all.gifts.map((g) => g.codeHint)).toEqual([
+      null,
+      ...codes
+        .slice()
+        .reverse()
+        .map((c) => c.slice(-4)),
+    ]);
     // Neither the code, nor its keyed hash, nor its sealed copy leave the database.
     const shown = JSON.stringify(all);
     const stored = await test.db.selectFrom('gifts').select(['code_hash', 'code_sealed']).execute();

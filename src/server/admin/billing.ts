@@ -123,7 +123,11 @@ export async function billingYears(deps: Deps, adminUserId: string): Promise<num
 }
 
 /** The documents of these orders (the order list links each to its PDF). */
-export async function orderDocuments(deps: Deps, adminUserId: string, orderIds: string[]): Promise<Map<string, { id: string; kind: DocumentKind; label: string }[]>> {
+export async function orderDocuments(
+  deps: Deps,
+  adminUserId: string,
+  orderIds: string[],
+): Promise<Map<string, { id: string; kind: DocumentKind; label: string }[]>> {
   if (!(await adminOf(deps, adminUserId))) return new Map();
   return documentsOfOrders(deps.db, orderIds);
 }
@@ -157,7 +161,11 @@ export interface AdminGift extends GiftListRow {
 }
 
 /** Gifts sold, of one state or all, newest first; and how many there are in each state. */
-export async function giftsForAdmin(deps: Deps, adminUserId: string, state?: GiftState): Promise<Result<{ gifts: AdminGift[]; truncated: boolean; counts: Record<GiftState, number> }>> {
+export async function giftsForAdmin(
+  deps: Deps,
+  adminUserId: string,
+  state?: GiftState,
+): Promise<Result<{ gifts: AdminGift[]; truncated: boolean; counts: Record<GiftState, number> }>> {
   if (!(await adminOf(deps, adminUserId))) return fail(403, NOT_ADMIN);
   const now = deps.clock.now();
   const [rows, counts] = await Promise.all([listGifts(deps.db, state, now, GIFTS_LIMIT + 1), giftStateCounts(deps.db, now)]);
@@ -204,7 +212,8 @@ export function parseExportRequest(params: URLSearchParams): Result<{ content: E
   const au = params.get('au')?.trim() ?? '';
   if (du || au) {
     if (!du || !au) return fail(422, 'Indiquez les deux dates de la période, ou laissez-les vides pour exporter l’année choisie.');
-    if (!day.safeParse(du).success || !day.safeParse(au).success || !validDay(du) || !validDay(au)) return fail(422, 'Date invalide : utilisez le format jj/mm/aaaa.');
+    if (!day.safeParse(du).success || !day.safeParse(au).success || !validDay(du) || !validDay(au))
+      return fail(422, 'Date invalide : utilisez le format jj/mm/aaaa.');
     if (du > au) return fail(422, 'La date de début doit précéder la date de fin.');
     return { ok: true, content, period: { from: parisMidnight(du), to: parisMidnight(nextDay(au)), slug: `${du}_${au}` } };
   }
@@ -257,7 +266,12 @@ function exportLine(row: Awaited<ReturnType<typeof exportBatch>>[number]): CsvCe
 }
 
 /** The CSV of a period's invoices and credit notes, or of its donation receipts, oldest first. */
-export async function accountingExport(deps: Deps, adminUserId: string, content: ExportContent, period: ExportPeriod): Promise<Result<{ csv: string; filename: string; count: number }>> {
+export async function accountingExport(
+  deps: Deps,
+  adminUserId: string,
+  content: ExportContent,
+  period: ExportPeriod,
+): Promise<Result<{ csv: string; filename: string; count: number }>> {
   if (!(await adminOf(deps, adminUserId))) return fail(403, NOT_ADMIN);
   const lines: CsvCell[][] = [];
   let after: { issuedAt: string; id: string } | null = null;

@@ -62,15 +62,33 @@ describeEachDialect('back-office', (kind) => {
   let editorId: string;
   let n = 0;
 
-  beforeAll(async () => { test = await createTestDatabase(kind); });
-  afterAll(async () => { await test.close(); });
+  beforeAll(async () => {
+    test = await createTestDatabase(kind);
+  });
+  afterAll(async () => {
+    await test.close();
+  });
   beforeEach(async () => {
-    for (const table of ['order_events', 'orders', 'subscription_events', 'subscriptions', 'jobs', 'provider_events', 'simulated_charges', 'simulated_sessions'] as const) {
+    for (const table of [
+      'order_events',
+      'orders',
+      'subscription_events',
+      'subscriptions',
+      'jobs',
+      'provider_events',
+      'simulated_charges',
+      'simulated_sessions',
+    ] as const) {
       await test.db.deleteFrom(table).execute();
     }
     sent = [];
     clock = fakeClock(new Date('2026-11-23T10:00:00Z'));
-    const mailer: Mailer = { send: async (mail) => { sent.push(mail); return { messageId: 'x' }; } };
+    const mailer: Mailer = {
+      send: async (mail) => {
+        sent.push(mail);
+        return { messageId: 'x' };
+      },
+    };
     deps = withJobs({ db: test.db, mailer, clock, siteUrl: new URL('https://contrechamp.example') });
     n++;
     adminId = await createUser(test.db, { email: `admin${n}@exemple.fr`, password: 'un mot de passe solide', role: 'admin', now: clock.now() });
@@ -88,8 +106,17 @@ describeEachDialect('back-office', (kind) => {
     const basket = parseBasket({ formule: 'mensuel' });
     if (!basket.ok) throw new Error(basket.message);
     const placed = await placeOrder(deps, userId, basket.basket, source, {
-      given_name: 'Agnès', family_name: 'Abonnée', address_line1: '8 rue des Lilas', address_line2: '', postal_code: '69003', city: 'Lyon', country: 'FR',
-      methode: 'card', cgv: true, demarrage_immediat: true, tentative: randomUUID(),
+      given_name: 'Agnès',
+      family_name: 'Abonnée',
+      address_line1: '8 rue des Lilas',
+      address_line2: '',
+      postal_code: '69003',
+      city: 'Lyon',
+      country: 'FR',
+      methode: 'card',
+      cgv: true,
+      demarrage_immediat: true,
+      tentative: randomUUID(),
     });
     if (!placed.ok) throw new Error(placed.message);
     // Histories are ordered by time: each step a little later, as in life.
@@ -104,14 +131,34 @@ describeEachDialect('back-office', (kind) => {
   }
 
   /** An order written as it would stand after its events (for sums and refusals). */
-  async function orderOf(userId: string, over: { status: OrderStatus; paidAt?: string; amountCents?: number; source?: string | null; paymentRef?: string | null; createdAt?: string }) {
+  async function orderOf(
+    userId: string,
+    over: { status: OrderStatus; paidAt?: string; amountCents?: number; source?: string | null; paymentRef?: string | null; createdAt?: string },
+  ) {
     const created = new Date(over.createdAt ?? over.paidAt ?? clock.now().toISOString());
-    const { order } = await insertOrder(test.db, {
-      userId, purpose: 'donation', reason: 'initial', offerId: 'don', description: 'Don', interval: null, amountCents: over.amountCents ?? 1000, vatRateBp: 0, vatCents: 0,
-      source: over.source ?? null, method: 'card', provider: 'simulated', subscriptionId: null, attemptKey: randomUUID(), status: over.status,
-      paymentRef: over.paymentRef === undefined ? (over.status === 'paid' || over.status === 'refunded' ? `ch_sim_${randomUUID()}` : null) : over.paymentRef,
-      paidAt: over.paidAt ? new Date(over.paidAt) : null,
-    }, created);
+    const { order } = await insertOrder(
+      test.db,
+      {
+        userId,
+        purpose: 'donation',
+        reason: 'initial',
+        offerId: 'don',
+        description: 'Don',
+        interval: null,
+        amountCents: over.amountCents ?? 1000,
+        vatRateBp: 0,
+        vatCents: 0,
+        source: over.source ?? null,
+        method: 'card',
+        provider: 'simulated',
+        subscriptionId: null,
+        attemptKey: randomUUID(),
+        status: over.status,
+        paymentRef: over.paymentRef === undefined ? (over.status === 'paid' || over.status === 'refunded' ? `ch_sim_${randomUUID()}` : null) : over.paymentRef,
+        paidAt: over.paidAt ? new Date(over.paidAt) : null,
+      },
+      created,
+    );
     return order.id;
   }
 
@@ -125,13 +172,19 @@ describeEachDialect('back-office', (kind) => {
       for (const query of [`abonnee${n}@exemple.fr`, `ABONNEE${n}@EXEMPLE.FR`, `  Abonnee${n}@`, `abonnee${n}`]) {
         const found = await searchOrders(deps, adminId, query);
         if (!found.ok) throw new Error(found.message);
-        expect(found.orders.map((o) => o.order.id), query).toEqual([later, orderId]);
+        expect(
+          found.orders.map((o) => o.order.id),
+          query,
+        ).toEqual([later, orderId]);
       }
       const found = await searchOrders(deps, adminId, `abonnee${n}@exemple.fr`);
       if (!found.ok) throw new Error(found.message);
       const paid = found.orders[1]!;
       expect(paid.person).toEqual({ id: userId, email: `abonnee${n}@exemple.fr`, name: 'Agnès Abonnée' });
-      expect(paid.events.map((e) => [e.from, e.to])).toEqual([[null, 'pending'], ['pending', 'paid']]);
+      expect(paid.events.map((e) => [e.from, e.to])).toEqual([
+        [null, 'pending'],
+        ['pending', 'paid'],
+      ]);
       expect(paid.events[1]!.cause).toBe('Paiement reçu (Carte •••• 4242)');
       expect(paid.refund).toEqual({ can: true });
       expect(found.orders[0]!.refund).toMatchObject({ can: false, requested: false });
@@ -144,7 +197,10 @@ describeEachDialect('back-office', (kind) => {
       for (const query of [reference, reference.toLowerCase().replace('-', ' '), ` ${reference.replace('-', '')} `]) {
         const found = await searchOrders(deps, adminId, query);
         if (!found.ok) throw new Error(found.message);
-        expect(found.orders.map((o) => o.order.id), query).toEqual([orderId]);
+        expect(
+          found.orders.map((o) => o.order.id),
+          query,
+        ).toEqual([orderId]);
         expect(found.orders[0]!.order.reference).toBe(reference);
       }
     });
@@ -154,7 +210,12 @@ describeEachDialect('back-office', (kind) => {
       const found = await searchSubscriptions(deps, adminId, `ABONNEE${n}@exemple`);
       if (!found.ok) throw new Error(found.message);
       expect(found.subscriptions).toHaveLength(1);
-      expect(found.subscriptions[0]).toMatchObject({ label: 'Abonnement Mensuel', cancelable: true, person: { email: `abonnee${n}@exemple.fr` }, subscription: { id: subscriptionId, status: 'active' } });
+      expect(found.subscriptions[0]).toMatchObject({
+        label: 'Abonnement Mensuel',
+        cancelable: true,
+        person: { email: `abonnee${n}@exemple.fr` },
+        subscription: { id: subscriptionId, status: 'active' },
+      });
       expect(found.subscriptions[0]!.events.map((e) => e.type)).toEqual(['created', 'started']);
 
       for (const query of ['%@exemple.fr', `abonnee${n}%`, `_bonnee${n}@`, 'personne@exemple.fr']) {
@@ -186,7 +247,11 @@ describeEachDialect('back-office', (kind) => {
       expect(await refundsAtProvider()).toHaveLength(1);
       const events = await eventsOf(orderId);
       expect(events.filter((e) => e.cause.startsWith('Remboursement demandé'))).toEqual([
-        expect.objectContaining({ from_status: 'paid', to_status: 'paid', cause: `Remboursement demandé par admin${n}@exemple.fr : Rétractation dans les 14 jours` }),
+        expect.objectContaining({
+          from_status: 'paid',
+          to_status: 'paid',
+          cause: `Remboursement demandé par admin${n}@exemple.fr : Rétractation dans les 14 jours`,
+        }),
       ]);
       expect(events.filter((e) => e.to_status === 'refunded')).toEqual([expect.objectContaining({ from_status: 'paid', cause: 'Remboursement effectué' })]);
 
@@ -197,7 +262,10 @@ describeEachDialect('back-office', (kind) => {
 
     it('two administrators at once: one refund at the provider, one note', async () => {
       const { orderId } = await subscriber();
-      const [a, b] = await Promise.all([refundOrder(deps, orderId, adminId, 'Doublon de paiement'), refundOrder(deps, orderId, adminId, 'Doublon de paiement')]);
+      const [a, b] = await Promise.all([
+        refundOrder(deps, orderId, adminId, 'Doublon de paiement'),
+        refundOrder(deps, orderId, adminId, 'Doublon de paiement'),
+      ]);
       expect(a.ok && b.ok).toBe(true);
       await deps.flush();
       expect(await refundsAtProvider()).toHaveLength(1);
@@ -229,9 +297,17 @@ describeEachDialect('back-office', (kind) => {
       const failed = await orderOf(readerId, { status: 'failed' });
       const noPayment = await orderOf(readerId, { status: 'paid', paidAt: '2026-11-20T10:00:00Z', paymentRef: null });
       const paid = await orderOf(readerId, { status: 'paid', paidAt: '2026-11-20T10:00:00Z' });
-      expect(await refundOrder(deps, pending, adminId, 'Erreur')).toMatchObject({ ok: false, status: 409, message: expect.stringContaining('Seule une commande payée') });
+      expect(await refundOrder(deps, pending, adminId, 'Erreur')).toMatchObject({
+        ok: false,
+        status: 409,
+        message: expect.stringContaining('Seule une commande payée'),
+      });
       expect(await refundOrder(deps, failed, adminId, 'Erreur')).toMatchObject({ ok: false, status: 409 });
-      expect(await refundOrder(deps, noPayment, adminId, 'Erreur')).toMatchObject({ ok: false, status: 409, message: expect.stringContaining('Aucun paiement') });
+      expect(await refundOrder(deps, noPayment, adminId, 'Erreur')).toMatchObject({
+        ok: false,
+        status: 409,
+        message: expect.stringContaining('Aucun paiement'),
+      });
       expect(await refundOrder(deps, randomUUID(), adminId, 'Erreur')).toMatchObject({ ok: false, status: 404 });
       expect(await refundOrder(deps, paid, adminId, '  ')).toMatchObject({ ok: false, status: 422 });
       expect(refund).not.toHaveBeenCalled();
@@ -249,8 +325,19 @@ describeEachDialect('back-office', (kind) => {
       await deps.flush();
       const sub = await test.db.selectFrom('subscriptions').selectAll().where('id', '=', subscriptionId).executeTakeFirstOrThrow();
       expect(sub).toMatchObject({ status: 'canceled', ended_at: toTimestamp(clock.now()) });
-      const events = await test.db.selectFrom('subscription_events').selectAll().where('subscription_id', '=', subscriptionId).orderBy('at').orderBy('id').execute();
-      expect(events.at(-1)).toMatchObject({ type: 'canceled-by-staff', from_status: 'active', to_status: 'canceled', detail: `Résilié par l’administration (admin${n}@exemple.fr) : Demande écrite du 20 novembre` });
+      const events = await test.db
+        .selectFrom('subscription_events')
+        .selectAll()
+        .where('subscription_id', '=', subscriptionId)
+        .orderBy('at')
+        .orderBy('id')
+        .execute();
+      expect(events.at(-1)).toMatchObject({
+        type: 'canceled-by-staff',
+        from_status: 'active',
+        to_status: 'canceled',
+        detail: `Résilié par l’administration (admin${n}@exemple.fr) : Demande écrite du 20 novembre`,
+      });
       expect(sent.map((m) => m.to)).toEqual([`abonnee${n}@exemple.fr`]);
 
       expect(await cancelSubscriptionForReader(deps, subscriptionId, adminId, 'Encore')).toMatchObject({ ok: false, status: 409 });
@@ -294,7 +381,11 @@ describeEachDialect('back-office', (kind) => {
   describe('failed jobs', () => {
     it('lists failed jobs without their payload and relaunches one, once', async () => {
       const { id } = await enqueue(test.db, { kind: 'orders.reconcile', payload: { orderId: 'lea@exemple.fr' } }, { clock });
-      await test.db.updateTable('jobs').set({ status: 'failed', attempts: 5, last_error: 'Error: boom', finished_at: toTimestamp(clock.now()) }).where('id', '=', id).execute();
+      await test.db
+        .updateTable('jobs')
+        .set({ status: 'failed', attempts: 5, last_error: 'Error: boom', finished_at: toTimestamp(clock.now()) })
+        .where('id', '=', id)
+        .execute();
       const listed = await failedJobs(deps, adminId);
       expect(listed).toMatchObject({ ok: true, jobs: [{ id, kind: 'orders.reconcile', attempts: 5, maxAttempts: 5, lastError: 'Error: boom' }] });
       expect(JSON.stringify(listed)).not.toContain('lea@exemple.fr');
@@ -303,7 +394,10 @@ describeEachDialect('back-office', (kind) => {
       const wakes = deps.wakes;
       expect(await retryJob(deps, id, adminId)).toMatchObject({ ok: true });
       expect(deps.wakes).toBe(wakes + 1);
-      expect(await test.db.selectFrom('jobs').selectAll().where('id', '=', id).executeTakeFirstOrThrow()).toMatchObject({ status: 'pending', run_at: toTimestamp(clock.now()) });
+      expect(await test.db.selectFrom('jobs').selectAll().where('id', '=', id).executeTakeFirstOrThrow()).toMatchObject({
+        status: 'pending',
+        run_at: toTimestamp(clock.now()),
+      });
       expect(await retryJob(deps, id, adminId)).toMatchObject({ ok: false, status: 409 });
       // It ran (an unknown order is settled at once): gone from the list.
       await deps.flush();

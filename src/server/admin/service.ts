@@ -24,7 +24,18 @@ import type { Subscription, SubscriptionEvent } from '../subscriptions/public';
 import { type RefundState, refundState, requestOrderRefund } from '../gifts/public';
 import { cancelNowForReader, subscriptionLabel } from '../subscriptions/service';
 import { isLive } from '../subscriptions/state';
-import { orderById, orderByReference, orderHistories, ordersByEmail, type Person, settledByHour, settledBySource, type Sum, subscriptionHistories, subscriptionsByEmail } from './repository';
+import {
+  orderById,
+  orderByReference,
+  orderHistories,
+  ordersByEmail,
+  type Person,
+  settledByHour,
+  settledBySource,
+  type Sum,
+  subscriptionHistories,
+  subscriptionsByEmail,
+} from './repository';
 
 export type AdminDeps = Pick<ServerDeps, 'db' | 'clock' | 'siteUrl' | 'jobs' | 'payments'>;
 export type { Person };
@@ -75,7 +86,11 @@ export interface AdminOrder {
 }
 
 /** Orders of the people whose address is, or starts with, `query`; newest first, with their histories. */
-export async function searchOrders(deps: AdminDeps, adminUserId: string, query: string): Promise<Result<{ orders: AdminOrder[]; truncated: boolean; query: string }>> {
+export async function searchOrders(
+  deps: AdminDeps,
+  adminUserId: string,
+  query: string,
+): Promise<Result<{ orders: AdminOrder[]; truncated: boolean; query: string }>> {
   if (!(await adminOf(deps, adminUserId))) return fail(403, NOT_ADMIN);
   // A reference read to the back-office on the phone (or pasted from a mail) finds its order.
   const reference = parseOrderReference(query);
@@ -84,7 +99,10 @@ export async function searchOrders(deps: AdminDeps, adminUserId: string, query: 
   if (!q.ok) return q;
   const found = byReference ? [byReference] : await ordersByEmail(deps.db, q.query, SEARCH_LIMIT + 1);
   const shown = found.slice(0, SEARCH_LIMIT);
-  const histories = await orderHistories(deps.db, shown.map((f) => f.order.id));
+  const histories = await orderHistories(
+    deps.db,
+    shown.map((f) => f.order.id),
+  );
   const orders = shown.map(({ order, person }) => {
     const events = histories.get(order.id) ?? [];
     return { order, person, events, refund: refundState(deps, order, events) };
@@ -117,13 +135,19 @@ export async function refundOrder(deps: AdminDeps, orderId: string, adminUserId:
   if (!found) return fail(404, 'Cette commande n’existe pas.');
   const { order, events } = found;
   // One path with the reader's withdrawal (gifts/order-refunds.ts): key `refund:{order}`, a gift held first.
-  const asked = await requestOrderRefund(deps, order, events, { cause: `${REFUND_REQUESTED} par ${signature(admin)} : ${why.reason}`, logEvent: 'admin.refund_refused' });
+  const asked = await requestOrderRefund(deps, order, events, {
+    cause: `${REFUND_REQUESTED} par ${signature(admin)} : ${why.reason}`,
+    logEvent: 'admin.refund_refused',
+  });
   if (!asked.ok) return asked;
   // Asked already (a double click): the same answer, and nothing asked twice.
   if (asked.already) return { ok: true, message: `${REFUND_REQUESTED} : en attente de la confirmation du prestataire.` };
   log.info('admin.refund_requested', { orderId: order.id, adminId: admin.id });
   deps.jobs.wake();
-  return { ok: true, message: `${REFUND_REQUESTED} : ${formatEuros(order.amountCents)}. La commande passera à « Remboursée » dès que le prestataire le confirme.` };
+  return {
+    ok: true,
+    message: `${REFUND_REQUESTED} : ${formatEuros(order.amountCents)}. La commande passera à « Remboursée » dès que le prestataire le confirme.`,
+  };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -140,13 +164,20 @@ export interface AdminSubscription {
 }
 
 /** Subscriptions of the people whose address is, or starts with, `query`; newest first, with their histories. */
-export async function searchSubscriptions(deps: AdminDeps, adminUserId: string, query: string): Promise<Result<{ subscriptions: AdminSubscription[]; truncated: boolean; query: string }>> {
+export async function searchSubscriptions(
+  deps: AdminDeps,
+  adminUserId: string,
+  query: string,
+): Promise<Result<{ subscriptions: AdminSubscription[]; truncated: boolean; query: string }>> {
   if (!(await adminOf(deps, adminUserId))) return fail(403, NOT_ADMIN);
   const q = cleanQuery(query);
   if (!q.ok) return q;
   const found = await subscriptionsByEmail(deps.db, q.query, SEARCH_LIMIT + 1);
   const shown = found.slice(0, SEARCH_LIMIT);
-  const histories = await subscriptionHistories(deps.db, shown.map((f) => f.subscription.id));
+  const histories = await subscriptionHistories(
+    deps.db,
+    shown.map((f) => f.subscription.id),
+  );
   const subscriptions = shown.map(({ subscription, person }) => ({
     subscription,
     label: subscriptionLabel(subscription),
@@ -162,7 +193,12 @@ export async function searchSubscriptions(deps: AdminDeps, adminUserId: string, 
  * subscriptions domain stops it at the provider, records it with the administrator and the
  * reason, and tells the reader by mail.
  */
-export async function cancelSubscriptionForReader(deps: AdminDeps, subscriptionId: string, adminUserId: string, reason: string): Promise<Result<{ message: string }>> {
+export async function cancelSubscriptionForReader(
+  deps: AdminDeps,
+  subscriptionId: string,
+  adminUserId: string,
+  reason: string,
+): Promise<Result<{ message: string }>> {
   const admin = await adminOf(deps, adminUserId);
   if (!admin) return fail(403, NOT_ADMIN);
   const why = cleanReason(reason);

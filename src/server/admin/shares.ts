@@ -9,7 +9,16 @@ import type { ServerDeps } from '../core/deps';
 import { log } from '../core/log';
 import { fail, type Result } from '../core/result';
 import { capitalOf, deriveHoldings, type MemberIdentity, registerEntries, type RegisterEntry } from '../shares/register';
-import { admitBulletin, changeCollege, type collegeChangeForm, confirmTransfer, type TransferReceived, type cooperativeFigures, refuseBulletin, type SharesDeps } from '../shares/service';
+import {
+  admitBulletin,
+  changeCollege,
+  type collegeChangeForm,
+  confirmTransfer,
+  type TransferReceived,
+  type cooperativeFigures,
+  refuseBulletin,
+  type SharesDeps,
+} from '../shares/service';
 import type { z } from 'zod';
 import type { ShareBulletin } from '../shares/bulletins';
 import { bulletinsAwaitingDecision, parisDay } from '../shares/bulletins';
@@ -26,7 +35,10 @@ export interface PendingBulletin {
 }
 
 /** Bulletins waiting on the cooperative: transfers to confirm, then paid bulletins to decide; oldest first. */
-export async function pendingBulletins(deps: Pick<ServerDeps, 'db'>, adminId: string): Promise<Result<{ transfers: PendingBulletin[]; decisions: PendingBulletin[] }>> {
+export async function pendingBulletins(
+  deps: Pick<ServerDeps, 'db'>,
+  adminId: string,
+): Promise<Result<{ transfers: PendingBulletin[]; decisions: PendingBulletin[] }>> {
   if (!(await adminOf(deps, adminId))) return fail(403, NOT_ADMIN);
   const found = await bulletinsAwaitingDecision(deps.db, 500);
   return { ok: true, transfers: found.filter((f) => f.bulletin.status === 'awaiting_payment'), decisions: found.filter((f) => f.bulletin.status === 'paid') };
@@ -64,7 +76,17 @@ export const ENTRY_LABELS: Record<RegisterEntry['kind'], string> = {
 };
 
 /** The register as entered, oldest entry first, with the members' identities. */
-export async function registerForAdmin(deps: Pick<ServerDeps, 'db' | 'clock'>, adminId: string): Promise<Result<{ rows: RegisterRow[]; figures: Awaited<ReturnType<typeof cooperativeFigures>>; byCollege: { id: string; label: string; members: number; shares: number }[]; capitalByMonth: { month: string; capitalCents: number }[] }>> {
+export async function registerForAdmin(
+  deps: Pick<ServerDeps, 'db' | 'clock'>,
+  adminId: string,
+): Promise<
+  Result<{
+    rows: RegisterRow[];
+    figures: Awaited<ReturnType<typeof cooperativeFigures>>;
+    byCollege: { id: string; label: string; members: number; shares: number }[];
+    capitalByMonth: { month: string; capitalCents: number }[];
+  }>
+> {
   if (!(await adminOf(deps, adminId))) return fail(403, NOT_ADMIN);
   const members = await deps.db.selectFrom('share_members').select(['id', 'member_number', 'user_id', 'name', 'person', 'identity']).execute();
   const byId = new Map(members.map((m) => [m.id, m]));
@@ -74,7 +96,11 @@ export async function registerForAdmin(deps: Pick<ServerDeps, 'db' | 'clock'>, a
     return { ...e, memberNumber: Number(m.member_number), name: m.name, identity: JSON.parse(m.identity) as MemberIdentity };
   });
   const today = parisDay(deps.clock.now());
-  const holdings = deriveHoldings(entries, new Map(members.map((m) => [m.id, { memberNumber: Number(m.member_number), userId: m.user_id, name: m.name, person: m.person }])), today);
+  const holdings = deriveHoldings(
+    entries,
+    new Map(members.map((m) => [m.id, { memberNumber: Number(m.member_number), userId: m.user_id, name: m.name, person: m.person }])),
+    today,
+  );
   const byCollege = colleges.map((c) => {
     const held = holdings.filter((h) => h.collegeId === c.id);
     return { id: c.id, label: c.label, members: held.length, shares: held.reduce((a, h) => a + h.shares, 0) };
@@ -91,7 +117,24 @@ export async function registerForAdmin(deps: Pick<ServerDeps, 'db' | 'clock'>, a
   return { ok: true, rows, figures, byCollege, capitalByMonth: [...months].map(([month, capitalCents]) => ({ month, capitalCents })) };
 }
 
-export const REGISTER_HEADER = ['N° d’inscription', 'Date d’effet', 'Inscrite le', 'Nature', 'N° de sociétaire', 'Nom ou dénomination', 'SIREN', 'Représentant', 'Adresse', 'Collège', 'Parts', 'Valeur nominale', 'Montant', 'Remboursé', 'Certificat', 'Mention'];
+export const REGISTER_HEADER = [
+  'N° d’inscription',
+  'Date d’effet',
+  'Inscrite le',
+  'Nature',
+  'N° de sociétaire',
+  'Nom ou dénomination',
+  'SIREN',
+  'Représentant',
+  'Adresse',
+  'Collège',
+  'Parts',
+  'Valeur nominale',
+  'Montant',
+  'Remboursé',
+  'Certificat',
+  'Mention',
+];
 
 /** The register as a CSV (semicolons, French decimals, BOM), one line per entry. */
 export async function registerCsv(deps: Pick<ServerDeps, 'db' | 'clock'>, adminId: string): Promise<Result<{ csv: string; filename: string }>> {
@@ -121,22 +164,37 @@ export async function registerCsv(deps: Pick<ServerDeps, 'db' | 'clock'>, adminI
   return { ok: true, csv: csvDocument(REGISTER_HEADER, lines), filename: `contrechamp-registre-des-societaires-${parisDay(deps.clock.now())}.csv` };
 }
 
-export async function withdrawalsForAdmin(deps: Pick<ServerDeps, 'db'>, adminId: string): Promise<Result<{ withdrawals: Awaited<ReturnType<typeof openWithdrawals>> }>> {
+export async function withdrawalsForAdmin(
+  deps: Pick<ServerDeps, 'db'>,
+  adminId: string,
+): Promise<Result<{ withdrawals: Awaited<ReturnType<typeof openWithdrawals>> }>> {
   if (!(await adminOf(deps, adminId))) return fail(403, NOT_ADMIN);
   return { ok: true, withdrawals: await openWithdrawals(deps.db) };
 }
 
 export type WithdrawalDecision = { kind: 'accept' } | { kind: 'refuse'; note: string } | { kind: 'repay'; amountCents: number };
 
-export async function decideWithdrawalAsAdmin(deps: SharesDeps, adminId: string, withdrawalId: string, decision: WithdrawalDecision): Promise<Result<{ message: string }>> {
+export async function decideWithdrawalAsAdmin(
+  deps: SharesDeps,
+  adminId: string,
+  withdrawalId: string,
+  decision: WithdrawalDecision,
+): Promise<Result<{ message: string }>> {
   if (!(await adminOf(deps, adminId))) return fail(403, NOT_ADMIN);
   if (decision.kind === 'repay') {
     const done = await recordRepayment(deps, adminId, withdrawalId, decision.amountCents);
     if (!done.ok) return done;
-    return { ok: true, message: done.reference ? `Remboursement à faire par virement (${done.reference}) : la personne est invitée à indiquer son IBAN. Il sera inscrit au registre quand le virement sera marqué fait.` : 'Remboursement de 0 € inscrit au registre.' };
+    return {
+      ok: true,
+      message: done.reference
+        ? `Remboursement à faire par virement (${done.reference}) : la personne est invitée à indiquer son IBAN. Il sera inscrit au registre quand le virement sera marqué fait.`
+        : 'Remboursement de 0 € inscrit au registre.',
+    };
   }
   const done = await decideWithdrawal(deps, adminId, withdrawalId, decision.kind === 'accept' ? { accept: true } : { accept: false, note: decision.note });
-  return done.ok ? { ok: true, message: decision.kind === 'accept' ? 'Retrait accepté et inscrit au registre.' : 'Retrait refusé : la personne est prévenue.' } : done;
+  return done.ok
+    ? { ok: true, message: decision.kind === 'accept' ? 'Retrait accepté et inscrit au registre.' : 'Retrait refusé : la personne est prévenue.' }
+    : done;
 }
 
 /** A reader's change of college, recorded in the register (administrators only). */
@@ -161,8 +219,18 @@ export async function giveRefundIbanAsAdmin(deps: SharesDeps, adminId: string, r
 }
 
 /** A refund's transfer has left the cooperative's account (once; recorded with the administrator). */
-export async function markRefundMadeAsAdmin(deps: SharesDeps, adminId: string, refundId: string, input: { madeOn: string; iban: string }): Promise<Result<{ message: string }>> {
+export async function markRefundMadeAsAdmin(
+  deps: SharesDeps,
+  adminId: string,
+  refundId: string,
+  input: { madeOn: string; iban: string },
+): Promise<Result<{ message: string }>> {
   if (!(await adminOf(deps, adminId))) return fail(403, NOT_ADMIN);
   const done = await markRefundMade(deps, adminId, refundId, input);
-  return done.ok ? { ok: true, message: `Virement ${done.refund.reference} marqué comme fait : la personne est prévenue${done.refund.cause === 'withdrawal' || (done.refund.cause === 'renunciation' && done.refund.memberId) ? ', et le remboursement est inscrit au registre' : ''}.` } : done;
+  return done.ok
+    ? {
+        ok: true,
+        message: `Virement ${done.refund.reference} marqué comme fait : la personne est prévenue${done.refund.cause === 'withdrawal' || (done.refund.cause === 'renunciation' && done.refund.memberId) ? ', et le remboursement est inscrit au registre' : ''}.`,
+      }
+    : done;
 }

@@ -34,7 +34,10 @@ export async function requireRole(Astro: AstroGlobal, allowed: (user: User) => b
 }
 
 /** The same check for an endpoint (a PDF, a CSV, a form post): the answer to return, or the user. */
-export async function requireRoleEndpoint(context: APIContext, allowed: (user: User) => boolean): Promise<{ response: Response } | { response?: never; user: User; deps: ServerDeps }> {
+export async function requireRoleEndpoint(
+  context: APIContext,
+  allowed: (user: User) => boolean,
+): Promise<{ response: Response } | { response?: never; user: User; deps: ServerDeps }> {
   const deps = await services();
   const current = await sessionUser(deps, context.cookies.get(SESSION_COOKIE)?.value);
   if (!current) return { response: context.redirect(`/login?redirect=${encodeURIComponent(`${context.url.pathname}${context.url.search}`)}`, 302) } as const;

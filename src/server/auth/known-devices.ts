@@ -27,7 +27,10 @@ const message = (deviceId: string, issued: string, userId: string, passwordHash:
 /** The marks a cookie holds, at most `MAX_MARKS`, malformed ones dropped. */
 function marksIn(cookie: string | undefined): string[] {
   if (!cookie) return [];
-  return cookie.split('~').filter((mark) => MARK.test(mark)).slice(0, MAX_MARKS);
+  return cookie
+    .split('~')
+    .filter((mark) => MARK.test(mark))
+    .slice(0, MAX_MARKS);
 }
 
 /**

@@ -15,7 +15,10 @@ export function signUpConfirmMail({ siteUrl, token }: { siteUrl: URL; token: str
     preheader: 'Confirmez votre adresse e-mail : ce lien est valable 7 jours.',
     blocks: [
       { kind: 'paragraph', text: 'Bonjour,' },
-      { kind: 'paragraph', text: 'Votre compte Contrechamp vient d’être créé avec cette adresse. Confirmez-la d’un clic : c’est elle qui vous permet de recevoir vos liens de connexion et vos reçus.' },
+      {
+        kind: 'paragraph',
+        text: 'Votre compte Contrechamp vient d’être créé avec cette adresse. Confirmez-la d’un clic : c’est elle qui vous permet de recevoir vos liens de connexion et vos reçus.',
+      },
       { kind: 'action', label: 'Confirmer mon adresse', url: siteLink(siteUrl, tokenPath('/creer-mon-compte/confirmer', token)) },
       { kind: 'paragraph', text: 'Ce lien est valable 7 jours et ne peut servir qu’une seule fois.' },
       { kind: 'paragraph', text: 'Si vous n’avez pas créé de compte, ignorez ce message ou écrivez-nous.' },
@@ -48,7 +51,10 @@ export function passwordResetMail({ siteUrl, token }: { siteUrl: URL; token: str
     preheader: 'Ce lien est valable une heure.',
     blocks: [
       { kind: 'paragraph', text: 'Bonjour,' },
-      { kind: 'paragraph', text: 'Vous avez demandé à changer le mot de passe de votre compte Contrechamp. Ce lien est valable une heure et ne peut servir qu’une seule fois.' },
+      {
+        kind: 'paragraph',
+        text: 'Vous avez demandé à changer le mot de passe de votre compte Contrechamp. Ce lien est valable une heure et ne peut servir qu’une seule fois.',
+      },
       { kind: 'action', label: 'Choisir un nouveau mot de passe', url: siteLink(siteUrl, tokenPath('/modifier-mon-mot-de-passe', token)) },
       { kind: 'paragraph', text: 'Si vous n’êtes pas à l’origine de cette demande, ignorez ce message : votre mot de passe actuel reste valable.' },
     ],
@@ -65,7 +71,14 @@ export function emailChangeConfirmMail({ siteUrl, token, newEmail }: { siteUrl: 
     preheader: 'Ce lien est valable 24 heures.',
     blocks: [
       { kind: 'paragraph', text: 'Bonjour,' },
-      { kind: 'paragraph', text: ['Vous avez demandé à utiliser l’adresse ', { strong: newEmail }, ' pour votre compte Contrechamp. Confirmez-la pour que le changement prenne effet.'] },
+      {
+        kind: 'paragraph',
+        text: [
+          'Vous avez demandé à utiliser l’adresse ',
+          { strong: newEmail },
+          ' pour votre compte Contrechamp. Confirmez-la pour que le changement prenne effet.',
+        ],
+      },
       { kind: 'action', label: 'Confirmer cette adresse', url: siteLink(siteUrl, tokenPath('/modifier-mon-email', token)) },
       { kind: 'paragraph', text: 'Ce lien est valable 24 heures et ne peut servir qu’une seule fois.' },
       { kind: 'paragraph', text: 'Si vous n’êtes pas à l’origine de cette demande, ignorez ce message : rien ne sera modifié.' },
@@ -84,7 +97,10 @@ export function emailChangeNoticeMail({ siteUrl, newEmail }: { siteUrl: URL; new
     blocks: [
       { kind: 'paragraph', text: 'Bonjour,' },
       { kind: 'paragraph', text: ['Une demande a été faite pour remplacer l’adresse e-mail de votre compte Contrechamp par ', { strong: newEmail }, '.'] },
-      { kind: 'paragraph', text: 'Le changement ne prendra effet qu’une fois cette nouvelle adresse confirmée, dans les 24 heures. Si c’est bien vous, vous n’avez rien d’autre à faire.' },
+      {
+        kind: 'paragraph',
+        text: 'Le changement ne prendra effet qu’une fois cette nouvelle adresse confirmée, dans les 24 heures. Si c’est bien vous, vous n’avez rien d’autre à faire.',
+      },
       { kind: 'paragraph', text: 'Si ce n’est pas vous, quelqu’un connaît peut-être votre mot de passe. Changez-le dès maintenant et écrivez-nous.' },
       { kind: 'action', label: 'Changer mon mot de passe', url: siteLink(siteUrl, '/modifier-mon-mot-de-passe') },
       { kind: 'link', label: 'Nous écrire', url: siteLink(siteUrl, '/contact') },
@@ -102,7 +118,14 @@ export function emailChangedMail({ siteUrl, newEmail }: { siteUrl: URL; newEmail
     preheader: 'Cette adresse n’est plus associée à votre compte.',
     blocks: [
       { kind: 'paragraph', text: 'Bonjour,' },
-      { kind: 'paragraph', text: ['L’adresse e-mail de votre compte Contrechamp est désormais ', { strong: newEmail }, '. Cette adresse-ci n’y est plus associée : vous ne recevrez plus nos messages concernant votre compte.'] },
+      {
+        kind: 'paragraph',
+        text: [
+          'L’adresse e-mail de votre compte Contrechamp est désormais ',
+          { strong: newEmail },
+          '. Cette adresse-ci n’y est plus associée : vous ne recevrez plus nos messages concernant votre compte.',
+        ],
+      },
       { kind: 'paragraph', text: 'Si vous n’êtes pas à l’origine de ce changement, écrivez-nous sans attendre : nous vous aiderons à récupérer votre compte.' },
       { kind: 'link', label: 'Nous écrire', url: siteLink(siteUrl, '/contact') },
     ],

@@ -210,11 +210,7 @@ export function needsRehash(encoded: string | null | undefined): boolean {
   if (!decoded) return true;
   const { params, salt, key } = decoded;
   return (
-    params.log2N < CURRENT_PARAMS.log2N ||
-    params.r < CURRENT_PARAMS.r ||
-    params.p < CURRENT_PARAMS.p ||
-    salt.length < SALT_BYTES ||
-    key.length < KEY_BYTES
+    params.log2N < CURRENT_PARAMS.log2N || params.r < CURRENT_PARAMS.r || params.p < CURRENT_PARAMS.p || salt.length < SALT_BYTES || key.length < KEY_BYTES
   );
 }
 

@@ -39,13 +39,11 @@ export const normaliseEmail = (email: string) => email.trim().toLowerCase();
 export const findUserRowByEmail = (db: Kysely<Database>, email: string) =>
   db.selectFrom('users').selectAll().where('email', '=', normaliseEmail(email)).executeTakeFirst();
 
-export const findUserRowById = (db: Kysely<Database>, id: string) =>
-  db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+export const findUserRowById = (db: Kysely<Database>, id: string) => db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
 
 export const insertUser = (db: Kysely<Database>, row: NewUserRow) => db.insertInto('users').values(row).execute();
 
-export const updateUser = (db: Kysely<Database>, id: string, patch: UserRowUpdate) =>
-  db.updateTable('users').set(patch).where('id', '=', id).execute();
+export const updateUser = (db: Kysely<Database>, id: string, patch: UserRowUpdate) => db.updateTable('users').set(patch).where('id', '=', id).execute();
 
 export const deleteUser = (db: Kysely<Database>, id: string) => db.deleteFrom('users').where('id', '=', id).execute();
 
@@ -63,7 +61,11 @@ const sessionWithUserQuery = compiledQuery((db: Kysely<Database>, idHash: string
 export const findSessionWithUser = async (db: Kysely<Database>, idHash: string) => (await sessionWithUserQuery(db, idHash))[0];
 
 export const touchSession = (db: Kysely<Database>, idHash: string, lastSeen: Date, expiresAt: Date) =>
-  db.updateTable('sessions').set({ last_seen_at: toTimestamp(lastSeen), expires_at: toTimestamp(expiresAt) }).where('id_hash', '=', idHash).execute();
+  db
+    .updateTable('sessions')
+    .set({ last_seen_at: toTimestamp(lastSeen), expires_at: toTimestamp(expiresAt) })
+    .where('id_hash', '=', idHash)
+    .execute();
 
 export const deleteSession = (db: Kysely<Database>, idHash: string) => db.deleteFrom('sessions').where('id_hash', '=', idHash).execute();
 
@@ -76,7 +78,12 @@ export async function deleteUserSessions(db: Kysely<Database>, userId: string, e
 }
 
 export const listUserSessions = (db: Kysely<Database>, userId: string) =>
-  db.selectFrom('sessions').select(['id_hash', 'created_at', 'last_seen_at', 'expires_at', 'persistent', 'user_agent']).where('user_id', '=', userId).orderBy('last_seen_at', 'desc').execute();
+  db
+    .selectFrom('sessions')
+    .select(['id_hash', 'created_at', 'last_seen_at', 'expires_at', 'persistent', 'user_agent'])
+    .where('user_id', '=', userId)
+    .orderBy('last_seen_at', 'desc')
+    .execute();
 
 export const insertToken = (db: Kysely<Database>, row: NewTokenRow) => db.insertInto('tokens').values(row).execute();
 
@@ -97,16 +104,40 @@ export const consumeToken = (db: Kysely<Database>, idHash: string, purpose: Toke
 
 /** Retires every unused token of a user: after a password reset or change, no older link may act. */
 export const retireAllTokens = (db: Kysely<Database>, userId: string, now: Date) =>
-  db.updateTable('tokens').set({ used_at: toTimestamp(now) }).where('user_id', '=', userId).where('used_at', 'is', null).execute();
+  db
+    .updateTable('tokens')
+    .set({ used_at: toTimestamp(now) })
+    .where('user_id', '=', userId)
+    .where('used_at', 'is', null)
+    .execute();
 
 /** Looks a token up without using it (to refuse before expensive work). */
 export const findUsableToken = (db: Kysely<Database>, idHash: string, purpose: TokenPurpose, now: Date) =>
-  db.selectFrom('tokens').select('user_id').where('id_hash', '=', idHash).where('purpose', '=', purpose).where('used_at', 'is', null).where('expires_at', '>', toTimestamp(now)).executeTakeFirst();
+  db
+    .selectFrom('tokens')
+    .select('user_id')
+    .where('id_hash', '=', idHash)
+    .where('purpose', '=', purpose)
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', toTimestamp(now))
+    .executeTakeFirst();
 
 /** A token's owner whatever its state (used, expired): to offer a fresh link in place of a spent one. */
 export const findTokenOwner = (db: Kysely<Database>, idHash: string, purpose: TokenPurpose, issuedAfter: Date) =>
-  db.selectFrom('tokens').select('user_id').where('id_hash', '=', idHash).where('purpose', '=', purpose).where('created_at', '>', toTimestamp(issuedAfter)).executeTakeFirst();
+  db
+    .selectFrom('tokens')
+    .select('user_id')
+    .where('id_hash', '=', idHash)
+    .where('purpose', '=', purpose)
+    .where('created_at', '>', toTimestamp(issuedAfter))
+    .executeTakeFirst();
 
 /** Retires a user's unused tokens of one purpose (a new link replaces the older ones). */
 export const retireTokens = (db: Kysely<Database>, userId: string, purpose: TokenPurpose, now: Date) =>
-  db.updateTable('tokens').set({ used_at: toTimestamp(now) }).where('user_id', '=', userId).where('purpose', '=', purpose).where('used_at', 'is', null).execute();
+  db
+    .updateTable('tokens')
+    .set({ used_at: toTimestamp(now) })
+    .where('user_id', '=', userId)
+    .where('purpose', '=', purpose)
+    .where('used_at', 'is', null)
+    .execute();

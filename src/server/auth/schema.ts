@@ -28,7 +28,10 @@ export const proxyInput = z.object({
 
 export const changePasswordInput = z.object({ current_password: password.default(''), new_password: password });
 export const changeEmailInput = z.object({ new_email: email, password: password.default('') });
-export const deleteAccountInput = z.object({ password: password.default(''), confirmation: z.literal('SUPPRIMER', { error: 'Tapez SUPPRIMER pour confirmer.' }) });
+export const deleteAccountInput = z.object({
+  password: password.default(''),
+  confirmation: z.literal('SUPPRIMER', { error: 'Tapez SUPPRIMER pour confirmer.' }),
+});
 
 const field = (max: number) => z.string().trim().max(max, `${max} caractères au plus.`);
 export const profileInput = z.object({

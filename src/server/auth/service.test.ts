@@ -17,7 +17,12 @@ const siteUrl = new URL('https://contrechamp.example');
 /** Mails land here; sends happen after the answer, so tests wait for them. */
 function memoryMailer() {
   const sent: OutgoingMail[] = [];
-  const mailer: Mailer = { send: async (mail) => { sent.push(mail); return { messageId: String(sent.length) }; } };
+  const mailer: Mailer = {
+    send: async (mail) => {
+      sent.push(mail);
+      return { messageId: String(sent.length) };
+    },
+  };
   return { mailer, sent };
 }
 const tokenIn = (mail: OutgoingMail, path: string) => new RegExp(`${path}/([A-Za-z0-9_-]{43})`).exec(mail.text)?.[1];
@@ -32,8 +37,12 @@ describeEachDialect('auth service', (kind) => {
   let n = 0;
   let email: string;
 
-  beforeAll(async () => { test = await createTestDatabase(kind); });
-  afterAll(async () => { await test.close(); });
+  beforeAll(async () => {
+    test = await createTestDatabase(kind);
+  });
+  afterAll(async () => {
+    await test.close();
+  });
   beforeEach(async () => {
     // Work scheduled by an earlier test belongs to it.
     await test.db.deleteFrom('jobs').execute();
@@ -88,7 +97,8 @@ describeEachDialect('auth service', (kind) => {
 
   describe('password attempts', () => {
     const wrong = 'mauvais mot de passe';
-    const attempt = (password: string, from: string, knownDevice?: string) => auth.login(deps, { email, password, rememberMe: false, client: from, knownDevice });
+    const attempt = (password: string, from: string, knownDevice?: string) =>
+      auth.login(deps, { email, password, rememberMe: false, client: from, knownDevice });
     const timed = async <T>(work: () => Promise<T>) => {
       const started = performance.now();
       const result = await work();
@@ -127,11 +137,15 @@ describeEachDialect('auth service', (kind) => {
       const otherEmail = `autre-${n}@exemple.fr`;
       await auth.createUser(test.db, { email: otherEmail, password: PASSWORD, now: clock.now() });
       for (let i = 0; i < 10; i++) await auth.login(deps, { email: otherEmail, password: wrong, rememberMe: false, client: shared });
-      expect(await auth.login(deps, { email: otherEmail, password: PASSWORD, rememberMe: false, client: shared, knownDevice: first.device.value })).toMatchObject({ ok: false, status: 429 });
+      expect(
+        await auth.login(deps, { email: otherEmail, password: PASSWORD, rememberMe: false, client: shared, knownDevice: first.device.value }),
+      ).toMatchObject({ ok: false, status: 429 });
       if (!known.ok) throw new Error();
       const changed = await auth.changePassword(deps, { userId, currentPassword: PASSWORD, newPassword: 'un tout autre mot de passe', persistent: false });
       expect(changed).toMatchObject({ ok: true });
-      expect(await auth.login(deps, { email, password: 'un tout autre mot de passe', rememberMe: false, client: shared, knownDevice: known.device.value })).toMatchObject({ ok: false, status: 429 });
+      expect(
+        await auth.login(deps, { email, password: 'un tout autre mot de passe', rememberMe: false, client: shared, knownDevice: known.device.value }),
+      ).toMatchObject({ ok: false, status: 429 });
     }, 30_000);
 
     it('refuse a known browser past its own limit', async () => {
@@ -281,8 +295,14 @@ describeEachDialect('auth service', (kind) => {
       await auth.requestEmailChange(deps, { userId, newEmail: attacker, password: PASSWORD, client: client() });
       await auth.requestPasswordReset(deps, { email, client: client() });
       await flush();
-      const change = tokenIn(box.sent.find((m) => m.to === attacker)!, '/modifier-mon-email')!;
-      const reset = tokenIn(box.sent.find((m) => m.text.includes('/modifier-mon-mot-de-passe/'))!, '/modifier-mon-mot-de-passe')!;
+      const change = tokenIn(
+        box.sent.find((m) => m.to === attacker)!,
+        '/modifier-mon-email',
+      )!;
+      const reset = tokenIn(
+        box.sent.find((m) => m.text.includes('/modifier-mon-mot-de-passe/'))!,
+        '/modifier-mon-mot-de-passe',
+      )!;
       expect(await auth.resetPassword(deps, { token: reset, newPassword: 'nouveau mot de passe sûr', client: client() })).toEqual({ ok: true });
       expect(await auth.confirmEmailChange(deps, { token: change, client: client() })).toMatchObject({ ok: false, status: 400 });
     });
@@ -291,7 +311,13 @@ describeEachDialect('auth service', (kind) => {
       await auth.requestPasswordReset(deps, { email, client: client() });
       await flush();
       clock.advance(60 * 60_000 + 1);
-      expect(await auth.resetPassword(deps, { token: tokenIn(box.sent[0]!, '/modifier-mon-mot-de-passe')!, newPassword: 'nouveau mot de passe sûr', client: client() })).toMatchObject({ ok: false, status: 400 });
+      expect(
+        await auth.resetPassword(deps, {
+          token: tokenIn(box.sent[0]!, '/modifier-mon-mot-de-passe')!,
+          newPassword: 'nouveau mot de passe sûr',
+          client: client(),
+        }),
+      ).toMatchObject({ ok: false, status: 400 });
     });
   });
 
@@ -300,7 +326,9 @@ describeEachDialect('auth service', (kind) => {
       const here = await auth.login(deps, { email, password: PASSWORD, rememberMe: false, client: client() });
       const elsewhere = await auth.login(deps, { email, password: PASSWORD, rememberMe: true, client: client() });
       if (!here.ok || !elsewhere.ok) throw new Error();
-      expect(await auth.changePassword(deps, { userId, currentPassword: 'faux mot de passe !', newPassword: 'nouveau mot de passe sûr', persistent: false })).toMatchObject({ ok: false, status: 403 });
+      expect(
+        await auth.changePassword(deps, { userId, currentPassword: 'faux mot de passe !', newPassword: 'nouveau mot de passe sûr', persistent: false }),
+      ).toMatchObject({ ok: false, status: 403 });
       const changed = await auth.changePassword(deps, { userId, currentPassword: PASSWORD, newPassword: 'nouveau mot de passe sûr', persistent: false });
       if (!changed.ok) throw new Error(changed.message);
       expect(await auth.sessionUser(deps, elsewhere.session.token)).toBeNull();

@@ -17,7 +17,15 @@ import { schedule } from '../jobs/schedule';
 import { sign } from '../core/keys';
 import { SEND_MAIL } from '../mail/jobs';
 import { log } from '../core/log';
-import { emailChangeConfirmMail, emailChangeNoticeMail, emailChangedMail, magicLinkMail, passwordChangedMail, passwordResetMail, signUpConfirmMail } from './mails';
+import {
+  emailChangeConfirmMail,
+  emailChangeNoticeMail,
+  emailChangedMail,
+  magicLinkMail,
+  passwordChangedMail,
+  passwordResetMail,
+  signUpConfirmMail,
+} from './mails';
 import { mailFor, type MailContent } from '../mail/layout';
 import { EMAIL_CHANGE_LINK, MAIL_LINK, SIGN_UP_CONFIRM } from './job-types';
 import { recordConfirmation } from './sign-up-guard';
@@ -85,7 +93,12 @@ async function createSession(db: Kysely<Database>, userId: string, kind: Session
   return { token, expiresAt, persistent: kind === 'persistent' };
 }
 
-async function issueToken(db: Kysely<Database>, purpose: TokenPurpose, now: Date, fields: { userId: string | null; email: string; payload?: unknown }): Promise<string> {
+async function issueToken(
+  db: Kysely<Database>,
+  purpose: TokenPurpose,
+  now: Date,
+  fields: { userId: string | null; email: string; payload?: unknown },
+): Promise<string> {
   const token = newSecret();
   await repo.insertToken(db, {
     id_hash: hashSecret(token),
@@ -227,9 +240,16 @@ export async function sessionUser(
  * the older ones). The answer is the same either way, and so is its timing: the request only
  * schedules a job, for a known address or not; the job looks the address up.
  */
-async function mailLinkToAccount(deps: ServerDeps, input: { email: string; client: string }, purpose: 'magic_link' | 'password_reset'): Promise<Result<object>> {
+async function mailLinkToAccount(
+  deps: ServerDeps,
+  input: { email: string; client: string },
+  purpose: 'magic_link' | 'password_reset',
+): Promise<Result<object>> {
   const byEmail = purpose === 'magic_link' ? RATE_LIMITS.signInLinkByEmail : RATE_LIMITS.resetByEmail;
-  const limited = await limit(deps, [[RATE_LIMITS.mailByClient, input.client], [byEmail, emailSubject(input.email)]]);
+  const limited = await limit(deps, [
+    [RATE_LIMITS.mailByClient, input.client],
+    [byEmail, emailSubject(input.email)],
+  ]);
   if (limited) return limited;
   await schedule(deps, deps.db, MAIL_LINK, { purpose, email: repo.normaliseEmail(input.email) });
   deps.jobs.wake();
@@ -383,24 +403,24 @@ export function changePassword(
   input: { userId: string; currentPassword: string; newPassword: string; persistent: boolean; userAgent?: string | null },
 ): Promise<Result<{ session: NewSession }>> {
   return unlessBusy(async () => {
-  const row = await repo.findUserRowById(deps.db, input.userId);
-  if (!row) return fail(401, 'Vous n’êtes plus connecté.');
-  const limited = await limit(deps, [[RATE_LIMITS.passwordCheckByAccount, row.id]]);
-  if (limited) return limited;
-  if (row.password_hash && !(await verifyPassword(input.currentPassword, row.password_hash))) return fail(403, MESSAGES.wrongPassword);
-  const problem = validateNewPassword(input.newPassword);
-  if (problem) return fail(400, problem);
-  const hash = await hashPassword(input.newPassword);
-  const now = deps.clock.now();
-  const session = await writeTransaction(deps.db, async (trx) => {
-    await repo.updateUser(trx, row.id, { password_hash: hash, updated_at: toTimestamp(now) });
-    await repo.deleteUserSessions(trx, row.id);
-    await repo.retireAllTokens(trx, row.id, now);
-    await notify(deps, trx, row.email, passwordChangedMail({ siteUrl: deps.siteUrl }));
-    return createSession(trx, row.id, input.persistent ? 'persistent' : 'browser', now, input.userAgent);
-  });
-  deps.jobs.wake();
-  return { ok: true, session };
+    const row = await repo.findUserRowById(deps.db, input.userId);
+    if (!row) return fail(401, 'Vous n’êtes plus connecté.');
+    const limited = await limit(deps, [[RATE_LIMITS.passwordCheckByAccount, row.id]]);
+    if (limited) return limited;
+    if (row.password_hash && !(await verifyPassword(input.currentPassword, row.password_hash))) return fail(403, MESSAGES.wrongPassword);
+    const problem = validateNewPassword(input.newPassword);
+    if (problem) return fail(400, problem);
+    const hash = await hashPassword(input.newPassword);
+    const now = deps.clock.now();
+    const session = await writeTransaction(deps.db, async (trx) => {
+      await repo.updateUser(trx, row.id, { password_hash: hash, updated_at: toTimestamp(now) });
+      await repo.deleteUserSessions(trx, row.id);
+      await repo.retireAllTokens(trx, row.id, now);
+      await notify(deps, trx, row.email, passwordChangedMail({ siteUrl: deps.siteUrl }));
+      return createSession(trx, row.id, input.persistent ? 'persistent' : 'browser', now, input.userAgent);
+    });
+    deps.jobs.wake();
+    return { ok: true, session };
   });
 }
 
@@ -417,7 +437,10 @@ export async function requestEmailChange(
   deps: ServerDeps,
   input: { userId: string; newEmail: string; password: string; client: string },
 ): Promise<Result<object>> {
-  const limited = await limit(deps, [[RATE_LIMITS.mailByClient, input.client], [RATE_LIMITS.emailChangeByEmail, emailSubject(input.newEmail)]]);
+  const limited = await limit(deps, [
+    [RATE_LIMITS.mailByClient, input.client],
+    [RATE_LIMITS.emailChangeByEmail, emailSubject(input.newEmail)],
+  ]);
   if (limited) return limited;
   const row = await repo.findUserRowById(deps.db, input.userId);
   if (!row) return fail(401, 'Vous n’êtes plus connecté.');
@@ -465,7 +488,13 @@ export async function sendEmailChangeLinkNow(deps: ServerDeps, input: { userId: 
   const row = await repo.findUserRowById(deps.db, input.userId);
   if (!row) return;
   // The notice is its own job: a mailbox that refuses it must not make this one send the link again.
-  await schedule(deps, deps.db, SEND_MAIL, mailFor({ email: row.email, givenName: row.given_name }, emailChangeNoticeMail({ siteUrl: deps.siteUrl, newEmail: input.newEmail })), { uniqueKey: `email-change-notice:${jobId}` });
+  await schedule(
+    deps,
+    deps.db,
+    SEND_MAIL,
+    mailFor({ email: row.email, givenName: row.given_name }, emailChangeNoticeMail({ siteUrl: deps.siteUrl, newEmail: input.newEmail })),
+    { uniqueKey: `email-change-notice:${jobId}` },
+  );
   deps.jobs.wake();
   if (await repo.findUserRowByEmail(deps.db, input.newEmail)) return;
   await deps.mailer.send({ to: input.newEmail, ...emailChangeConfirmMail({ siteUrl: deps.siteUrl, token, newEmail: input.newEmail }) });
@@ -607,7 +636,10 @@ export async function updateProfile(
  * Checks the current password of a signed-in user before a grave change (deletion): limited
  * per account. A user without a password (signed in by links only) passes.
  */
-export function checkCurrentPassword(deps: Pick<ServerDeps, 'db' | 'clock'>, input: { userId: string; password: string }): Promise<Result<{ user: repo.User }>> {
+export function checkCurrentPassword(
+  deps: Pick<ServerDeps, 'db' | 'clock'>,
+  input: { userId: string; password: string },
+): Promise<Result<{ user: repo.User }>> {
   return unlessBusy(async () => {
     const row = await repo.findUserRowById(deps.db, input.userId);
     if (!row) return fail(401, 'Vous n’êtes plus connecté.');
@@ -625,9 +657,21 @@ export async function exportUser(db: Kysely<Database>, userId: string) {
   const user = repo.toUser(row);
   const sessions = await repo.listUserSessions(db, userId);
   return {
-    email: user.email, given_name: user.givenName, family_name: user.familyName, address: user.address, role: user.role,
-    email_verified_at: user.emailVerifiedAt, created_at: user.createdAt, has_password: user.hasPassword,
-    sessions: sessions.map((s) => ({ created_at: s.created_at, last_seen_at: s.last_seen_at, expires_at: s.expires_at, persistent: s.persistent === 1, user_agent: s.user_agent })),
+    email: user.email,
+    given_name: user.givenName,
+    family_name: user.familyName,
+    address: user.address,
+    role: user.role,
+    email_verified_at: user.emailVerifiedAt,
+    created_at: user.createdAt,
+    has_password: user.hasPassword,
+    sessions: sessions.map((s) => ({
+      created_at: s.created_at,
+      last_seen_at: s.last_seen_at,
+      expires_at: s.expires_at,
+      persistent: s.persistent === 1,
+      user_agent: s.user_agent,
+    })),
   };
 }
 
@@ -642,12 +686,22 @@ export async function eraseUser(db: Kysely<Database>, userId: string): Promise<v
  * Issues a single-use token for another domain's purpose (the newsletter's confirmation): the
  * secret goes in the mail, its hash in `tokens`. Takes the caller's transaction.
  */
-export function issueSingleUseToken(db: Kysely<Database>, purpose: TokenPurpose, now: Date, fields: { email: string; userId?: string | null }): Promise<string> {
+export function issueSingleUseToken(
+  db: Kysely<Database>,
+  purpose: TokenPurpose,
+  now: Date,
+  fields: { email: string; userId?: string | null },
+): Promise<string> {
   return issueToken(db, purpose, now, { userId: fields.userId ?? null, email: fields.email });
 }
 
 /** Uses a single-use token of that purpose, in the caller's transaction: the address it was sent to, or null. */
-export async function consumeSingleUseToken(db: Kysely<Database>, secret: string, purpose: TokenPurpose, now: Date): Promise<{ email: string | null; userId: string | null } | null> {
+export async function consumeSingleUseToken(
+  db: Kysely<Database>,
+  secret: string,
+  purpose: TokenPurpose,
+  now: Date,
+): Promise<{ email: string | null; userId: string | null } | null> {
   if (!isWellFormedSecret(secret)) return null;
   const row = await repo.consumeToken(db, hashSecret(secret), purpose, now);
   return row ? { email: row.email, userId: row.user_id } : null;

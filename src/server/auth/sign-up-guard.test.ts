@@ -1,5 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { bitsFor, checkAnswer, FREE_PRESSURE, issueChallenge, WAIT_GRACE_MS, mailboxOf, REFUSED_PRESSURE, SIGN_UP_LIMITS, verdictOf, waitFor } from './sign-up-guard';
+import {
+  bitsFor,
+  checkAnswer,
+  FREE_PRESSURE,
+  issueChallenge,
+  WAIT_GRACE_MS,
+  mailboxOf,
+  REFUSED_PRESSURE,
+  SIGN_UP_LIMITS,
+  verdictOf,
+  waitFor,
+} from './sign-up-guard';
 import { solveProofOfWork } from '../../lib/proof-of-work';
 
 const now = new Date('2026-12-01T09:20:00Z');
@@ -17,7 +28,9 @@ describe('sign-up verdict', () => {
     const refused = verdictOf({ created: REFUSED_PRESSURE, confirmed: 0, evidence: 0 }, now);
     expect(refused).toMatchObject({ kind: 'refused', retryAfterSeconds: 40 * 60 });
     // A robot that confirms its own mail still meets the hard ceiling.
-    expect(verdictOf({ created: SIGN_UP_LIMITS.createdByClient.limit, confirmed: SIGN_UP_LIMITS.createdByClient.limit, evidence: 0 }, now).kind).toBe('refused');
+    expect(verdictOf({ created: SIGN_UP_LIMITS.createdByClient.limit, confirmed: SIGN_UP_LIMITS.createdByClient.limit, evidence: 0 }, now).kind).toBe(
+      'refused',
+    );
     expect(bitsFor(1000)).toBe(20);
     expect(waitFor(1000)).toBe(180);
   });

@@ -126,7 +126,8 @@ export async function signUpVerdict(db: Kysely<Database>, client: string, now: D
 }
 
 export function verdictOf(counts: { created: number; confirmed: number; evidence: number }, now: Date): Verdict {
-  if (counts.created >= SIGN_UP_LIMITS.createdByClient.limit) return { kind: 'refused', message: SIGN_UP_MESSAGES.tooMany, retryAfterSeconds: secondsLeft(now) };
+  if (counts.created >= SIGN_UP_LIMITS.createdByClient.limit)
+    return { kind: 'refused', message: SIGN_UP_MESSAGES.tooMany, retryAfterSeconds: secondsLeft(now) };
   const pressure = Math.max(0, counts.created - counts.confirmed) + counts.evidence;
   if (pressure >= REFUSED_PRESSURE) return { kind: 'refused', message: SIGN_UP_MESSAGES.refused, retryAfterSeconds: secondsLeft(now) };
   if (pressure < FREE_PRESSURE) return { kind: 'free' };
@@ -178,7 +179,10 @@ export function checkAnswer(client: string, token: string | undefined, nonce: st
   const digest = createHash('sha256').update(`${token}:${nonce}`).digest();
   let zeros = 0;
   for (const byte of digest) {
-    if (byte === 0) { zeros += 8; continue; }
+    if (byte === 0) {
+      zeros += 8;
+      continue;
+    }
     zeros += Math.clz32(byte) - 24;
     break;
   }
@@ -217,16 +221,23 @@ export interface SignUpReservation {
  * counts as they were just before it. Forms sent at once each get their own place in the count,
  * as if sent one after the other. The caller releases the reservation when no account is created.
  */
-export async function reserveSignUp(db: Kysely<Database>, client: string, email: string, now: Date, options: { bounced?: boolean } = {}): Promise<SignUpReservation> {
+export async function reserveSignUp(
+  db: Kysely<Database>,
+  client: string,
+  email: string,
+  now: Date,
+  options: { bounced?: boolean } = {},
+): Promise<SignUpReservation> {
   const created = await hit(db, SIGN_UP_LIMITS.createdByClient, client, now);
   const mailboxSubject = subjectOf('sign-up-mailbox', client, mailboxOf(email));
   const mailbox = await hit(db, SIGN_UP_LIMITS.mailboxByClient, mailboxSubject, now);
   const variant = !mailbox.allowed;
   // This sign-up's own evidence weighs on the sign-ups after it, not on its own verdict.
   const weight = (variant ? EVIDENCE.mailboxVariant : 0) + (options.bounced ? EVIDENCE.addressBounced : 0);
-  const evidence = weight > 0
-    ? (await hit(db, SIGN_UP_LIMITS.evidenceByClient, client, now, weight)).count - weight
-    : await countIn(db, SIGN_UP_LIMITS.evidenceByClient, client, now);
+  const evidence =
+    weight > 0
+      ? (await hit(db, SIGN_UP_LIMITS.evidenceByClient, client, now, weight)).count - weight
+      : await countIn(db, SIGN_UP_LIMITS.evidenceByClient, client, now);
   const confirmed = await countIn(db, SIGN_UP_LIMITS.confirmedByClient, client, now);
   let released = false;
   return {

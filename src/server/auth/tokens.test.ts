@@ -1,15 +1,7 @@
 import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  SESSION_TTL,
-  TOKEN_TTL,
-  hashSecret,
-  isWellFormedSecret,
-  newSecret,
-  sessionExpiresAt,
-  tokenExpiresAt,
-} from './tokens';
+import { SESSION_TTL, TOKEN_TTL, hashSecret, isWellFormedSecret, newSecret, sessionExpiresAt, tokenExpiresAt } from './tokens';
 
 describe('newSecret', () => {
   it('is 32 random bytes in base64url (43 characters, no padding)', () => {
@@ -79,11 +71,7 @@ describe('isWellFormedSecret', () => {
   });
 
   it('accepts exactly the encodings of 32-byte strings', () => {
-    fc.assert(
-      fc.property(fc.uint8Array({ minLength: 32, maxLength: 32 }), (bytes) =>
-        isWellFormedSecret(Buffer.from(bytes).toString('base64url')),
-      ),
-    );
+    fc.assert(fc.property(fc.uint8Array({ minLength: 32, maxLength: 32 }), (bytes) => isWellFormedSecret(Buffer.from(bytes).toString('base64url'))));
     fc.assert(
       fc.property(fc.string({ unit: 'binary' }), (s) => {
         if (isWellFormedSecret(s)) expect(Buffer.from(Buffer.from(s, 'base64url')).toString('base64url')).toBe(s);

@@ -24,8 +24,23 @@ import { listUserDocuments, sendYearlyStatements, sweepMissingDocuments, userDoc
 
 vi.setConfig({ testTimeout: 120_000 });
 const DAY = 24 * 3600_000;
-const billing = { given_name: 'Inès', family_name: 'Durand', address_line1: '3 rue du Port', address_line2: '', postal_code: '44000', city: 'Nantes', country: 'FR' };
-const form = (over: Partial<CheckoutInput> = {}): CheckoutInput => ({ ...billing, methode: 'card', cgv: true, demarrage_immediat: true, tentative: randomUUID(), ...over });
+const billing = {
+  given_name: 'Inès',
+  family_name: 'Durand',
+  address_line1: '3 rue du Port',
+  address_line2: '',
+  postal_code: '44000',
+  city: 'Nantes',
+  country: 'FR',
+};
+const form = (over: Partial<CheckoutInput> = {}): CheckoutInput => ({
+  ...billing,
+  methode: 'card',
+  cgv: true,
+  demarrage_immediat: true,
+  tentative: randomUUID(),
+  ...over,
+});
 const basketOf = (values: Record<string, string>): Basket => {
   const parsed = parseBasket(values);
   if (!parsed.ok) throw new Error(parsed.message);
@@ -41,8 +56,12 @@ describeEachDialect('billing and gifts', (kind) => {
   let userId: string;
   let n = 0;
 
-  beforeAll(async () => { test = await createTestDatabase(kind); });
-  afterAll(async () => { await test.close(); });
+  beforeAll(async () => {
+    test = await createTestDatabase(kind);
+  });
+  afterAll(async () => {
+    await test.close();
+  });
   beforeEach(async () => {
     await test.db.deleteFrom('jobs').execute();
     await test.db.deleteFrom('rate_limits').execute();
@@ -61,13 +80,19 @@ describeEachDialect('billing and gifts', (kind) => {
     await deps.flush();
     return placed.orderId;
   }
-  const numbers = async (series: string) => (await test.db.selectFrom('billing_documents').select('number').where('series', '=', series).execute()).map((r) => Number(r.number)).sort((a, b) => a - b);
+  const numbers = async (series: string) =>
+    (await test.db.selectFrom('billing_documents').select('number').where('series', '=', series).execute()).map((r) => Number(r.number)).sort((a, b) => a - b);
 
   it('every paid subscription gets an invoice and every donation a receipt, with the PDF stored once; the mail links it', async () => {
     const sub = await pay(userId, { formule: 'mensuel' });
     const don = await pay(userId, { don: '2000', frequence: 'unique' });
     const { documents } = await listUserDocuments(test.db, userId);
-    expect(documents.map((d) => [d.kind, d.totalCents, d.vatCents])).toEqual(expect.arrayContaining([['invoice', 700, 14], ['receipt', 2000, 0]]));
+    expect(documents.map((d) => [d.kind, d.totalCents, d.vatCents])).toEqual(
+      expect.arrayContaining([
+        ['invoice', 700, 14],
+        ['receipt', 2000, 0],
+      ]),
+    );
     const invoice = documents.find((d) => d.kind === 'invoice')!;
     const stored = await test.db.selectFrom('billing_pdfs').select(['document_id', 'sha256']).execute();
     expect(stored.map((r) => r.document_id)).toEqual(expect.arrayContaining(documents.map((d) => d.id)));
@@ -95,10 +120,30 @@ describeEachDialect('billing and gifts', (kind) => {
     const second = kind === 'postgres' ? openDatabase(test.config) : undefined;
     const orders: string[] = [];
     for (let i = 0; i < 100; i++) {
-      const { order } = await insertOrder(test.db, {
-        userId: buyers[i % 5]!, purpose: 'subscription', reason: 'initial', offerId: 'mensuel', description: 'Abonnement Mensuel', interval: 'month', amountCents: 700, vatRateBp: 210, vatCents: 14,
-        source: null, method: 'card', provider: 'simulated', subscriptionId: null, attemptKey: `lot:${randomUUID()}`, billingName: 'Lot', billingAddress: null, status: 'paid', paidAt: clock.now(),
-      }, clock.now());
+      const { order } = await insertOrder(
+        test.db,
+        {
+          userId: buyers[i % 5]!,
+          purpose: 'subscription',
+          reason: 'initial',
+          offerId: 'mensuel',
+          description: 'Abonnement Mensuel',
+          interval: 'month',
+          amountCents: 700,
+          vatRateBp: 210,
+          vatCents: 14,
+          source: null,
+          method: 'card',
+          provider: 'simulated',
+          subscriptionId: null,
+          attemptKey: `lot:${randomUUID()}`,
+          billingName: 'Lot',
+          billingAddress: null,
+          status: 'paid',
+          paidAt: clock.now(),
+        },
+        clock.now(),
+      );
       orders.push(order.id);
     }
     const { writeTransaction } = await import('../db/transaction');
@@ -132,7 +177,12 @@ describeEachDialect('billing and gifts', (kind) => {
   it('a transaction that fails after taking a number gives it back', async () => {
     const { writeTransaction } = await import('../db/transaction');
     const start = (await numbers('AV')).length;
-    await expect(writeTransaction(test.db, async (trx) => { await allotNumber(trx, 'AV'); throw new Error('crash'); })).rejects.toThrow('crash');
+    await expect(
+      writeTransaction(test.db, async (trx) => {
+        await allotNumber(trx, 'AV');
+        throw new Error('crash');
+      }),
+    ).rejects.toThrow('crash');
     const row = await test.db.selectFrom('document_counters').select('last_number').where('series', '=', 'AV').executeTakeFirst();
     expect(Number(row?.last_number ?? 0)).toBe(start);
   });
@@ -140,7 +190,13 @@ describeEachDialect('billing and gifts', (kind) => {
   it('documents and their PDFs can be neither changed nor deleted', async () => {
     await pay(userId, { formule: 'mensuel' });
     const [doc] = (await listUserDocuments(test.db, userId)).documents;
-    await expect(test.db.updateTable('billing_documents').set({ buyer_name: 'Autre' } as never).where('id', '=', doc!.id).execute()).rejects.toThrow(/append-only/);
+    await expect(
+      test.db
+        .updateTable('billing_documents')
+        .set({ buyer_name: 'Autre' } as never)
+        .where('id', '=', doc!.id)
+        .execute(),
+    ).rejects.toThrow(/append-only/);
     await expect(test.db.deleteFrom('billing_documents').where('id', '=', doc!.id).execute()).rejects.toThrow(/append-only/);
     await expect(test.db.deleteFrom('billing_pdfs').where('document_id', '=', doc!.id).execute()).rejects.toThrow(/append-only/);
   });
@@ -148,10 +204,28 @@ describeEachDialect('billing and gifts', (kind) => {
   it('the January statements: one per donor with the donations of the Paris year, mailed once, next year scheduled', async () => {
     const donor = await newUser('donateur');
     const at = (iso: string, cents: number, status: 'paid' | 'refunded' = 'paid') =>
-      insertOrder(test.db, {
-        userId: donor, purpose: 'donation', reason: 'initial', offerId: 'don', description: 'Don ponctuel', interval: null, amountCents: cents, vatRateBp: 0, vatCents: 0,
-        source: null, method: 'card', provider: 'simulated', subscriptionId: null, attemptKey: `don:${randomUUID()}`, status, paidAt: new Date(iso),
-      }, new Date(iso));
+      insertOrder(
+        test.db,
+        {
+          userId: donor,
+          purpose: 'donation',
+          reason: 'initial',
+          offerId: 'don',
+          description: 'Don ponctuel',
+          interval: null,
+          amountCents: cents,
+          vatRateBp: 0,
+          vatCents: 0,
+          source: null,
+          method: 'card',
+          provider: 'simulated',
+          subscriptionId: null,
+          attemptKey: `don:${randomUUID()}`,
+          status,
+          paidAt: new Date(iso),
+        },
+        new Date(iso),
+      );
     await at('2025-12-31T23:30:00Z', 1000); // 1 January 2026, 0:30 in Paris
     await at('2025-12-31T22:30:00Z', 500); // still 31 December 2025 in Paris
     await at('2026-06-01T10:00:00Z', 2000);
@@ -169,7 +243,9 @@ describeEachDialect('billing and gifts', (kind) => {
     await deps.flush();
     expect(await test.db.selectFrom('billing_documents').select('id').where('kind', '=', 'statement').where('owner_id', '=', donor).execute()).toHaveLength(1);
     expect(sent.filter((m) => /Vos dons à Contrechamp en 2026/.test(m.subject) && m.to === `donateur${n}@exemple.fr`)).toHaveLength(1);
-    expect(await test.db.selectFrom('jobs').select('run_at').where('unique_key', '=', 'billing.yearly-statements:2027').executeTakeFirst()).toMatchObject({ run_at: '2028-01-05T08:00:00.000Z' });
+    expect(await test.db.selectFrom('jobs').select('run_at').where('unique_key', '=', 'billing.yearly-statements:2027').executeTakeFirst()).toMatchObject({
+      run_at: '2028-01-05T08:00:00.000Z',
+    });
   });
 
   async function refund(orderId: string) {
@@ -189,8 +265,12 @@ describeEachDialect('billing and gifts', (kind) => {
     await refund(subOrder);
     const sub = await subscriptionOf(subOrder);
     expect(sub.status).toBe('canceled');
-    expect(await test.db.selectFrom('subscription_events').select('type').where('subscription_id', '=', sub.id).where('type', '=', 'ended-refunded').execute()).toHaveLength(1);
-    expect(sent.map((m) => m.subject.replace(/\s/g, ' '))).toEqual(expect.arrayContaining(['Remboursement de 7 € effectué', 'Votre abonnement à Contrechamp a pris fin']));
+    expect(
+      await test.db.selectFrom('subscription_events').select('type').where('subscription_id', '=', sub.id).where('type', '=', 'ended-refunded').execute(),
+    ).toHaveLength(1);
+    expect(sent.map((m) => m.subject.replace(/\s/g, ' '))).toEqual(
+      expect.arrayContaining(['Remboursement de 7 € effectué', 'Votre abonnement à Contrechamp a pris fin']),
+    );
     expect(sent.find((m) => m.subject.includes('a pris fin'))!.text.replace(/\s+/g, ' ')).toContain('remboursé le paiement de la période en cours');
 
     sent = [];
@@ -215,7 +295,9 @@ describeEachDialect('billing and gifts', (kind) => {
     const sub = await subscriptionOf(first);
     clock.set(new Date(sub.current_period_end!));
     await deps.flush();
-    expect(await test.db.selectFrom('orders').select('status').where('subscription_id', '=', sub.id).where('reason', '=', 'renewal').execute()).toEqual([{ status: 'paid' }]);
+    expect(await test.db.selectFrom('orders').select('status').where('subscription_id', '=', sub.id).where('reason', '=', 'renewal').execute()).toEqual([
+      { status: 'paid' },
+    ]);
     await refund(first);
     expect((await subscriptionOf(first)).status).toBe('active');
   });
@@ -229,15 +311,29 @@ describeEachDialect('billing and gifts', (kind) => {
     expect(await cancelNowForReader(deps, sub.id, 'Demande par courrier')).toEqual({ ok: true });
     sent = [];
     await deps.flush();
-    const renewal = await test.db.selectFrom('orders').select(['id', 'status']).where('subscription_id', '=', sub.id).where('reason', '=', 'renewal').executeTakeFirstOrThrow();
+    const renewal = await test.db
+      .selectFrom('orders')
+      .select(['id', 'status'])
+      .where('subscription_id', '=', sub.id)
+      .where('reason', '=', 'renewal')
+      .executeTakeFirstOrThrow();
     expect(renewal.status).toBe('refunded');
     const causes = (await test.db.selectFrom('order_events').select('cause').where('order_id', '=', renewal.id).execute()).map((e) => e.cause);
-    expect(causes).toEqual(expect.arrayContaining(['Remboursement demandé automatiquement : paiement reçu pour un abonnement déjà terminé', 'Remboursement effectué']));
+    expect(causes).toEqual(
+      expect.arrayContaining(['Remboursement demandé automatiquement : paiement reçu pour un abonnement déjà terminé', 'Remboursement effectué']),
+    );
     expect(sent.filter((m) => m.subject.replace(/\s/g, ' ') === 'Remboursement de 7 € effectué')).toHaveLength(1);
     expect((await subscriptionOf(first)).status).toBe('canceled');
   });
 
-  const giftInput = (over: Record<string, string> = {}) => ({ destinataire_nom: 'Camille Lefèvre', remise: 'email', destinataire_email: 'camille@exemple.fr', message: 'Bon anniversaire !', date_envoi: '2026-12-24', ...over });
+  const giftInput = (over: Record<string, string> = {}) => ({
+    destinataire_nom: 'Camille Lefèvre',
+    remise: 'email',
+    destinataire_email: 'camille@exemple.fr',
+    message: 'Bon anniversaire !',
+    date_envoi: '2026-12-24',
+    ...over,
+  });
   const codeFrom = (mail: OutgoingMail) => /Code cadeau\s*:\s*([0-9A-Z-]{19})/.exec(mail.text)![1]!;
 
   it('a gift for a chosen day: invoice, buyer mail with the card; the recipient mail on the day, once, even after a restart', async () => {
@@ -275,13 +371,24 @@ describeEachDialect('billing and gifts', (kind) => {
     const other = await newUser('curieux');
     expect(await boughtGiftCard(deps, other, bought!.id)).toBeUndefined();
     expect(await resendGift(deps, other, bought!.id)).toMatchObject({ ok: false, status: 404 });
-    expect(Buffer.from((await boughtGiftCard(deps, userId, bought!.id))!).subarray(0, 5).toString()).toBe('%PDF-');
+    expect(
+      Buffer.from((await boughtGiftCard(deps, userId, bought!.id))!)
+        .subarray(0, 5)
+        .toString(),
+    ).toBe('%PDF-');
   });
 
   it('a past or far delivery day, a missing e-mail or an unknown offer is refused and nothing is placed', async () => {
     const count = async () => (await test.db.selectFrom('orders').select('id').where('user_id', '=', userId).execute()).length;
     for (const over of [{ date_envoi: '2026-11-22' }, { date_envoi: '2028-01-01' }, { destinataire_email: 'pas-une-adresse' }, { date_envoi: '2026-02-31' }]) {
-      const placed = await placeOrder(deps, userId, basketOf({ cadeau: 'cadeau-1-an' }), undefined, form(), giftInput(over as unknown as Record<string, string>) as never);
+      const placed = await placeOrder(
+        deps,
+        userId,
+        basketOf({ cadeau: 'cadeau-1-an' }),
+        undefined,
+        form(),
+        giftInput(over as unknown as Record<string, string>) as never,
+      );
       expect(placed).toMatchObject({ ok: false, status: 422 });
     }
     expect(parseBasket({ cadeau: 'cadeau-10-ans' })).toMatchObject({ ok: false, status: 422 });
@@ -294,10 +401,13 @@ describeEachDialect('billing and gifts', (kind) => {
     const recipients: string[] = [];
     for (let i = 0; i < 10; i++) recipients.push(await newUser('destinataire'));
     const second = kind === 'postgres' ? openDatabase(test.config) : undefined;
-    const results = await Promise.all(recipients.map((r, i) => activateGift(i % 2 && second ? { ...deps, db: second.db } : deps, r, code.toLowerCase(), `client-${i}`)));
+    const results = await Promise.all(
+      recipients.map((r, i) => activateGift(i % 2 && second ? { ...deps, db: second.db } : deps, r, code.toLowerCase(), `client-${i}`)),
+    );
     await second?.close();
     expect(results.filter((r) => r.ok)).toHaveLength(1);
-    for (const r of results.filter((x) => !x.ok)) expect(r).toMatchObject({ status: 409, message: expect.stringMatching(/déjà été utilisé|vient d’être utilisé/) });
+    for (const r of results.filter((x) => !x.ok))
+      expect(r).toMatchObject({ status: 409, message: expect.stringMatching(/déjà été utilisé|vient d’être utilisé/) });
     const subs = await test.db.selectFrom('subscriptions').selectAll().where('kind', '=', 'gift').where('user_id', 'in', recipients).execute();
     expect(subs).toHaveLength(1);
     expect(subs[0]).toMatchObject({ status: 'active', current_period_end: '2027-05-23T09:00:00.000Z' }); // six months later in Paris (summer time)
@@ -328,14 +438,19 @@ describeEachDialect('billing and gifts', (kind) => {
     // The activation is told at once, to the reader and to the buyer.
     sent = [];
     await deps.flush();
-    expect(sent.map((m) => m.subject.replace(/\s/g, ' ')).sort()).toEqual(['Abonnement offert activé : 6 mois de Contrechamp', 'Votre cadeau pour Camille Lefèvre a été activé']);
+    expect(sent.map((m) => m.subject.replace(/\s/g, ' ')).sort()).toEqual([
+      'Abonnement offert activé : 6 mois de Contrechamp',
+      'Votre cadeau pour Camille Lefèvre a été activé',
+    ]);
     sent = [];
     clock.set(new Date(activated.endsAt.getTime() - 14 * DAY + 1000));
     await deps.flush();
     expect(sent.map((m) => m.subject.replace(/\s/g, ' '))).toEqual([expect.stringContaining('Votre abonnement offert se termine le')]);
     clock.set(new Date(activated.endsAt.getTime() + 1000));
     await deps.flush();
-    expect(await test.db.selectFrom('subscriptions').select('status').where('id', '=', activated.subscriptionId).executeTakeFirst()).toEqual({ status: 'expired' });
+    expect(await test.db.selectFrom('subscriptions').select('status').where('id', '=', activated.subscriptionId).executeTakeFirst()).toEqual({
+      status: 'expired',
+    });
     expect(sent.map((m) => m.subject)).toContain('Votre abonnement offert est terminé');
   });
 

@@ -66,7 +66,9 @@ export function seller(siteUrl: URL): DocumentSeller {
 
 export function addressLines(address: BillingAddress | null): string[] {
   if (!address) return [];
-  return [address.line1, address.line2, `${address.postalCode} ${address.city}`.trim(), countryName(address.country || 'FR')].filter((line) => line.trim() !== '');
+  return [address.line1, address.line2, `${address.postalCode} ${address.city}`.trim(), countryName(address.country || 'FR')].filter(
+    (line) => line.trim() !== '',
+  );
 }
 
 /**
@@ -160,7 +162,10 @@ function vatNote(rateBp: number): string {
 
 /** What a donation receipt must say: no tax reduction, and the route that gives one. */
 export function donationTaxNotice(): string[] {
-  const fund = catalog.donations.pressFundName && catalog.donations.pressFundUrl ? ` Pour bénéficier de la réduction d’impôt de 66 % (CGI, art. 200-1 f bis), vous pouvez donner par l’intermédiaire de ${catalog.donations.pressFundName} (${catalog.donations.pressFundUrl}), qui délivre ses propres reçus fiscaux.` : '';
+  const fund =
+    catalog.donations.pressFundName && catalog.donations.pressFundUrl
+      ? ` Pour bénéficier de la réduction d’impôt de 66 % (CGI, art. 200-1 f bis), vous pouvez donner par l’intermédiaire de ${catalog.donations.pressFundName} (${catalog.donations.pressFundUrl}), qui délivre ses propres reçus fiscaux.`
+      : '';
   return [
     `Contrechamp est une entreprise de presse : un don qui lui est fait directement n’ouvre droit à aucune réduction d’impôt. Ce document est un accusé de réception numéroté ; ce n’est pas un reçu fiscal au sens de l’article 200 du Code général des impôts (modèle cerfa n° 11580).${fund}`,
     'Un don est une libéralité sans contrepartie : il n’entre pas dans le champ de la TVA.',
@@ -169,7 +174,16 @@ export function donationTaxNotice(): string[] {
 
 async function insertDocument(
   trx: Kysely<Database>,
-  doc: { kind: DocumentKind; subjectKey: string; ownerId: string | null; orderId: string | null; refersToId: string | null; year: number; now: Date; buyerName: string },
+  doc: {
+    kind: DocumentKind;
+    subjectKey: string;
+    ownerId: string | null;
+    orderId: string | null;
+    refersToId: string | null;
+    year: number;
+    now: Date;
+    buyerName: string;
+  },
   build: (label: string) => DocumentContent,
 ): Promise<IssuedDocument> {
   const series = SERIES[doc.kind];
@@ -212,7 +226,12 @@ export async function issuedFor(trx: Kysely<Database>, subjectKey: string): Prom
  * The invoice (subscription, gift) or receipt (donation) of a paid order, issued now unless it
  * exists. Undefined for a purpose that has neither (shares).
  */
-export async function issueForPayment(trx: Kysely<Database>, siteUrl: URL, order: Order, context: { methodLabel: string; now: Date; periodEnd?: Date }): Promise<IssuedDocument | undefined> {
+export async function issueForPayment(
+  trx: Kysely<Database>,
+  siteUrl: URL,
+  order: Order,
+  context: { methodLabel: string; now: Date; periodEnd?: Date },
+): Promise<IssuedDocument | undefined> {
   const kind = documentKindFor(order);
   if (!kind) return undefined;
   const subjectKey = `${kind}:${order.id}`;
@@ -222,10 +241,20 @@ export async function issueForPayment(trx: Kysely<Database>, siteUrl: URL, order
   const buyer = await buyerOf(trx, order);
   const line = lineOf(order, periodOf(order, paidAt, context.periodEnd));
   const totals = totalsOf([line]);
-  const method = context.methodLabel || (order.method === 'sepa_debit' ? 'Prélèvement SEPA' : order.method === 'card' ? 'Carte bancaire' : 'Moyen de paiement enregistré');
+  const method =
+    context.methodLabel || (order.method === 'sepa_debit' ? 'Prélèvement SEPA' : order.method === 'card' ? 'Carte bancaire' : 'Moyen de paiement enregistré');
   return insertDocument(
     trx,
-    { kind, subjectKey, ownerId: order.userId, orderId: order.id, refersToId: null, year: parisYear(context.now), now: context.now, buyerName: buyer.business?.company ?? buyer.name },
+    {
+      kind,
+      subjectKey,
+      ownerId: order.userId,
+      orderId: order.id,
+      refersToId: null,
+      year: parisYear(context.now),
+      now: context.now,
+      buyerName: buyer.business?.company ?? buyer.name,
+    },
     (label) => ({
       version: 1,
       kind,
@@ -262,7 +291,16 @@ export async function issueCreditNote(trx: Kysely<Database>, siteUrl: URL, order
   const invoice = JSON.parse(invoiceRow.content) as DocumentContent;
   return insertDocument(
     trx,
-    { kind: 'credit_note', subjectKey, ownerId: invoiceRow.owner_id, orderId: order.id, refersToId: invoiceRow.id, year: parisYear(now), now, buyerName: invoiceRow.buyer_name },
+    {
+      kind: 'credit_note',
+      subjectKey,
+      ownerId: invoiceRow.owner_id,
+      orderId: order.id,
+      refersToId: invoiceRow.id,
+      year: parisYear(now),
+      now,
+      buyerName: invoiceRow.buyer_name,
+    },
     (label) => ({
       ...invoice,
       kind: 'credit_note',

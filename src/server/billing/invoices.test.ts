@@ -47,8 +47,23 @@ import { findUserDocument, listUserDocuments, sendYearlyStatements, statementsDu
 vi.setConfig({ testTimeout: 180_000, hookTimeout: 60_000 });
 
 const SITE = new URL('https://contrechamp.example');
-const billing = { given_name: 'Inès', family_name: 'Durand', address_line1: '3 rue du Port', address_line2: '', postal_code: '44000', city: 'Nantes', country: 'FR' };
-const form = (over: Partial<CheckoutInput> = {}): CheckoutInput => ({ ...billing, methode: 'card', cgv: true, demarrage_immediat: true, tentative: randomUUID(), ...over });
+const billing = {
+  given_name: 'Inès',
+  family_name: 'Durand',
+  address_line1: '3 rue du Port',
+  address_line2: '',
+  postal_code: '44000',
+  city: 'Nantes',
+  country: 'FR',
+};
+const form = (over: Partial<CheckoutInput> = {}): CheckoutInput => ({
+  ...billing,
+  methode: 'card',
+  cgv: true,
+  demarrage_immediat: true,
+  tentative: randomUUID(),
+  ...over,
+});
 const basketOf = (values: Record<string, string>): Basket => {
   const parsed = parseBasket(values);
   if (!parsed.ok) throw new Error(parsed.message);
@@ -89,7 +104,13 @@ describeEachDialect('gapless numbers under concurrent payments and refunds', (ki
     for (let i = 0; i < 10; i++) buyers.push(await createUser(test.db, { email: `lot${i}@exemple.fr`, password: 'un mot de passe solide', now: clock.now() }));
     for (let i = 0; i < 100; i++) {
       const donation = i % 4 === 3;
-      const placed = await placeOrder(deps, buyers[i % 10]!, basketOf(donation ? { don: String(1000 + i), frequence: 'unique' } : { formule: i % 2 ? 'mensuel' : 'annuel' }), undefined, form());
+      const placed = await placeOrder(
+        deps,
+        buyers[i % 10]!,
+        basketOf(donation ? { don: String(1000 + i), frequence: 'unique' } : { formule: i % 2 ? 'mensuel' : 'annuel' }),
+        undefined,
+        form(),
+      );
       if (!placed.ok) throw new Error(placed.message);
       orders.push({ id: placed.orderId, purpose: donation ? 'donation' : 'subscription' });
     }
@@ -142,13 +163,28 @@ describeEachDialect('gapless numbers under concurrent payments and refunds', (ki
 
   it('100 concurrent payments with injected failures: numbers 1..N exactly, one document per paid order; the retries fill the rest', async () => {
     const failing = new Set(orders.filter((_, i) => i % 7 === 2 || i % 11 === 5).map((o) => o.id));
-    const results = await Promise.allSettled(orders.map((o, i) => deliver(i, paidEvent(o), `evt_pay_${o.id}`, (d) => faulty(fulfilments(d as never), failing, 'paid'))));
+    const results = await Promise.allSettled(
+      orders.map((o, i) => deliver(i, paidEvent(o), `evt_pay_${o.id}`, (d) => faulty(fulfilments(d as never), failing, 'paid'))),
+    );
     expect(results.filter((r) => r.status === 'rejected')).toHaveLength(failing.size);
     expect(failedAfterNumber.size).toBe(failing.size);
 
     const check = async () => {
-      const paid = await test.db.selectFrom('orders').select(['id', 'purpose']).where('id', 'in', orders.map((o) => o.id)).where('status', '=', 'paid').execute();
-      const docs = await test.db.selectFrom('billing_documents').select(['order_id', 'kind', 'series', 'number']).where('kind', 'in', ['invoice', 'receipt']).execute();
+      const paid = await test.db
+        .selectFrom('orders')
+        .select(['id', 'purpose'])
+        .where(
+          'id',
+          'in',
+          orders.map((o) => o.id),
+        )
+        .where('status', '=', 'paid')
+        .execute();
+      const docs = await test.db
+        .selectFrom('billing_documents')
+        .select(['order_id', 'kind', 'series', 'number'])
+        .where('kind', 'in', ['invoice', 'receipt'])
+        .execute();
       const paidIds = new Set(paid.map((p) => p.id));
       // Every paid order has exactly one document of its kind; no document without a paid order.
       for (const p of paid) expect(docs.filter((d) => d.order_id === p.id).map((d) => d.kind)).toEqual([p.purpose === 'donation' ? 'receipt' : 'invoice']);
@@ -160,10 +196,13 @@ describeEachDialect('gapless numbers under concurrent payments and refunds', (ki
     };
     expect(await check()).toBe(100 - failing.size);
     // The failed transactions left nothing: their orders are still pending, their events unrecorded.
-    for (const id of failing) expect((await test.db.selectFrom('orders').select('status').where('id', '=', id).executeTakeFirstOrThrow()).status).toBe('pending');
+    for (const id of failing)
+      expect((await test.db.selectFrom('orders').select('status').where('id', '=', id).executeTakeFirstOrThrow()).status).toBe('pending');
 
     // The provider retries the refused notifications, at once and concurrently again.
-    const retried = await Promise.allSettled(orders.filter((o) => failing.has(o.id)).map((o, i) => deliver(i, paidEvent(o), `evt_pay_${o.id}`, (d) => fulfilments(d as never))));
+    const retried = await Promise.allSettled(
+      orders.filter((o) => failing.has(o.id)).map((o, i) => deliver(i, paidEvent(o), `evt_pay_${o.id}`, (d) => fulfilments(d as never))),
+    );
     expect(retried.every((r) => r.status === 'fulfilled')).toBe(true);
     expect(await check()).toBe(100);
   });
@@ -172,8 +211,16 @@ describeEachDialect('gapless numbers under concurrent payments and refunds', (ki
     const refunded = orders.filter((_, i) => i % 3 !== 0);
     const failing = new Set(refunded.filter((_, i) => i % 5 === 1).map((o) => o.id));
     const refund = (o: { id: string }, i: number, failures: Set<string>) =>
-      test.db.selectFrom('orders').select('amount_cents').where('id', '=', o.id).executeTakeFirstOrThrow().then((row) =>
-        deliver(i, { type: 'refund.succeeded', paymentRef: `ch_lot_${o.id}`, amountCents: row.amount_cents }, `evt_refund_${o.id}`, (d) => faulty(fulfilments(d as never), failures, 'refunded')));
+      test.db
+        .selectFrom('orders')
+        .select('amount_cents')
+        .where('id', '=', o.id)
+        .executeTakeFirstOrThrow()
+        .then((row) =>
+          deliver(i, { type: 'refund.succeeded', paymentRef: `ch_lot_${o.id}`, amountCents: row.amount_cents }, `evt_refund_${o.id}`, (d) =>
+            faulty(fulfilments(d as never), failures, 'refunded'),
+          ),
+        );
     const results = await Promise.allSettled(refunded.map((o, i) => refund(o, i, failing)));
     expect(results.filter((r) => r.status === 'rejected')).toHaveLength(failing.size);
     // Donations get no credit note: only refunded subscriptions with an invoice count.
@@ -181,7 +228,12 @@ describeEachDialect('gapless numbers under concurrent payments and refunds', (ki
     expect([...failedAfterNumber].filter((k) => k.startsWith('credit_note:'))).toHaveLength(failedInvoiced);
 
     const check = async () => {
-      const notes = await test.db.selectFrom('billing_documents as n').innerJoin('billing_documents as i', 'i.id', 'n.refers_to_id').select(['n.order_id', 'i.order_id as invoice_order', 'i.kind as invoice_kind']).where('n.kind', '=', 'credit_note').execute();
+      const notes = await test.db
+        .selectFrom('billing_documents as n')
+        .innerJoin('billing_documents as i', 'i.id', 'n.refers_to_id')
+        .select(['n.order_id', 'i.order_id as invoice_order', 'i.kind as invoice_kind'])
+        .where('n.kind', '=', 'credit_note')
+        .execute();
       const refundedInvoiced = await test.db.selectFrom('orders').select('id').where('status', '=', 'refunded').where('purpose', '=', 'subscription').execute();
       expect(notes.map((n) => n.order_id).sort()).toEqual(refundedInvoiced.map((r) => r.id).sort());
       for (const n of notes) expect(n).toMatchObject({ invoice_order: n.order_id, invoice_kind: 'invoice' });
@@ -208,8 +260,12 @@ describeEachDialect('billing documents', (kind: DialectName) => {
   let provider: SimulatedProvider;
   let n = 0;
 
-  beforeAll(async () => { test = await createTestDatabase(kind); });
-  afterAll(async () => { await test.close(); });
+  beforeAll(async () => {
+    test = await createTestDatabase(kind);
+  });
+  afterAll(async () => {
+    await test.close();
+  });
   beforeEach(async () => {
     await test.db.deleteFrom('jobs').execute();
     sent = [];
@@ -217,7 +273,15 @@ describeEachDialect('billing documents', (kind: DialectName) => {
     ({ deps, provider } = servicesOn(test, clock, sent));
   });
 
-  const newUser = (prefix: string, role?: 'admin') => createUser(test.db, { email: `${prefix}${++n}@exemple.fr`, password: 'un mot de passe solide', givenName: 'Camille', familyName: `Essai ${n}`, now: clock.now(), ...(role ? { role } : {}) });
+  const newUser = (prefix: string, role?: 'admin') =>
+    createUser(test.db, {
+      email: `${prefix}${++n}@exemple.fr`,
+      password: 'un mot de passe solide',
+      givenName: 'Camille',
+      familyName: `Essai ${n}`,
+      now: clock.now(),
+      ...(role ? { role } : {}),
+    });
   const sessionOf = (url: string) => new URL(url, SITE).pathname.split('/').pop()!;
   async function pay(buyer: string, values: Record<string, string>, over: Partial<CheckoutInput> = {}) {
     const placed = await placeOrder(deps, buyer, basketOf(values), undefined, form(over));
@@ -227,20 +291,28 @@ describeEachDialect('billing documents', (kind: DialectName) => {
     return placed.orderId;
   }
   const docOf = async (orderId: string, docKind: string) => {
-    const row = await test.db.selectFrom('billing_documents').selectAll().where('order_id', '=', orderId).where('kind', '=', docKind as never).executeTakeFirstOrThrow();
+    const row = await test.db
+      .selectFrom('billing_documents')
+      .selectAll()
+      .where('order_id', '=', orderId)
+      .where('kind', '=', docKind as never)
+      .executeTakeFirstOrThrow();
     return { row, content: JSON.parse(row.content) as DocumentContent };
   };
-  const counter = async (series: string) => Number((await test.db.selectFrom('document_counters').select('last_number').where('series', '=', series).executeTakeFirst())?.last_number ?? 0);
+  const counter = async (series: string) =>
+    Number((await test.db.selectFrom('document_counters').select('last_number').where('series', '=', series).executeTakeFirst())?.last_number ?? 0);
 
   it('a process that dies while writing an invoice leaves the counter as it was', async () => {
     const buyer = await newUser('panne');
     await pay(buyer, { formule: 'mensuel' });
     const before = await counter('F');
     expect(before).toBeGreaterThan(0);
-    await expect(writeTransaction(test.db, async (trx) => {
-      expect(await allotNumber(trx, 'F')).toBe(before + 1);
-      throw new Error('the process is killed');
-    })).rejects.toThrow('killed');
+    await expect(
+      writeTransaction(test.db, async (trx) => {
+        expect(await allotNumber(trx, 'F')).toBe(before + 1);
+        throw new Error('the process is killed');
+      }),
+    ).rejects.toThrow('killed');
     expect(await counter('F')).toBe(before);
     // The next invoice takes the number the dead one had.
     const next = await pay(buyer, { don: '1500', frequence: 'unique' });
@@ -252,14 +324,54 @@ describeEachDialect('billing documents', (kind: DialectName) => {
   it('a paid order without its invoice (a crash, a restore) gets it from the sweep; a second sweep changes nothing', async () => {
     const buyer = await newUser('sans-facture');
     const paidAt = new Date('2026-11-20T09:00:00Z');
-    const { order } = await insertOrder(test.db, {
-      userId: buyer, purpose: 'subscription', reason: 'initial', offerId: 'mensuel', description: 'Abonnement Mensuel', interval: 'month', amountCents: 700, vatRateBp: 210, vatCents: 14,
-      source: null, method: 'card', provider: 'simulated', subscriptionId: null, attemptKey: `crash:${randomUUID()}`, billingName: 'Camille Essai', status: 'paid', paymentRef: `ch_${randomUUID()}`, paidAt,
-    }, paidAt);
-    const { order: donation } = await insertOrder(test.db, {
-      userId: buyer, purpose: 'donation', reason: 'initial', offerId: 'don', description: 'Don ponctuel', interval: null, amountCents: 2500, vatRateBp: 0, vatCents: 0,
-      source: null, method: 'card', provider: 'simulated', subscriptionId: null, attemptKey: `crash:${randomUUID()}`, billingName: 'Camille Essai', status: 'paid', paymentRef: `ch_${randomUUID()}`, paidAt,
-    }, paidAt);
+    const { order } = await insertOrder(
+      test.db,
+      {
+        userId: buyer,
+        purpose: 'subscription',
+        reason: 'initial',
+        offerId: 'mensuel',
+        description: 'Abonnement Mensuel',
+        interval: 'month',
+        amountCents: 700,
+        vatRateBp: 210,
+        vatCents: 14,
+        source: null,
+        method: 'card',
+        provider: 'simulated',
+        subscriptionId: null,
+        attemptKey: `crash:${randomUUID()}`,
+        billingName: 'Camille Essai',
+        status: 'paid',
+        paymentRef: `ch_${randomUUID()}`,
+        paidAt,
+      },
+      paidAt,
+    );
+    const { order: donation } = await insertOrder(
+      test.db,
+      {
+        userId: buyer,
+        purpose: 'donation',
+        reason: 'initial',
+        offerId: 'don',
+        description: 'Don ponctuel',
+        interval: null,
+        amountCents: 2500,
+        vatRateBp: 0,
+        vatCents: 0,
+        source: null,
+        method: 'card',
+        provider: 'simulated',
+        subscriptionId: null,
+        attemptKey: `crash:${randomUUID()}`,
+        billingName: 'Camille Essai',
+        status: 'paid',
+        paymentRef: `ch_${randomUUID()}`,
+        paidAt,
+      },
+      paidAt,
+    );
     const before = { F: await counter('F'), RD: await counter('RD') };
     expect(await sweepMissingDocuments(deps)).toBe(2);
     const invoice = await docOf(order.id, 'invoice');
@@ -282,12 +394,30 @@ describeEachDialect('billing documents', (kind: DialectName) => {
     const orderId = await pay(buyer, { formule: 'mensuel' });
     const { row } = await docOf(orderId, 'invoice');
     const attempts = [
-      () => test.db.updateTable('billing_documents').set({ total_cents: 1 } as never).where('id', '=', row.id).execute(),
-      () => test.db.updateTable('billing_documents').set({ content: '{}' } as never).execute(),
+      () =>
+        test.db
+          .updateTable('billing_documents')
+          .set({ total_cents: 1 } as never)
+          .where('id', '=', row.id)
+          .execute(),
+      () =>
+        test.db
+          .updateTable('billing_documents')
+          .set({ content: '{}' } as never)
+          .execute(),
       () => test.db.deleteFrom('billing_documents').where('id', '=', row.id).execute(),
       () => test.db.deleteFrom('billing_documents').execute(),
-      () => test.db.updateTable('billing_pdfs').set({ sha256: 'x' } as never).where('document_id', '=', row.id).execute(),
-      () => test.db.updateTable('billing_pdfs').set({ bytes: new Uint8Array([1]) } as never).execute(),
+      () =>
+        test.db
+          .updateTable('billing_pdfs')
+          .set({ sha256: 'x' } as never)
+          .where('document_id', '=', row.id)
+          .execute(),
+      () =>
+        test.db
+          .updateTable('billing_pdfs')
+          .set({ bytes: new Uint8Array([1]) } as never)
+          .execute(),
       () => test.db.deleteFrom('billing_pdfs').where('document_id', '=', row.id).execute(),
     ];
     for (const attempt of attempts) await expect(attempt()).rejects.toThrow(/append-only/);
@@ -343,14 +473,39 @@ describeEachDialect('billing documents', (kind: DialectName) => {
   });
 
   it('the January statements: per donor the donations of the Paris year, one-off and monthly, without the refunded one; mailed once; next year scheduled', async () => {
-    const donor = (name: string) => createUser(test.db, { email: `${name}-${++n}@exemple.fr`, password: 'un mot de passe solide', givenName: name, familyName: 'Donatrice', now: clock.now() });
+    const donor = (name: string) =>
+      createUser(test.db, {
+        email: `${name}-${++n}@exemple.fr`,
+        password: 'un mot de passe solide',
+        givenName: name,
+        familyName: 'Donatrice',
+        now: clock.now(),
+      });
     const [alice, bruno, chloe] = [await donor('alice'), await donor('bruno'), await donor('chloe')];
     const give = (userId: string, iso: string, cents: number, options: { monthly?: boolean; status?: 'paid' | 'refunded' } = {}) =>
-      insertOrder(test.db, {
-        userId, purpose: 'donation', reason: options.monthly ? 'renewal' : 'initial', offerId: 'don', description: options.monthly ? 'Don mensuel' : 'Don ponctuel', interval: options.monthly ? 'month' : null,
-        amountCents: cents, vatRateBp: 0, vatCents: 0, source: null, method: 'card', provider: 'simulated', subscriptionId: null, attemptKey: `don:${randomUUID()}`,
-        status: options.status ?? 'paid', paymentRef: `ch_${randomUUID()}`, paidAt: new Date(iso),
-      }, new Date(iso));
+      insertOrder(
+        test.db,
+        {
+          userId,
+          purpose: 'donation',
+          reason: options.monthly ? 'renewal' : 'initial',
+          offerId: 'don',
+          description: options.monthly ? 'Don mensuel' : 'Don ponctuel',
+          interval: options.monthly ? 'month' : null,
+          amountCents: cents,
+          vatRateBp: 0,
+          vatCents: 0,
+          source: null,
+          method: 'card',
+          provider: 'simulated',
+          subscriptionId: null,
+          attemptKey: `don:${randomUUID()}`,
+          status: options.status ?? 'paid',
+          paymentRef: `ch_${randomUUID()}`,
+          paidAt: new Date(iso),
+        },
+        new Date(iso),
+      );
     // Alice: monthly donations, the first on 31 December 2025 at 23:59 in Paris (still 2025),
     // the next on 1 January 2026 at 0:00:30 in Paris; a one-off in summer; and one on
     // 31 December 2026 at 23:30 in Paris (2026), then 1 January 2027 at 0:30 (2027).
@@ -390,7 +545,10 @@ describeEachDialect('billing documents', (kind: DialectName) => {
     expect(b!.row.total_cents).toBe(2000);
     expect(b!.content.statement!.donations).toHaveLength(1);
     expect(await statementOf(chloe)).toEqual([]);
-    const mailsTo = (userId: string) => sent.filter((m) => m.to.startsWith(userId === alice ? 'alice' : userId === bruno ? 'bruno' : 'chloe') && /Vos dons à Contrechamp en 2026/.test(m.subject));
+    const mailsTo = (userId: string) =>
+      sent.filter(
+        (m) => m.to.startsWith(userId === alice ? 'alice' : userId === bruno ? 'bruno' : 'chloe') && /Vos dons à Contrechamp en 2026/.test(m.subject),
+      );
     expect(mailsTo(alice)).toHaveLength(1);
     expect(mailsTo(alice)[0]!.text).toMatch(/65\s€/);
     expect(mailsTo(alice)[0]!.text).toContain(`/mon-compte/mes-factures/${a!.row.id}`);
@@ -404,7 +562,10 @@ describeEachDialect('billing documents', (kind: DialectName) => {
     await deps.flush();
     expect(mailsTo(alice)).toHaveLength(1);
     expect(await statementOf(alice)).toHaveLength(1);
-    expect(await test.db.selectFrom('jobs').select(['run_at', 'kind']).where('unique_key', '=', 'billing.yearly-statements:2027').executeTakeFirst()).toEqual({ run_at: statementsDueAt(2027).toISOString(), kind: 'billing.yearly-statements' });
+    expect(await test.db.selectFrom('jobs').select(['run_at', 'kind']).where('unique_key', '=', 'billing.yearly-statements:2027').executeTakeFirst()).toEqual({
+      run_at: statementsDueAt(2027).toISOString(),
+      kind: 'billing.yearly-statements',
+    });
     expect(statementsDueAt(2027).toISOString()).toBe('2028-01-05T08:00:00.000Z');
   });
 
@@ -416,7 +577,13 @@ describeEachDialect('billing documents', (kind: DialectName) => {
     expect(exported?.documents).toMatchObject({
       conservation: expect.stringContaining('dix ans'),
       documents: expect.arrayContaining([
-        expect.objectContaining({ numero: expect.stringMatching(/^F-\d{6}$/), type: 'Facture', montant_centimes: 700, tva_centimes: 14, objet: 'Abonnement Mensuel' }),
+        expect.objectContaining({
+          numero: expect.stringMatching(/^F-\d{6}$/),
+          type: 'Facture',
+          montant_centimes: 700,
+          tva_centimes: 14,
+          objet: 'Abonnement Mensuel',
+        }),
         expect.objectContaining({ numero: expect.stringMatching(/^RD-\d{6}$/), type: 'Reçu de don', montant_centimes: 1200, tva_centimes: 0 }),
       ]),
     });
@@ -447,7 +614,11 @@ describeEachDialect('billing documents', (kind: DialectName) => {
       expect(await adminDocumentPdf(deps, other, doc.id)).toBeUndefined();
       expect(await adminDocumentPdf(deps, editor, doc.id)).toBeUndefined();
       expect(await userDocumentPdf(deps, owner, doc.id)).toMatchObject({ filename: `contrechamp-${doc.label}.pdf` });
-      expect(Buffer.from((await adminDocumentPdf(deps, admin, doc.id))!.bytes).subarray(0, 5).toString()).toBe('%PDF-');
+      expect(
+        Buffer.from((await adminDocumentPdf(deps, admin, doc.id))!.bytes)
+          .subarray(0, 5)
+          .toString(),
+      ).toBe('%PDF-');
     }
     for (const id of [randomUUID(), 'not-a-uuid', '', "' or 1=1 --", '../../etc/passwd']) {
       expect(await userDocumentPdf(deps, owner, id)).toBeUndefined();

@@ -4,7 +4,19 @@ import { formatDate } from '../../lib/dates';
 import { renderMail, siteLink, type MailContent } from '../mail/layout';
 import { CONTACTS } from '../../config/publisher';
 
-export function statementMail({ siteUrl, year, documentId, label, totalCents }: { siteUrl: URL; year: number; documentId: string; label: string; totalCents: number }): MailContent {
+export function statementMail({
+  siteUrl,
+  year,
+  documentId,
+  label,
+  totalCents,
+}: {
+  siteUrl: URL;
+  year: number;
+  documentId: string;
+  label: string;
+  totalCents: number;
+}): MailContent {
   return renderMail('donation-statement', {
     siteUrl,
     subject: `Vos dons à Contrechamp en ${year}`,
@@ -12,8 +24,20 @@ export function statementMail({ siteUrl, year, documentId, label, totalCents }: 
     preheader: `Le récapitulatif de vos dons de ${year} : ${formatEuros(totalCents)}. Merci !`,
     blocks: [
       { kind: 'paragraph', text: 'Bonjour,' },
-      { kind: 'paragraph', text: ['En ', String(year), ', vous avez donné ', { strong: formatEuros(totalCents) }, ' à Contrechamp. Merci : ce sont vos dons qui gardent notre journalisme libre, sans publicité et gratuit pour tout le monde.'] },
-      { kind: 'paragraph', text: `Voici le récapitulatif de vos dons de l’année (n° ${label}), au format PDF ; vous le retrouverez aussi dans votre compte, rubrique « Mes factures ».` },
+      {
+        kind: 'paragraph',
+        text: [
+          'En ',
+          String(year),
+          ', vous avez donné ',
+          { strong: formatEuros(totalCents) },
+          ' à Contrechamp. Merci : ce sont vos dons qui gardent notre journalisme libre, sans publicité et gratuit pour tout le monde.',
+        ],
+      },
+      {
+        kind: 'paragraph',
+        text: `Voici le récapitulatif de vos dons de l’année (n° ${label}), au format PDF ; vous le retrouverez aussi dans votre compte, rubrique « Mes factures ».`,
+      },
       { kind: 'action', label: 'Télécharger mon récapitulatif (PDF)', url: siteLink(siteUrl, `/mon-compte/mes-factures/${encodeURIComponent(documentId)}`) },
       {
         kind: 'note',
@@ -48,15 +72,31 @@ export function refundMail({
     preheader: `Nous vous avons remboursé ${amount}.`,
     blocks: [
       { kind: 'paragraph', text: 'Bonjour,' },
-      { kind: 'paragraph', text: ['Nous vous avons remboursé ', { strong: amount }, ` (${description}) le ${formatDate(refundedAt)}, sur le moyen de paiement utilisé. Selon votre banque, le montant apparaîtra sur votre compte sous cinq à dix jours ouvrés.`] },
+      {
+        kind: 'paragraph',
+        text: [
+          'Nous vous avons remboursé ',
+          { strong: amount },
+          ` (${description}) le ${formatDate(refundedAt)}, sur le moyen de paiement utilisé. Selon votre banque, le montant apparaîtra sur votre compte sous cinq à dix jours ouvrés.`,
+        ],
+      },
       ...(creditNote
         ? ([
-            { kind: 'paragraph', text: `L’avoir n° ${creditNote.label}, qui annule la facture correspondante, est disponible au format PDF ; vous le retrouverez aussi dans votre compte, rubrique « Mes factures ».` },
-            { kind: 'link', label: `Télécharger l’avoir n° ${creditNote.label} (PDF)`, url: siteLink(siteUrl, `/mon-compte/mes-factures/${encodeURIComponent(creditNote.id)}`) },
+            {
+              kind: 'paragraph',
+              text: `L’avoir n° ${creditNote.label}, qui annule la facture correspondante, est disponible au format PDF ; vous le retrouverez aussi dans votre compte, rubrique « Mes factures ».`,
+            },
+            {
+              kind: 'link',
+              label: `Télécharger l’avoir n° ${creditNote.label} (PDF)`,
+              url: siteLink(siteUrl, `/mon-compte/mes-factures/${encodeURIComponent(creditNote.id)}`),
+            },
           ] as const)
         : []),
       ...(canceledReceipt
-        ? ([{ kind: 'paragraph', text: `Le reçu de don n° ${canceledReceipt.label} est annulé, et ce don ne figurera pas sur votre récapitulatif annuel.` }] as const)
+        ? ([
+            { kind: 'paragraph', text: `Le reçu de don n° ${canceledReceipt.label} est annulé, et ce don ne figurera pas sur votre récapitulatif annuel.` },
+          ] as const)
         : []),
       { kind: 'note', text: `Une question sur ce remboursement ? Écrivez-nous à ${CONTACTS.abonnements.email}.` },
     ],

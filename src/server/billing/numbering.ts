@@ -24,7 +24,11 @@ export async function allotNumber(trx: Kysely<Database>, series: string): Promis
     if (next) return Number(next.last_number);
     // First document of the series: create its row (another transaction may be doing the same;
     // on PostgreSQL this waits for it, then does nothing), and take the number again.
-    await trx.insertInto('document_counters').values({ series, last_number: 0 }).onConflict((oc) => oc.column('series').doNothing()).execute();
+    await trx
+      .insertInto('document_counters')
+      .values({ series, last_number: 0 })
+      .onConflict((oc) => oc.column('series').doNothing())
+      .execute();
   }
   throw new Error(`No counter row for series ${series}`);
 }

@@ -100,7 +100,15 @@ describe('the printed service period', () => {
 
 // ---------------------------------------------------------------------------------------------
 
-const billing = { given_name: 'Inès', family_name: 'Durand', address_line1: '3 rue du Port', address_line2: '', postal_code: '44000', city: 'Nantes', country: 'FR' };
+const billing = {
+  given_name: 'Inès',
+  family_name: 'Durand',
+  address_line1: '3 rue du Port',
+  address_line2: '',
+  postal_code: '44000',
+  city: 'Nantes',
+  country: 'FR',
+};
 const form = (): CheckoutInput => ({ ...billing, methode: 'card', cgv: true, demarrage_immediat: true, tentative: randomUUID() });
 const basketOf = (values: Record<string, string>): Basket => {
   const parsed = parseBasket(values);
@@ -133,7 +141,12 @@ describeEachDialect('the periods of a subscriber’s invoices', (kind) => {
 
   function start(at: string): void {
     clock = fakeClock(new Date(at));
-    const mailer: Mailer = { send: async (mail) => { sent.push(mail); return { messageId: 'x' }; } };
+    const mailer: Mailer = {
+      send: async (mail) => {
+        sent.push(mail);
+        return { messageId: 'x' };
+      },
+    };
     deps = withJobs({ db: test.db, mailer, clock, siteUrl: new URL('https://contrechamp.example') });
     provider = createSimulatedProvider(deps, { sepaDelayMs: 60_000, signingKey: TEST_WEBHOOK_KEY });
     deps.payments = provider;
@@ -143,13 +156,22 @@ describeEachDialect('the periods of a subscriber’s invoices', (kind) => {
   async function pay(buyer: string, values: Record<string, string>, gift?: Record<string, string>): Promise<void> {
     const placed = await placeOrder(deps, buyer, basketOf(values), undefined, form(), gift as never);
     if (!placed.ok) throw new Error(placed.message);
-    await submitSimulatedSession(provider, new URL(placed.url, 'https://contrechamp.example').pathname.split('/').pop()!, { action: 'pay', number: '4242424242424242', delivery: PROMPT_DELIVERY });
+    await submitSimulatedSession(provider, new URL(placed.url, 'https://contrechamp.example').pathname.split('/').pop()!, {
+      action: 'pay',
+      number: '4242424242424242',
+      delivery: PROMPT_DELIVERY,
+    });
     await deps.flush();
   }
 
   /** Moves the clock to the end of the subscriber's running period: the site renews it (and the simulated provider pays). */
   async function renewOnce(userId: string): Promise<void> {
-    const sub = await test.db.selectFrom('subscriptions').select('current_period_end').where('user_id', '=', userId).where('kind', '=', 'plan').executeTakeFirstOrThrow();
+    const sub = await test.db
+      .selectFrom('subscriptions')
+      .select('current_period_end')
+      .where('user_id', '=', userId)
+      .where('kind', '=', 'plan')
+      .executeTakeFirstOrThrow();
     clock.set(new Date(sub.current_period_end!));
     await deps.flush();
     await deps.flush();
@@ -157,7 +179,13 @@ describeEachDialect('the periods of a subscriber’s invoices', (kind) => {
 
   /** The subscriber's invoices, in the order they were issued: their period, and the line of the PDF that prints it. */
   async function invoices(userId: string): Promise<{ period: Period; printed: string }[]> {
-    const rows = await test.db.selectFrom('billing_documents').select(['id', 'content']).where('owner_id', '=', userId).where('kind', '=', 'invoice').orderBy('number').execute();
+    const rows = await test.db
+      .selectFrom('billing_documents')
+      .select(['id', 'content'])
+      .where('owner_id', '=', userId)
+      .where('kind', '=', 'invoice')
+      .orderBy('number')
+      .execute();
     const out = [];
     for (const row of rows) {
       const content = JSON.parse(row.content) as DocumentContent;
@@ -205,10 +233,7 @@ describeEachDialect('the periods of a subscriber’s invoices', (kind) => {
     await pay(userId, { formule: 'annuel' });
     await renewOnce(userId);
     const found = await invoices(userId);
-    expect(found.map((i) => i.printed)).toEqual([
-      'Période : du 23 novembre 2026 au 22 novembre 2027',
-      'Période : du 23 novembre 2027 au 22 novembre 2028',
-    ]);
+    expect(found.map((i) => i.printed)).toEqual(['Période : du 23 novembre 2026 au 22 novembre 2027', 'Période : du 23 novembre 2027 au 22 novembre 2028']);
     expectContiguous(found.map((i) => i.period));
   });
 
@@ -217,7 +242,11 @@ describeEachDialect('the periods of a subscriber’s invoices', (kind) => {
     const subscriber = await newUser();
     await pay(subscriber, { formule: 'mensuel' });
     const giver = await newUser();
-    await pay(giver, { cadeau: 'cadeau-6-mois' }, { destinataire_nom: 'Inès Durand', remise: 'moi-meme', destinataire_email: '', message: 'Bonne lecture !', date_envoi: '2026-12-24' });
+    await pay(
+      giver,
+      { cadeau: 'cadeau-6-mois' },
+      { destinataire_nom: 'Inès Durand', remise: 'moi-meme', destinataire_email: '', message: 'Bonne lecture !', date_envoi: '2026-12-24' },
+    );
     const code = /Code cadeau\s*:\s*([0-9A-Z-]{19})/.exec(sent.filter((m) => /Votre abonnement offert/.test(m.subject)).at(-1)!.text)![1]!;
     expect(await activateGift(deps, subscriber, code, 'periodes')).toMatchObject({ ok: true, mode: 'after_paid' });
     await renewOnce(subscriber);

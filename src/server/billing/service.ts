@@ -58,7 +58,14 @@ export function withDocuments(deps: BillingDeps, inner: Fulfilment): Fulfilment 
       const receipt = order.purpose === 'donation' ? await issuedFor(trx, `receipt:${order.id}`) : undefined;
       const owner = order.userId ? await findUser(trx, order.userId) : undefined;
       if (owner && (!note || note.created)) {
-        const mail = refundMail({ siteUrl: deps.siteUrl, description: order.description, amountCents: order.amountCents, refundedAt: context.now, creditNote: note ?? null, canceledReceipt: receipt ?? null });
+        const mail = refundMail({
+          siteUrl: deps.siteUrl,
+          description: order.description,
+          amountCents: order.amountCents,
+          refundedAt: context.now,
+          creditNote: note ?? null,
+          canceledReceipt: receipt ?? null,
+        });
         await schedule(deps, trx, SEND_MAIL, mailFor(owner, mail), { uniqueKey: `billing.refund-mail:${order.id}` });
       }
       await inner.refunded?.(trx, order, context);
@@ -134,9 +141,18 @@ export async function listUserDocuments(db: Kysely<Database>, userId: string, ye
 }
 
 /** One document of the account; undefined for an unknown id or another account's document. */
-export async function findUserDocument(db: Kysely<Database>, userId: string, documentId: string): Promise<{ id: string; label: string; kind: DocumentKind; content: DocumentContent } | undefined> {
+export async function findUserDocument(
+  db: Kysely<Database>,
+  userId: string,
+  documentId: string,
+): Promise<{ id: string; label: string; kind: DocumentKind; content: DocumentContent } | undefined> {
   if (!z.uuid().safeParse(documentId).success) return undefined;
-  const row = await db.selectFrom('billing_documents').select(['id', 'label', 'kind', 'content']).where('id', '=', documentId).where('owner_id', '=', userId).executeTakeFirst();
+  const row = await db
+    .selectFrom('billing_documents')
+    .select(['id', 'label', 'kind', 'content'])
+    .where('id', '=', documentId)
+    .where('owner_id', '=', userId)
+    .executeTakeFirst();
   return row ? { id: row.id, label: row.label, kind: row.kind, content: JSON.parse(row.content) as DocumentContent } : undefined;
 }
 
@@ -161,7 +177,11 @@ export async function storedPdf(db: Kysely<Database>, documentId: string, now: D
 }
 
 /** The PDF of the account's own document, with its file name; undefined for any other id. */
-export async function userDocumentPdf(deps: Pick<ServerDeps, 'db' | 'clock'>, userId: string, documentId: string): Promise<{ bytes: Uint8Array; filename: string } | undefined> {
+export async function userDocumentPdf(
+  deps: Pick<ServerDeps, 'db' | 'clock'>,
+  userId: string,
+  documentId: string,
+): Promise<{ bytes: Uint8Array; filename: string } | undefined> {
   const doc = await findUserDocument(deps.db, userId, documentId);
   if (!doc) return undefined;
   const bytes = await storedPdf(deps.db, doc.id, deps.clock.now());
@@ -184,7 +204,16 @@ export async function sweepMissingDocuments(deps: BillingDeps): Promise<number> 
     .select('id')
     .where('status', 'in', ['paid', 'refunded'])
     .where('purpose', 'in', ['subscription', 'gift', 'donation'])
-    .where(({ not, exists, selectFrom }) => not(exists(selectFrom('billing_documents').select('billing_documents.id').whereRef('billing_documents.order_id', '=', 'orders.id').where('billing_documents.kind', 'in', ['invoice', 'receipt']))))
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom('billing_documents')
+            .select('billing_documents.id')
+            .whereRef('billing_documents.order_id', '=', 'orders.id')
+            .where('billing_documents.kind', 'in', ['invoice', 'receipt']),
+        ),
+      ),
+    )
     .orderBy('paid_at')
     .orderBy('id')
     .execute();
@@ -193,7 +222,16 @@ export async function sweepMissingDocuments(deps: BillingDeps): Promise<number> 
     .select('id')
     .where('status', '=', 'refunded')
     .where('purpose', 'in', ['subscription', 'gift'])
-    .where(({ not, exists, selectFrom }) => not(exists(selectFrom('billing_documents').select('billing_documents.id').whereRef('billing_documents.order_id', '=', 'orders.id').where('billing_documents.kind', '=', 'credit_note'))))
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom('billing_documents')
+            .select('billing_documents.id')
+            .whereRef('billing_documents.order_id', '=', 'orders.id')
+            .where('billing_documents.kind', '=', 'credit_note'),
+        ),
+      ),
+    )
     .orderBy('updated_at')
     .orderBy('id')
     .execute();
@@ -257,12 +295,25 @@ export async function sendYearlyStatements(deps: BillingDeps, year: number): Pro
       await scheduleRender(deps, trx, doc);
       const user = await findUser(trx, userId);
       const row = await trx.selectFrom('billing_documents').select('total_cents').where('id', '=', doc.id).executeTakeFirstOrThrow();
-      if (user) await schedule(deps, trx, SEND_MAIL, mailFor(user, statementMail({ siteUrl: deps.siteUrl, year, documentId: doc.id, label: doc.label, totalCents: row.total_cents })), { uniqueKey: `billing.statement-mail:${doc.id}` });
+      if (user)
+        await schedule(
+          deps,
+          trx,
+          SEND_MAIL,
+          mailFor(user, statementMail({ siteUrl: deps.siteUrl, year, documentId: doc.id, label: doc.label, totalCents: row.total_cents })),
+          { uniqueKey: `billing.statement-mail:${doc.id}` },
+        );
       return true;
     });
     if (created) issued++;
   }
-  await schedule(deps, deps.db, YEARLY_STATEMENTS, { year: year + 1 }, { runAt: statementsDueAt(year + 1), uniqueKey: `billing.yearly-statements:${year + 1}` });
+  await schedule(
+    deps,
+    deps.db,
+    YEARLY_STATEMENTS,
+    { year: year + 1 },
+    { runAt: statementsDueAt(year + 1), uniqueKey: `billing.yearly-statements:${year + 1}` },
+  );
   deps.jobs.wake();
   log.info('billing.statements', { year, donors: donors.length, issued });
   return { issued };
@@ -279,7 +330,12 @@ export async function scheduleBillingWork(deps: BillingDeps): Promise<void> {
   await schedule(deps, deps.db, YEARLY_STATEMENTS, { year }, { runAt: statementsDueAt(year), uniqueKey: `billing.yearly-statements:${year}` });
   const pastDue = statementsDueAt(year - 1);
   if (now >= pastDue) {
-    const done = await deps.db.selectFrom('billing_documents').select('id').where('kind', '=', 'statement').where('year', '=', year - 1).executeTakeFirst();
+    const done = await deps.db
+      .selectFrom('billing_documents')
+      .select('id')
+      .where('kind', '=', 'statement')
+      .where('year', '=', year - 1)
+      .executeTakeFirst();
     if (!done) await schedule(deps, deps.db, YEARLY_STATEMENTS, { year: year - 1 }, { runAt: pastDue, uniqueKey: `billing.yearly-statements:${year - 1}` });
   }
   deps.jobs.wake();
@@ -307,6 +363,13 @@ export async function exportUserDocuments(db: Kysely<Database>, userId: string) 
   const { documents } = await listUserDocuments(db, userId);
   return {
     conservation: DOCUMENTS_RETENTION_NOTE,
-    documents: documents.map((d) => ({ numero: d.label, type: d.title, date: d.issuedAt.toISOString(), montant_centimes: d.totalCents, tva_centimes: d.vatCents, objet: d.description })),
+    documents: documents.map((d) => ({
+      numero: d.label,
+      type: d.title,
+      date: d.issuedAt.toISOString(),
+      montant_centimes: d.totalCents,
+      tva_centimes: d.vatCents,
+      objet: d.description,
+    })),
   };
 }

@@ -7,11 +7,21 @@
  */
 import { z } from 'zod';
 import { countryField } from '../../lib/countries';
-import { donationMaximumCents, donationMinimumCents, findGiftOffer, findPlan, formatEuros, SUBSCRIPTION_VAT_BP, vatIncluded, type Interval } from '../../config/catalog';
+import {
+  donationMaximumCents,
+  donationMinimumCents,
+  findGiftOffer,
+  findPlan,
+  formatEuros,
+  SUBSCRIPTION_VAT_BP,
+  vatIncluded,
+  type Interval,
+} from '../../config/catalog';
 import { SOURCE_PATTERN } from '../../lib/campaign';
 import { fail, type Result } from '../core/result';
 
-export type Basket = { kind: 'plan'; planId: string } | { kind: 'donation'; frequency: 'once' | 'monthly'; amountCents: number } | { kind: 'gift'; offerId: string };
+export type Basket =
+  { kind: 'plan'; planId: string } | { kind: 'donation'; frequency: 'once' | 'monthly'; amountCents: number } | { kind: 'gift'; offerId: string };
 
 /** The basket priced from the catalogue: the only amounts the rest of the path uses. */
 export interface PricedBasket {
@@ -72,16 +82,30 @@ export function priceBasket(basket: Basket): PricedBasket {
     // A gift is invoiced at the press rate when paid; it starts only when activated, so no
     // immediate-start request (the withdrawal right lasts until activation, CGV art. 8).
     return {
-      basket, purpose: 'gift', offerId: offer.id, description: `Abonnement offert ${offer.label}`, amountCents: offer.priceCents, interval: null,
-      vatRateBp: SUBSCRIPTION_VAT_BP, vatCents: vatIncluded(offer.priceCents, SUBSCRIPTION_VAT_BP), withdrawal: false,
+      basket,
+      purpose: 'gift',
+      offerId: offer.id,
+      description: `Abonnement offert ${offer.label}`,
+      amountCents: offer.priceCents,
+      interval: null,
+      vatRateBp: SUBSCRIPTION_VAT_BP,
+      vatCents: vatIncluded(offer.priceCents, SUBSCRIPTION_VAT_BP),
+      withdrawal: false,
     };
   }
   if (basket.kind === 'plan') {
     const plan = findPlan(basket.planId);
     if (!plan) throw new Error(`Unknown plan ${basket.planId}: parse the basket first`);
     return {
-      basket, purpose: 'subscription', offerId: plan.id, description: `Abonnement ${plan.label}`, amountCents: plan.priceCents, interval: plan.interval,
-      vatRateBp: SUBSCRIPTION_VAT_BP, vatCents: vatIncluded(plan.priceCents, SUBSCRIPTION_VAT_BP), withdrawal: true,
+      basket,
+      purpose: 'subscription',
+      offerId: plan.id,
+      description: `Abonnement ${plan.label}`,
+      amountCents: plan.priceCents,
+      interval: plan.interval,
+      vatRateBp: SUBSCRIPTION_VAT_BP,
+      vatCents: vatIncluded(plan.priceCents, SUBSCRIPTION_VAT_BP),
+      withdrawal: true,
     };
   }
   // Checked again here, whoever built the basket: the only amount a browser may name.
@@ -90,8 +114,15 @@ export function priceBasket(basket: Basket): PricedBasket {
   }
   const monthly = basket.frequency === 'monthly';
   return {
-    basket, purpose: 'donation', offerId: 'don', description: monthly ? 'Don mensuel' : 'Don ponctuel', amountCents: basket.amountCents, interval: monthly ? 'month' : null,
-    vatRateBp: 0, vatCents: 0, withdrawal: false,
+    basket,
+    purpose: 'donation',
+    offerId: 'don',
+    description: monthly ? 'Don mensuel' : 'Don ponctuel',
+    amountCents: basket.amountCents,
+    interval: monthly ? 'month' : null,
+    vatRateBp: 0,
+    vatCents: 0,
+    withdrawal: false,
   };
 }
 
@@ -119,7 +150,10 @@ export const billingSchema = z.object({
   family_name: z.string().trim().min(1, 'Indiquez votre nom.').max(100, 'Nom : 100 caractères au plus.'),
   address_line1: z.string().trim().min(1, 'Indiquez votre adresse postale.').max(200, 'Adresse : 200 caractères au plus.'),
   address_line2: z.string().trim().max(200, 'Complément d’adresse : 200 caractères au plus.').default(''),
-  postal_code: z.string().trim().regex(/^[A-Za-z0-9 -]{3,10}$/, 'Indiquez un code postal valide.'),
+  postal_code: z
+    .string()
+    .trim()
+    .regex(/^[A-Za-z0-9 -]{3,10}$/, 'Indiquez un code postal valide.'),
   city: z.string().trim().min(1, 'Indiquez votre ville.').max(100, 'Ville : 100 caractères au plus.'),
   country: countryField.default('FR'),
   // An invoice in a business's name (Code de commerce L441-9): both, or neither.
@@ -133,7 +167,10 @@ export const billingSchema = z.object({
 });
 
 /** The business an invoice is made out to, if any: both fields or neither. */
-export function businessOf(input: { company?: string | undefined; siren?: string | undefined }): Result<{ business: { company: string; siren: string } | null }> {
+export function businessOf(input: {
+  company?: string | undefined;
+  siren?: string | undefined;
+}): Result<{ business: { company: string; siren: string } | null }> {
   const company = input.company?.trim() ?? '';
   const siren = input.siren ?? '';
   if (!company && !siren) return { ok: true, business: null };
@@ -152,4 +189,3 @@ export function isSiren(value: string): boolean {
   }
   return sum % 10 === 0;
 }
-

@@ -12,7 +12,14 @@ import { createUser } from '../auth/service';
 import { parseBasket, type Basket } from '../catalog/basket';
 import { fakeClock } from '../core/clock';
 import type { OutgoingMail } from '../mail/transport';
-import { PROMPT_DELIVERY, SIMULATED_SIGNATURE_HEADER, signSimulated, submitSimulatedSession, type Delivery, type SimulatedProvider } from '../payments/simulated';
+import {
+  PROMPT_DELIVERY,
+  SIMULATED_SIGNATURE_HEADER,
+  signSimulated,
+  submitSimulatedSession,
+  type Delivery,
+  type SimulatedProvider,
+} from '../payments/simulated';
 import { cancelSubscription, changeDonationAmount, changePlan, resumeSubscription, subscriptionDetail } from '../subscriptions/service';
 import { summarize } from '../subscriptions/owner-view';
 import { findSubscription } from '../subscriptions/repository';
@@ -21,8 +28,23 @@ import { confirmation, donationThanks, donationThanksPath, type CheckoutInput, h
 vi.setConfig({ testTimeout: 30_000 });
 const DAY = 24 * 3600_000;
 
-const billing = { given_name: 'Inès', family_name: 'Durand', address_line1: '3 rue du Port', address_line2: '', postal_code: '44000', city: 'Nantes', country: 'FR' };
-const form = (over: Partial<CheckoutInput> = {}): CheckoutInput => ({ ...billing, methode: 'card', cgv: true, demarrage_immediat: true, tentative: randomUUID(), ...over });
+const billing = {
+  given_name: 'Inès',
+  family_name: 'Durand',
+  address_line1: '3 rue du Port',
+  address_line2: '',
+  postal_code: '44000',
+  city: 'Nantes',
+  country: 'FR',
+};
+const form = (over: Partial<CheckoutInput> = {}): CheckoutInput => ({
+  ...billing,
+  methode: 'card',
+  cgv: true,
+  demarrage_immediat: true,
+  tentative: randomUUID(),
+  ...over,
+});
 const basketOf = (values: Record<string, string>): Basket => {
   const parsed = parseBasket(values);
   if (!parsed.ok) throw new Error(parsed.message);
@@ -39,8 +61,12 @@ describeEachDialect('reader revenue', (kind) => {
   let otherId: string;
   let n = 0;
 
-  beforeAll(async () => { test = await createTestDatabase(kind); });
-  afterAll(async () => { await test.close(); });
+  beforeAll(async () => {
+    test = await createTestDatabase(kind);
+  });
+  afterAll(async () => {
+    await test.close();
+  });
   beforeEach(async () => {
     await test.db.deleteFrom('jobs').execute();
     sent = [];
@@ -53,7 +79,13 @@ describeEachDialect('reader revenue', (kind) => {
   const subjects = () => sent.map((m) => m.subject);
 
   async function pay(values: Record<string, string>, number: string, options: { delivery?: Delivery; input?: Partial<CheckoutInput>; source?: string } = {}) {
-    const placed = await placeOrder(deps, userId, basketOf(values), options.source, form({ methode: number.startsWith('FR') ? 'sepa_debit' : 'card', ...options.input }));
+    const placed = await placeOrder(
+      deps,
+      userId,
+      basketOf(values),
+      options.source,
+      form({ methode: number.startsWith('FR') ? 'sepa_debit' : 'card', ...options.input }),
+    );
     if (!placed.ok) throw new Error(placed.message);
     const submitted = await submitSimulatedSession(provider, sessionOf(placed.url), { action: 'pay', number, delivery: options.delivery ?? PROMPT_DELIVERY });
     await deps.flush();
@@ -61,7 +93,12 @@ describeEachDialect('reader revenue', (kind) => {
   }
 
   const orderRow = (id: string) => test.db.selectFrom('orders').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
-  const subOf = async (orderId: string) => test.db.selectFrom('subscriptions').selectAll().where('id', '=', (await orderRow(orderId)).subscription_id!).executeTakeFirstOrThrow();
+  const subOf = async (orderId: string) =>
+    test.db
+      .selectFrom('subscriptions')
+      .selectAll()
+      .where('id', '=', (await orderRow(orderId)).subscription_id!)
+      .executeTakeFirstOrThrow();
 
   it('a monthly subscription paid by card: order paid, subscription active for a month, source kept, two mails', async () => {
     const { orderId } = await pay({ formule: 'mensuel' }, '4242 4242 4242 4242', { source: 'printemps' });
@@ -123,7 +160,10 @@ describeEachDialect('reader revenue', (kind) => {
 
   it('the same form sent twice, even at once, makes one order, one subscription and one provider session', async () => {
     const input = form();
-    const [a, b] = await Promise.all([placeOrder(deps, userId, basketOf({ formule: 'annuel' }), undefined, input), placeOrder(deps, userId, basketOf({ formule: 'annuel' }), undefined, input)]);
+    const [a, b] = await Promise.all([
+      placeOrder(deps, userId, basketOf({ formule: 'annuel' }), undefined, input),
+      placeOrder(deps, userId, basketOf({ formule: 'annuel' }), undefined, input),
+    ]);
     const c = await placeOrder(deps, userId, basketOf({ formule: 'annuel' }), undefined, input);
     expect(a.ok && b.ok && c.ok).toBe(true);
     if (!a.ok || !b.ok || !c.ok) return;
@@ -216,7 +256,9 @@ describeEachDialect('reader revenue', (kind) => {
   });
 
   it('notifications sent twice, late and reversed end in the same state, each effect once', async () => {
-    const { orderId } = await pay({ formule: 'solidaire-annuel' }, 'FR1420041010050500013M02606', { delivery: { twice: true, lateMs: 20_000, reversed: true } });
+    const { orderId } = await pay({ formule: 'solidaire-annuel' }, 'FR1420041010050500013M02606', {
+      delivery: { twice: true, lateMs: 20_000, reversed: true },
+    });
     expect((await orderRow(orderId)).status).toBe('pending');
     clock.advance(20_000 + 60_000 + 5_000);
     await deps.flush();
@@ -229,7 +271,13 @@ describeEachDialect('reader revenue', (kind) => {
   });
 
   describe('webhooks', () => {
-    const deliver = (body: string, at = clock.now()) => handlePaymentWebhook(deps, 'simulated', new TextEncoder().encode(body), new Headers({ [SIMULATED_SIGNATURE_HEADER]: signSimulated(TEST_WEBHOOK_KEY, body, at) }));
+    const deliver = (body: string, at = clock.now()) =>
+      handlePaymentWebhook(
+        deps,
+        'simulated',
+        new TextEncoder().encode(body),
+        new Headers({ [SIMULATED_SIGNATURE_HEADER]: signSimulated(TEST_WEBHOOK_KEY, body, at) }),
+      );
     const event = (data: Record<string, unknown>) => JSON.stringify({ id: `evt_test_${randomUUID()}`, created: clock.now().toISOString(), data });
 
     async function pendingOrder(values: Record<string, string> = { formule: 'mensuel' }) {
@@ -259,7 +307,8 @@ describeEachDialect('reader revenue', (kind) => {
     });
 
     it('events in every order end in the right state (processing, failure of an earlier attempt, success)', async () => {
-      const permutations = <T,>(xs: T[]): T[][] => (xs.length <= 1 ? [xs] : xs.flatMap((x, i) => permutations([...xs.slice(0, i), ...xs.slice(i + 1)]).map((p) => [x, ...p])));
+      const permutations = <T>(xs: T[]): T[][] =>
+        xs.length <= 1 ? [xs] : xs.flatMap((x, i) => permutations([...xs.slice(0, i), ...xs.slice(i + 1)]).map((p) => [x, ...p]));
       for (const order of permutations(['processing', 'failed', 'succeeded'] as const)) {
         const orderId = await pendingOrder({ don: '1500', frequence: 'mensuel' });
         const bodies = {
@@ -282,9 +331,19 @@ describeEachDialect('reader revenue', (kind) => {
       const raw = new TextEncoder().encode(body);
       expect(await handlePaymentWebhook(deps, 'simulated', raw, new Headers())).toMatchObject({ ok: false, status: 400 });
       const forged = signSimulated(Buffer.alloc(32, 1), body, clock.now());
-      expect(await handlePaymentWebhook(deps, 'simulated', raw, new Headers({ [SIMULATED_SIGNATURE_HEADER]: forged }))).toMatchObject({ ok: false, status: 400 });
+      expect(await handlePaymentWebhook(deps, 'simulated', raw, new Headers({ [SIMULATED_SIGNATURE_HEADER]: forged }))).toMatchObject({
+        ok: false,
+        status: 400,
+      });
       const tampered = new TextEncoder().encode(body.replace('ch_forged', 'ch_other'));
-      expect(await handlePaymentWebhook(deps, 'simulated', tampered, new Headers({ [SIMULATED_SIGNATURE_HEADER]: signSimulated(TEST_WEBHOOK_KEY, body, clock.now()) }))).toMatchObject({ ok: false, status: 400 });
+      expect(
+        await handlePaymentWebhook(
+          deps,
+          'simulated',
+          tampered,
+          new Headers({ [SIMULATED_SIGNATURE_HEADER]: signSimulated(TEST_WEBHOOK_KEY, body, clock.now()) }),
+        ),
+      ).toMatchObject({ ok: false, status: 400 });
       expect(await deliver(body, new Date(clock.now().getTime() - 10 * 60_000))).toMatchObject({ ok: false, status: 400 });
       expect(await handlePaymentWebhook(deps, 'stripe', raw, new Headers())).toMatchObject({ ok: false, status: 404 });
       expect((await orderRow(orderId)).status).toBe('pending');
@@ -295,7 +354,10 @@ describeEachDialect('reader revenue', (kind) => {
     expect(parseBasket({ formule: 'gratuit' })).toMatchObject({ ok: false, status: 422 });
     expect(parseBasket({ don: '499' })).toMatchObject({ ok: false, message: expect.stringMatching(/de 5\s€/u) });
     expect(parseBasket({ montant: '99999999' })).toMatchObject({ ok: false, status: 422 });
-    expect(parseBasket({ montant: '12,50', frequence: 'mensuel' })).toEqual({ ok: true, basket: { kind: 'donation', frequency: 'monthly', amountCents: 1250 } });
+    expect(parseBasket({ montant: '12,50', frequence: 'mensuel' })).toEqual({
+      ok: true,
+      basket: { kind: 'donation', frequency: 'monthly', amountCents: 1250 },
+    });
     expect(parseBasket({ don: '1e3' })).toMatchObject({ ok: false });
     expect(parseBasket({ don: '2000', frequence: 'hebdo' })).toMatchObject({ ok: false });
   });
@@ -317,7 +379,10 @@ describeEachDialect('reader revenue', (kind) => {
     clock.set(new Date('2026-12-23T10:00:01Z'));
     await deps.flush();
     const orders = await test.db.selectFrom('orders').selectAll().where('subscription_id', '=', subId).orderBy('created_at').execute();
-    expect(orders.map((o) => [o.reason, o.status])).toEqual([['initial', 'paid'], ['renewal', 'paid']]);
+    expect(orders.map((o) => [o.reason, o.status])).toEqual([
+      ['initial', 'paid'],
+      ['renewal', 'paid'],
+    ]);
     expect((await subOf(orderId)).current_period_end).toBe('2027-01-23T10:00:00.000Z');
     // A second run of the due work changes nothing.
     await deps.flush();
@@ -369,7 +434,12 @@ describeEachDialect('reader revenue', (kind) => {
     expect(await changeDonationAmount(deps, userId, giftSub, 2500)).toMatchObject({ ok: true });
     clock.set(new Date('2026-12-23T10:00:01Z'));
     await deps.flush();
-    expect(await subOf(plan.orderId)).toMatchObject({ plan_id: 'solidaire-annuel', amount_cents: 3000, interval: 'year', current_period_end: '2027-12-23T10:00:00.000Z' });
+    expect(await subOf(plan.orderId)).toMatchObject({
+      plan_id: 'solidaire-annuel',
+      amount_cents: 3000,
+      interval: 'year',
+      current_period_end: '2027-12-23T10:00:00.000Z',
+    });
     expect(await subOf(gift.orderId)).toMatchObject({ amount_cents: 2500, next_amount_cents: null });
   });
 
@@ -385,7 +455,26 @@ describeEachDialect('reader revenue', (kind) => {
   it('an order whose provider call never happened (a crash) is canceled by its reconciliation', async () => {
     const { insertOrder } = await import('../orders/repository');
     const { scheduleReconcile } = await import('../orders/service');
-    const { order } = await insertOrder(test.db, { userId, purpose: 'donation', reason: 'initial', offerId: 'don', description: 'Don ponctuel', interval: null, amountCents: 2000, vatRateBp: 0, vatCents: 0, source: null, method: 'card', provider: 'simulated', subscriptionId: null, attemptKey: `crash:${randomUUID()}` }, clock.now());
+    const { order } = await insertOrder(
+      test.db,
+      {
+        userId,
+        purpose: 'donation',
+        reason: 'initial',
+        offerId: 'don',
+        description: 'Don ponctuel',
+        interval: null,
+        amountCents: 2000,
+        vatRateBp: 0,
+        vatCents: 0,
+        source: null,
+        method: 'card',
+        provider: 'simulated',
+        subscriptionId: null,
+        attemptKey: `crash:${randomUUID()}`,
+      },
+      clock.now(),
+    );
     await scheduleReconcile(deps, test.db, order.id);
     clock.advance(31 * 60_000);
     await deps.flush();

@@ -83,7 +83,13 @@ function told(deps: ServerDeps, inner: Fulfilment): Fulfilment {
       if (order.reason !== 'initial' || !order.userId) return;
       const owner = await findUser(trx, order.userId);
       if (!owner) return;
-      const mail = firstPaymentFailedMail({ siteUrl: deps.siteUrl, purpose: order.purpose, description: order.description, amountCents: order.amountCents, reason: context.reason });
+      const mail = firstPaymentFailedMail({
+        siteUrl: deps.siteUrl,
+        purpose: order.purpose,
+        description: order.description,
+        amountCents: order.amountCents,
+        reason: context.reason,
+      });
       await schedule(deps, trx, SEND_MAIL, mailFor(owner, mail), { uniqueKey: `checkout.first-payment-failed:${order.id}` });
     },
   };
@@ -126,7 +132,12 @@ export async function applyPaymentEvent(deps: ServerDeps, trx: Kysely<Database>,
 }
 
 /** `/api/payments/webhooks/{provider}`: only the configured provider has an address. */
-export async function handlePaymentWebhook(deps: ServerDeps, provider: string, rawBody: Uint8Array, headers: Headers): Promise<Result<{ applied: number; replayed: number }>> {
+export async function handlePaymentWebhook(
+  deps: ServerDeps,
+  provider: string,
+  rawBody: Uint8Array,
+  headers: Headers,
+): Promise<Result<{ applied: number; replayed: number }>> {
   if (provider !== deps.payments.name) return fail(404, 'Prestataire de paiement inconnu.');
   return receiveWebhook(deps, deps.payments, rawBody, headers, (trx, event) => applyPaymentEvent(deps, trx, event));
 }
@@ -160,7 +171,14 @@ class DuplicateAttempt extends Error {
  * Places the order and opens the provider's page. The same form sent twice (same `tentative`)
  * finds the order of the first and the same provider session: one order, one charge.
  */
-export async function placeOrder(deps: ServerDeps, userId: string, basket: Basket, source: string | undefined, input: CheckoutInput, giftInput?: GiftDetailsInput): Promise<Result<{ url: string; orderId: string }>> {
+export async function placeOrder(
+  deps: ServerDeps,
+  userId: string,
+  basket: Basket,
+  source: string | undefined,
+  input: CheckoutInput,
+  giftInput?: GiftDetailsInput,
+): Promise<Result<{ url: string; orderId: string }>> {
   const priced = priceBasket(basket);
   let gift: GiftDetails | null = null;
   if (basket.kind === 'gift') {
@@ -186,17 +204,45 @@ export async function placeOrder(deps: ServerDeps, userId: string, basket: Baske
         // The billing identity given here is the profile's from now on (prefilled next time).
         await updateProfile(trx, { userId: user.id, givenName: input.given_name, familyName: input.family_name, address, now });
         const subscriptionId = priced.interval
-          ? await insertSubscription(trx, {
-              userId: user.id, kind: priced.purpose === 'subscription' ? 'plan' : 'donation', planId: basket.kind === 'plan' ? basket.planId : null,
-              amountCents: priced.amountCents, interval: priced.interval, vatRateBp: priced.vatRateBp, provider: deps.payments.name, source: source ?? null,
-            }, now)
+          ? await insertSubscription(
+              trx,
+              {
+                userId: user.id,
+                kind: priced.purpose === 'subscription' ? 'plan' : 'donation',
+                planId: basket.kind === 'plan' ? basket.planId : null,
+                amountCents: priced.amountCents,
+                interval: priced.interval,
+                vatRateBp: priced.vatRateBp,
+                provider: deps.payments.name,
+                source: source ?? null,
+              },
+              now,
+            )
           : null;
-        const { order: placed, created } = await insertOrder(trx, {
-          userId: user.id, purpose: priced.purpose, reason: 'initial', offerId: priced.offerId, description: priced.description, interval: priced.interval,
-          amountCents: priced.amountCents, vatRateBp: priced.vatRateBp, vatCents: priced.vatCents, source: source ?? null, method: input.methode,
-          provider: deps.payments.name, subscriptionId, attemptKey, billingName: `${input.given_name} ${input.family_name}`, billingAddress,
-          termsAcceptedAt: now, immediateStartAt: waivesWithdrawal(priced.withdrawal, input) ? now : null,
-        }, now);
+        const { order: placed, created } = await insertOrder(
+          trx,
+          {
+            userId: user.id,
+            purpose: priced.purpose,
+            reason: 'initial',
+            offerId: priced.offerId,
+            description: priced.description,
+            interval: priced.interval,
+            amountCents: priced.amountCents,
+            vatRateBp: priced.vatRateBp,
+            vatCents: priced.vatCents,
+            source: source ?? null,
+            method: input.methode,
+            provider: deps.payments.name,
+            subscriptionId,
+            attemptKey,
+            billingName: `${input.given_name} ${input.family_name}`,
+            billingAddress,
+            termsAcceptedAt: now,
+            immediateStartAt: waivesWithdrawal(priced.withdrawal, input) ? now : null,
+          },
+          now,
+        );
         // Lost a race with the same form on another connection: undo this one, keep theirs.
         if (!created) throw new DuplicateAttempt(placed.id);
         if (gift && basket.kind === 'gift') await insertGift(trx, { orderId: placed.id, buyerId: user.id, offerId: basket.offerId, details: gift }, now);
@@ -264,7 +310,12 @@ export async function donationThanks(deps: Pick<ServerDeps, 'db'>, userId: strin
  * later in the back-office). `tentative` is the form's own nonce: the same form sent twice
  * (a double click, a retried request) signs one bulletin.
  */
-export async function subscribeShares(deps: ServerDeps, userId: string, input: BulletinInput & { tentative: string }, client: string): Promise<Result<{ url: string; bulletinId: string }>> {
+export async function subscribeShares(
+  deps: ServerDeps,
+  userId: string,
+  input: BulletinInput & { tentative: string },
+  client: string,
+): Promise<Result<{ url: string; bulletinId: string }>> {
   const checked = checkBulletin(input);
   if (!checked.ok) return checked;
   const b = checked.bulletin;
@@ -302,11 +353,30 @@ export async function subscribeShares(deps: ServerDeps, userId: string, input: B
       let placed: Order | undefined;
       if (online) {
         const college = b.college.label;
-        const result = await insertOrder(trx, {
-          userId: user.id, purpose: 'shares', reason: 'initial', offerId: `parts-${b.college.id}`, description: `${b.shares} part${b.shares > 1 ? 's' : ''} sociale${b.shares > 1 ? 's' : ''} (collège ${college})`,
-          interval: null, amountCents: b.amountCents, vatRateBp: 0, vatCents: 0, source: null, method: b.paymentMethod === 'sepa' ? 'sepa_debit' : 'card',
-          provider: deps.payments.name, subscriptionId: null, attemptKey, billingName: b.identity.name, billingAddress: address, termsAcceptedAt: now, immediateStartAt: null,
-        }, now);
+        const result = await insertOrder(
+          trx,
+          {
+            userId: user.id,
+            purpose: 'shares',
+            reason: 'initial',
+            offerId: `parts-${b.college.id}`,
+            description: `${b.shares} part${b.shares > 1 ? 's' : ''} sociale${b.shares > 1 ? 's' : ''} (collège ${college})`,
+            interval: null,
+            amountCents: b.amountCents,
+            vatRateBp: 0,
+            vatCents: 0,
+            source: null,
+            method: b.paymentMethod === 'sepa' ? 'sepa_debit' : 'card',
+            provider: deps.payments.name,
+            subscriptionId: null,
+            attemptKey,
+            billingName: b.identity.name,
+            billingAddress: address,
+            termsAcceptedAt: now,
+            immediateStartAt: null,
+          },
+          now,
+        );
         if (!result.created) throw new DuplicateAttempt(result.order.id);
         placed = result.order;
         await scheduleReconcile(deps, trx, placed.id);

@@ -43,7 +43,12 @@ it('permutations gives every order once', () => {
  * A local stand-in for the Stripe API, for the calls a refund makes (the invoice's payment, then
  * the refund); every call is recorded.
  */
-interface StripeCall { method: string; path: string; body: URLSearchParams; idempotencyKey: string | undefined }
+interface StripeCall {
+  method: string;
+  path: string;
+  body: URLSearchParams;
+  idempotencyKey: string | undefined;
+}
 const api = { calls: [] as StripeCall[], server: undefined as Server | undefined, client: undefined as Stripe | undefined };
 beforeAll(async () => {
   api.server = createServer((req, res) => {
@@ -60,10 +65,26 @@ beforeAll(async () => {
       };
       const invoice = /^\/v1\/invoices\/(in_\w+)$/.exec(path);
       if (req.method === 'GET' && invoice) {
-        return answer(200, { id: invoice[1], object: 'invoice', status: 'paid', payments: { object: 'list', has_more: false, data: [{ id: 'inpay_1', object: 'invoice_payment', status: 'paid', payment: { type: 'payment_intent', payment_intent: `pi_of_${invoice[1]}` } }] } });
+        return answer(200, {
+          id: invoice[1],
+          object: 'invoice',
+          status: 'paid',
+          payments: {
+            object: 'list',
+            has_more: false,
+            data: [{ id: 'inpay_1', object: 'invoice_payment', status: 'paid', payment: { type: 'payment_intent', payment_intent: `pi_of_${invoice[1]}` } }],
+          },
+        });
       }
       if (req.method === 'POST' && path === '/v1/refunds') {
-        return answer(200, { id: 're_fake', object: 'refund', amount: Number(body.get('amount')), status: 'pending', payment_intent: body.get('payment_intent'), metadata: { paymentRef: body.get('metadata[paymentRef]') } });
+        return answer(200, {
+          id: 're_fake',
+          object: 'refund',
+          amount: Number(body.get('amount')),
+          status: 'pending',
+          payment_intent: body.get('payment_intent'),
+          metadata: { paymentRef: body.get('metadata[paymentRef]') },
+        });
       }
       answer(404, { error: { type: 'invalid_request_error', message: `No such route: ${req.method} ${path}` } });
     });
@@ -78,17 +99,32 @@ describeEachDialect('Stripe webhooks applied', (kind) => {
   let test: TestDatabase;
   let deps: ReturnType<typeof withJobs>;
   let sent: OutgoingMail[];
-  beforeAll(async () => { test = await createTestDatabase(kind); });
-  afterAll(async () => { await test.close(); });
+  beforeAll(async () => {
+    test = await createTestDatabase(kind);
+  });
+  afterAll(async () => {
+    await test.close();
+  });
   beforeEach(async () => {
     await test.db.deleteFrom('jobs').execute();
     await test.db.deleteFrom('provider_events').execute();
     await test.db.deleteFrom('orders').execute();
     await test.db.deleteFrom('subscriptions').execute();
     sent = [];
-    const mailer: Mailer = { send: async (mail) => { sent.push(mail); return { messageId: 'x' }; } };
+    const mailer: Mailer = {
+      send: async (mail) => {
+        sent.push(mail);
+        return { messageId: 'x' };
+      },
+    };
     const siteUrl = new URL('https://contrechamp.example');
-    deps = withJobs({ db: test.db, mailer, clock: fakeClock(new Date('2026-01-01T00:00:00Z')), siteUrl, payments: createStripeProvider({ secretKey: 'sk_test_x', webhookSecret: SECRET, siteUrl, client: api.client! }) });
+    deps = withJobs({
+      db: test.db,
+      mailer,
+      clock: fakeClock(new Date('2026-01-01T00:00:00Z')),
+      siteUrl,
+      payments: createStripeProvider({ secretKey: 'sk_test_x', webhookSecret: SECRET, siteUrl, client: api.client! }),
+    });
     api.calls = [];
   });
 
@@ -101,21 +137,53 @@ describeEachDialect('Stripe webhooks applied', (kind) => {
   async function pendingSubscription() {
     const now = deps.clock.now();
     const userId = await createUser(test.db, { email: `stripe-${crypto.randomUUID()}@exemple.fr`, password: 'un mot de passe solide', now });
-    const subscriptionId = await insertSubscription(test.db, { userId, kind: 'plan', planId: 'mensuel', amountCents: 900, interval: 'month', vatRateBp: 210, provider: 'stripe', source: null }, now);
-    const { order } = await insertOrder(test.db, { userId, purpose: 'subscription', reason: 'initial', offerId: 'mensuel', description: 'Abonnement Mensuel', interval: 'month', amountCents: 900, vatRateBp: 210, vatCents: 19, source: null, method: 'card', provider: 'stripe', subscriptionId, attemptKey: crypto.randomUUID() }, now);
+    const subscriptionId = await insertSubscription(
+      test.db,
+      { userId, kind: 'plan', planId: 'mensuel', amountCents: 900, interval: 'month', vatRateBp: 210, provider: 'stripe', source: null },
+      now,
+    );
+    const { order } = await insertOrder(
+      test.db,
+      {
+        userId,
+        purpose: 'subscription',
+        reason: 'initial',
+        offerId: 'mensuel',
+        description: 'Abonnement Mensuel',
+        interval: 'month',
+        amountCents: 900,
+        vatRateBp: 210,
+        vatCents: 19,
+        source: null,
+        method: 'card',
+        provider: 'stripe',
+        subscriptionId,
+        attemptKey: crypto.randomUUID(),
+      },
+      now,
+    );
     return { orderId: order.id, subscriptionId };
   }
   const sub = (id: string) => test.db.selectFrom('subscriptions').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
 
   it('a completed checkout starts the subscription once; the cycle invoice renews it; a replay changes nothing', async () => {
     const { orderId, subscriptionId } = await pendingSubscription();
-    for (let i = 0; i < 3; i++) expect(await deliver('checkout.session.completed.subscription-card', orderId)).toMatchObject({ ok: true, applied: i === 0 ? 1 : 0 });
+    for (let i = 0; i < 3; i++)
+      expect(await deliver('checkout.session.completed.subscription-card', orderId)).toMatchObject({ ok: true, applied: i === 0 ? 1 : 0 });
     expect(await sub(subscriptionId)).toMatchObject({ status: 'active', provider_ref: 'sub_1SfGh2LkdIwHu7ixQm8pZr4c' });
     expect((await test.db.selectFrom('orders').select('status').where('id', '=', orderId).executeTakeFirstOrThrow()).status).toBe('paid');
 
     for (let i = 0; i < 3; i++) expect((await deliver('invoice.paid.subscription-cycle', orderId)).ok).toBe(true);
-    const orders = await test.db.selectFrom('orders').select(['reason', 'status', 'amount_cents']).where('subscription_id', '=', subscriptionId).orderBy('created_at').execute();
-    expect(orders).toEqual([{ reason: 'initial', status: 'paid', amount_cents: 900 }, { reason: 'renewal', status: 'paid', amount_cents: 900 }]);
+    const orders = await test.db
+      .selectFrom('orders')
+      .select(['reason', 'status', 'amount_cents'])
+      .where('subscription_id', '=', subscriptionId)
+      .orderBy('created_at')
+      .execute();
+    expect(orders).toEqual([
+      { reason: 'initial', status: 'paid', amount_cents: 900 },
+      { reason: 'renewal', status: 'paid', amount_cents: 900 },
+    ]);
     expect((await sub(subscriptionId)).current_period_end).toBe('2026-03-01T00:00:00.000Z');
   });
 
@@ -133,9 +201,13 @@ describeEachDialect('Stripe webhooks applied', (kind) => {
 
   it('a payment collected for another amount (a Payment Link naming our order) pays nothing', async () => {
     const { orderId, subscriptionId } = await pendingSubscription();
-    const payload = readFileSync(new URL('../../../tests/fixtures/stripe/checkout.session.completed.subscription-card.json', import.meta.url), 'utf8').replaceAll(FIXTURE_ORDER, orderId).replace('"amount_total": 900', '"amount_total": 100');
+    const payload = readFileSync(new URL('../../../tests/fixtures/stripe/checkout.session.completed.subscription-card.json', import.meta.url), 'utf8')
+      .replaceAll(FIXTURE_ORDER, orderId)
+      .replace('"amount_total": 900', '"amount_total": 100');
     const header = signer.webhooks.generateTestHeaderString({ payload, secret: SECRET });
-    expect(await handlePaymentWebhook(deps, 'stripe', new TextEncoder().encode(payload), new Headers({ 'stripe-signature': header }))).toMatchObject({ ok: true });
+    expect(await handlePaymentWebhook(deps, 'stripe', new TextEncoder().encode(payload), new Headers({ 'stripe-signature': header }))).toMatchObject({
+      ok: true,
+    });
     expect((await test.db.selectFrom('orders').select('status').where('id', '=', orderId).executeTakeFirstOrThrow()).status).toBe('pending');
     expect((await sub(subscriptionId)).status).toBe('incomplete');
   });
@@ -154,9 +226,15 @@ describeEachDialect('Stripe webhooks applied', (kind) => {
 
   it('a forged Stripe notification is refused', async () => {
     const { orderId } = await pendingSubscription();
-    const payload = readFileSync(new URL('../../../tests/fixtures/stripe/checkout.session.completed.subscription-card.json', import.meta.url), 'utf8').replaceAll(FIXTURE_ORDER, orderId);
+    const payload = readFileSync(
+      new URL('../../../tests/fixtures/stripe/checkout.session.completed.subscription-card.json', import.meta.url),
+      'utf8',
+    ).replaceAll(FIXTURE_ORDER, orderId);
     const header = signer.webhooks.generateTestHeaderString({ payload, secret: 'whsec_other' });
-    expect(await handlePaymentWebhook(deps, 'stripe', new TextEncoder().encode(payload), new Headers({ 'stripe-signature': header }))).toMatchObject({ ok: false, status: 400 });
+    expect(await handlePaymentWebhook(deps, 'stripe', new TextEncoder().encode(payload), new Headers({ 'stripe-signature': header }))).toMatchObject({
+      ok: false,
+      status: 400,
+    });
     expect((await test.db.selectFrom('orders').select('status').where('id', '=', orderId).executeTakeFirstOrThrow()).status).toBe('pending');
   });
   // -------------------------------------------------------------------------------------------
@@ -169,8 +247,15 @@ describeEachDialect('Stripe webhooks applied', (kind) => {
       .replaceAll(FIXTURE_SUBSCRIPTION, ids.subscriptionId)
       .replace(/\b(?:evt|sub|in|pi|ch|re|cs|txn)_[A-Za-z0-9]+/g, (id) => `${id}${ids.tag}`);
   const sendSigned = (payload: string) =>
-    handlePaymentWebhook(deps, 'stripe', new TextEncoder().encode(payload), new Headers({ 'stripe-signature': signer.webhooks.generateTestHeaderString({ payload, secret: SECRET }) }));
-  const recorded = async (eventId: string) => (await test.db.selectFrom('provider_events').select('event_id').where('provider', '=', 'stripe').where('event_id', '=', eventId).executeTakeFirst()) !== undefined;
+    handlePaymentWebhook(
+      deps,
+      'stripe',
+      new TextEncoder().encode(payload),
+      new Headers({ 'stripe-signature': signer.webhooks.generateTestHeaderString({ payload, secret: SECRET }) }),
+    );
+  const recorded = async (eventId: string) =>
+    (await test.db.selectFrom('provider_events').select('event_id').where('provider', '=', 'stripe').where('event_id', '=', eventId).executeTakeFirst()) !==
+    undefined;
 
   /**
    * Delivers the fixtures in this order. A delivery refused (409: ahead of its object) must have
@@ -198,23 +283,68 @@ describeEachDialect('Stripe webhooks applied', (kind) => {
   /** What a run leaves, without what differs from run to run by construction (ids, document numbers). */
   async function endState(ids: { orderId: string; subscriptionId: string | null; tag: string; email: string }, eventNames: readonly string[]) {
     const untag = (value: string | null) => value?.replaceAll(ids.tag, '') ?? null;
-    const orders = await test.db.selectFrom('orders').selectAll()
+    const orders = await test.db
+      .selectFrom('orders')
+      .selectAll()
       .where((eb) => (ids.subscriptionId ? eb.or([eb('id', '=', ids.orderId), eb('subscription_id', '=', ids.subscriptionId)]) : eb('id', '=', ids.orderId)))
-      .orderBy('reason').orderBy('period_start').execute();
+      .orderBy('reason')
+      .orderBy('period_start')
+      .execute();
     // One clock for the whole run: the lines of a history share their time, so they are compared as a set (each names its move).
-    const history = await Promise.all(orders.map(async (o) => (await test.db.selectFrom('order_events').select(['from_status', 'to_status', 'cause']).where('order_id', '=', o.id).orderBy('at').orderBy('id').execute()).map((e) => `${e.from_status ?? ''}→${e.to_status}: ${e.cause}`).sort()));
-    const documents = await test.db.selectFrom('billing_documents').select(['kind', 'order_id', 'total_cents', 'vat_cents']).where('order_id', 'in', orders.map((o) => o.id)).orderBy('kind').execute();
-    const sub = ids.subscriptionId ? await test.db.selectFrom('subscriptions').selectAll().where('id', '=', ids.subscriptionId).executeTakeFirstOrThrow() : null;
+    const history = await Promise.all(
+      orders.map(async (o) =>
+        (
+          await test.db
+            .selectFrom('order_events')
+            .select(['from_status', 'to_status', 'cause'])
+            .where('order_id', '=', o.id)
+            .orderBy('at')
+            .orderBy('id')
+            .execute()
+        )
+          .map((e) => `${e.from_status ?? ''}→${e.to_status}: ${e.cause}`)
+          .sort(),
+      ),
+    );
+    const documents = await test.db
+      .selectFrom('billing_documents')
+      .select(['kind', 'order_id', 'total_cents', 'vat_cents'])
+      .where(
+        'order_id',
+        'in',
+        orders.map((o) => o.id),
+      )
+      .orderBy('kind')
+      .execute();
+    const sub = ids.subscriptionId
+      ? await test.db.selectFrom('subscriptions').selectAll().where('id', '=', ids.subscriptionId).executeTakeFirstOrThrow()
+      : null;
     const mails = (await test.db.selectFrom('jobs').select('payload').where('kind', '=', 'mail.send').execute())
       .map((j) => JSON.parse(j.payload) as { to: string; mail: { subject: string } })
-      .filter((m) => m.to === ids.email).map((m) => m.mail.subject).sort();
-    const events = await Promise.all(eventNames.map((name) => recorded(JSON.parse(payloadFor(name, { orderId: ids.orderId, subscriptionId: ids.subscriptionId ?? '', tag: ids.tag })).id)));
+      .filter((m) => m.to === ids.email)
+      .map((m) => m.mail.subject)
+      .sort();
+    const events = await Promise.all(
+      eventNames.map((name) => recorded(JSON.parse(payloadFor(name, { orderId: ids.orderId, subscriptionId: ids.subscriptionId ?? '', tag: ids.tag })).id)),
+    );
     return {
       orders: orders.map((o, i) => ({
-        reason: o.reason, status: o.status, amount: o.amount_cents, paymentRef: untag(o.payment_ref), periodStart: o.period_start, periodEnd: o.period_end,
-        history: history[i] ?? [], documents: documents.filter((d) => d.order_id === o.id).map((d) => [d.kind, d.total_cents, d.vat_cents]),
+        reason: o.reason,
+        status: o.status,
+        amount: o.amount_cents,
+        paymentRef: untag(o.payment_ref),
+        periodStart: o.period_start,
+        periodEnd: o.period_end,
+        history: history[i] ?? [],
+        documents: documents.filter((d) => d.order_id === o.id).map((d) => [d.kind, d.total_cents, d.vat_cents]),
       })),
-      subscription: sub && { status: sub.status, providerRef: untag(sub.provider_ref), periodStart: sub.current_period_start, periodEnd: sub.current_period_end, failedAttempts: sub.failed_attempts },
+      subscription: sub && {
+        status: sub.status,
+        providerRef: untag(sub.provider_ref),
+        periodStart: sub.current_period_start,
+        periodEnd: sub.current_period_end,
+        failedAttempts: sub.failed_attempts,
+      },
       mails,
       everyEventRecorded: events.every(Boolean),
     };
@@ -230,7 +360,26 @@ describeEachDialect('Stripe webhooks applied', (kind) => {
 
   async function donationRun(names: readonly string[]) {
     const { userId, email, tag } = await newReader();
-    const { order } = await insertOrder(test.db, { userId, purpose: 'donation', reason: 'initial', offerId: 'don', description: 'Don de 50 €', interval: null, amountCents: 5000, vatRateBp: 0, vatCents: 0, source: null, method: 'card', provider: 'stripe', subscriptionId: null, attemptKey: crypto.randomUUID() }, deps.clock.now());
+    const { order } = await insertOrder(
+      test.db,
+      {
+        userId,
+        purpose: 'donation',
+        reason: 'initial',
+        offerId: 'don',
+        description: 'Don de 50 €',
+        interval: null,
+        amountCents: 5000,
+        vatRateBp: 0,
+        vatCents: 0,
+        source: null,
+        method: 'card',
+        provider: 'stripe',
+        subscriptionId: null,
+        attemptKey: crypto.randomUUID(),
+      },
+      deps.clock.now(),
+    );
     const ids = { orderId: order.id, subscriptionId: '', tag };
     const refused = await deliverInOrder(names, ids);
     return { refused, state: await endState({ orderId: order.id, subscriptionId: null, tag, email }, names) };
@@ -239,8 +388,31 @@ describeEachDialect('Stripe webhooks applied', (kind) => {
   async function subscriptionRun(names: readonly string[]) {
     const { userId, email, tag } = await newReader();
     const now = deps.clock.now();
-    const subscriptionId = await insertSubscription(test.db, { userId, kind: 'plan', planId: 'mensuel', amountCents: 900, interval: 'month', vatRateBp: 210, provider: 'stripe', source: null }, now);
-    const { order } = await insertOrder(test.db, { userId, purpose: 'subscription', reason: 'initial', offerId: 'mensuel', description: 'Abonnement Mensuel', interval: 'month', amountCents: 900, vatRateBp: 210, vatCents: 19, source: null, method: 'card', provider: 'stripe', subscriptionId, attemptKey: crypto.randomUUID() }, now);
+    const subscriptionId = await insertSubscription(
+      test.db,
+      { userId, kind: 'plan', planId: 'mensuel', amountCents: 900, interval: 'month', vatRateBp: 210, provider: 'stripe', source: null },
+      now,
+    );
+    const { order } = await insertOrder(
+      test.db,
+      {
+        userId,
+        purpose: 'subscription',
+        reason: 'initial',
+        offerId: 'mensuel',
+        description: 'Abonnement Mensuel',
+        interval: 'month',
+        amountCents: 900,
+        vatRateBp: 210,
+        vatCents: 19,
+        source: null,
+        method: 'card',
+        provider: 'stripe',
+        subscriptionId,
+        attemptKey: crypto.randomUUID(),
+      },
+      now,
+    );
     const ids = { orderId: order.id, subscriptionId, tag };
     const refused = await deliverInOrder(names, ids);
     return { refused, state: await endState({ orderId: order.id, subscriptionId, tag, email }, names) };
@@ -252,12 +424,20 @@ describeEachDialect('Stripe webhooks applied', (kind) => {
     const refundFlow = ['checkout.session.completed.payment-card', 'charge.refunded', 'refund.created.pending', 'customer.created'] as const;
     // A subscription's checkout, its first invoice (the same payment, told by the checkout), a
     // renewal in the current API version and one in an older version.
-    const renewalFlow = ['checkout.session.completed.subscription-card', 'invoice.paid.subscription-create', 'invoice.paid.subscription-cycle', 'invoice.paid.subscription-cycle-legacy'] as const;
+    const renewalFlow = [
+      'checkout.session.completed.subscription-card',
+      'invoice.paid.subscription-create',
+      'invoice.paid.subscription-cycle',
+      'invoice.paid.subscription-cycle-legacy',
+    ] as const;
 
     it('a refund: the order ends refunded, with its receipt, whatever came first', async () => {
       const natural = await donationRun(refundFlow);
       expect(natural.refused).toBe(0);
-      expect(natural.state).toMatchObject({ everyEventRecorded: true, orders: [{ status: 'refunded', paymentRef: 'pi_3SfA00LkdIwHu7ix0cPay001', documents: [['receipt', 5000, 0]] }] });
+      expect(natural.state).toMatchObject({
+        everyEventRecorded: true,
+        orders: [{ status: 'refunded', paymentRef: 'pi_3SfA00LkdIwHu7ix0cPay001', documents: [['receipt', 5000, 0]] }],
+      });
       expect(natural.state.orders[0]!.history.map((h) => h.split(':')[0])).toEqual(['paid→refunded', 'pending→paid', '→pending']);
       let early = 0;
       for (const order of permutations(refundFlow)) {
@@ -277,8 +457,20 @@ describeEachDialect('Stripe webhooks applied', (kind) => {
         subscription: { status: 'active', providerRef: 'sub_1SfGh2LkdIwHu7ixQm8pZr4c', periodEnd: '2026-04-01T00:00:00.000Z' },
         orders: [
           { reason: 'initial', status: 'paid', documents: [['invoice', 900, 19]] },
-          { reason: 'renewal', status: 'paid', paymentRef: 'in_1SfB02LkdIwHu7ixCycle001', periodStart: '2026-02-01T00:00:00.000Z', documents: [['invoice', 900, 19]] },
-          { reason: 'renewal', status: 'paid', paymentRef: 'pi_3SfB05LkdIwHu7ix0cRenew2', periodStart: '2026-03-01T00:00:00.000Z', documents: [['invoice', 900, 19]] },
+          {
+            reason: 'renewal',
+            status: 'paid',
+            paymentRef: 'in_1SfB02LkdIwHu7ixCycle001',
+            periodStart: '2026-02-01T00:00:00.000Z',
+            documents: [['invoice', 900, 19]],
+          },
+          {
+            reason: 'renewal',
+            status: 'paid',
+            paymentRef: 'pi_3SfB05LkdIwHu7ix0cRenew2',
+            periodStart: '2026-03-01T00:00:00.000Z',
+            documents: [['invoice', 900, 19]],
+          },
         ],
       });
       let early = 0;
@@ -297,14 +489,23 @@ describeEachDialect('Stripe webhooks applied', (kind) => {
       for (const order of permutations(endFlow)) {
         const { state } = await subscriptionRun(order);
         // The refusal's mail and count depend on whether it came before the end: the outcome does not.
-        expect({ order, subscription: state.subscription?.status, orders: state.orders, recorded: state.everyEventRecorded }).toEqual({ order, subscription: 'expired', orders: natural.state.orders, recorded: true });
+        expect({ order, subscription: state.subscription?.status, orders: state.orders, recorded: state.everyEventRecorded }).toEqual({
+          order,
+          subscription: 'expired',
+          orders: natural.state.orders,
+          recorded: true,
+        });
       }
     });
   });
 
   it('an event about a subscription or payment that is not ours is recorded and ignored, not refused', async () => {
     const { userId, tag } = await newReader();
-    const subscriptionId = await insertSubscription(test.db, { userId, kind: 'plan', planId: 'mensuel', amountCents: 900, interval: 'month', vatRateBp: 210, provider: 'stripe', source: null }, deps.clock.now());
+    const subscriptionId = await insertSubscription(
+      test.db,
+      { userId, kind: 'plan', planId: 'mensuel', amountCents: 900, interval: 'month', vatRateBp: 210, provider: 'stripe', source: null },
+      deps.clock.now(),
+    );
     // Names no subscription or order of ours (a subscription made from the dashboard, another site).
     const foreign = { orderId: crypto.randomUUID(), subscriptionId: crypto.randomUUID(), tag };
     for (const name of ['invoice.paid.subscription-cycle', 'customer.subscription.deleted', 'charge.refunded']) {
@@ -323,7 +524,12 @@ describeEachDialect('Stripe webhooks applied', (kind) => {
     expect((await sub(subscriptionId)).status).toBe('expired');
     // The period's payment, delivered after the end.
     expect(await deliver('invoice.paid.subscription-cycle', orderId)).toMatchObject({ ok: true, applied: 1 });
-    const renewal = await test.db.selectFrom('orders').selectAll().where('subscription_id', '=', subscriptionId).where('reason', '=', 'renewal').executeTakeFirstOrThrow();
+    const renewal = await test.db
+      .selectFrom('orders')
+      .selectAll()
+      .where('subscription_id', '=', subscriptionId)
+      .where('reason', '=', 'renewal')
+      .executeTakeFirstOrThrow();
     expect(renewal).toMatchObject({ status: 'paid', payment_ref: 'in_1SfB02LkdIwHu7ixCycle001', amount_cents: 900 });
     // The subscription stays ended: no period is given for it.
     expect(await sub(subscriptionId)).toMatchObject({ status: 'expired', current_period_end: '2026-02-01T00:00:00.000Z' });
@@ -334,15 +540,35 @@ describeEachDialect('Stripe webhooks applied', (kind) => {
     const refunds = api.calls.filter((c) => c.method === 'POST' && c.path === '/v1/refunds');
     expect(refunds).toHaveLength(1);
     expect(refunds[0]!.idempotencyKey).toBe(`refund:${renewal.id}`);
-    expect(Object.fromEntries(refunds[0]!.body)).toEqual({ payment_intent: 'pi_of_in_1SfB02LkdIwHu7ixCycle001', amount: '900', 'metadata[paymentRef]': 'in_1SfB02LkdIwHu7ixCycle001' });
+    expect(Object.fromEntries(refunds[0]!.body)).toEqual({
+      payment_intent: 'pi_of_in_1SfB02LkdIwHu7ixCycle001',
+      amount: '900',
+      'metadata[paymentRef]': 'in_1SfB02LkdIwHu7ixCycle001',
+    });
 
     // Stripe tells the refund done: the renewal is refunded and its invoice cancelled by a credit note.
     expect(await deliver('refund.updated', orderId)).toMatchObject({ ok: true, applied: 1 });
     expect((await test.db.selectFrom('orders').select('status').where('id', '=', renewal.id).executeTakeFirstOrThrow()).status).toBe('refunded');
-    const causes = (await test.db.selectFrom('order_events').select('cause').where('order_id', '=', renewal.id).orderBy('at').orderBy('id').execute()).map((e) => e.cause);
-    expect(causes).toEqual(expect.arrayContaining(['Échéance prélevée par le prestataire', 'Remboursement demandé automatiquement : paiement reçu pour un abonnement déjà terminé', 'Remboursement effectué']));
-    const documents = await test.db.selectFrom('billing_documents').select(['id', 'kind', 'total_cents', 'refers_to_id']).where('order_id', '=', renewal.id).orderBy('kind').execute();
-    expect(documents.map((d) => [d.kind, d.total_cents])).toEqual([['credit_note', 900], ['invoice', 900]]);
+    const causes = (await test.db.selectFrom('order_events').select('cause').where('order_id', '=', renewal.id).orderBy('at').orderBy('id').execute()).map(
+      (e) => e.cause,
+    );
+    expect(causes).toEqual(
+      expect.arrayContaining([
+        'Échéance prélevée par le prestataire',
+        'Remboursement demandé automatiquement : paiement reçu pour un abonnement déjà terminé',
+        'Remboursement effectué',
+      ]),
+    );
+    const documents = await test.db
+      .selectFrom('billing_documents')
+      .select(['id', 'kind', 'total_cents', 'refers_to_id'])
+      .where('order_id', '=', renewal.id)
+      .orderBy('kind')
+      .execute();
+    expect(documents.map((d) => [d.kind, d.total_cents])).toEqual([
+      ['credit_note', 900],
+      ['invoice', 900],
+    ]);
     expect(documents[0]!.refers_to_id).toBe(documents[1]!.id);
     expect((await sub(subscriptionId)).status).toBe('expired');
   });

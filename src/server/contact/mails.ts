@@ -5,7 +5,19 @@ import { oneLine, renderMail, siteLink, type MailContent } from '../mail/layout'
 // Contact
 
 /** Sent to the newsroom; Reply-To is the sender, so that answering goes straight back to them. */
-export function contactNewsroomMail({ name, email, subject, message, siteUrl }: { name: string; email: string; subject: string; message: string; siteUrl: URL }): MailContent {
+export function contactNewsroomMail({
+  name,
+  email,
+  subject,
+  message,
+  siteUrl,
+}: {
+  name: string;
+  email: string;
+  subject: string;
+  message: string;
+  siteUrl: URL;
+}): MailContent {
   return renderMail('contact-newsroom', {
     siteUrl,
     subject: `Formulaire de contact : ${oneLine(subject, 80)} (${oneLine(name, 60)})`,
@@ -38,7 +50,10 @@ export function contactAckMail({ siteUrl, name }: { siteUrl: URL; name: string }
     heading: 'Nous avons bien reçu votre message',
     blocks: [
       { kind: 'paragraph', text: `Bonjour ${oneLine(name, 60)},` },
-      { kind: 'paragraph', text: 'Merci de nous avoir écrit. Votre message est bien arrivé à la rédaction de Contrechamp : nous lisons tout ce que nous recevons et vous répondrons dès que possible.' },
+      {
+        kind: 'paragraph',
+        text: 'Merci de nous avoir écrit. Votre message est bien arrivé à la rédaction de Contrechamp : nous lisons tout ce que nous recevons et vous répondrons dès que possible.',
+      },
       { kind: 'link', label: 'Les réponses aux questions les plus fréquentes', url: siteLink(siteUrl, '/faq') },
     ],
     reason: `Vous recevez ce message parce que cette adresse a été indiquée dans le formulaire de contact de ${siteUrl.host}.`,

@@ -5,13 +5,21 @@ import type { Mailer, OutgoingMail } from '../mail/transport';
 import { createTestDatabase, describeEachDialect, type TestDatabase } from '../../../tests/helpers/db';
 import { sendContactMessage } from './service';
 
-
 describeEachDialect('contact form', (kind) => {
   let test: TestDatabase;
   const sent: OutgoingMail[] = [];
-  const mailer: Mailer = { send: async (mail) => { sent.push(mail); return { messageId: 'x' }; } };
-  beforeAll(async () => { test = await createTestDatabase(kind); });
-  afterAll(async () => { await test.close(); });
+  const mailer: Mailer = {
+    send: async (mail) => {
+      sent.push(mail);
+      return { messageId: 'x' };
+    },
+  };
+  beforeAll(async () => {
+    test = await createTestDatabase(kind);
+  });
+  afterAll(async () => {
+    await test.close();
+  });
   const message = { name: 'Jeanne', email: 'Jeanne@Exemple.fr', subject: 'redaction' as const, message: 'Un message assez long pour passer.', website: '' };
 
   it('stores the message and mails the newsroom, replying to the sender', async () => {
@@ -26,7 +34,13 @@ describeEachDialect('contact form', (kind) => {
 
   it('sends each subject to the address the contact page gives for it', async () => {
     const deps = withJobs({ db: test.db, mailer, clock: fakeClock(), siteUrl: new URL('https://contrechamp.example') });
-    const routes = { abonnement: 'abonnements@contrechamp.media', societariat: 'societaires@contrechamp.media', partenariat: 'partenariats@contrechamp.media', donnees: 'donnees@contrechamp.media', autre: 'contact@contrechamp.media' } as const;
+    const routes = {
+      abonnement: 'abonnements@contrechamp.media',
+      societariat: 'societaires@contrechamp.media',
+      partenariat: 'partenariats@contrechamp.media',
+      donnees: 'donnees@contrechamp.media',
+      autre: 'contact@contrechamp.media',
+    } as const;
     for (const [subject, to] of Object.entries(routes)) {
       expect(await sendContactMessage(deps, { ...message, subject: subject as keyof typeof routes, client: `route-${subject}` })).toEqual({ ok: true });
       await deps.flush();

@@ -24,7 +24,11 @@ export const contactInput = z.object({
   name: z.string().trim().min(2, 'Indiquez votre nom.').max(120, 'Nom trop long.'),
   email: z.string().trim().max(254).pipe(z.email('Adresse e-mail invalide.')),
   subject: z.enum(Object.keys(CONTACT_SUBJECTS) as [keyof typeof CONTACT_SUBJECTS], { error: 'Choisissez un sujet.' }),
-  message: z.string().trim().min(10, 'Votre message est trop court (10 caractères au moins).').max(5000, 'Votre message est trop long (5 000 caractères au plus).'),
+  message: z
+    .string()
+    .trim()
+    .min(10, 'Votre message est trop court (10 caractères au moins).')
+    .max(5000, 'Votre message est trop long (5 000 caractères au plus).'),
   /** Honeypot: hidden from people, filled by robots. */
   website: z.string().max(500).default(''),
 });
@@ -41,10 +45,18 @@ export async function sendContactMessage(deps: ServerDeps, input: z.infer<typeof
   // the relay is down or the process stops right after the answer.
   await writeTransaction(deps.db, async (trx) => {
     const id = newId();
-    await trx.insertInto('contact_messages').values({
-      id, name: input.name, email: input.email.toLowerCase(), subject: input.subject, message: input.message,
-      created_at: toTimestamp(now), client_hash: input.client,
-    }).execute();
+    await trx
+      .insertInto('contact_messages')
+      .values({
+        id,
+        name: input.name,
+        email: input.email.toLowerCase(),
+        subject: input.subject,
+        message: input.message,
+        created_at: toTimestamp(now),
+        client_hash: input.client,
+      })
+      .execute();
     await schedule(deps, trx, FORWARD_TO_NEWSROOM, { messageId: id });
   });
   deps.jobs.wake();
@@ -65,7 +77,10 @@ export const contactJobs = (deps: ServerDeps) => [
     const row = await deps.db.selectFrom('contact_messages').selectAll().where('id', '=', payload.messageId).executeTakeFirst();
     if (!row) return;
     const subject = CONTACT_SUBJECTS[row.subject as keyof typeof CONTACT_SUBJECTS] ?? row.subject;
-    await deps.mailer.send({ to: contactRecipient(row.subject), ...contactNewsroomMail({ name: row.name, email: row.email, subject, message: row.message, siteUrl: deps.siteUrl }) });
+    await deps.mailer.send({
+      to: contactRecipient(row.subject),
+      ...contactNewsroomMail({ name: row.name, email: row.email, subject, message: row.message, siteUrl: deps.siteUrl }),
+    });
   }),
 ];
 
@@ -79,7 +94,12 @@ export async function eraseMessages(db: Kysely<Database>, email: string): Promis
 
 /** The messages an address sent, for the export of a user's data. */
 export function exportMessages(db: Kysely<Database>, email: string) {
-  return db.selectFrom('contact_messages').select(['created_at', 'subject', 'message']).where('email', '=', email.trim().toLowerCase()).orderBy('created_at').execute();
+  return db
+    .selectFrom('contact_messages')
+    .select(['created_at', 'subject', 'message'])
+    .where('email', '=', email.trim().toLowerCase())
+    .orderBy('created_at')
+    .execute();
 }
 
 // ——— For the newsroom (editorial/newsroom.ts): the messages received ———

@@ -28,4 +28,3 @@ export interface Contract {
   /** Already withdrawn: the record. */
   withdrawal: ContractWithdrawal | null;
 }
-

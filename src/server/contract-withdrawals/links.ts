@@ -68,8 +68,23 @@ export const untilDay = (lastDay: Date): string => `jusqu’au ${formatDate(last
  * (the signed link, usable without signing in).
  */
 export function withdrawalBlocks(siteUrl: URL, ref: ContractRef, lastDay: Date): Block[] {
-  const text: Block = 'bulletinId' in ref
-    ? { kind: 'paragraph', text: ['Droit de rétractation : vous pouvez renoncer à cette souscription, sans motif, ', { strong: untilDay(lastDay) }, ' : elle vous est alors intégralement remboursée (CGV, article 10).'] }
-    : { kind: 'paragraph', text: ['Droit de rétractation : vous pouvez vous rétracter de ce contrat, sans motif, ', { strong: untilDay(lastDay) }, ' inclus : nous vous remboursons alors intégralement, sur le moyen de paiement utilisé (CGV, article 8).'] };
+  const text: Block =
+    'bulletinId' in ref
+      ? {
+          kind: 'paragraph',
+          text: [
+            'Droit de rétractation : vous pouvez renoncer à cette souscription, sans motif, ',
+            { strong: untilDay(lastDay) },
+            ' : elle vous est alors intégralement remboursée (CGV, article 10).',
+          ],
+        }
+      : {
+          kind: 'paragraph',
+          text: [
+            'Droit de rétractation : vous pouvez vous rétracter de ce contrat, sans motif, ',
+            { strong: untilDay(lastDay) },
+            ' inclus : nous vous remboursons alors intégralement, sur le moyen de paiement utilisé (CGV, article 8).',
+          ],
+        };
   return [text, { kind: 'action', label: 'Se rétracter du contrat ici', url: withdrawalLink(siteUrl, ref) }];
 }

@@ -16,22 +16,53 @@ const NEXT: Record<Contract['kind'], string> = {
   shares: 'Votre souscription de parts sociales est annulée. Si ces parts étaient déjà inscrites au registre, elles en sont retirées.',
 };
 
-export function acknowledgementMail({ siteUrl, contract, withdrawnAt, refundByTransfer }: { siteUrl: URL; contract: Contract; withdrawnAt: Date; refundByTransfer?: string | undefined }): MailContent {
+export function acknowledgementMail({
+  siteUrl,
+  contract,
+  withdrawnAt,
+  refundByTransfer,
+}: {
+  siteUrl: URL;
+  contract: Contract;
+  withdrawnAt: Date;
+  refundByTransfer?: string | undefined;
+}): MailContent {
   const when = `${formatDateTime(withdrawnAt)} (heure de Paris)`;
-  const refund: Block = contract.refundCents > 0
-    ? refundByTransfer
-      ? { kind: 'paragraph', text: ['Nous vous remboursons ', { strong: formatEuros(contract.refundCents) }, ` par virement (référence ${refundByTransfer}) : indiquez l’IBAN du compte à créditer dans l’espace Sociétariat de votre compte ; le virement part dans les 14 jours qui suivent.`] }
-      : { kind: 'paragraph', text: ['Nous vous remboursons ', { strong: formatEuros(contract.refundCents) }, ` ${contract.refundMeans}, sans frais, dans un délai de 14 jours au plus à compter de ce jour (CGV, article ${contract.kind === 'shares' ? '10' : '8'}).`] }
-    : { kind: 'paragraph', text: 'Rien n’a été payé pour ce contrat : il n’y a rien à rembourser.' };
+  const refund: Block =
+    contract.refundCents > 0
+      ? refundByTransfer
+        ? {
+            kind: 'paragraph',
+            text: [
+              'Nous vous remboursons ',
+              { strong: formatEuros(contract.refundCents) },
+              ` par virement (référence ${refundByTransfer}) : indiquez l’IBAN du compte à créditer dans l’espace Sociétariat de votre compte ; le virement part dans les 14 jours qui suivent.`,
+            ],
+          }
+        : {
+            kind: 'paragraph',
+            text: [
+              'Nous vous remboursons ',
+              { strong: formatEuros(contract.refundCents) },
+              ` ${contract.refundMeans}, sans frais, dans un délai de 14 jours au plus à compter de ce jour (CGV, article ${contract.kind === 'shares' ? '10' : '8'}).`,
+            ],
+          }
+      : { kind: 'paragraph', text: 'Rien n’a été payé pour ce contrat : il n’y a rien à rembourser.' };
   return renderMail('contract-withdrawal', {
     siteUrl,
     // Shares speak of « renonciation » (CGV art. 10, the bulletin): the subject says both.
-    subject: contract.kind === 'shares' ? `Votre rétractation (renonciation à la souscription) est enregistrée : ${contract.name}` : `Votre rétractation est enregistrée : ${contract.name}`,
+    subject:
+      contract.kind === 'shares'
+        ? `Votre rétractation (renonciation à la souscription) est enregistrée : ${contract.name}`
+        : `Votre rétractation est enregistrée : ${contract.name}`,
     heading: 'Votre rétractation est enregistrée',
     preheader: `Rétractation du ${when}, contrat ${contract.reference}.`,
     blocks: [
       { kind: 'paragraph', text: 'Bonjour,' },
-      { kind: 'paragraph', text: ['Nous avons bien reçu votre rétractation, le ', { strong: when }, '. Ce message en est l’accusé de réception : conservez-le.'] },
+      {
+        kind: 'paragraph',
+        text: ['Nous avons bien reçu votre rétractation, le ', { strong: when }, '. Ce message en est l’accusé de réception : conservez-le.'],
+      },
       {
         kind: 'fields',
         rows: [
@@ -44,10 +75,15 @@ export function acknowledgementMail({ siteUrl, contract, withdrawnAt, refundByTr
       },
       refund,
       // Refunded by transfer: the way to give the IBAN, as the shares' refund mails have it.
-      ...(contract.refundCents > 0 && refundByTransfer ? [{ kind: 'action', label: 'Indiquer mon IBAN', url: siteLink(siteUrl, '/mon-compte/societariat#remboursements') } satisfies Block] : []),
+      ...(contract.refundCents > 0 && refundByTransfer
+        ? [{ kind: 'action', label: 'Indiquer mon IBAN', url: siteLink(siteUrl, '/mon-compte/societariat#remboursements') } satisfies Block]
+        : []),
       { kind: 'paragraph', text: NEXT[contract.kind] },
       { kind: 'link', label: 'Mon compte', url: siteLink(siteUrl, '/mon-compte') },
-      { kind: 'note', text: `Vous n’êtes pas à l’origine de cette rétractation ? Écrivez-nous sans attendre à ${contract.kind === 'shares' ? CONTACTS.societaires.email : CONTACTS.abonnements.email}.` },
+      {
+        kind: 'note',
+        text: `Vous n’êtes pas à l’origine de cette rétractation ? Écrivez-nous sans attendre à ${contract.kind === 'shares' ? CONTACTS.societaires.email : CONTACTS.abonnements.email}.`,
+      },
     ],
     reason: 'Vous recevez ce message parce qu’une rétractation a été enregistrée pour un contrat conclu sur contrechamp.media avec votre compte.',
   });

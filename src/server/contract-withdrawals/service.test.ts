@@ -31,8 +31,23 @@ import { orderPeriod, withdrawalBlocks } from './links';
 vi.setConfig({ testTimeout: 120_000 });
 const DAY = 24 * 3600_000;
 const SITE = new URL('https://contrechamp.example');
-const billing = { given_name: 'Inès', family_name: 'Durand', address_line1: '3 rue du Port', address_line2: '', postal_code: '44000', city: 'Nantes', country: 'FR' };
-const form = (over: Partial<CheckoutInput> = {}): CheckoutInput => ({ ...billing, methode: 'card', cgv: true, demarrage_immediat: true, tentative: randomUUID(), ...over });
+const billing = {
+  given_name: 'Inès',
+  family_name: 'Durand',
+  address_line1: '3 rue du Port',
+  address_line2: '',
+  postal_code: '44000',
+  city: 'Nantes',
+  country: 'FR',
+};
+const form = (over: Partial<CheckoutInput> = {}): CheckoutInput => ({
+  ...billing,
+  methode: 'card',
+  cgv: true,
+  demarrage_immediat: true,
+  tentative: randomUUID(),
+  ...over,
+});
 const basketOf = (values: Record<string, string>): Basket => {
   const parsed = parseBasket(values);
   if (!parsed.ok) throw new Error(parsed.message);
@@ -49,8 +64,12 @@ describeEachDialect('contract withdrawals', (kind) => {
   let reader: string;
   let n = 0;
 
-  beforeAll(async () => { test = await createTestDatabase(kind); });
-  afterAll(async () => { await test.close(); });
+  beforeAll(async () => {
+    test = await createTestDatabase(kind);
+  });
+  afterAll(async () => {
+    await test.close();
+  });
   beforeEach(async () => {
     await test.db.deleteFrom('jobs').execute();
     await test.db.deleteFrom('rate_limits').execute();
@@ -100,7 +119,13 @@ describeEachDialect('contract withdrawals', (kind) => {
     expect(refunds).toHaveBeenCalledTimes(1);
     expect(refunds.mock.calls[0]![0]).toMatchObject({ idempotencyKey: `refund:${orderId}`, amountCents: order.amountCents });
     const row = await test.db.selectFrom('contract_withdrawals').selectAll().where('order_id', '=', orderId).executeTakeFirstOrThrow();
-    expect(row).toMatchObject({ contract_kind: 'subscription', user_id: reader, channel: 'mailed_link', refund_cents: order.amountCents, refund_key: `refund:${orderId}` });
+    expect(row).toMatchObject({
+      contract_kind: 'subscription',
+      user_id: reader,
+      channel: 'mailed_link',
+      refund_cents: order.amountCents,
+      refund_key: `refund:${orderId}`,
+    });
     // The provider's refund event ended the subscription.
     expect((await findOrder(test.db, orderId))!.status).toBe('refunded');
     expect((await findSubscription(test.db, subscriptionId))!.status).toBe('canceled');
@@ -113,7 +138,11 @@ describeEachDialect('contract withdrawals', (kind) => {
     expect(acks()).toHaveLength(1);
     const admin = await createUser(test.db, { email: `admin${++n}@exemple.fr`, password: 'un mot de passe solide', role: 'admin', now: clock.now() });
     expect(await withdrawalsForAdmin(deps, reader)).toBeUndefined();
-    expect((await withdrawalsForAdmin(deps, admin))!.find((w) => w.withdrawal.id === row.id)).toMatchObject({ reference: order.reference, withdrawal: { channel: 'mailed_link' }, refund: expect.stringContaining('Remboursée') });
+    expect((await withdrawalsForAdmin(deps, admin))!.find((w) => w.withdrawal.id === row.id)).toMatchObject({
+      reference: order.reference,
+      withdrawal: { channel: 'mailed_link' },
+      refund: expect.stringContaining('Remboursée'),
+    });
     refunds.mockRestore();
   });
 
@@ -122,7 +151,13 @@ describeEachDialect('contract withdrawals', (kind) => {
     const other = await newUser('autre');
     expect(await withdrawForUser(deps, other, { orderId })).toEqual({ ok: false, status: 404, message: 'Ce contrat est introuvable.' });
     const token = withdrawalToken({ orderId });
-    const forged = [token.slice(0, -2) + (token.endsWith('AA') ? 'BB' : 'AA'), token.replace(orderId, randomUUID()), `w1.o.${orderId}.${'A'.repeat(43)}`, 'w1.o.nimporte.quoi', ''];
+    const forged = [
+      token.slice(0, -2) + (token.endsWith('AA') ? 'BB' : 'AA'),
+      token.replace(orderId, randomUUID()),
+      `w1.o.${orderId}.${'A'.repeat(43)}`,
+      'w1.o.nimporte.quoi',
+      '',
+    ];
     for (const t of forged) {
       expect(await contractOfLink(deps, t)).toBeUndefined();
       expect(await withdrawByLink(deps, t)).toMatchObject({ ok: false, status: 404 });
@@ -166,7 +201,28 @@ describeEachDialect('contract withdrawals', (kind) => {
   });
 
   it('a share bulletin within its period is renounced through the shares; a donation has no function', async () => {
-    const placed = await subscribeShares(deps, reader, { ...bulletinForm.parse({ parts: '2', college: 'lecteurs', personne: 'physique', given_name: 'Inès', family_name: 'Durand', address_line1: '3 rue du Port', postal_code: '44000', city: 'Nantes', country: 'FR', paiement: 'card', statuts: true, risque: true }), tentative: randomUUID() }, '203.0.113.7');
+    const placed = await subscribeShares(
+      deps,
+      reader,
+      {
+        ...bulletinForm.parse({
+          parts: '2',
+          college: 'lecteurs',
+          personne: 'physique',
+          given_name: 'Inès',
+          family_name: 'Durand',
+          address_line1: '3 rue du Port',
+          postal_code: '44000',
+          city: 'Nantes',
+          country: 'FR',
+          paiement: 'card',
+          statuts: true,
+          risque: true,
+        }),
+        tentative: randomUUID(),
+      },
+      '203.0.113.7',
+    );
     if (!placed.ok) throw new Error(placed.message);
     await submitSimulatedSession(provider, sessionOf(placed.url), { action: 'pay', number: '4242424242424242', delivery: PROMPT_DELIVERY });
     await deps.flush();
@@ -198,7 +254,15 @@ describeEachDialect('contract withdrawals', (kind) => {
     const data = (await exportData(deps, reader))!;
     const part = data.contract_withdrawals as { note: string; withdrawals: Array<Record<string, unknown>> };
     expect(part.note).toContain('conservée');
-    expect(part.withdrawals).toEqual([expect.objectContaining({ contract_kind: 'subscription', order_id: orderId, channel: 'account', refund_cents: 700, withdrawn_at: '2026-11-27T10:00:00.000Z' })]);
+    expect(part.withdrawals).toEqual([
+      expect.objectContaining({
+        contract_kind: 'subscription',
+        order_id: orderId,
+        channel: 'account',
+        refund_cents: 700,
+        withdrawn_at: '2026-11-27T10:00:00.000Z',
+      }),
+    ]);
 
     expect(await deleteAccount(deps, { userId: reader, password: 'un mot de passe solide' })).toEqual({ ok: true });
     const row = await test.db.selectFrom('contract_withdrawals').selectAll().where('order_id', '=', orderId).executeTakeFirstOrThrow();
@@ -207,16 +271,53 @@ describeEachDialect('contract withdrawals', (kind) => {
     // Append-only: no delete, no change but the account's link cleared.
     const other = await newUser('autre');
     await expect(test.db.deleteFrom('contract_withdrawals').where('id', '=', row.id).execute()).rejects.toThrow();
-    await expect(test.db.updateTable('contract_withdrawals').set({ user_id: other as unknown as null }).where('id', '=', row.id).execute()).rejects.toThrow();
-    await expect(test.db.updateTable('contract_withdrawals').set({ refund_cents: 1 } as never).where('id', '=', row.id).execute()).rejects.toThrow();
-    expect(await test.db.selectFrom('contract_withdrawals').select('refund_cents').where('id', '=', row.id).executeTakeFirstOrThrow()).toMatchObject({ refund_cents: 700 });
+    await expect(
+      test.db
+        .updateTable('contract_withdrawals')
+        .set({ user_id: other as unknown as null })
+        .where('id', '=', row.id)
+        .execute(),
+    ).rejects.toThrow();
+    await expect(
+      test.db
+        .updateTable('contract_withdrawals')
+        .set({ refund_cents: 1 } as never)
+        .where('id', '=', row.id)
+        .execute(),
+    ).rejects.toThrow();
+    expect(await test.db.selectFrom('contract_withdrawals').select('refund_cents').where('id', '=', row.id).executeTakeFirstOrThrow()).toMatchObject({
+      refund_cents: 700,
+    });
   });
 
-  const withdrawalsOf = async (column: 'order_id' | 'bulletin_id', id: string) => (await test.db.selectFrom('contract_withdrawals').select('id').where(column, '=', id).execute()).length;
+  const withdrawalsOf = async (column: 'order_id' | 'bulletin_id', id: string) =>
+    (await test.db.selectFrom('contract_withdrawals').select('id').where(column, '=', id).execute()).length;
   const bulletinOf = async (who: string, paiement: 'card' | 'transfer') => {
-    const placed = await subscribeShares(deps, who, { ...bulletinForm.parse({ parts: '2', college: 'lecteurs', personne: 'physique', given_name: 'Inès', family_name: 'Durand', address_line1: '3 rue du Port', postal_code: '44000', city: 'Nantes', country: 'FR', paiement, statuts: true, risque: true }), tentative: randomUUID() }, '203.0.113.7');
+    const placed = await subscribeShares(
+      deps,
+      who,
+      {
+        ...bulletinForm.parse({
+          parts: '2',
+          college: 'lecteurs',
+          personne: 'physique',
+          given_name: 'Inès',
+          family_name: 'Durand',
+          address_line1: '3 rue du Port',
+          postal_code: '44000',
+          city: 'Nantes',
+          country: 'FR',
+          paiement,
+          statuts: true,
+          risque: true,
+        }),
+        tentative: randomUUID(),
+      },
+      '203.0.113.7',
+    );
     if (!placed.ok) throw new Error(placed.message);
-    if (paiement === 'card') await submitSimulatedSession(provider, sessionOf(placed.url), { action: 'pay', number: '4242424242424242', delivery: PROMPT_DELIVERY });
+    if (paiement === 'card')
+      await submitSimulatedSession(provider, sessionOf(placed.url), { action: 'pay', number: '4242424242424242', delivery: PROMPT_DELIVERY });
     await deps.flush();
     return placed.bulletinId;
   };

@@ -78,7 +78,10 @@ function orderKind(order: Order): ContractKind | null {
  */
 const accountGone = (c: Pick<Contract, 'kind' | 'reference' | 'refundCents' | 'refundMeans' | 'lastDay' | 'endsAt'>) => {
   const contact = c.kind === 'shares' ? CONTACTS.societaires.email : CONTACTS.abonnements.email;
-  const refund = c.refundCents > 0 ? `nous vous remboursons alors ${formatEuros(c.refundCents)} dans un délai de 14 jours au plus` : 'rien n’a été payé : il n’y a rien à rembourser';
+  const refund =
+    c.refundCents > 0
+      ? `nous vous remboursons alors ${formatEuros(c.refundCents)} dans un délai de 14 jours au plus`
+      : 'rien n’a été payé : il n’y a rien à rembourser';
   return `Le compte avec lequel ce contrat a été conclu a été supprimé : la rétractation ne peut plus se faire en ligne, car nous n’aurions plus d’adresse où vous en envoyer l’accusé de réception. Votre droit reste entier ${deadlineOf(c)} : écrivez-nous avant cette date à ${contact}, en indiquant la référence ${c.reference} ; ${refund}. Rien n’a changé pour l’instant.`;
 };
 
@@ -86,9 +89,11 @@ const accountGone = (c: Pick<Contract, 'kind' | 'reference' | 'refundCents' | 'r
  * « jusqu’au 11 décembre 2026 inclus » for an order (to the end of its last Paris day); « jusqu’au
  * 11 décembre 2026 à 10 h 32 (heure de Paris) » for a bulletin (14 × 24 hours after signing, to the minute).
  */
-export const deadlineOf = (c: Pick<Contract, 'kind' | 'lastDay' | 'endsAt'>): string => (c.kind === 'shares' ? `jusqu’au ${formatDateTime(c.endsAt)} (heure de Paris)` : `${untilDay(c.lastDay)} inclus`);
+export const deadlineOf = (c: Pick<Contract, 'kind' | 'lastDay' | 'endsAt'>): string =>
+  c.kind === 'shares' ? `jusqu’au ${formatDateTime(c.endsAt)} (heure de Paris)` : `${untilDay(c.lastDay)} inclus`;
 
-const periodEnded = (lastDay: Date) => `Le délai de rétractation de ce contrat a pris fin le ${formatDate(lastDay)} : votre demande n’a pas été enregistrée, et rien n’a changé. Pour toute question, écrivez à ${CONTACTS.abonnements.email}.`;
+const periodEnded = (lastDay: Date) =>
+  `Le délai de rétractation de ce contrat a pris fin le ${formatDate(lastDay)} : votre demande n’a pas été enregistrée, et rien n’a changé. Pour toute question, écrivez à ${CONTACTS.abonnements.email}.`;
 
 async function orderContract(deps: Pick<ServerDeps, 'db' | 'clock' | 'payments'>, order: Order): Promise<Contract | undefined> {
   const kind = orderKind(order);
@@ -101,7 +106,11 @@ async function orderContract(deps: Pick<ServerDeps, 'db' | 'clock' | 'payments'>
   if (kind === 'gift') {
     const gift = await giftStateOfOrder(deps.db, order.id);
     if (gift) name = `${order.description} pour ${gift.recipientName}`;
-    if (!withdrawal && gift?.activatedAt) refusal = { status: 409, message: `Ce cadeau a été activé le ${formatDate(gift.activatedAt)} : le droit de rétractation ne s’applique plus (CGV, article 8), et rien n’a changé.` };
+    if (!withdrawal && gift?.activatedAt)
+      refusal = {
+        status: 409,
+        message: `Ce cadeau a été activé le ${formatDate(gift.activatedAt)} : le droit de rétractation ne s’applique plus (CGV, article 8), et rien n’a changé.`,
+      };
   }
   const refundCents = order.amountCents;
   const refundMeans = order.method ? ORDER_MEANS[order.method] : 'sur le moyen de paiement utilisé pour la commande';
@@ -109,14 +118,35 @@ async function orderContract(deps: Pick<ServerDeps, 'db' | 'clock' | 'payments'>
     if (now.getTime() >= endsAt.getTime()) refusal = { status: 409, message: periodEnded(lastDay) };
     else {
       const state = refundState(deps, order, await orderEvents(deps.db, order.id));
-      if (!state.can) refusal = { status: 409, message: order.status === 'refunded' || ('requested' in state && state.requested) ? 'Cette commande a déjà été remboursée, ou son remboursement est en cours : il n’y a rien à faire de plus.' : `Cette commande ne peut pas être remboursée en ligne : écrivez à ${CONTACTS.abonnements.email}, nous nous en occupons.` };
+      if (!state.can)
+        refusal = {
+          status: 409,
+          message:
+            order.status === 'refunded' || ('requested' in state && state.requested)
+              ? 'Cette commande a déjà été remboursée, ou son remboursement est en cours : il n’y a rien à faire de plus.'
+              : `Cette commande ne peut pas être remboursée en ligne : écrivez à ${CONTACTS.abonnements.email}, nous nous en occupons.`,
+        };
       else if (!order.userId) refusal = { status: 410, message: accountGone({ kind, reference: order.reference, refundCents, refundMeans, lastDay, endsAt }) };
     }
   }
-  return { ref: { orderId: order.id }, kind, userId: order.userId, name, reference: order.reference, concludedAt: order.paidAt, refundCents, refundMeans, lastDay, endsAt, refusal, withdrawal };
+  return {
+    ref: { orderId: order.id },
+    kind,
+    userId: order.userId,
+    name,
+    reference: order.reference,
+    concludedAt: order.paidAt,
+    refundCents,
+    refundMeans,
+    lastDay,
+    endsAt,
+    refusal,
+    withdrawal,
+  };
 }
 
-const sharesName = (b: ShareBulletin) => `${b.shares} part${b.shares > 1 ? 's' : ''} sociale${b.shares > 1 ? 's' : ''} de Contrechamp (bulletin de souscription)`;
+const sharesName = (b: ShareBulletin) =>
+  `${b.shares} part${b.shares > 1 ? 's' : ''} sociale${b.shares > 1 ? 's' : ''} de Contrechamp (bulletin de souscription)`;
 
 async function bulletinContract(deps: Pick<ServerDeps, 'db' | 'clock'>, b: ShareBulletin): Promise<Contract | undefined> {
   // A bulletin not paid when its account was deleted was closed by the deletion (shares' detachUserShares): its link says so.
@@ -125,15 +155,42 @@ async function bulletinContract(deps: Pick<ServerDeps, 'db' | 'clock'>, b: Share
   const { lastDay, endsAt } = bulletinPeriod(b.acceptedAt);
   const withdrawal = (await withdrawalOf(deps.db, { bulletinId: b.id })) ?? null;
   const refundCents = b.paidAt ? Math.min(b.transferReceivedCents ?? b.amountCents, b.amountCents) : 0;
-  const refundMeans = !b.paidAt ? 'rien n’a été payé : il n’y a rien à rembourser' : b.paymentMethod === 'transfer' || !b.orderId ? 'par virement, sur le compte dont vous indiquerez l’IBAN dans l’espace Sociétariat' : b.paymentMethod === 'sepa' ? ORDER_MEANS.sepa_debit : ORDER_MEANS.card;
+  const refundMeans = !b.paidAt
+    ? 'rien n’a été payé : il n’y a rien à rembourser'
+    : b.paymentMethod === 'transfer' || !b.orderId
+      ? 'par virement, sur le compte dont vous indiquerez l’IBAN dans l’espace Sociétariat'
+      : b.paymentMethod === 'sepa'
+        ? ORDER_MEANS.sepa_debit
+        : ORDER_MEANS.card;
   let refusal: Contract['refusal'] = null;
   if (!withdrawal) {
-    if (closedWithAccount) refusal = { status: 410, message: `Cette souscription a été annulée avant d’être payée, avec la suppression de votre compte (ou faute de paiement) : il n’y a rien à rembourser, ni rien à faire. Si un paiement nous parvient encore pour elle, nous vous le rendons. Pour toute question, écrivez à ${CONTACTS.societaires.email} en indiquant le bulletin ${b.number}.` };
+    if (closedWithAccount)
+      refusal = {
+        status: 410,
+        message: `Cette souscription a été annulée avant d’être payée, avec la suppression de votre compte (ou faute de paiement) : il n’y a rien à rembourser, ni rien à faire. Si un paiement nous parvient encore pour elle, nous vous le rendons. Pour toute question, écrivez à ${CONTACTS.societaires.email} en indiquant le bulletin ${b.number}.`,
+      };
     else if (b.status === 'renounced') refusal = { status: 409, message: 'Vous avez déjà renoncé à cette souscription : il n’y a rien à faire de plus.' };
-    else if (!canRenounce(b, deps.clock.now())) refusal = { status: 409, message: `Le délai de renonciation de cette souscription a pris fin le ${formatDate(lastDay)} : votre demande n’a pas été enregistrée, et rien n’a changé. Pour quitter la coopérative, demandez le retrait de vos parts depuis l’espace Sociétariat.` };
+    else if (!canRenounce(b, deps.clock.now()))
+      refusal = {
+        status: 409,
+        message: `Le délai de renonciation de cette souscription a pris fin le ${formatDate(lastDay)} : votre demande n’a pas été enregistrée, et rien n’a changé. Pour quitter la coopérative, demandez le retrait de vos parts depuis l’espace Sociétariat.`,
+      };
     else if (!b.userId) refusal = { status: 410, message: accountGone({ kind: 'shares', reference: b.number, refundCents, refundMeans, lastDay, endsAt }) };
   }
-  return { ref: { bulletinId: b.id }, kind: 'shares', userId: b.userId, name: sharesName(b), reference: b.number, concludedAt: b.acceptedAt, refundCents, refundMeans, lastDay, endsAt, refusal, withdrawal };
+  return {
+    ref: { bulletinId: b.id },
+    kind: 'shares',
+    userId: b.userId,
+    name: sharesName(b),
+    reference: b.number,
+    concludedAt: b.acceptedAt,
+    refundCents,
+    refundMeans,
+    lastDay,
+    endsAt,
+    refusal,
+    withdrawal,
+  };
 }
 
 /** The contract a reader names, reached through the session's user; undefined for anyone else's. */
@@ -167,7 +224,14 @@ export async function contractOfLink(deps: Pick<ServerDeps, 'db' | 'clock' | 'pa
 /** The user's contracts the function concerns: open ones, and the ones withdrawn, newest first. */
 export async function contractsOfUser(deps: Pick<ServerDeps, 'db' | 'clock' | 'payments'>, userId: string): Promise<Contract[]> {
   const since = new Date(deps.clock.now().getTime() - (WITHDRAWAL_DAYS + 2) * 86_400_000).toISOString();
-  const rows = await deps.db.selectFrom('orders').selectAll().where('user_id', '=', userId).where('purpose', 'in', ['subscription', 'gift']).where('reason', '=', 'initial').where('paid_at', '>=', since).execute();
+  const rows = await deps.db
+    .selectFrom('orders')
+    .selectAll()
+    .where('user_id', '=', userId)
+    .where('purpose', 'in', ['subscription', 'gift'])
+    .where('reason', '=', 'initial')
+    .where('paid_at', '>=', since)
+    .execute();
   const withdrawn = new Set((await userWithdrawals(deps.db, userId)).map((w) => w.orderId ?? w.bulletinId));
   const contracts: Contract[] = [];
   for (const row of rows) {
@@ -188,13 +252,29 @@ export async function openContractOfOrder(deps: Pick<ServerDeps, 'db' | 'clock' 
 }
 
 /** The open contract of a subscription (its initial order), for its page. */
-export async function openContractOfSubscription(deps: Pick<ServerDeps, 'db' | 'clock' | 'payments'>, userId: string, subscriptionId: string): Promise<Contract | undefined> {
-  const row = await deps.db.selectFrom('orders').select('id').where('user_id', '=', userId).where('subscription_id', '=', subscriptionId).where('purpose', '=', 'subscription').where('reason', '=', 'initial').where('status', '=', 'paid').executeTakeFirst();
+export async function openContractOfSubscription(
+  deps: Pick<ServerDeps, 'db' | 'clock' | 'payments'>,
+  userId: string,
+  subscriptionId: string,
+): Promise<Contract | undefined> {
+  const row = await deps.db
+    .selectFrom('orders')
+    .select('id')
+    .where('user_id', '=', userId)
+    .where('subscription_id', '=', subscriptionId)
+    .where('purpose', '=', 'subscription')
+    .where('reason', '=', 'initial')
+    .where('status', '=', 'paid')
+    .executeTakeFirst();
   return row ? openContractOfOrder(deps, userId, row.id) : undefined;
 }
 
 /** A bulletin's contract as the Sociétariat page shows it: open (the function), or withdrawn (its record); else undefined. */
-export async function shownContractOfBulletin(deps: Pick<ServerDeps, 'db' | 'clock' | 'payments'>, userId: string, bulletinId: string): Promise<Contract | undefined> {
+export async function shownContractOfBulletin(
+  deps: Pick<ServerDeps, 'db' | 'clock' | 'payments'>,
+  userId: string,
+  bulletinId: string,
+): Promise<Contract | undefined> {
   const c = await contractOfUser(deps, userId, { bulletinId });
   return c && (c.withdrawal || !c.refusal) ? c : undefined;
 }
@@ -210,7 +290,11 @@ async function refundWithdrawal(deps: WithdrawalDeps, withdrawalId: string): Pro
   if (!w?.orderId) return;
   const order = await findOrder(deps.db, w.orderId);
   if (!order) return;
-  const asked = await requestOrderRefund(deps, order, await orderEvents(deps.db, order.id), { cause: `${REFUND_REQUESTED} : rétractation du contrat (« Se rétracter du contrat ici », ${CHANNEL_LABELS[w.channel]})`, holdGift: false, logEvent: 'contract_withdrawals.refund_refused' });
+  const asked = await requestOrderRefund(deps, order, await orderEvents(deps.db, order.id), {
+    cause: `${REFUND_REQUESTED} : rétractation du contrat (« Se rétracter du contrat ici », ${CHANNEL_LABELS[w.channel]})`,
+    holdGift: false,
+    logEvent: 'contract_withdrawals.refund_refused',
+  });
   if (asked.ok) return;
   // The provider away: the job tries again. Anything else (refunded meanwhile by the back-office) is settled.
   if (asked.status === 503) throw new Error('Remboursement refusé par le prestataire pour le moment.');
@@ -220,7 +304,9 @@ async function refundWithdrawal(deps: WithdrawalDeps, withdrawalId: string): Pro
 export const contractWithdrawalJobs = (deps: WithdrawalDeps) => [handle(WITHDRAWAL_REFUND, ({ payload }) => refundWithdrawal(deps, payload.withdrawalId))];
 
 class GiftActivated extends Error {
-  constructor(readonly at: Date) { super('gift activated'); }
+  constructor(readonly at: Date) {
+    super('gift activated');
+  }
 }
 
 async function acknowledge(deps: WithdrawalDeps, trx: Kysely<Database>, contract: Contract, w: ContractWithdrawal, refundByTransfer?: string): Promise<void> {
@@ -235,7 +321,11 @@ async function acknowledge(deps: WithdrawalDeps, trx: Kysely<Database>, contract
  * Withdraws from `contract` (already reached through the session's user or a valid link). A
  * contract withdrawn before answers with that withdrawal (`already`), and nothing is asked twice.
  */
-async function withdraw(deps: WithdrawalDeps, contract: Contract, channel: WithdrawalChannel): Promise<Result<{ withdrawal: ContractWithdrawal; contract: Contract; already: boolean; refundByTransfer?: string }>> {
+async function withdraw(
+  deps: WithdrawalDeps,
+  contract: Contract,
+  channel: WithdrawalChannel,
+): Promise<Result<{ withdrawal: ContractWithdrawal; contract: Contract; already: boolean; refundByTransfer?: string }>> {
   if (contract.withdrawal) return { ok: true, withdrawal: contract.withdrawal, contract, already: true };
   if (contract.refusal) return fail(contract.refusal.status, contract.refusal.message);
   const now = deps.clock.now();
@@ -247,7 +337,11 @@ async function withdraw(deps: WithdrawalDeps, contract: Contract, channel: Withd
     const box: { recorded?: { withdrawal: ContractWithdrawal; created: boolean } } = {};
     const renounced = await renounceBulletin(deps, contract.userId!, contract.ref.bulletinId, async (trx, outcome) => {
       const providerKey = outcome.refund === 'provider' && bulletin?.orderId ? orderRefundKey(bulletin.orderId) : '';
-      const r = await insertWithdrawal(trx, { ref: contract.ref, kind: 'shares', userId: contract.userId, channel, refundCents: contract.refundCents, refundKey: providerKey }, now);
+      const r = await insertWithdrawal(
+        trx,
+        { ref: contract.ref, kind: 'shares', userId: contract.userId, channel, refundCents: contract.refundCents, refundKey: providerKey },
+        now,
+      );
       if (r.created) await acknowledge(deps, trx, contract, r.withdrawal, outcome.refundByTransfer);
       box.recorded = r;
     });
@@ -258,7 +352,13 @@ async function withdraw(deps: WithdrawalDeps, contract: Contract, channel: Withd
       return renounced.ok ? fail(409, 'Ce bulletin vient de changer : rechargez la page.') : renounced;
     }
     log.info('contract_withdrawals.recorded', { withdrawalId: recorded.withdrawal.id, kind: 'shares', channel });
-    return { ok: true, withdrawal: recorded.withdrawal, contract, already: !recorded.created, ...(renounced.refundByTransfer ? { refundByTransfer: renounced.refundByTransfer } : {}) };
+    return {
+      ok: true,
+      withdrawal: recorded.withdrawal,
+      contract,
+      already: !recorded.created,
+      ...(renounced.refundByTransfer ? { refundByTransfer: renounced.refundByTransfer } : {}),
+    };
   }
   const orderId = contract.ref.orderId;
   try {
@@ -268,7 +368,11 @@ async function withdraw(deps: WithdrawalDeps, contract: Contract, channel: Withd
         const hold = await holdGiftForRefund(trx, orderId, now);
         if (hold.state === 'activated') throw new GiftActivated(hold.at);
       }
-      const r = await insertWithdrawal(trx, { ref: contract.ref, kind: contract.kind, userId: contract.userId, channel, refundCents: contract.refundCents, refundKey: orderRefundKey(orderId) }, now);
+      const r = await insertWithdrawal(
+        trx,
+        { ref: contract.ref, kind: contract.kind, userId: contract.userId, channel, refundCents: contract.refundCents, refundKey: orderRefundKey(orderId) },
+        now,
+      );
       if (r.created) {
         await acknowledge(deps, trx, contract, r.withdrawal);
         await schedule(deps, trx, WITHDRAWAL_REFUND, { withdrawalId: r.withdrawal.id }, { uniqueKey: `contract-withdrawals.refund:${r.withdrawal.id}` });
@@ -279,20 +383,28 @@ async function withdraw(deps: WithdrawalDeps, contract: Contract, channel: Withd
     if (recorded.created) log.info('contract_withdrawals.recorded', { withdrawalId: recorded.withdrawal.id, kind: contract.kind, channel });
     return { ok: true, withdrawal: recorded.withdrawal, contract, already: !recorded.created };
   } catch (error) {
-    if (error instanceof GiftActivated) return fail(409, `Ce cadeau a été activé le ${formatDate(error.at)} : le droit de rétractation ne s’applique plus (CGV, article 8), et rien n’a changé.`);
+    if (error instanceof GiftActivated)
+      return fail(409, `Ce cadeau a été activé le ${formatDate(error.at)} : le droit de rétractation ne s’applique plus (CGV, article 8), et rien n’a changé.`);
     throw error;
   }
 }
 
 /** From the account: the contract must be the session's user's (another's, or none: 404). */
-export async function withdrawForUser(deps: WithdrawalDeps, userId: string, ref: ContractRef): Promise<Result<{ withdrawal: ContractWithdrawal; contract: Contract; already: boolean; refundByTransfer?: string }>> {
+export async function withdrawForUser(
+  deps: WithdrawalDeps,
+  userId: string,
+  ref: ContractRef,
+): Promise<Result<{ withdrawal: ContractWithdrawal; contract: Contract; already: boolean; refundByTransfer?: string }>> {
   const contract = await contractOfUser(deps, userId, ref);
   if (!contract) return fail(404, NOT_FOUND);
   return withdraw(deps, contract, 'account');
 }
 
 /** From the mailed link: a forged or altered token is a 404. */
-export async function withdrawByLink(deps: WithdrawalDeps, token: string): Promise<Result<{ withdrawal: ContractWithdrawal; contract: Contract; already: boolean; refundByTransfer?: string }>> {
+export async function withdrawByLink(
+  deps: WithdrawalDeps,
+  token: string,
+): Promise<Result<{ withdrawal: ContractWithdrawal; contract: Contract; already: boolean; refundByTransfer?: string }>> {
   const contract = await contractOfLink(deps, token);
   if (!contract) return fail(404, NOT_FOUND);
   return withdraw(deps, contract, 'mailed_link');
@@ -315,7 +427,11 @@ export interface AdminWithdrawal {
 }
 
 /** Each withdrawal, newest first, for an administrator (undefined for anyone else). */
-export async function withdrawalsForAdmin(deps: Pick<ServerDeps, 'db' | 'clock' | 'payments'>, adminUserId: string, limit = 200): Promise<AdminWithdrawal[] | undefined> {
+export async function withdrawalsForAdmin(
+  deps: Pick<ServerDeps, 'db' | 'clock' | 'payments'>,
+  adminUserId: string,
+  limit = 200,
+): Promise<AdminWithdrawal[] | undefined> {
   // Checked here again (the page answers 404 to anyone else): a page that forgot its guard still shows nothing.
   if ((await findUser(deps.db, adminUserId))?.role !== 'admin') return undefined;
   const list = await latestWithdrawals(deps.db, limit);
@@ -332,7 +448,9 @@ export async function withdrawalsForAdmin(deps: Pick<ServerDeps, 'db' | 'clock' 
       if (order?.status === 'refunded') refund = `Remboursée (${formatEuros(w.refundCents)})`;
       else {
         const events = order ? await orderEvents(deps.db, order.id) : [];
-        refund = events.some((e) => e.cause.startsWith(REFUND_REQUESTED)) ? `Remboursement demandé (${formatEuros(w.refundCents)}), en attente du prestataire` : `Remboursement à demander (${formatEuros(w.refundCents)}) : tâche en cours ou en échec`;
+        refund = events.some((e) => e.cause.startsWith(REFUND_REQUESTED))
+          ? `Remboursement demandé (${formatEuros(w.refundCents)}), en attente du prestataire`
+          : `Remboursement à demander (${formatEuros(w.refundCents)}) : tâche en cours ou en échec`;
       }
     } else if (w.bulletinId) {
       const b = await findBulletin(deps.db, w.bulletinId);
@@ -343,8 +461,15 @@ export async function withdrawalsForAdmin(deps: Pick<ServerDeps, 'db' | 'clock' 
         const order = b?.orderId ? await findOrder(deps.db, b.orderId) : undefined;
         refund = order?.status === 'refunded' ? `Remboursée (${formatEuros(w.refundCents)})` : `Remboursement demandé (${formatEuros(w.refundCents)})`;
       } else {
-        const transfer = await deps.db.selectFrom('share_refund_transfers').select(['reference', 'status']).where('bulletin_id', '=', w.bulletinId).where('cause', '=', 'renunciation').executeTakeFirst();
-        refund = transfer ? `Par virement ${transfer.reference} : ${transfer.status === 'made' ? 'fait' : transfer.status === 'to_make' ? 'à faire' : 'IBAN attendu'}` : `Par virement (${formatEuros(w.refundCents)})`;
+        const transfer = await deps.db
+          .selectFrom('share_refund_transfers')
+          .select(['reference', 'status'])
+          .where('bulletin_id', '=', w.bulletinId)
+          .where('cause', '=', 'renunciation')
+          .executeTakeFirst();
+        refund = transfer
+          ? `Par virement ${transfer.reference} : ${transfer.status === 'made' ? 'fait' : transfer.status === 'to_make' ? 'à faire' : 'IBAN attendu'}`
+          : `Par virement (${formatEuros(w.refundCents)})`;
       }
     }
     out.push({ withdrawal: w, email: user?.email ?? null, name, reference, refund });
@@ -355,7 +480,8 @@ export async function withdrawalsForAdmin(deps: Pick<ServerDeps, 'db' | 'clock' 
 // ---------------------------------------------------------------------------------------------
 // The account's data (RGPD): export and deletion (account/parts.ts)
 
-export const WITHDRAWALS_RETENTION_NOTE = 'Chaque rétractation est conservée comme preuve de la date et de l’heure auxquelles elle a été faite, et du remboursement dû (Code de la consommation, articles L. 221-21 et L. 221-24) : à la suppression du compte, elle n’y est plus rattachée, mais elle n’est pas effacée.';
+export const WITHDRAWALS_RETENTION_NOTE =
+  'Chaque rétractation est conservée comme preuve de la date et de l’heure auxquelles elle a été faite, et du remboursement dû (Code de la consommation, articles L. 221-21 et L. 221-24) : à la suppression du compte, elle n’y est plus rattachée, mais elle n’est pas effacée.';
 
 /** The user's withdrawals, for the export of their data. */
 export async function exportUserWithdrawals(db: Kysely<Database>, userId: string) {

@@ -20,7 +20,18 @@ import { CONTACTS, MAIL_ROBOTS } from '../../config/publisher';
  * The keys derived from the master secret (src/server/core/keys.ts), one per use. A closed list:
  * KEY_VERSIONS may only name these.
  */
-export const KEY_LABELS = ['rate-limit', 'client-key', 'unsubscribe', 'gift-code', 'mailed-link', 'payment-webhook', 'rebuild-webhook', 'known-device', 'podcast-audio', 'podcast-feed'] as const;
+export const KEY_LABELS = [
+  'rate-limit',
+  'client-key',
+  'unsubscribe',
+  'gift-code',
+  'mailed-link',
+  'payment-webhook',
+  'rebuild-webhook',
+  'known-device',
+  'podcast-audio',
+  'podcast-feed',
+] as const;
 export type KeyLabel = (typeof KEY_LABELS)[number];
 
 /**
@@ -42,7 +53,10 @@ const APP_SECRET_TOO_WEAK =
 /** `unsubscribe=2,rate-limit=3` → { unsubscribe: 2, 'rate-limit': 3 }; unnamed keys are at version 1. */
 export function parseKeyVersions(value: string): Partial<Record<KeyLabel, number>> | string {
   const versions: Partial<Record<KeyLabel, number>> = {};
-  for (const part of value.split(',').map((p) => p.trim()).filter(Boolean)) {
+  for (const part of value
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean)) {
     const match = /^([a-z-]+)\s*=\s*(\d{1,6})$/.exec(part);
     if (!match) return `« ${part} » n’a pas la forme clé=version (par exemple unsubscribe=2)`;
     const [, label, version] = match as unknown as [string, string, string];
@@ -59,9 +73,15 @@ const schema = z.object({
   SITE_URL: z.url({ protocol: /^https?$/ }).optional(),
   PORT: z.coerce.number().int().min(1).max(65535).default(4321),
   DATA_DIR: z.string().min(1).default('data'),
-  DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'DATABASE_URL doit être une adresse postgres://').optional(),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'DATABASE_URL doit être une adresse postgres://')
+    .optional(),
   SQLITE_PATH: z.string().min(1).optional(),
-  SMTP_URL: z.string().regex(/^smtps?:\/\//, 'SMTP_URL doit être une adresse smtp:// ou smtps://').optional(),
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\//, 'SMTP_URL doit être une adresse smtp:// ou smtps://')
+    .optional(),
   MAIL_OUTBOX_DIR: z.string().min(1).optional(),
   MAIL_FROM: z.string().min(3).default('Contrechamp <ne-pas-repondre@contrechamp.media>'),
   NEWSROOM_EMAIL: z.email().default(CONTACTS.redaction.email),
@@ -76,24 +96,48 @@ const schema = z.object({
   /** Connections of the newsletters' SMTP pool. */
   NEWSLETTER_SMTP_CONNECTIONS: z.coerce.number().int().min(1).max(50).default(4),
   /** The key of the relay's bounce and complaint webhook in our generic format (docs/newsletter-webhooks.md). */
-  NEWSLETTER_WEBHOOK_SECRET: z.string().refine((v) => secretStrengthBits(v) >= 128, 'NEWSLETTER_WEBHOOK_SECRET est trop faible : au moins 128 bits aléatoires (32 caractères hexadécimaux)').optional(),
+  NEWSLETTER_WEBHOOK_SECRET: z
+    .string()
+    .refine((v) => secretStrengthBits(v) >= 128, 'NEWSLETTER_WEBHOOK_SECRET est trop faible : au moins 128 bits aléatoires (32 caractères hexadécimaux)')
+    .optional(),
   /** Mailgun's « HTTP webhook signing key », for its bounce and complaint webhooks. */
   MAILGUN_WEBHOOK_SIGNING_KEY: z.string().optional(),
   /** DKIM signing of every mail, when the three are set: the domain, the selector, the private key (PEM text or a file path). */
-  DKIM_DOMAIN: z.string().regex(/^[a-z0-9.-]+\.[a-z]{2,}$/i, 'DKIM_DOMAIN doit être un nom de domaine').optional(),
-  DKIM_SELECTOR: z.string().regex(/^[a-z0-9._-]+$/i, 'DKIM_SELECTOR : lettres, chiffres, points, tirets').optional(),
+  DKIM_DOMAIN: z
+    .string()
+    .regex(/^[a-z0-9.-]+\.[a-z]{2,}$/i, 'DKIM_DOMAIN doit être un nom de domaine')
+    .optional(),
+  DKIM_SELECTOR: z
+    .string()
+    .regex(/^[a-z0-9._-]+$/i, 'DKIM_SELECTOR : lettres, chiffres, points, tirets')
+    .optional(),
   DKIM_PRIVATE_KEY: z.string().min(1).optional(),
-  APP_SECRET: z.string().refine((v) => secretStrengthBits(v) >= 256, APP_SECRET_TOO_WEAK).optional(),
+  APP_SECRET: z
+    .string()
+    .refine((v) => secretStrengthBits(v) >= 256, APP_SECRET_TOO_WEAK)
+    .optional(),
   // Legacy: the secret of the rate limits before APP_SECRET; the master secret when APP_SECRET is unset.
-  RATE_LIMIT_SECRET: z.string().refine((v) => secretStrengthBits(v) >= 256, APP_SECRET_TOO_WEAK.replace('APP_SECRET', 'RATE_LIMIT_SECRET (qui sert de secret maître)')).optional(),
-  STRIPE_SECRET_KEY: z.string().regex(/^(sk|rk)_(test|live)_\w+$/, 'STRIPE_SECRET_KEY doit être une clé secrète Stripe (sk_test_… ou sk_live_…)').optional(),
-  STRIPE_WEBHOOK_SECRET: z.string().regex(/^whsec_\w+$/, 'STRIPE_WEBHOOK_SECRET doit commencer par whsec_').optional(),
+  RATE_LIMIT_SECRET: z
+    .string()
+    .refine((v) => secretStrengthBits(v) >= 256, APP_SECRET_TOO_WEAK.replace('APP_SECRET', 'RATE_LIMIT_SECRET (qui sert de secret maître)'))
+    .optional(),
+  STRIPE_SECRET_KEY: z
+    .string()
+    .regex(/^(sk|rk)_(test|live)_\w+$/, 'STRIPE_SECRET_KEY doit être une clé secrète Stripe (sk_test_… ou sk_live_…)')
+    .optional(),
+  STRIPE_WEBHOOK_SECRET: z
+    .string()
+    .regex(/^whsec_\w+$/, 'STRIPE_WEBHOOK_SECRET doit commencer par whsec_')
+    .optional(),
   /** Which provider: Stripe when its keys are set; `simulated` must be said explicitly in production. */
   PAYMENT_PROVIDER: z.enum(['simulated', 'stripe']).optional(),
   /** How long the simulated provider keeps a SEPA debit pending before the bank's answer. */
   SIMULATED_SEPA_DELAY_SECONDS: z.coerce.number().int().min(0).max(86_400).default(20),
   /** The CMS's key for POST /api/rebuild; derived from the master secret when unset (`npm run rebuild -- --print-secret`). */
-  REBUILD_SECRET: z.string().refine((v) => secretStrengthBits(v) >= 128, 'REBUILD_SECRET est trop faible : au moins 128 bits aléatoires (32 caractères hexadécimaux)').optional(),
+  REBUILD_SECRET: z
+    .string()
+    .refine((v) => secretStrengthBits(v) >= 128, 'REBUILD_SECRET est trop faible : au moins 128 bits aléatoires (32 caractères hexadécimaux)')
+    .optional(),
   BUILDS_DIR: z.string().min(1).optional(),
   /** Where supporters-only audio lives, `<dir>/<podcast>/<file>`: never under public/ nor in a build. */
   SUPPORTERS_AUDIO_DIR: z.string().min(1).optional(),
@@ -138,11 +182,18 @@ export interface Config {
     dkim?: { domainName: string; keySelector: string; privateKey: string } | undefined;
   };
   /** The newsletters' sending (src/server/newsletter/delivery.ts). */
-  newsletter: { from: string; ratePerSecond: number; connections: number; unsubscribeMailto: string; /** Keys of the relay's bounce and complaint webhooks; a provider without one has no endpoint. Never log them. */ webhooks: { generic?: string; mailgun?: string } };
+  newsletter: {
+    from: string;
+    ratePerSecond: number;
+    connections: number;
+    unsubscribeMailto: string;
+    /** Keys of the relay's bounce and complaint webhooks; a provider without one has no endpoint. Never log them. */ webhooks: {
+      generic?: string;
+      mailgun?: string;
+    };
+  };
   /** The payment provider: Stripe when both its keys are set, the simulated one otherwise. Never log the keys. */
-  payments:
-    | { provider: 'simulated'; sepaDelaySeconds: number }
-    | { provider: 'stripe'; secretKey: string; webhookSecret: string; sepaDelaySeconds: number };
+  payments: { provider: 'simulated'; sepaDelaySeconds: number } | { provider: 'stripe'; secretKey: string; webhookSecret: string; sepaDelaySeconds: number };
   /** Absolute path of the data folder (SQLite file, outbox, key files). */
   dataDir: string;
   /** The newsroom's builds (src/server/editorial/). */
@@ -182,8 +233,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new Error('Configuration invalide : STRIPE_SECRET_KEY et STRIPE_WEBHOOK_SECRET vont ensemble (la seconde vérifie les notifications de Stripe).');
   }
   const stripeKeys = Boolean(e.STRIPE_SECRET_KEY);
-  if (e.PAYMENT_PROVIDER === 'stripe' && !stripeKeys) throw new Error('Configuration invalide : PAYMENT_PROVIDER=stripe demande STRIPE_SECRET_KEY et STRIPE_WEBHOOK_SECRET.');
-  if (e.PAYMENT_PROVIDER === 'simulated' && stripeKeys) throw new Error('Configuration invalide : PAYMENT_PROVIDER=simulated alors que les clés Stripe sont définies.');
+  if (e.PAYMENT_PROVIDER === 'stripe' && !stripeKeys)
+    throw new Error('Configuration invalide : PAYMENT_PROVIDER=stripe demande STRIPE_SECRET_KEY et STRIPE_WEBHOOK_SECRET.');
+  if (e.PAYMENT_PROVIDER === 'simulated' && stripeKeys)
+    throw new Error('Configuration invalide : PAYMENT_PROVIDER=simulated alors que les clés Stripe sont définies.');
   const dataDir = resolve(e.DATA_DIR);
   // Demo mode (with its published passwords) is the default of a local `npm start` only: a site
   // served over HTTPS or on PostgreSQL is a real deployment unless APP_MODE=demo says otherwise.
@@ -191,15 +244,15 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const mode = e.APP_MODE ?? (looksDeployed ? 'production' : 'demo');
   // In production a missing Stripe key must not quietly open the simulated provider's free subscriptions.
   if (mode === 'production' && !stripeKeys && e.PAYMENT_PROVIDER !== 'simulated') {
-    throw new Error('Configuration invalide : en production, définissez STRIPE_SECRET_KEY et STRIPE_WEBHOOK_SECRET, ou PAYMENT_PROVIDER=simulated pour un site de test.');
+    throw new Error(
+      'Configuration invalide : en production, définissez STRIPE_SECRET_KEY et STRIPE_WEBHOOK_SECRET, ou PAYMENT_PROVIDER=simulated pour un site de test.',
+    );
   }
   return {
     mode,
     // By default the site is where `npm start` serves it.
     siteUrl: new URL(e.SITE_URL ?? `http://localhost:${e.PORT}`),
-    database: e.DATABASE_URL
-      ? { kind: 'postgres', url: e.DATABASE_URL }
-      : { kind: 'sqlite', path: resolve(e.SQLITE_PATH ?? `${dataDir}/contrechamp.db`) },
+    database: e.DATABASE_URL ? { kind: 'postgres', url: e.DATABASE_URL } : { kind: 'sqlite', path: resolve(e.SQLITE_PATH ?? `${dataDir}/contrechamp.db`) },
     mail: {
       from: e.MAIL_FROM,
       newsroom: e.NEWSROOM_EMAIL,
@@ -207,7 +260,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       returnPath: e.MAIL_RETURN_PATH,
       dkim: dkimOf(e),
     },
-    newsletter: { from: e.NEWSLETTER_FROM, ratePerSecond: e.NEWSLETTER_RATE, connections: e.NEWSLETTER_SMTP_CONNECTIONS, unsubscribeMailto: e.NEWSLETTER_UNSUBSCRIBE_MAILTO, webhooks: relayWebhookKeys(e, mode) },
+    newsletter: {
+      from: e.NEWSLETTER_FROM,
+      ratePerSecond: e.NEWSLETTER_RATE,
+      connections: e.NEWSLETTER_SMTP_CONNECTIONS,
+      unsubscribeMailto: e.NEWSLETTER_UNSUBSCRIBE_MAILTO,
+      webhooks: relayWebhookKeys(e, mode),
+    },
     payments:
       e.STRIPE_SECRET_KEY && e.STRIPE_WEBHOOK_SECRET
         ? { provider: 'stripe', secretKey: e.STRIPE_SECRET_KEY, webhookSecret: e.STRIPE_WEBHOOK_SECRET, sepaDelaySeconds: e.SIMULATED_SEPA_DELAY_SECONDS }
@@ -233,7 +292,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
 }
 
 /** In demo mode the generic webhook has a published key, so that it can be tried locally (docs/newsletter-webhooks.md). */
-function relayWebhookKeys(e: { NEWSLETTER_WEBHOOK_SECRET?: string | undefined; MAILGUN_WEBHOOK_SIGNING_KEY?: string | undefined }, mode: Config['mode']): Config['newsletter']['webhooks'] {
+function relayWebhookKeys(
+  e: { NEWSLETTER_WEBHOOK_SECRET?: string | undefined; MAILGUN_WEBHOOK_SIGNING_KEY?: string | undefined },
+  mode: Config['mode'],
+): Config['newsletter']['webhooks'] {
   return { generic: e.NEWSLETTER_WEBHOOK_SECRET ?? (mode === 'demo' ? 'demo-relay-secret' : undefined), mailgun: e.MAILGUN_WEBHOOK_SIGNING_KEY };
 }
 
@@ -241,7 +303,8 @@ function relayWebhookKeys(e: { NEWSLETTER_WEBHOOK_SECRET?: string | undefined; M
 function dkimOf(e: { DKIM_DOMAIN?: string | undefined; DKIM_SELECTOR?: string | undefined; DKIM_PRIVATE_KEY?: string | undefined }): Config['mail']['dkim'] {
   const given = [e.DKIM_DOMAIN, e.DKIM_SELECTOR, e.DKIM_PRIVATE_KEY].filter(Boolean).length;
   if (given === 0) return undefined;
-  if (given < 3 || !e.DKIM_DOMAIN || !e.DKIM_SELECTOR || !e.DKIM_PRIVATE_KEY) throw new Error('Configuration invalide : DKIM_DOMAIN, DKIM_SELECTOR et DKIM_PRIVATE_KEY vont ensemble.');
+  if (given < 3 || !e.DKIM_DOMAIN || !e.DKIM_SELECTOR || !e.DKIM_PRIVATE_KEY)
+    throw new Error('Configuration invalide : DKIM_DOMAIN, DKIM_SELECTOR et DKIM_PRIVATE_KEY vont ensemble.');
   const privateKey = e.DKIM_PRIVATE_KEY.includes('-----BEGIN') ? e.DKIM_PRIVATE_KEY : readFileSync(resolve(e.DKIM_PRIVATE_KEY), 'utf8');
   if (!privateKey.includes('PRIVATE KEY')) throw new Error('Configuration invalide : DKIM_PRIVATE_KEY n’est pas une clé privée PEM.');
   return { domainName: e.DKIM_DOMAIN.toLowerCase(), keySelector: e.DKIM_SELECTOR, privateKey };

@@ -73,7 +73,9 @@ describe('the master secret', () => {
 
   it('refuses a short or repetitive APP_SECRET with a clear French message', () => {
     for (const weak of ['changeme', 'a'.repeat(100), randomBytes(16).toString('base64url'), randomBytes(24).toString('hex')]) {
-      expect(() => createKeyring({ env: { APP_SECRET: weak }, dataDir: folder() })).toThrow(/Configuration invalide : APP_SECRET: APP_SECRET est trop courte .* 32 octets aléatoires/);
+      expect(() => createKeyring({ env: { APP_SECRET: weak }, dataDir: folder() })).toThrow(
+        /Configuration invalide : APP_SECRET: APP_SECRET est trop courte .* 32 octets aléatoires/,
+      );
     }
     for (const strong of [STRONG, randomBytes(32).toString('base64'), randomBytes(32).toString('hex')]) {
       expect(createKeyring({ env: { APP_SECRET: strong }, dataDir: folder() }).source).toBe('APP_SECRET');
@@ -103,7 +105,8 @@ describe('creating the key file concurrently', () => {
     const dir = folder();
     const module = fileURLToPath(new URL('./keys.ts', import.meta.url));
     const script = `const k = await import(${JSON.stringify(module)}); const r = k.createKeyring({ env: {}, dataDir: ${JSON.stringify(dir)} }); process.stdout.write(r.subkey('unsubscribe').toString('hex'));`;
-    const run = () => promisify(execFile)(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { env: { ...process.env, LOG_LEVEL: 'silent' } });
+    const run = () =>
+      promisify(execFile)(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { env: { ...process.env, LOG_LEVEL: 'silent' } });
     const outputs = await Promise.all([run(), run(), run(), run()]);
     const keys = new Set(outputs.map((o) => o.stdout));
     expect(keys.size).toBe(1);
@@ -163,6 +166,17 @@ describe('derived keys', () => {
     expect(() => loadConfig({ KEY_VERSIONS: 'unsubscribe' })).toThrow(/KEY_VERSIONS: « unsubscribe » n’a pas la forme/);
     expect(() => loadConfig({ KEY_VERSIONS: 'unsubscribe=0' })).toThrow(/au moins 1/);
     expect(() => loadConfig({ KEY_VERSIONS: 'unsubscribe=2,unsubscribe=3' })).toThrow(/nommée deux fois/);
-    expect(loadConfig({ KEY_VERSIONS: 'unsubscribe=2,rate-limit=3' }).keys.versions).toEqual({ 'rate-limit': 3, 'client-key': 1, unsubscribe: 2, 'gift-code': 1, 'mailed-link': 1, 'payment-webhook': 1, 'rebuild-webhook': 1, 'known-device': 1, 'podcast-audio': 1, 'podcast-feed': 1 });
+    expect(loadConfig({ KEY_VERSIONS: 'unsubscribe=2,rate-limit=3' }).keys.versions).toEqual({
+      'rate-limit': 3,
+      'client-key': 1,
+      unsubscribe: 2,
+      'gift-code': 1,
+      'mailed-link': 1,
+      'payment-webhook': 1,
+      'rebuild-webhook': 1,
+      'known-device': 1,
+      'podcast-audio': 1,
+      'podcast-feed': 1,
+    });
   });
 });

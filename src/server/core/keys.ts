@@ -98,7 +98,9 @@ export function readSecretFile(file: string): Buffer | undefined {
     throw error;
   }
   if (bytes.length < MASTER_BYTES) {
-    throw new Error(`Configuration invalide : ${file} est incomplet (${bytes.length} octets au lieu de ${MASTER_BYTES} au moins). Restaurez-le depuis une sauvegarde, ou supprimez-le pour en créer un autre (les liens de désinscription déjà envoyés cesseront alors de fonctionner).`);
+    throw new Error(
+      `Configuration invalide : ${file} est incomplet (${bytes.length} octets au lieu de ${MASTER_BYTES} au moins). Restaurez-le depuis une sauvegarde, ou supprimez-le pour en créer un autre (les liens de désinscription déjà envoyés cesseront alors de fonctionner).`,
+    );
   }
   return bytes;
 }

@@ -60,13 +60,16 @@ describe('log lines', () => {
 
 describe('no address and no token in any log line', () => {
   it('not in the message or the stack of an SMTP error, nor in its cause', () => {
-    const error = Object.assign(new Error(`Can't send mail - all recipients were rejected: 550 5.1.1 <${ADDRESS}>: Recipient address rejected (token ${TOKEN})`), {
-      code: 'EENVELOPE',
-      responseCode: 550,
-      command: 'RCPT TO',
-      response: `550 5.1.1 <${ADDRESS}>: unknown user`,
-      cause: new Error(`connection for ${ADDRESS.toUpperCase()} closed`),
-    });
+    const error = Object.assign(
+      new Error(`Can't send mail - all recipients were rejected: 550 5.1.1 <${ADDRESS}>: Recipient address rejected (token ${TOKEN})`),
+      {
+        code: 'EENVELOPE',
+        responseCode: 550,
+        command: 'RCPT TO',
+        response: `550 5.1.1 <${ADDRESS}>: unknown user`,
+        cause: new Error(`connection for ${ADDRESS.toUpperCase()} closed`),
+      },
+    );
     const { log, err, raw } = capture();
     log.error('mail submission failed', { error, recipientDomain: 'exemple.fr' });
     const line = err()[0]!;
@@ -85,12 +88,21 @@ describe('no address and no token in any log line', () => {
     log.warn(`refused ${ADDRESS}`, { request: { query: { email: ADDRESS, list: [`x ${TOKEN} y`, { deep: [ADDRESS] }] } } });
     expect(raw()).not.toContain(ADDRESS);
     expect(raw()).not.toContain(TOKEN);
-    expect(JSON.parse(out()[0]!)).toMatchObject({ msg: 'refused [email]', request: { query: { email: '[email]', list: ['x [secret] y', { deep: ['[email]'] }] } } });
+    expect(JSON.parse(out()[0]!)).toMatchObject({
+      msg: 'refused [email]',
+      request: { query: { email: '[email]', list: ['x [secret] y', { deep: ['[email]'] }] } },
+    });
   });
 
   it('masks whole fields named like secrets, whatever their value', () => {
     expect(scrub({ password: 'hunter2', sessionId: 42, Authorization: 'Bearer x', headers: { cookie: 'a=b' }, apiKey: 'k', token: null, tokens: 3 })).toEqual({
-      password: '[secret]', sessionId: '[secret]', Authorization: '[secret]', headers: { cookie: '[secret]' }, apiKey: '[secret]', token: null, tokens: '[secret]',
+      password: '[secret]',
+      sessionId: '[secret]',
+      Authorization: '[secret]',
+      headers: { cookie: '[secret]' },
+      apiKey: '[secret]',
+      token: null,
+      tokens: '[secret]',
     });
   });
 
@@ -114,7 +126,9 @@ describe('no address and no token in any log line', () => {
     const id = randomUUID();
     expect(scrubString(`user ${id}`)).toBe(`user ${id}`);
     expect(scrubString(`<${id}@contrechamp.media>`)).toBe(`<${id}@contrechamp.media>`);
-    expect(scrubString('template newsletter-confirm, 2026-11-21T10-00-00.000Z-3f9a0c1d2e3f4a5b.eml')).toBe('template newsletter-confirm, 2026-11-21T10-00-00.000Z-3f9a0c1d2e3f4a5b.eml');
+    expect(scrubString('template newsletter-confirm, 2026-11-21T10-00-00.000Z-3f9a0c1d2e3f4a5b.eml')).toBe(
+      'template newsletter-confirm, 2026-11-21T10-00-00.000Z-3f9a0c1d2e3f4a5b.eml',
+    );
   });
 
   it('survives cycles, depth, odd values, and does not touch its argument', () => {
@@ -122,11 +136,27 @@ describe('no address and no token in any log line', () => {
     a.self = a;
     let deep: Record<string, unknown> = { leaf: ADDRESS };
     for (let i = 0; i < 20; i++) deep = { deep };
-    const result = scrub({ a, deep, when: new Date(0), big: 10n, bytes: Buffer.from('secret'), fn: () => 1, set: new Set([ADDRESS]), map: new Map([['to', ADDRESS]]) }) as Record<string, unknown>;
+    const result = scrub({
+      a,
+      deep,
+      when: new Date(0),
+      big: 10n,
+      bytes: Buffer.from('secret'),
+      fn: () => 1,
+      set: new Set([ADDRESS]),
+      map: new Map([['to', ADDRESS]]),
+    }) as Record<string, unknown>;
     expect(result.a).toEqual({ email: '[email]', self: '[circular]' });
     expect(JSON.stringify(result.deep)).toContain('[…]');
     expect(JSON.stringify(result)).not.toContain(ADDRESS);
-    expect(result).toMatchObject({ when: '1970-01-01T00:00:00.000Z', big: '10', bytes: '[6 bytes]', fn: '[function]', set: ['[email]'], map: { to: '[email]' } });
+    expect(result).toMatchObject({
+      when: '1970-01-01T00:00:00.000Z',
+      big: '10',
+      bytes: '[6 bytes]',
+      fn: '[function]',
+      set: ['[email]'],
+      map: { to: '[email]' },
+    });
     expect(a.email).toBe(ADDRESS);
   });
 });

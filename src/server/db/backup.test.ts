@@ -126,7 +126,10 @@ describe('backup and restore (SQLite)', () => {
       expect(await migrateToLatest(handle.db)).toEqual([]);
       const integrity = await sql<{ integrity_check: string }>`pragma integrity_check`.execute(handle.db);
       expect(integrity.rows[0]?.integrity_check).toBe('ok');
-      const users = await handle.db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+      const users = await handle.db
+        .selectFrom('users')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow();
       expect(Number(users.n)).toBe(0);
     } finally {
       await handle.close();
@@ -189,6 +192,10 @@ describe('backup and restore (SQLite)', () => {
 
   it('sends PostgreSQL deployments to pg_dump', () => {
     expect(() => backupPaths(loadConfig({ DATABASE_URL: 'postgres://u:p@db/contrechamp', APP_MODE: 'demo' }))).toThrow(/pg_dump/);
-    expect(backupPaths(loadConfig({ DATA_DIR: '/srv/data' }))).toEqual({ sqlitePath: '/srv/data/contrechamp.db', dataDir: '/srv/data', outboxDir: '/srv/data/outbox' });
+    expect(backupPaths(loadConfig({ DATA_DIR: '/srv/data' }))).toEqual({
+      sqlitePath: '/srv/data/contrechamp.db',
+      dataDir: '/srv/data',
+      outboxDir: '/srv/data/outbox',
+    });
   });
 });

@@ -69,7 +69,10 @@ function sha256(file: string): string {
 
 /** `2026-11-26T10:00:00.123Z` → `2026-11-26T10-00-00Z`: sorts by time, valid on every file system. */
 function stamp(now: Date): string {
-  return now.toISOString().replace(/\.\d+Z$/, 'Z').replaceAll(':', '-');
+  return now
+    .toISOString()
+    .replace(/\.\d+Z$/, 'Z')
+    .replaceAll(':', '-');
 }
 
 /**

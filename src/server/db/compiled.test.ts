@@ -9,8 +9,24 @@ describeEachDialect('queries compiled once', (kind) => {
   let t: TestDatabase;
   beforeAll(async () => {
     t = await createTestDatabase(kind);
-    for (const [email, given] of [['ana@exemple.fr', 'Ana'], ['bea@exemple.fr', 'Béa'], ['cyd@exemple.fr', 'Cyd']]) {
-      await t.db.insertInto('users').values({ id: newId(), email: email!, password_hash: null, given_name: given!, family_name: 'Martin', email_verified_at: null, created_at: toTimestamp(NOW), updated_at: toTimestamp(NOW) }).execute();
+    for (const [email, given] of [
+      ['ana@exemple.fr', 'Ana'],
+      ['bea@exemple.fr', 'Béa'],
+      ['cyd@exemple.fr', 'Cyd'],
+    ]) {
+      await t.db
+        .insertInto('users')
+        .values({
+          id: newId(),
+          email: email!,
+          password_hash: null,
+          given_name: given!,
+          family_name: 'Martin',
+          email_verified_at: null,
+          created_at: toTimestamp(NOW),
+          updated_at: toTimestamp(NOW),
+        })
+        .execute();
     }
   });
   afterAll(async () => t.close());

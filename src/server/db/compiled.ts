@@ -19,7 +19,9 @@ class Argument {
   constructor(readonly index: number) {}
 }
 
-export function compiledQuery<A extends unknown[], R>(build: (db: Kysely<Database>, ...args: A) => Compilable<R>): (db: Kysely<Database>, ...args: A) => Promise<R[]> {
+export function compiledQuery<A extends unknown[], R>(
+  build: (db: Kysely<Database>, ...args: A) => Compilable<R>,
+): (db: Kysely<Database>, ...args: A) => Promise<R[]> {
   const compiled = new WeakMap<Kysely<Database>, { query: CompiledQuery<R>; slots: (Argument | unknown)[] }>();
   return async (db, ...args) => {
     let entry = compiled.get(db);

@@ -36,12 +36,43 @@ export type { SessionsTable, TokenPurpose, TokensTable, UserRole, UsersTable } f
 export type { RateLimitsTable } from '../rate-limit/tables';
 export type { ContactMessagesTable } from '../contact/tables';
 export type { JobStatus, JobsTable } from '../jobs/tables';
-export type { PaymentCustomersTable, PaymentMethodKind, ProviderEventsTable, ProviderName, SimulatedChargesTable, SimulatedCustomersTable, SimulatedSessionsTable } from '../payments/tables';
+export type {
+  PaymentCustomersTable,
+  PaymentMethodKind,
+  ProviderEventsTable,
+  ProviderName,
+  SimulatedChargesTable,
+  SimulatedCustomersTable,
+  SimulatedSessionsTable,
+} from '../payments/tables';
 export type { BillingInterval, OrderEventsTable, OrderPurpose, OrderReason, OrderStatus, OrdersTable } from '../orders/tables';
 export type { GiftActivationMode, GiftsTable } from '../gifts/tables';
 export type { SubscriptionEventsTable, SubscriptionKind, SubscriptionStatus, SubscriptionsTable } from '../subscriptions/tables';
 export type { BillingDocumentsTable, BillingPdfsTable, DocumentCountersTable, DocumentKind } from '../billing/tables';
-export type { AssembliesTable, AssemblyAttendanceTable, AssemblyBallotsTable, AssemblyCall, AssemblyDocumentsTable, AssemblyMinutesTable, AssemblyParticipationTable, AssemblyProxiesTable, AssemblyResolutionsTable, AssemblyRollTable, AssemblyStatus, AttendanceMode, BallotChoice, ParticipationVia, RegisterEntryKind, ShareBulletinStatus, ShareBulletinsTable, ShareMembersTable, SharePaymentMethod, ShareRegisterTable, ShareWithdrawalStatus, ShareWithdrawalsTable } from '../shares/tables';
+export type {
+  AssembliesTable,
+  AssemblyAttendanceTable,
+  AssemblyBallotsTable,
+  AssemblyCall,
+  AssemblyDocumentsTable,
+  AssemblyMinutesTable,
+  AssemblyParticipationTable,
+  AssemblyProxiesTable,
+  AssemblyResolutionsTable,
+  AssemblyRollTable,
+  AssemblyStatus,
+  AttendanceMode,
+  BallotChoice,
+  ParticipationVia,
+  RegisterEntryKind,
+  ShareBulletinStatus,
+  ShareBulletinsTable,
+  ShareMembersTable,
+  SharePaymentMethod,
+  ShareRegisterTable,
+  ShareWithdrawalStatus,
+  ShareWithdrawalsTable,
+} from '../shares/tables';
 export type { BuildStatus, BuildTrigger, SiteBuildsTable, SiteSwitchesTable } from '../editorial/tables';
 
 import type { Flag, Timestamp } from './column-types';
@@ -50,7 +81,22 @@ export type { Flag, Timestamp };
 
 /** Every domain declares its tables beside it (`<domain>/tables.ts`); the database is their union. */
 export interface Database
-  extends AuthTables, RateLimitTables, ContactTables, JobTables, PaymentTables, OrderTables, SubscriptionTables, GiftTables, BillingTables, ShareTables, EditorialTables, NewsletterTables, ShareRefundTables, ContractWithdrawalTables, PodcastTables {}
+  extends
+    AuthTables,
+    RateLimitTables,
+    ContactTables,
+    JobTables,
+    PaymentTables,
+    OrderTables,
+    SubscriptionTables,
+    GiftTables,
+    BillingTables,
+    ShareTables,
+    EditorialTables,
+    NewsletterTables,
+    ShareRefundTables,
+    ContractWithdrawalTables,
+    PodcastTables {}
 
 export type UserRow = Selectable<UsersTable>;
 export type NewUserRow = Insertable<UsersTable>;

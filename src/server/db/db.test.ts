@@ -51,7 +51,10 @@ async function createSession(db: Kysely<Database>, userId: string) {
 }
 
 async function countRows(db: Kysely<Database>, table: keyof Database): Promise<number> {
-  const { n } = await db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  const { n } = await db
+    .selectFrom(table)
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
   return n;
 }
 
@@ -80,20 +83,62 @@ describeEachDialect('database', (kind) => {
     expect(before.error).toBeUndefined();
     const at = toTimestamp(NOW);
     const old = (n: number) => ({
-      id: newId(), user_id: null, purpose: 'donation', reason: 'initial', offer_id: 'don', description: 'Don', interval: null, quantity: 1, amount_cents: 1000,
-      vat_rate_bp: 0, vat_cents: 0, currency: 'EUR', source: null, status: 'paid', method: 'card', provider: 'simulated', checkout_ref: null, payment_ref: null,
-      subscription_id: null, attempt_key: `avant-references-${n}-${newId()}`, billing_name: 'Ancienne commande', billing_address: '', terms_accepted_at: null,
-      immediate_start_at: null, period_start: null, period_end: null, failure_reason: null, submitted_at: null, paid_at: at, created_at: at, updated_at: at,
+      id: newId(),
+      user_id: null,
+      purpose: 'donation',
+      reason: 'initial',
+      offer_id: 'don',
+      description: 'Don',
+      interval: null,
+      quantity: 1,
+      amount_cents: 1000,
+      vat_rate_bp: 0,
+      vat_cents: 0,
+      currency: 'EUR',
+      source: null,
+      status: 'paid',
+      method: 'card',
+      provider: 'simulated',
+      checkout_ref: null,
+      payment_ref: null,
+      subscription_id: null,
+      attempt_key: `avant-references-${n}-${newId()}`,
+      billing_name: 'Ancienne commande',
+      billing_address: '',
+      terms_accepted_at: null,
+      immediate_start_at: null,
+      period_start: null,
+      period_end: null,
+      failure_reason: null,
+      submitted_at: null,
+      paid_at: at,
+      created_at: at,
+      updated_at: at,
     });
     const rows = [old(1), old(2), old(3)];
     await (t.db as Kysely<any>).insertInto('orders').values(rows).execute();
     expect(await migrateToLatest(t.db)).toContain('2026-11-30-007-order-references');
-    const references = await t.db.selectFrom('orders').select('reference').where('id', 'in', rows.map((r) => r.id)).execute();
+    const references = await t.db
+      .selectFrom('orders')
+      .select('reference')
+      .where(
+        'id',
+        'in',
+        rows.map((r) => r.id),
+      )
+      .execute();
     expect(references).toHaveLength(3);
     for (const { reference } of references) expect(reference).toMatch(/^[0-9A-HJKMNP-TV-Z]{5}-[0-9A-HJKMNP-TV-Z]{5}$/);
     expect(new Set(references.map((r) => r.reference)).size).toBe(3);
     await t.db.deleteFrom('order_events').execute();
-    await t.db.deleteFrom('orders').where('id', 'in', rows.map((r) => r.id)).execute();
+    await t.db
+      .deleteFrom('orders')
+      .where(
+        'id',
+        'in',
+        rows.map((r) => r.id),
+      )
+      .execute();
   });
 
   it('leaves no trace of a migration that fails halfway, and says which one failed', async () => {
@@ -106,9 +151,7 @@ describeEachDialect('database', (kind) => {
         },
       },
     };
-    await expect(migrateToLatest(t.db, broken)).rejects.toThrow(
-      'Échec de la migration de la base (2099-01-01-001-broken) : cassée',
-    );
+    await expect(migrateToLatest(t.db, broken)).rejects.toThrow('Échec de la migration de la base (2099-01-01-001-broken) : cassée');
     expect((await t.db.introspection.getTables()).map((table) => table.name)).not.toContain('half_done');
     expect(await migrateToLatest(t.db)).toEqual([]);
   });
@@ -223,7 +266,10 @@ describeEachDialect('database', (kind) => {
     it('serialises write transactions from two connections instead of failing', async () => {
       if (t.config.kind !== 'sqlite') throw new Error('unreachable');
       const key = { key: `test:${newId()}`, window_start: toTimestamp(NOW) };
-      await t.db.insertInto('rate_limits').values({ ...key, count: 0 }).execute();
+      await t.db
+        .insertInto('rate_limits')
+        .values({ ...key, count: 0 })
+        .execute();
       const holdMs = 150;
       // Another connection, in another thread as it would be in another process: it holds the
       // write lock for a while, in the middle of a read-then-write.
@@ -266,11 +312,7 @@ describeEachDialect('database', (kind) => {
       expect(Date.now() - started).toBeGreaterThanOrEqual(holdMs / 2);
       expect(await exited).toBe(0);
 
-      const { count } = await t.db
-        .selectFrom('rate_limits')
-        .select('count')
-        .where('key', '=', key.key)
-        .executeTakeFirstOrThrow();
+      const { count } = await t.db.selectFrom('rate_limits').select('count').where('key', '=', key.key).executeTakeFirstOrThrow();
       expect(count).toBe(2);
     });
   });

@@ -77,7 +77,11 @@ const COLLECTION_FIELDS: Record<string, Record<string, Field>> = {
 };
 
 /** « du portrait », « de l’image de couverture »: a parent field after « de ». */
-const of = (field: Field): string => field.label.replace(/^le /, 'du ').replace(/^les /, 'des ').replace(/^(la |l’)/, 'de $1');
+const of = (field: Field): string =>
+  field.label
+    .replace(/^le /, 'du ')
+    .replace(/^les /, 'des ')
+    .replace(/^(la |l’)/, 'de $1');
 
 const ILLUSTRATION_PARTS: Record<string, (parent: Field) => Field> = {
   src: (p) => f(`le fichier ${of(p)}`),
@@ -90,7 +94,10 @@ const ITEMS: Record<string, string> = { authors: 'l’auteur', tags: 'le mot-cl�
 
 /** A field path (`cover.alt`, `authors.0`, `authors[0]`, `chapters.1.start`) in the editors' words. */
 export function fieldName(path: string, collection?: string): Field {
-  const parts = path.replace(/\[(\d+)\]/g, '.$1').split('.').filter(Boolean);
+  const parts = path
+    .replace(/\[(\d+)\]/g, '.$1')
+    .split('.')
+    .filter(Boolean);
   if (parts.length === 0) return f('l’entrée', 'f');
   const named = (name: string) => (collection ? COLLECTION_FIELDS[collection]?.[name] : undefined) ?? FIELDS[name];
   const last = parts.at(-1)!;
@@ -145,18 +152,37 @@ const must = (field: Field) => (field.agreement.endsWith('p') ? 'doivent' : 'doi
 
 /** A zod type, as in « devrait être du texte, pas un nombre ». */
 const TYPES: Record<string, string> = {
-  string: 'du texte', 'chaîne de caractères': 'du texte',
-  number: 'un nombre', nombre: 'un nombre', int: 'un nombre entier', bigint: 'un nombre entier',
-  boolean: 'oui ou non (true ou false)', booléen: 'oui ou non (true ou false)',
-  array: 'une liste', tableau: 'une liste',
-  object: 'un ensemble de champs', objet: 'un ensemble de champs',
-  date: 'une date', null: 'une valeur vide', nul: 'une valeur vide',
+  string: 'du texte',
+  'chaîne de caractères': 'du texte',
+  number: 'un nombre',
+  nombre: 'un nombre',
+  int: 'un nombre entier',
+  bigint: 'un nombre entier',
+  boolean: 'oui ou non (true ou false)',
+  booléen: 'oui ou non (true ou false)',
+  array: 'une liste',
+  tableau: 'une liste',
+  object: 'un ensemble de champs',
+  objet: 'un ensemble de champs',
+  date: 'une date',
+  null: 'une valeur vide',
+  nul: 'une valeur vide',
 };
 const typeName = (raw: string) => TYPES[raw.replace(/["`]/g, '').trim()] ?? `« ${raw.replace(/["`]/g, '').trim()} »`;
 
 const REFERENCED: Record<string, string> = {
-  authors: 'l’auteur', author: 'l’auteur', tags: 'le mot-clé', tag: 'le mot-clé', dossiers: 'le dossier', dossier: 'le dossier',
-  categories: 'la rubrique', category: 'la rubrique', stories: 'le contenu', story: 'le contenu', podcasts: 'le podcast', podcast: 'le podcast',
+  authors: 'l’auteur',
+  author: 'l’auteur',
+  tags: 'le mot-clé',
+  tag: 'le mot-clé',
+  dossiers: 'le dossier',
+  dossier: 'le dossier',
+  categories: 'la rubrique',
+  category: 'la rubrique',
+  stories: 'le contenu',
+  story: 'le contenu',
+  podcasts: 'le podcast',
+  podcast: 'le podcast',
 };
 
 const values = (list: string) =>
@@ -174,7 +200,11 @@ export function issueClause(path: string, message: string, collection?: string):
   const field = fieldName(path, collection);
   const text = message.replaceAll('**', '').replace(/\s+/g, ' ').trim();
   let m: RegExpExecArray | null;
-  if (/^Required$/i.test(text) || /(received|reçu) ?[`"]?(undefined|indéfini)[`"]?( reçu)?$/i.test(text) || /^Entrée invalide : .* attendu, indéfini reçu$/.test(text)) {
+  if (
+    /^Required$/i.test(text) ||
+    /(received|reçu) ?[`"]?(undefined|indéfini)[`"]?( reçu)?$/i.test(text) ||
+    /^Entrée invalide : .* attendu, indéfini reçu$/.test(text)
+  ) {
     return `${field.label} ${is(field)} ${agree(field, { m: 'manquant', f: 'manquante', mp: 'manquants', fp: 'manquantes' })}`;
   }
   if ((m = /^Unrecognized keys?: (.+)$/i.exec(text) ?? /^Clés? non reconnues? ?: (.+)$/i.exec(text))) {
@@ -184,12 +214,15 @@ export function issueClause(path: string, message: string, collection?: string):
       ? `le champ « ${keys[0]} »${where} n’est pas prévu (une faute de frappe ?)`
       : `les champs ${keys.map((k) => `« ${k} »`).join(', ')}${where} ne sont pas prévus (une faute de frappe ?)`;
   }
-  if (
-    /Expected type `"date"`/.test(text) || /expected date/i.test(text) || /date attendu/.test(text) || /^Invalid date$/i.test(text)
-  ) {
+  if (/Expected type `"date"`/.test(text) || /expected date/i.test(text) || /date attendu/.test(text) || /^Invalid date$/i.test(text)) {
     return `${field.label} ${isNot(field)} une date valide (par exemple 2026-11-23 ou 2026-11-23T10:00:00+01:00)`;
   }
-  if ((m = /Expected type `(.+?)`, received `(.+?)`/.exec(text) ?? /expected (\w+), received (\w+)/i.exec(text) ?? /^Entrée invalide : (.+?) attendu, (.+?) reçu$/.exec(text))) {
+  if (
+    (m =
+      /Expected type `(.+?)`, received `(.+?)`/.exec(text) ??
+      /expected (\w+), received (\w+)/i.exec(text) ??
+      /^Entrée invalide : (.+?) attendu, (.+?) reçu$/.exec(text))
+  ) {
     return `${field.label} ${field.agreement.endsWith('p') ? 'devraient' : 'devrait'} être ${typeName(m[1]!)}, pas ${typeName(m[2]!)}`;
   }
   if ((m = /(?:Too big|Trop grand)\b.*?(?:string|chaîne de caractères).*?<=?\s*(\d+)/i.exec(text))) {
@@ -207,12 +240,21 @@ export function issueClause(path: string, message: string, collection?: string):
     return `${list} compte trop d’éléments (${m[1]} au plus)`;
   }
   if ((m = /(?:Too small|Trop petit)\b.*?(>=?)\s*(-?[\d.]+)/i.exec(text))) {
-    return m[1] === '>' ? `${field.label} ${must(field)} être ${agree(field, { m: 'supérieur', f: 'supérieure', mp: 'supérieurs', fp: 'supérieures' })} à ${m[2]}` : `${field.label} ${must(field)} valoir au moins ${m[2]}`;
+    return m[1] === '>'
+      ? `${field.label} ${must(field)} être ${agree(field, { m: 'supérieur', f: 'supérieure', mp: 'supérieurs', fp: 'supérieures' })} à ${m[2]}`
+      : `${field.label} ${must(field)} valoir au moins ${m[2]}`;
   }
   if ((m = /(?:Too big|Trop grand)\b.*?(<=?)\s*(-?[\d.]+)/i.exec(text))) {
-    return m[1] === '<' ? `${field.label} ${must(field)} être ${agree(field, { m: 'inférieur', f: 'inférieure', mp: 'inférieurs', fp: 'inférieures' })} à ${m[2]}` : `${field.label} ${must(field)} valoir au plus ${m[2]}`;
+    return m[1] === '<'
+      ? `${field.label} ${must(field)} être ${agree(field, { m: 'inférieur', f: 'inférieure', mp: 'inférieurs', fp: 'inférieures' })} à ${m[2]}`
+      : `${field.label} ${must(field)} valoir au plus ${m[2]}`;
   }
-  if ((m = /Invalid (?:option|enum value|input): expected one of (.+?)(?:, received .*)?$/i.exec(text) ?? /Option invalide : une valeur parmi (.+) attendue/.exec(text) ?? /> Expected `\w+` to be (.+?)(?: > Received|$)/.exec(text))) {
+  if (
+    (m =
+      /Invalid (?:option|enum value|input): expected one of (.+?)(?:, received .*)?$/i.exec(text) ??
+      /Option invalide : une valeur parmi (.+) attendue/.exec(text) ??
+      /> Expected `\w+` to be (.+?)(?: > Received|$)/.exec(text))
+  ) {
     return `${field.label} n’a pas une valeur prévue (valeurs possibles : ${values(m[1]!)})`;
   }
   if (/Did not match union|^Entrée invalide$|^Invalid input$/i.test(text)) {
@@ -256,7 +298,10 @@ function schemaError(log: string): string | undefined {
   }
   const entry = entryName(collection, id);
   if (issues.length === 0) return `${entry} ne correspond pas au modèle attendu : vérifiez ses champs.`;
-  return sentence(entry, issues.map((i) => issueClause(i.path, i.message, collection)));
+  return sentence(
+    entry,
+    issues.map((i) => issueClause(i.path, i.message, collection)),
+  );
 }
 
 /** The content API loader's refusal (src/lib/content-source/errors.ts), already French, in the newsroom's words. */
@@ -266,8 +311,16 @@ function sourceRefusal(log: string): string | undefined {
   const [, collection, id, path, rest] = m as unknown as [string, string, string, string | undefined, string];
   const others = /^(.*?) \(et (\d+) autres? erreurs? : (.+)\)\s*$/.exec(rest.trim());
   const message = others ? others[1]! : rest.trim();
-  const clause = path === undefined && !/^(Trop|Entrée invalide|Option invalide|Clé)/.test(message) ? lowerFirst(message.replace(/\.$/, '')) : issueClause(path ?? '', message, collection);
-  const more = others ? ` (et ${others[2]} autre${Number(others[2]) > 1 ? 's' : ''} erreur${Number(others[2]) > 1 ? 's' : ''} : ${others[3]!.split(', ').map((p) => (p === 'entrée' ? 'l’entrée' : fieldName(p, collection).label)).join(', ')})` : '';
+  const clause =
+    path === undefined && !/^(Trop|Entrée invalide|Option invalide|Clé)/.test(message)
+      ? lowerFirst(message.replace(/\.$/, ''))
+      : issueClause(path ?? '', message, collection);
+  const more = others
+    ? ` (et ${others[2]} autre${Number(others[2]) > 1 ? 's' : ''} erreur${Number(others[2]) > 1 ? 's' : ''} : ${others[3]!
+        .split(', ')
+        .map((p) => (p === 'entrée' ? 'l’entrée' : fieldName(p, collection).label))
+        .join(', ')})`
+    : '';
   return sentence(entryName(collection, id), [`${clause}${more}`.replace(/\.$/, '')]);
 }
 
@@ -279,16 +332,22 @@ function corpusError(log: string): string | undefined {
     const entry = entryName(collection, id);
     let p: RegExpExecArray | null;
     if ((p = /^unknown (\w+) "(.+?)"/.exec(problem))) return sentence(entry, [`${REFERENCED[p[1]!] ?? 'l’entrée'} « ${p[2]} » n’existe pas`]);
-    if ((p = /^category "(.+?)" belongs to (\w+), not (\w+)/.exec(problem))) return sentence(entry, [`la rubrique « ${p[1]} » est une rubrique des ${p[2]}, pas des ${p[3]}`]);
+    if ((p = /^category "(.+?)" belongs to (\w+), not (\w+)/.exec(problem)))
+      return sentence(entry, [`la rubrique « ${p[1]} » est une rubrique des ${p[2]}, pas des ${p[3]}`]);
     if ((p = /^listed by dossier "(.+?)" but its dossier field says "(.*?)"/.exec(problem))) {
-      return sentence(entry, [p[2] ? `le dossier « ${p[1]} » le liste, mais son champ dossier indique « ${p[2]} »` : `le dossier « ${p[1]} » le liste, mais son champ dossier est vide`]);
+      return sentence(entry, [
+        p[2]
+          ? `le dossier « ${p[1]} » le liste, mais son champ dossier indique « ${p[2]} »`
+          : `le dossier « ${p[1]} » le liste, mais son champ dossier est vide`,
+      ]);
     }
     if ((p = /^names dossier "(.+?)" which does not list it/.exec(problem))) return sentence(entry, [`il indique le dossier « ${p[1]} », qui ne le liste pas`]);
     if ((p = /^"(.+?)" is not a podcast category/.exec(problem))) return sentence(entry, [`« ${p[1]} » n’est pas une catégorie de podcast`]);
     return `${entry} n’a pas pu être publié tel quel : vérifiez ses champs.`;
   }
   m = /Invalid content reference: entry "(.+?)" in collection "(\w+)"(?: \(field: (.+?)\))? references "(.+?)" in collection "(\w+)"/.exec(log);
-  if (m) return sentence(entryName(m[2]!, m[1]!), [issueClause(m[3] ?? '', `references "${m[4]}" in collection "${m[5]}", but that entry does not exist`, m[2])]);
+  if (m)
+    return sentence(entryName(m[2]!, m[1]!), [issueClause(m[3] ?? '', `references "${m[4]}" in collection "${m[5]}", but that entry does not exist`, m[2])]);
   return undefined;
 }
 

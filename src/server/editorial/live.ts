@@ -92,7 +92,11 @@ export function writeFileAtomic(path: string, content: string) {
 function syncDir(dir: string) {
   try {
     const fd = openSync(dir, 'r');
-    try { fsyncSync(fd); } finally { closeSync(fd); }
+    try {
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
   } catch {
     // Some file systems refuse to sync a folder; the rename is still atomic.
   }

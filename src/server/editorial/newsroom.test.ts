@@ -25,9 +25,20 @@ describeEachDialect('the newsroom’s lists', (kind) => {
   /** An address and its choice of newsletters (the weekly by default), each in the address's status. */
   const subscriber = async (email: string, status: 'pending' | 'confirmed' | 'unsubscribed', confirmed: string | null, newsletters: string[] = ['hebdo']) => {
     const id = newId();
-    const times = { created_at: at('2026-01-01T08:00:00Z'), confirmed_at: confirmed ? at(confirmed) : null, unsubscribed_at: status === 'unsubscribed' ? at('2026-06-01T08:00:00Z') : null };
-    await t.db.insertInto('newsletter_subscribers').values({ id, email, status, unsubscribe_hash: null, ...times }).execute();
-    for (const newsletter of newsletters) await t.db.insertInto('newsletter_subscriptions').values({ subscriber_id: id, newsletter, status, ...times }).execute();
+    const times = {
+      created_at: at('2026-01-01T08:00:00Z'),
+      confirmed_at: confirmed ? at(confirmed) : null,
+      unsubscribed_at: status === 'unsubscribed' ? at('2026-06-01T08:00:00Z') : null,
+    };
+    await t.db
+      .insertInto('newsletter_subscribers')
+      .values({ id, email, status, unsubscribe_hash: null, ...times })
+      .execute();
+    for (const newsletter of newsletters)
+      await t.db
+        .insertInto('newsletter_subscriptions')
+        .values({ subscriber_id: id, newsletter, status, ...times })
+        .execute();
   };
 
   it('exports the confirmed subscribers only, oldest first, with their confirmation in Paris time', async () => {
@@ -38,7 +49,17 @@ describeEachDialect('the newsroom’s lists', (kind) => {
     await subscriber('partie@exemple.fr', 'unsubscribed', '2026-02-01T08:00:00Z');
     // Anna left the daily: only the newsletters she still receives are listed.
     const anna = await t.db.selectFrom('newsletter_subscribers').select('id').where('email', '=', 'anna@exemple.fr').executeTakeFirstOrThrow();
-    await t.db.insertInto('newsletter_subscriptions').values({ subscriber_id: anna.id, newsletter: 'quotidienne', status: 'unsubscribed', created_at: at('2026-01-01T08:00:00Z'), confirmed_at: at('2026-01-02T08:00:00Z'), unsubscribed_at: at('2026-08-01T08:00:00Z') }).execute();
+    await t.db
+      .insertInto('newsletter_subscriptions')
+      .values({
+        subscriber_id: anna.id,
+        newsletter: 'quotidienne',
+        status: 'unsubscribed',
+        created_at: at('2026-01-01T08:00:00Z'),
+        confirmed_at: at('2026-01-02T08:00:00Z'),
+        unsubscribed_at: at('2026-08-01T08:00:00Z'),
+      })
+      .execute();
 
     const file = await subscribersCsv(t.db, new Date('2026-12-31T23:30:00Z'));
     expect(file.filename).toBe('contrechamp-abonnes-lettre-2027-01-01.csv');
@@ -68,8 +89,13 @@ describeEachDialect('the newsroom’s lists', (kind) => {
       await t.db
         .insertInto('contact_messages')
         .values({
-          id: newId(), name: `Personne ${i}`, email: `p${i}@exemple.fr`, subject: i % 5 === 0 ? 'donnees' : 'redaction',
-          message: `Message n° ${i}\n\n  avec ses blancs  `, created_at: toTimestamp(new Date(start + i * 3600_000)), client_hash: null,
+          id: newId(),
+          name: `Personne ${i}`,
+          email: `p${i}@exemple.fr`,
+          subject: i % 5 === 0 ? 'donnees' : 'redaction',
+          message: `Message n° ${i}\n\n  avec ses blancs  `,
+          created_at: toTimestamp(new Date(start + i * 3600_000)),
+          client_hash: null,
         })
         .execute();
     }
@@ -77,7 +103,12 @@ describeEachDialect('the newsroom’s lists', (kind) => {
     expect(first?.total).toBe(total);
     expect(first?.pages).toBe(2);
     expect(first?.messages).toHaveLength(MESSAGES_PER_PAGE);
-    expect(first?.messages[0]).toMatchObject({ name: `Personne ${total - 1}`, email: `p${total - 1}@exemple.fr`, subject: 'redaction', subjectLabel: 'La rédaction (information, témoignage, correction)' });
+    expect(first?.messages[0]).toMatchObject({
+      name: `Personne ${total - 1}`,
+      email: `p${total - 1}@exemple.fr`,
+      subject: 'redaction',
+      subjectLabel: 'La rédaction (information, témoignage, correction)',
+    });
     expect(first?.messages[0]?.message).toBe(`Message n° ${total - 1}\n\n  avec ses blancs  `);
     expect(first?.messages[0]?.receivedAt.toISOString()).toBe(new Date(start + (total - 1) * 3600_000).toISOString());
     const second = await messagesPage(t.db, { page: 2, subject: undefined });
@@ -102,7 +133,8 @@ describe('the messages page’s address', () => {
     const read = (search: string) => readMessagesQuery(new URLSearchParams(search));
     expect(read('')).toEqual({ page: 1, subject: undefined });
     expect(read('page=3&sujet=redaction')).toEqual({ page: 3, subject: 'redaction' });
-    for (const bad of ['page=0', 'page=-1', 'page=1.5', 'page=abc', 'page=01', 'sujet=inconnu', 'sujet=toString', 'sujet=', 'tri=asc']) expect(read(bad), bad).toBeNull();
+    for (const bad of ['page=0', 'page=-1', 'page=1.5', 'page=abc', 'page=01', 'sujet=inconnu', 'sujet=toString', 'sujet=', 'tri=asc'])
+      expect(read(bad), bad).toBeNull();
   });
 
   it('writes the address back, page 1 without its number', () => {

@@ -176,10 +176,12 @@ describeEachDialect('the publisher', (kind) => {
       pollMs: 20,
       heartbeatMs: 20,
       ...(options.runner ? { runner: options.runner } : {}),
-      switchTo: options.switchTo ?? (async (id) => {
-        switched.push(id);
-        writeLive(places, id, new Date());
-      }),
+      switchTo:
+        options.switchTo ??
+        (async (id) => {
+          switched.push(id);
+          writeLive(places, id, new Date());
+        }),
     });
     publishers.push(publisher);
     await publisher.start();
@@ -222,7 +224,11 @@ describeEachDialect('the publisher', (kind) => {
   it('fails a build whose new version does not start, and keeps the live one', async () => {
     const fake = fakeBuilds();
     await requestBuild(t.db, { trigger: 'cms', now: new Date(), debounceMs: 0 });
-    await start(fake.build, { switchTo: async () => { throw new Error('la version ne répond pas'); } });
+    await start(fake.build, {
+      switchTo: async () => {
+        throw new Error('la version ne répond pas');
+      },
+    });
     await until(async () => (await builds())[0]?.status === 'failed');
     expect((await builds())[0]?.error).toContain('la version ne répond pas');
     expect(await t.db.selectFrom('site_switches').selectAll().execute()).toHaveLength(0);
@@ -346,7 +352,10 @@ describeEachDialect('the publisher', (kind) => {
     expect(await rollback({ db: t.db, clock }, { buildId: earlier!.id, userId: 'u1' }, places, doSwitch)).toEqual({ ok: true });
     expect(switched.at(-1)).toBe(earlier!.id);
     expect(await rollback({ db: t.db, clock }, { buildId: earlier!.id, userId: 'u1' }, places, doSwitch)).toMatchObject({ ok: false, status: 409 });
-    expect(await rollback({ db: t.db, clock }, { buildId: '2026-01-01T00-00-00Z-none', userId: 'u1' }, places, doSwitch)).toMatchObject({ ok: false, status: 404 });
+    expect(await rollback({ db: t.db, clock }, { buildId: '2026-01-01T00-00-00Z-none', userId: 'u1' }, places, doSwitch)).toMatchObject({
+      ok: false,
+      status: 404,
+    });
     expect(await rollback({ db: t.db, clock }, { buildId: '../../etc', userId: 'u1' }, places, doSwitch)).toMatchObject({ ok: false, status: 404 });
     const switches = await t.db.selectFrom('site_switches').selectAll().where('kind', '=', 'rollback').execute();
     expect(switches).toMatchObject([{ build_id: earlier!.id, user_id: 'u1', at: toTimestamp(START) }]);
@@ -356,11 +365,15 @@ describeEachDialect('the publisher', (kind) => {
 
 describe('failureOf', () => {
   it('names the first error line of a build log, with the field under it, without hints or stack', () => {
-    expect(failureOf('16:01:02 [build] collecting\n16:01:03 [ERROR] [InvalidContentEntryDataError] stories → x data does not match\n  at foo (bar.js:1)\n')).toBe('[ERROR] [InvalidContentEntryDataError] stories → x data does not match');
-    const astro = '15:35:19 [content] Syncing content\n[InvalidContentEntryDataError] stories → articles/a data does not match collection schema.\n\n  title**: **title: Required\n\n  Hint:\n    See https://docs.astro.build\n  Location:\n    /tmp/x.md:0:0\n';
+    expect(
+      failureOf('16:01:02 [build] collecting\n16:01:03 [ERROR] [InvalidContentEntryDataError] stories → x data does not match\n  at foo (bar.js:1)\n'),
+    ).toBe('[ERROR] [InvalidContentEntryDataError] stories → x data does not match');
+    const astro =
+      '15:35:19 [content] Syncing content\n[InvalidContentEntryDataError] stories → articles/a data does not match collection schema.\n\n  title**: **title: Required\n\n  Hint:\n    See https://docs.astro.build\n  Location:\n    /tmp/x.md:0:0\n';
     expect(failureOf(astro)).toBe('[InvalidContentEntryDataError] stories → articles/a data does not match collection schema. title: Required');
     // The resident builder's log (src/host/builder.ts) names an error the same way.
-    const resident = '[contrechamp:stale-pages] 0 pages no longer built removed\n\n[InvalidContentEntryDataError] stories → articles/a data does not match collection schema.\n\n  title: Required\n    at getEntryData (file:///x/utils.js:1:1)\n';
+    const resident =
+      '[contrechamp:stale-pages] 0 pages no longer built removed\n\n[InvalidContentEntryDataError] stories → articles/a data does not match collection schema.\n\n  title: Required\n    at getEntryData (file:///x/utils.js:1:1)\n';
     expect(failureOf(resident)).toBe('[InvalidContentEntryDataError] stories → articles/a data does not match collection schema. title: Required');
   });
 });

@@ -137,7 +137,11 @@ export function spawnBuild(places: Places): BuildFn {
   return ({ id, dir, previous, signal, onOutput }) =>
     new Promise((resolvePromise) => {
       const args = [join(places.root, ENTRY.build), '--out', dir, '--id', id, ...(previous ? ['--previous', previous] : [])];
-      const child = spawn(process.execPath, args, { cwd: places.root, env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' }, stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(process.execPath, args, {
+        cwd: places.root,
+        env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       child.stdout.setEncoding('utf8').on('data', onOutput);
       child.stderr.setEncoding('utf8').on('data', onOutput);
       let killer: NodeJS.Timeout | undefined;
@@ -172,7 +176,13 @@ export function runnerIsGone(runner: string): boolean {
 export async function pruneBuilds(db: Kysely<Database>, places: Places, keep: number, protect: string[]): Promise<string[]> {
   if (!existsSync(places.buildsDir)) return [];
   const builds = await listBuilds(db, 500);
-  const kept = new Set([...protect, ...builds.filter((b) => b.status === 'succeeded').slice(0, keep).map((b) => b.id)]);
+  const kept = new Set([
+    ...protect,
+    ...builds
+      .filter((b) => b.status === 'succeeded')
+      .slice(0, keep)
+      .map((b) => b.id),
+  ]);
   const live = readLive(places.buildsDir);
   if (live) kept.add(live.id);
   // The build whose server code the app processes run (a content-only switch kept them).
@@ -220,7 +230,9 @@ export function createPublisher(options: PublisherOptions): Publisher {
         return;
       }
       const controller = new AbortController();
-      const done = run(claimed, controller, resumed !== undefined).catch((error: unknown) => log.error('build.crashed', { build: claimed.id, error: String(error) }));
+      const done = run(claimed, controller, resumed !== undefined).catch((error: unknown) =>
+        log.error('build.crashed', { build: claimed.id, error: String(error) }),
+      );
       current = { controller, done };
       await done;
       current = undefined;
@@ -241,7 +253,13 @@ export function createPublisher(options: PublisherOptions): Publisher {
       output.push(`${claimed.log ?? ''}\n— Construction reprise après l\u2019arrêt du serveur qui la menait —\n`);
       // Its process stopped after the front had made it live: it did succeed.
       if (liveId === claimed.id && isCompleteBuild(dir)) {
-        await finishBuild(db, claimed, runner, { status: 'succeeded', pages: countPages(join(dir, 'client')), contentVersion: claimed.content_version, log: output.toString() }, clock.now());
+        await finishBuild(
+          db,
+          claimed,
+          runner,
+          { status: 'succeeded', pages: countPages(join(dir, 'client')), contentVersion: claimed.content_version, log: output.toString() },
+          clock.now(),
+        );
         log.info('build.live', { build: claimed.id, resumed: true });
         return;
       }
@@ -255,7 +273,15 @@ export function createPublisher(options: PublisherOptions): Publisher {
     }, options.timeoutMs);
     const beat = setInterval(() => {
       void heartbeat(db, claimed.id, runner, clock.now())
-        .then(() => db.updateTable('site_builds').set({ log: output.toString() }).where('id', '=', claimed.id).where('runner', '=', runner).where('status', '=', 'running').execute())
+        .then(() =>
+          db
+            .updateTable('site_builds')
+            .set({ log: output.toString() })
+            .where('id', '=', claimed.id)
+            .where('runner', '=', runner)
+            .where('status', '=', 'running')
+            .execute(),
+        )
         .catch(() => {});
     }, heartbeatMs);
     log.info('build.started', { build: claimed.id, requests: claimed.requests });

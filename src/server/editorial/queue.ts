@@ -111,18 +111,28 @@ export async function nextDue(db: Kysely<Database>): Promise<Date | undefined> {
 }
 
 export async function heartbeat(db: Kysely<Database>, id: string, runner: string, now: Date): Promise<void> {
-  await db.updateTable('site_builds').set({ heartbeat_at: toTimestamp(now) }).where('id', '=', id).where('runner', '=', runner).where('status', '=', 'running').execute();
+  await db
+    .updateTable('site_builds')
+    .set({ heartbeat_at: toTimestamp(now) })
+    .where('id', '=', id)
+    .where('runner', '=', runner)
+    .where('status', '=', 'running')
+    .execute();
 }
 
-export type Outcome =
-  | { status: 'succeeded'; pages: number; contentVersion: string | null; log: string }
-  | { status: 'failed'; error: string; log: string };
+export type Outcome = { status: 'succeeded'; pages: number; contentVersion: string | null; log: string } | { status: 'failed'; error: string; log: string };
 
 /**
  * Records how a build ended (only by the process running it). A success records the switch to it in
  * the same transaction. Returns false when the build was no longer this runner's.
  */
-export async function finishBuild(db: Kysely<Database>, build: Pick<SiteBuildRow, 'id' | 'started_at'>, runner: string, outcome: Outcome, now: Date): Promise<boolean> {
+export async function finishBuild(
+  db: Kysely<Database>,
+  build: Pick<SiteBuildRow, 'id' | 'started_at'>,
+  runner: string,
+  outcome: Outcome,
+  now: Date,
+): Promise<boolean> {
   const started = build.started_at ? new Date(build.started_at).getTime() : now.getTime();
   return writeTransaction(db, async (trx) => {
     const updated = await trx
@@ -139,7 +149,11 @@ export async function finishBuild(db: Kysely<Database>, build: Pick<SiteBuildRow
       .where('status', '=', 'running')
       .executeTakeFirst();
     if (Number(updated.numUpdatedRows) !== 1) return false;
-    if (outcome.status === 'succeeded') await trx.insertInto('site_switches').values({ id: newId(), build_id: build.id, kind: 'publish', user_id: null, at: toTimestamp(now) }).execute();
+    if (outcome.status === 'succeeded')
+      await trx
+        .insertInto('site_switches')
+        .values({ id: newId(), build_id: build.id, kind: 'publish', user_id: null, at: toTimestamp(now) })
+        .execute();
     return true;
   });
 }
@@ -164,7 +178,12 @@ export async function releaseBuild(db: Kysely<Database>, build: Pick<SiteBuildRo
  * same row, the same id, now this runner's, started again. Undefined when there is none. Only one
  * of several publishers gets it: the update holds only while the row is as they read it.
  */
-export async function resumeInterrupted(db: Kysely<Database>, runner: string, now: Date, options: { staleMs: number; isGone: (runner: string) => boolean }): Promise<SiteBuildRow | undefined> {
+export async function resumeInterrupted(
+  db: Kysely<Database>,
+  runner: string,
+  now: Date,
+  options: { staleMs: number; isGone: (runner: string) => boolean },
+): Promise<SiteBuildRow | undefined> {
   const build = await db.selectFrom('site_builds').selectAll().where('status', '=', 'running').executeTakeFirst();
   if (!build) return undefined;
   const released = !build.runner || !build.heartbeat_at;
@@ -183,7 +202,10 @@ export async function resumeInterrupted(db: Kysely<Database>, runner: string, no
 
 /** A rollback (or any switch made by hand), recorded once the front has switched. */
 export async function recordSwitch(db: Kysely<Database>, buildId: string, kind: 'publish' | 'rollback', userId: string | null, now: Date): Promise<void> {
-  await db.insertInto('site_switches').values({ id: newId(), build_id: buildId, kind, user_id: userId, at: toTimestamp(now) }).execute();
+  await db
+    .insertInto('site_switches')
+    .values({ id: newId(), build_id: buildId, kind, user_id: userId, at: toTimestamp(now) })
+    .execute();
 }
 
 export async function listBuilds(db: Kysely<Database>, limit = 30): Promise<SiteBuildRow[]> {

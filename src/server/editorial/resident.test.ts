@@ -24,7 +24,10 @@ function project(source?: string) {
 
 function run(): { run: BuildRun; output: () => string } {
   let text = '';
-  return { run: { id: 'b1', dir: '/nowhere', previous: undefined, signal: new AbortController().signal, onOutput: (chunk) => (text += chunk) }, output: () => text };
+  return {
+    run: { id: 'b1', dir: '/nowhere', previous: undefined, signal: new AbortController().signal, onOutput: (chunk) => (text += chunk) },
+    output: () => text,
+  };
 }
 
 const fullBuild = (): { fn: BuildFn; calls: string[] } => {

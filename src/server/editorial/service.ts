@@ -20,7 +20,10 @@ export function setPublisherWake(fn: () => void): void {
 }
 
 /** A publication: queues a build (or joins the waiting one). « Publier maintenant » skips the debounce. */
-export async function publish(deps: Pick<ServerDeps, 'db' | 'clock'>, input: { trigger: BuildTrigger; userId?: string | null; immediately?: boolean }): Promise<Queued> {
+export async function publish(
+  deps: Pick<ServerDeps, 'db' | 'clock'>,
+  input: { trigger: BuildTrigger; userId?: string | null; immediately?: boolean },
+): Promise<Queued> {
   const queued = await requestBuild(deps.db, {
     trigger: input.trigger,
     userId: input.userId ?? null,
@@ -34,7 +37,12 @@ export async function publish(deps: Pick<ServerDeps, 'db' | 'clock'>, input: { t
 export type RollbackResult = { ok: true } | { ok: false; status: 404 | 409 | 503; message: string };
 
 /** Makes an earlier build live again: one that succeeded and is still kept, or the start-up build. */
-export async function rollback(deps: Pick<ServerDeps, 'db' | 'clock'>, input: { buildId: string; userId: string }, where: Places = places(), switchTo: (id: string) => Promise<void> = switchThroughFront): Promise<RollbackResult> {
+export async function rollback(
+  deps: Pick<ServerDeps, 'db' | 'clock'>,
+  input: { buildId: string; userId: string },
+  where: Places = places(),
+  switchTo: (id: string) => Promise<void> = switchThroughFront,
+): Promise<RollbackResult> {
   const id = input.buildId;
   if (id !== DIST_BUILD_ID) {
     if (!BUILD_ID_PATTERN.test(id)) return { ok: false, status: 404, message: 'Cette version n\u2019existe pas.' };
@@ -43,7 +51,8 @@ export async function rollback(deps: Pick<ServerDeps, 'db' | 'clock'>, input: { 
   }
   if (!isCompleteBuild(buildDir(where, id))) return { ok: false, status: 409, message: 'Cette version n\u2019est plus conservée sur le serveur.' };
   if (readLive(where.buildsDir)?.id === id) return { ok: false, status: 409, message: 'Cette version est déjà en ligne.' };
-  if (switchTo === switchThroughFront && !hasFront()) return { ok: false, status: 503, message: 'Ce serveur n\u2019a pas été lancé par npm start : il ne peut pas changer de version.' };
+  if (switchTo === switchThroughFront && !hasFront())
+    return { ok: false, status: 503, message: 'Ce serveur n\u2019a pas été lancé par npm start : il ne peut pas changer de version.' };
   try {
     await switchTo(id);
   } catch (error) {
@@ -72,7 +81,11 @@ export async function newsroomState(db: Kysely<Database>, where: Places = places
   const history = await listBuilds(db, 30);
   const kept = new Set(history.filter((b) => b.status === 'succeeded' && b.id !== liveId && isCompleteBuild(buildDir(where, b.id))).map((b) => b.id));
   return {
-    live: { id: liveId, since: pointer?.since, build: liveId === DIST_BUILD_ID ? undefined : (history.find((b) => b.id === liveId) ?? (await getBuild(db, liveId))) },
+    live: {
+      id: liveId,
+      since: pointer?.since,
+      build: liveId === DIST_BUILD_ID ? undefined : (history.find((b) => b.id === liveId) ?? (await getBuild(db, liveId))),
+    },
     queued: history.find((b) => b.status === 'queued'),
     running: history.find((b) => b.status === 'running'),
     history,

@@ -20,7 +20,11 @@ describe('the rebuild webhook signature', () => {
   });
 
   it('refuses another key, another body, or another timestamp under the same signature (401)', () => {
-    expect(verify({ signature: signRebuild('another-secret-of-enough-length-00', T, body) })).toMatchObject({ ok: false, status: 401, message: 'Signature invalide.' });
+    expect(verify({ signature: signRebuild('another-secret-of-enough-length-00', T, body) })).toMatchObject({
+      ok: false,
+      status: 401,
+      message: 'Signature invalide.',
+    });
     expect(verify({ body: new TextEncoder().encode('{"entries":["articles/2026/autre"]}') })).toMatchObject({ ok: false, status: 401 });
     expect(verify({ timestamp: String(T + 1) })).toMatchObject({ ok: false, status: 401 });
     expect(verify({ signature: 'v1=zz' })).toMatchObject({ ok: false, status: 401 });

@@ -33,15 +33,20 @@ export type Verdict = { ok: true } | { ok: false; status: 400 | 401; message: st
 
 /** Checks a webhook request's headers and raw body. Nothing about the key leaks through the answer. */
 export function verifyRebuild(input: { secret: string; body: Uint8Array; timestamp: string | null; signature: string | null; now: Date }): Verdict {
-  if (input.body.byteLength > MAX_BODY_BYTES) return { ok: false, status: 400, message: `Notification trop volumineuse (au plus ${MAX_BODY_BYTES / 1024} Ko).` };
-  if (!input.timestamp || !input.signature) return { ok: false, status: 401, message: 'Notification non signée : les en-têtes X-Contrechamp-Timestamp et X-Contrechamp-Signature sont requis.' };
+  if (input.body.byteLength > MAX_BODY_BYTES)
+    return { ok: false, status: 400, message: `Notification trop volumineuse (au plus ${MAX_BODY_BYTES / 1024} Ko).` };
+  if (!input.timestamp || !input.signature)
+    return { ok: false, status: 401, message: 'Notification non signée : les en-têtes X-Contrechamp-Timestamp et X-Contrechamp-Signature sont requis.' };
   if (!/^\d{1,12}$/.test(input.timestamp)) return { ok: false, status: 400, message: 'X-Contrechamp-Timestamp doit être un nombre de secondes (heure Unix).' };
   const timestamp = Number(input.timestamp);
   if (Math.abs(input.now.getTime() / 1000 - timestamp) > MAX_SKEW_SECONDS) {
     return { ok: false, status: 401, message: 'Notification périmée : son horodatage est à plus de cinq minutes de l\u2019heure du serveur.' };
   }
   const expected = Buffer.from(signRebuild(input.secret, timestamp, input.body).slice(3), 'hex');
-  const candidates = input.signature.split(',').map((part) => part.trim()).filter((part) => part.startsWith('v1='));
+  const candidates = input.signature
+    .split(',')
+    .map((part) => part.trim())
+    .filter((part) => part.startsWith('v1='));
   const matches = candidates.some((candidate) => {
     const given = Buffer.from(candidate.slice(3), 'hex');
     return given.length === expected.length && timingSafeEqual(given, expected);

@@ -72,7 +72,10 @@ describe('gift codes', () => {
   it('name the look-alike characters that never appear, each of them, in either case', () => {
     const code = newGiftCode();
     for (const wrong of ['0', 'O', 'o', '1', 'I', 'i', 'L', 'l', 'U', 'u']) {
-      expect(parseGiftCode(wrong + code.slice(1))).toEqual({ ok: false, message: expect.stringContaining('n’existe pas dans nos codes cadeaux (0, O, 1, I, L ou U)') });
+      expect(parseGiftCode(wrong + code.slice(1))).toEqual({
+        ok: false,
+        message: expect.stringContaining('n’existe pas dans nos codes cadeaux (0, O, 1, I, L ou U)'),
+      });
     }
   });
 

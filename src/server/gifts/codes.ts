@@ -67,15 +67,30 @@ export type CodeCheck = { ok: true; code: string } | { ok: false; message: strin
  * touches the database: a typo never costs a lookup (nor a rate-limit hit).
  */
 export function parseGiftCode(typed: string): CodeCheck {
-  const compact = typed.normalize('NFKC').toUpperCase().replace(/[\s\-‐-―_.]/g, '');
+  const compact = typed
+    .normalize('NFKC')
+    .toUpperCase()
+    .replace(/[\s\-‐-―_.]/g, '');
   if (compact === '') return { ok: false, message: 'Saisissez votre code cadeau\u00a0: seize caractères, par exemple K7MX-4QPD-9TRW-2HNZ.' };
   if (AMBIGUOUS.test(compact)) {
-    return { ok: false, message: 'Ce code contient un caractère qui n’existe pas dans nos codes cadeaux (0, O, 1, I, L ou U)\u00a0: vérifiez-le sur votre carte ou dans l’e-mail reçu.' };
+    return {
+      ok: false,
+      message:
+        'Ce code contient un caractère qui n’existe pas dans nos codes cadeaux (0, O, 1, I, L ou U)\u00a0: vérifiez-le sur votre carte ou dans l’e-mail reçu.',
+    };
   }
-  if (!/^[A-Z0-9]+$/.test(compact)) return { ok: false, message: 'Un code cadeau ne contient que des lettres et des chiffres, par exemple K7MX-4QPD-9TRW-2HNZ.' };
-  if (compact.length !== CODE_LENGTH) return { ok: false, message: `Un code cadeau compte seize caractères\u00a0; celui-ci en compte ${compact.length}. Vérifiez-le sur votre carte ou dans l’e-mail reçu.` };
+  if (!/^[A-Z0-9]+$/.test(compact))
+    return { ok: false, message: 'Un code cadeau ne contient que des lettres et des chiffres, par exemple K7MX-4QPD-9TRW-2HNZ.' };
+  if (compact.length !== CODE_LENGTH)
+    return {
+      ok: false,
+      message: `Un code cadeau compte seize caractères\u00a0; celui-ci en compte ${compact.length}. Vérifiez-le sur votre carte ou dans l’e-mail reçu.`,
+    };
   if (checkCharacter(compact.slice(0, -1)) !== compact.at(-1)) {
-    return { ok: false, message: 'Ce code ne semble pas correct\u00a0: un caractère a peut-être été mal saisi ou inversé. Vérifiez-le sur votre carte ou dans l’e-mail reçu.' };
+    return {
+      ok: false,
+      message: 'Ce code ne semble pas correct\u00a0: un caractère a peut-être été mal saisi ou inversé. Vérifiez-le sur votre carte ou dans l’e-mail reçu.',
+    };
   }
   return { ok: true, code: compact };
 }

@@ -26,15 +26,21 @@ export type RefundDeps = Pick<ServerDeps, 'db' | 'clock' | 'jobs' | 'payments'>;
 /** Whether an order can be refunded now, and if not, why. */
 export type RefundState = { can: true } | { can: false; requested: boolean; why: string };
 
-
 export function refundState(deps: Pick<ServerDeps, 'payments'>, order: Order, events: readonly OrderEvent[]): RefundState {
   if (order.status === 'refunded') return { can: false, requested: false, why: 'Commande remboursée.' };
-  if (order.status !== 'paid') return { can: false, requested: false, why: `Seule une commande payée peut être remboursée (celle-ci : ${ORDER_STATUS_LABELS[order.status].toLowerCase()}).` };
+  if (order.status !== 'paid')
+    return {
+      can: false,
+      requested: false,
+      why: `Seule une commande payée peut être remboursée (celle-ci : ${ORDER_STATUS_LABELS[order.status].toLowerCase()}).`,
+    };
   if (events.some((e) => e.cause.startsWith(REFUND_REQUESTED))) {
     return { can: false, requested: true, why: 'Remboursement demandé : la commande passera à « Remboursée » dès que le prestataire le confirme.' };
   }
-  if (!order.paymentRef) return { can: false, requested: false, why: 'Aucun paiement n’est enregistré chez le prestataire pour cette commande : remboursement impossible ici.' };
-  if (order.provider !== deps.payments.name) return { can: false, requested: false, why: `Commande payée chez un autre prestataire (${order.provider}) : remboursez-la depuis celui-ci.` };
+  if (!order.paymentRef)
+    return { can: false, requested: false, why: 'Aucun paiement n’est enregistré chez le prestataire pour cette commande : remboursement impossible ici.' };
+  if (order.provider !== deps.payments.name)
+    return { can: false, requested: false, why: `Commande payée chez un autre prestataire (${order.provider}) : remboursez-la depuis celui-ci.` };
   return { can: true };
 }
 
@@ -59,7 +65,11 @@ export async function requestOrderRefund(
   const holding = order.purpose === 'gift' && options.holdGift !== false;
   if (holding) {
     const hold = await holdGiftForRefund(deps.db, order.id, heldAt);
-    if (hold.state === 'activated') return fail(409, `Ce cadeau a été activé le ${formatDate(hold.at)} : le délai de rétractation ne s’applique plus (CGV, art. 8), et l’abonnement offert court. Rien n’a été remboursé.`);
+    if (hold.state === 'activated')
+      return fail(
+        409,
+        `Ce cadeau a été activé le ${formatDate(hold.at)} : le délai de rétractation ne s’applique plus (CGV, art. 8), et l’abonnement offert court. Rien n’a été remboursé.`,
+      );
   }
   try {
     await deps.payments.refund({ paymentRef: order.paymentRef!, amountCents: order.amountCents, idempotencyKey: orderRefundKey(order.id) });

@@ -73,10 +73,30 @@ export async function listGifts(db: Kysely<Database>, state: GiftState | undefin
     .leftJoin('orders as o', 'o.id', 'g.order_id')
     .leftJoin('billing_documents as invoice', (join) => join.onRef('invoice.order_id', '=', 'g.order_id').on('invoice.kind', '=', 'invoice'))
     .select([
-      'g.id', 'g.order_id', 'g.offer_id', 'g.months', 'g.created_at', 'g.issued_at', 'g.expires_at', 'g.deliver_on', 'g.delivered_at', 'g.sent_count',
-      'g.activated_at', 'g.activation_mode', 'g.revoked_at', 'g.code_hint', 'g.recipient_name', 'g.recipient_email',
-      'buyer.email as buyer_email', 'buyer.given_name as buyer_given_name', 'buyer.family_name as buyer_family_name', 'o.billing_name', 'o.amount_cents',
-      'recipient.email as activated_by_email', 'invoice.id as invoice_id', 'invoice.label as invoice_label',
+      'g.id',
+      'g.order_id',
+      'g.offer_id',
+      'g.months',
+      'g.created_at',
+      'g.issued_at',
+      'g.expires_at',
+      'g.deliver_on',
+      'g.delivered_at',
+      'g.sent_count',
+      'g.activated_at',
+      'g.activation_mode',
+      'g.revoked_at',
+      'g.code_hint',
+      'g.recipient_name',
+      'g.recipient_email',
+      'buyer.email as buyer_email',
+      'buyer.given_name as buyer_given_name',
+      'buyer.family_name as buyer_family_name',
+      'o.billing_name',
+      'o.amount_cents',
+      'recipient.email as activated_by_email',
+      'invoice.id as invoice_id',
+      'invoice.label as invoice_label',
     ])
     .orderBy('g.created_at', 'desc')
     .orderBy('g.id')
@@ -113,7 +133,9 @@ export async function listGifts(db: Kysely<Database>, state: GiftState | undefin
 export async function giftStateCounts(db: Kysely<Database>, now: Date): Promise<Record<GiftState, number>> {
   const counts = Object.fromEntries(GIFT_STATES.map((s) => [s, 0])) as Record<GiftState, number>;
   for (const state of GIFT_STATES) {
-    const row = await giftsOfState(db, state, now.toISOString()).select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirst();
+    const row = await giftsOfState(db, state, now.toISOString())
+      .select((eb) => eb.fn.countAll<number | string>().as('n'))
+      .executeTakeFirst();
     counts[state] = Number(row?.n ?? 0);
   }
   return counts;

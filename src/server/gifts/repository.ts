@@ -48,7 +48,11 @@ export async function findBuyerGift(db: Kysely<Database>, userId: string, giftId
 }
 
 /** The gift of an order being placed, in the order's transaction. */
-export async function insertGift(trx: Kysely<Database>, input: { orderId: string; buyerId: string; offerId: string; details: GiftDetails }, now: Date): Promise<void> {
+export async function insertGift(
+  trx: Kysely<Database>,
+  input: { orderId: string; buyerId: string; offerId: string; details: GiftDetails },
+  now: Date,
+): Promise<void> {
   const offer = findGiftOffer(input.offerId);
   if (!offer) throw new Error(`Unknown gift offer ${input.offerId}`);
   const at = toTimestamp(now);
@@ -85,15 +89,34 @@ export async function insertGift(trx: Kysely<Database>, input: { orderId: string
 }
 
 /** How the gift of an order reaches its recipient: by mail on a day, or handed over by the buyer. */
-export async function giftDeliveryOfOrder(db: Kysely<Database>, orderId: string): Promise<{ byHand: boolean; deliverOn: string; recipientName: string; recipientEmail: string | null } | undefined> {
+export async function giftDeliveryOfOrder(
+  db: Kysely<Database>,
+  orderId: string,
+): Promise<{ byHand: boolean; deliverOn: string; recipientName: string; recipientEmail: string | null } | undefined> {
   const row = await db.selectFrom('gifts').select(['recipient_name', 'recipient_email', 'deliver_on']).where('order_id', '=', orderId).executeTakeFirst();
-  return row ? { byHand: row.recipient_email === null, deliverOn: row.deliver_on, recipientName: row.recipient_name, recipientEmail: row.recipient_email } : undefined;
+  return row
+    ? { byHand: row.recipient_email === null, deliverOn: row.deliver_on, recipientName: row.recipient_name, recipientEmail: row.recipient_email }
+    : undefined;
 }
 
 /** What a withdrawal needs to know of a gift order's code: activated (when), or stopped already. */
-export async function giftStateOfOrder(db: Kysely<Database>, orderId: string): Promise<{ activatedAt: Date | null; revoked: boolean; months: number; recipientName: string } | undefined> {
-  const gift = await db.selectFrom('gifts').select(['activated_at', 'revoked_at', 'months', 'recipient_name']).where('order_id', '=', orderId).executeTakeFirst();
-  return gift && { activatedAt: gift.activated_at ? new Date(gift.activated_at) : null, revoked: gift.revoked_at !== null, months: Number(gift.months), recipientName: gift.recipient_name };
+export async function giftStateOfOrder(
+  db: Kysely<Database>,
+  orderId: string,
+): Promise<{ activatedAt: Date | null; revoked: boolean; months: number; recipientName: string } | undefined> {
+  const gift = await db
+    .selectFrom('gifts')
+    .select(['activated_at', 'revoked_at', 'months', 'recipient_name'])
+    .where('order_id', '=', orderId)
+    .executeTakeFirst();
+  return (
+    gift && {
+      activatedAt: gift.activated_at ? new Date(gift.activated_at) : null,
+      revoked: gift.revoked_at !== null,
+      months: Number(gift.months),
+      recipientName: gift.recipient_name,
+    }
+  );
 }
 
 /**
@@ -101,7 +124,11 @@ export async function giftStateOfOrder(db: Kysely<Database>, orderId: string): P
  * activation and a refund asked at the same moment cannot both win. `activated` (with its day)
  * when the recipient was first: the withdrawal is over (CGV art. 8), nothing is held.
  */
-export async function holdGiftForRefund(db: Kysely<Database>, orderId: string, now: Date): Promise<{ state: 'held' | 'none' } | { state: 'activated'; at: Date }> {
+export async function holdGiftForRefund(
+  db: Kysely<Database>,
+  orderId: string,
+  now: Date,
+): Promise<{ state: 'held' | 'none' } | { state: 'activated'; at: Date }> {
   const held = await db
     .updateTable('gifts')
     .set({ revoked_at: toTimestamp(now), updated_at: toTimestamp(now) })
@@ -116,7 +143,13 @@ export async function holdGiftForRefund(db: Kysely<Database>, orderId: string, n
 
 /** A hold taken for a refund the provider then refused: the code works again. */
 export async function releaseGiftHold(db: Kysely<Database>, orderId: string, heldAt: Date, now: Date): Promise<void> {
-  await db.updateTable('gifts').set({ revoked_at: null, updated_at: toTimestamp(now) }).where('order_id', '=', orderId).where('revoked_at', '=', toTimestamp(heldAt)).where('activated_at', 'is', null).execute();
+  await db
+    .updateTable('gifts')
+    .set({ revoked_at: null, updated_at: toTimestamp(now) })
+    .where('order_id', '=', orderId)
+    .where('revoked_at', '=', toTimestamp(heldAt))
+    .where('activated_at', 'is', null)
+    .execute();
 }
 
 // Personal data (RGPD)
@@ -125,13 +158,28 @@ export async function exportUserGifts(db: Kysely<Database>, userId: string) {
   const bought = await db.selectFrom('gifts').selectAll().where('buyer_id', '=', userId).execute();
   const received = await db.selectFrom('gifts').select(['months', 'activated_at']).where('activated_by', '=', userId).execute();
   return {
-    offerts: bought.map((g) => ({ duree_mois: g.months, destinataire: g.recipient_name, email_destinataire: g.recipient_email, message: g.message, envoi: g.deliver_on, active_le: g.activated_at })),
+    offerts: bought.map((g) => ({
+      duree_mois: g.months,
+      destinataire: g.recipient_name,
+      email_destinataire: g.recipient_email,
+      message: g.message,
+      envoi: g.deliver_on,
+      active_le: g.activated_at,
+    })),
     recus: received.map((g) => ({ duree_mois: g.months, active_le: g.activated_at })),
   };
 }
 
 /** On account deletion: the gift stays with its order (an accounting record), detached from the account. */
 export async function detachUserGifts(db: Kysely<Database>, userId: string, now: Date): Promise<void> {
-  await db.updateTable('gifts').set({ buyer_id: null, updated_at: toTimestamp(now) }).where('buyer_id', '=', userId).execute();
-  await db.updateTable('gifts').set({ activated_by: null, updated_at: toTimestamp(now) }).where('activated_by', '=', userId).execute();
+  await db
+    .updateTable('gifts')
+    .set({ buyer_id: null, updated_at: toTimestamp(now) })
+    .where('buyer_id', '=', userId)
+    .execute();
+  await db
+    .updateTable('gifts')
+    .set({ activated_by: null, updated_at: toTimestamp(now) })
+    .where('activated_by', '=', userId)
+    .execute();
 }

@@ -27,7 +27,17 @@ import { findOrder } from '../orders/repository';
 import { PROMPT_DELIVERY, submitSimulatedSession, type SimulatedProvider } from '../payments/simulated';
 import { jobHandlers } from '../runtime';
 import { groupCode, newGiftCode, parseGiftCode } from './codes';
-import { activateGift, boughtGiftCard, checkGiftDetails, DEMO_GIFT_CODE, giftDetailsForm, listBoughtGifts, previewGift, resendGift, seedDemoGift } from './service';
+import {
+  activateGift,
+  boughtGiftCard,
+  checkGiftDetails,
+  DEMO_GIFT_CODE,
+  giftDetailsForm,
+  listBoughtGifts,
+  previewGift,
+  resendGift,
+  seedDemoGift,
+} from './service';
 import { summarize } from '../subscriptions/owner-view';
 import { findSubscription } from '../subscriptions/repository';
 import { cancelSubscription } from '../subscriptions/service';
@@ -38,16 +48,45 @@ import { plainSpaces } from '../../../tests/helpers/site';
 vi.setConfig({ testTimeout: 120_000 });
 const DAY = 24 * 3600_000;
 const SITE = new URL('https://contrechamp.example');
-const billing = { given_name: 'Inès', family_name: 'Durand', address_line1: '3 rue du Port', address_line2: '', postal_code: '44000', city: 'Nantes', country: 'FR' };
-const form = (over: Partial<CheckoutInput> = {}): CheckoutInput => ({ ...billing, methode: 'card', cgv: true, demarrage_immediat: true, tentative: randomUUID(), ...over });
+const billing = {
+  given_name: 'Inès',
+  family_name: 'Durand',
+  address_line1: '3 rue du Port',
+  address_line2: '',
+  postal_code: '44000',
+  city: 'Nantes',
+  country: 'FR',
+};
+const form = (over: Partial<CheckoutInput> = {}): CheckoutInput => ({
+  ...billing,
+  methode: 'card',
+  cgv: true,
+  demarrage_immediat: true,
+  tentative: randomUUID(),
+  ...over,
+});
 const basketOf = (values: Record<string, string>): Basket => {
   const parsed = parseBasket(values);
   if (!parsed.ok) throw new Error(parsed.message);
   return parsed.basket;
 };
 type GiftFields = Record<string, string>;
-const byMail = (over: GiftFields = {}): GiftFields => ({ destinataire_nom: 'Camille Lefèvre', remise: 'email', destinataire_email: 'camille@exemple.fr', message: 'Bon anniversaire !', date_envoi: '2026-12-24', ...over });
-const byHand = (over: GiftFields = {}): GiftFields => ({ destinataire_nom: 'Jules Martin', remise: 'moi-meme', destinataire_email: '', message: '', date_envoi: '', ...over });
+const byMail = (over: GiftFields = {}): GiftFields => ({
+  destinataire_nom: 'Camille Lefèvre',
+  remise: 'email',
+  destinataire_email: 'camille@exemple.fr',
+  message: 'Bon anniversaire !',
+  date_envoi: '2026-12-24',
+  ...over,
+});
+const byHand = (over: GiftFields = {}): GiftFields => ({
+  destinataire_nom: 'Jules Martin',
+  remise: 'moi-meme',
+  destinataire_email: '',
+  message: '',
+  date_envoi: '',
+  ...over,
+});
 /** The text of a PDF as pdftotext reads it (poppler-utils, as for billing/pdf/pdf.test.ts). */
 const pdfText = (bytes: Uint8Array): string => {
   const dir = mkdtempSync(join(tmpdir(), 'carte-'));
@@ -69,8 +108,12 @@ describeEachDialect('gift subscriptions', (kind) => {
   let buyer: string;
   let n = 0;
 
-  beforeAll(async () => { test = await createTestDatabase(kind); });
-  afterAll(async () => { await test.close(); });
+  beforeAll(async () => {
+    test = await createTestDatabase(kind);
+  });
+  afterAll(async () => {
+    await test.close();
+  });
   beforeEach(async () => {
     await test.db.deleteFrom('jobs').execute();
     await test.db.deleteFrom('rate_limits').execute();
@@ -130,7 +173,17 @@ describeEachDialect('gift subscriptions', (kind) => {
     clock.set(new Date('2026-12-24T06:59:00Z'));
     await deps.flush();
     expect(mailsTo('camille@exemple.fr')).toHaveLength(0);
-    const restarted = withJobs({ db: test.db, mailer: { send: async (m) => { sent.push(m); return { messageId: 'y' }; } }, clock, siteUrl: SITE });
+    const restarted = withJobs({
+      db: test.db,
+      mailer: {
+        send: async (m) => {
+          sent.push(m);
+          return { messageId: 'y' };
+        },
+      },
+      clock,
+      siteUrl: SITE,
+    });
     clock.set(new Date('2026-12-24T07:00:00Z'));
     await restarted.flush();
     await deps.flush();
@@ -192,7 +245,12 @@ describeEachDialect('gift subscriptions', (kind) => {
     const [sub] = await subscriptionsOf(reader);
     expect(sub).toMatchObject({ kind: 'gift', status: 'active', amount_cents: 0, vat_rate_bp: 0, current_period_end: '2027-11-23T10:00:00.000Z' });
     const view = summarize((await findSubscription(test.db, sub!.id))!, clock.now());
-    expect(view).toMatchObject({ label: 'Abonnement offert', price: 'Offert', when: 'Se termine le 23 novembre 2027, sans renouvellement', can: { cancel: false, resume: false, change: false, updateMethod: false } });
+    expect(view).toMatchObject({
+      label: 'Abonnement offert',
+      price: 'Offert',
+      when: 'Se termine le 23 novembre 2027, sans renouvellement',
+      can: { cancel: false, resume: false, change: false, updateMethod: false },
+    });
     expect(await cancelSubscription(deps, reader, sub!.id)).toMatchObject({ ok: false, status: 409 });
     // Both are told, once: the reader with the dates, the buyer that the gift was taken (no address of the reader's).
     await deps.flush();
@@ -206,7 +264,9 @@ describeEachDialect('gift subscriptions', (kind) => {
     expect(plainSpaces(taken[0]!.text)).toContain('a été activé le 23 novembre 2026');
     expect(taken[0]!.text).not.toContain(readerEmail);
     // Nothing is ever charged: no renewal job, no order.
-    expect(await test.db.selectFrom('jobs').select('kind').where('kind', '=', 'subscriptions.renew').where('payload', 'like', `%${sub!.id}%`).execute()).toEqual([]);
+    expect(
+      await test.db.selectFrom('jobs').select('kind').where('kind', '=', 'subscriptions.renew').where('payload', 'like', `%${sub!.id}%`).execute(),
+    ).toEqual([]);
 
     sent = [];
     clock.set(new Date(activated.endsAt.getTime() - 14 * DAY - 1000));
@@ -231,7 +291,10 @@ describeEachDialect('gift subscriptions', (kind) => {
     const { code } = await boughtGift();
 
     const preview = await previewGift(deps, code, { client: 'c', userId: subscriber });
-    expect(preview).toMatchObject({ ok: true, preview: { plan: { mode: 'after_paid', ending: false, paidUntil: new Date('2026-12-23T10:00:00Z'), nextPaymentAt: new Date('2027-06-23T09:00:00Z') } } });
+    expect(preview).toMatchObject({
+      ok: true,
+      preview: { plan: { mode: 'after_paid', ending: false, paidUntil: new Date('2026-12-23T10:00:00Z'), nextPaymentAt: new Date('2027-06-23T09:00:00Z') } },
+    });
     expect(await activateGift(deps, subscriber, code, 'c')).toMatchObject({ ok: true, mode: 'after_paid', nextPaymentAt: new Date('2027-06-23T09:00:00Z') });
     const moved = (await findSubscription(test.db, paid!.id))!;
     expect(moved.currentPeriodEnd).toEqual(new Date('2027-06-23T09:00:00Z'));
@@ -253,8 +316,16 @@ describeEachDialect('gift subscriptions', (kind) => {
     const [paid] = await subscriptionsOf(subscriber);
     expect(await cancelSubscription(deps, subscriber, paid!.id)).toMatchObject({ ok: true });
     const { code } = await boughtGift();
-    expect(await previewGift(deps, code, { client: 'c', userId: subscriber })).toMatchObject({ ok: true, preview: { plan: { mode: 'after_paid', ending: true, nextPaymentAt: null } } });
-    expect(await activateGift(deps, subscriber, code, 'c')).toMatchObject({ ok: true, mode: 'after_paid', nextPaymentAt: null, endsAt: new Date('2027-06-23T09:00:00Z') });
+    expect(await previewGift(deps, code, { client: 'c', userId: subscriber })).toMatchObject({
+      ok: true,
+      preview: { plan: { mode: 'after_paid', ending: true, nextPaymentAt: null } },
+    });
+    expect(await activateGift(deps, subscriber, code, 'c')).toMatchObject({
+      ok: true,
+      mode: 'after_paid',
+      nextPaymentAt: null,
+      endsAt: new Date('2027-06-23T09:00:00Z'),
+    });
     clock.set(new Date('2026-12-23T10:00:01Z'));
     await deps.flush();
     expect((await findSubscription(test.db, paid!.id))!.status).toBe('active');
@@ -269,7 +340,10 @@ describeEachDialect('gift subscriptions', (kind) => {
     const first = await boughtGift();
     const second = await boughtGift();
     await activateGift(deps, reader, first.code, 'c');
-    expect(await previewGift(deps, second.code, { client: 'c', userId: reader })).toMatchObject({ ok: true, preview: { plan: { mode: 'extended', endsAt: new Date('2027-11-23T10:00:00Z') } } });
+    expect(await previewGift(deps, second.code, { client: 'c', userId: reader })).toMatchObject({
+      ok: true,
+      preview: { plan: { mode: 'extended', endsAt: new Date('2027-11-23T10:00:00Z') } },
+    });
     expect(await activateGift(deps, reader, second.code, 'c')).toMatchObject({ ok: true, endsAt: new Date('2027-11-23T10:00:00Z') });
     const subs = await subscriptionsOf(reader);
     expect(subs).toHaveLength(1);
@@ -288,11 +362,19 @@ describeEachDialect('gift subscriptions', (kind) => {
     await test.db.updateTable('subscriptions').set({ provider_ref: 'sub_fake_1' }).where('id', '=', paid!.id).execute();
     const { code } = await boughtGift();
     const postponed: { subscriptionRef: string; until: Date; idempotencyKey: string }[] = [];
-    deps.payments = { ...provider, runsRenewals: true, postponeRenewal: async (change) => { postponed.push(change); } };
+    deps.payments = {
+      ...provider,
+      runsRenewals: true,
+      postponeRenewal: async (change) => {
+        postponed.push(change);
+      },
+    };
     expect(await activateGift(deps, subscriber, code, 'c')).toMatchObject({ ok: true, mode: 'after_paid' });
     await deps.flush();
     await deps.flush();
-    expect(postponed).toEqual([{ subscriptionRef: 'sub_fake_1', until: new Date('2028-05-23T09:00:00Z'), idempotencyKey: `gift-postpone:${paid!.id}:2028-05-23T09:00:00.000Z` }]);
+    expect(postponed).toEqual([
+      { subscriptionRef: 'sub_fake_1', until: new Date('2028-05-23T09:00:00Z'), idempotencyKey: `gift-postpone:${paid!.id}:2028-05-23T09:00:00.000Z` },
+    ]);
   });
 
   it('ten activations of one code at once: exactly one wins; the others are told it was used', async () => {
@@ -303,7 +385,8 @@ describeEachDialect('gift subscriptions', (kind) => {
     try {
       const results = await Promise.all(readers.map((r, i) => activateGift(i % 2 && second ? { ...deps, db: second.db } : deps, r, code, `rival-${i}`)));
       expect(results.filter((r) => r.ok)).toHaveLength(1);
-      for (const r of results.filter((x) => !x.ok)) expect(r).toMatchObject({ status: 409, message: expect.stringMatching(/déjà été utilisé|vient d’être utilisé/) });
+      for (const r of results.filter((x) => !x.ok))
+        expect(r).toMatchObject({ status: 409, message: expect.stringMatching(/déjà été utilisé|vient d’être utilisé/) });
     } finally {
       await second?.close();
     }
@@ -335,13 +418,21 @@ describeEachDialect('gift subscriptions', (kind) => {
     // Used.
     const first = await newUser('premier');
     expect(await activateGift(deps, first, code, 'c')).toMatchObject({ ok: true });
-    expect(await activateGift(deps, reader, code, 'c')).toEqual({ ok: false, status: 409, message: 'Ce code cadeau a déjà été utilisé, le 23 novembre 2026\u00a0: un code ne sert qu’une fois.' });
+    expect(await activateGift(deps, reader, code, 'c')).toEqual({
+      ok: false,
+      status: 409,
+      message: 'Ce code cadeau a déjà été utilisé, le 23 novembre 2026\u00a0: un code ne sert qu’une fois.',
+    });
     expect(await subscriptionsOf(reader)).toEqual([]);
 
     // Expired: one year after the purchase.
     const old = await boughtGift();
     clock.set(new Date('2027-11-23T10:00:00Z'));
-    expect(await activateGift(deps, reader, old.code, 'c')).toEqual({ ok: false, status: 409, message: 'Ce code cadeau a expiré le 23 novembre 2027\u00a0: il était valable un an à compter de l’achat.' });
+    expect(await activateGift(deps, reader, old.code, 'c')).toEqual({
+      ok: false,
+      status: 409,
+      message: 'Ce code cadeau a expiré le 23 novembre 2027\u00a0: il était valable un an à compter de l’achat.',
+    });
     expect((await giftRow(old.orderId)).activated_at).toBeNull();
 
     // Revoked: refunded before activation.
@@ -351,7 +442,11 @@ describeEachDialect('gift subscriptions', (kind) => {
     await provider.refund({ paymentRef: order.payment_ref!, amountCents: order.amount_cents, idempotencyKey: `refund:${refunded.orderId}` });
     await deps.flush();
     expect((await giftRow(refunded.orderId)).revoked_at).not.toBeNull();
-    expect(await activateGift(deps, reader, refunded.code, 'c')).toEqual({ ok: false, status: 409, message: 'Ce code cadeau a été annulé (l’achat a été remboursé)\u00a0: il ne peut plus être utilisé.' });
+    expect(await activateGift(deps, reader, refunded.code, 'c')).toEqual({
+      ok: false,
+      status: 409,
+      message: 'Ce code cadeau a été annulé (l’achat a été remboursé)\u00a0: il ne peut plus être utilisé.',
+    });
     expect(await subscriptionsOf(reader)).toEqual([]);
   });
 
@@ -371,7 +466,11 @@ describeEachDialect('gift subscriptions', (kind) => {
     const used = await boughtGift();
     expect(await activateGift(deps, reader, used.code, 'c')).toMatchObject({ ok: true });
     refundCalls.mockClear();
-    expect(await refundOrder(deps, used.orderId, admin, 'Rétractation demandée par courriel')).toMatchObject({ ok: false, status: 409, message: expect.stringContaining('Rien n’a été remboursé') });
+    expect(await refundOrder(deps, used.orderId, admin, 'Rétractation demandée par courriel')).toMatchObject({
+      ok: false,
+      status: 409,
+      message: expect.stringContaining('Rien n’a été remboursé'),
+    });
     expect(refundCalls).not.toHaveBeenCalled();
     expect((await findOrder(test.db, used.orderId))!.status).toBe('paid');
 
@@ -408,7 +507,11 @@ describeEachDialect('gift subscriptions', (kind) => {
     // Per account: 10 an hour, whatever the client.
     const guesser = await newUser('devine');
     for (let i = 0; i < 10; i++) expect(await activateGift(deps, guesser, newGiftCode(), `ip-${i}`)).toMatchObject({ ok: false, status: 404 });
-    expect(await activateGift(deps, guesser, code, 'ip-new')).toMatchObject({ ok: false, status: 429, message: expect.stringContaining('Trop de codes essayés') });
+    expect(await activateGift(deps, guesser, code, 'ip-new')).toMatchObject({
+      ok: false,
+      status: 429,
+      message: expect.stringContaining('Trop de codes essayés'),
+    });
     // An hour later, the real code works.
     clock.advance(3600_000 + 1000);
     expect(await activateGift(deps, guesser, code, 'ip-new')).toMatchObject({ ok: true });
@@ -416,7 +519,11 @@ describeEachDialect('gift subscriptions', (kind) => {
 
   it('a tampered offer, a past day, a day more than a year ahead, a missing address or a long message: refused in French, nothing placed', async () => {
     const orders = async () => (await test.db.selectFrom('orders').select('id').where('user_id', '=', buyer).execute()).length;
-    expect(parseBasket({ cadeau: 'cadeau-10-ans' })).toMatchObject({ ok: false, status: 422, message: expect.stringContaining('Cette offre cadeau n’existe pas') });
+    expect(parseBasket({ cadeau: 'cadeau-10-ans' })).toMatchObject({
+      ok: false,
+      status: 422,
+      message: expect.stringContaining('Cette offre cadeau n’existe pas'),
+    });
     const cases: [GiftFields, string][] = [
       [byMail({ date_envoi: '2026-11-22' }), 'La date d’envoi est passée'],
       [byMail({ date_envoi: '2027-11-24' }), 'dans l’année qui vient'],
@@ -429,14 +536,28 @@ describeEachDialect('gift subscriptions', (kind) => {
     }
     expect(await placeOrder(deps, buyer, basketOf({ cadeau: 'cadeau-1-an' }), undefined, form())).toMatchObject({ ok: false, status: 422 });
     // Handed over by the buyer, the day does not matter: a stale one in the form is no reason to refuse.
-    expect(checkGiftDetails(giftDetailsForm.parse(byHand({ date_envoi: '2026-11-01' })), clock.now())).toMatchObject({ ok: true, details: { deliverOn: '2026-11-23', recipientEmail: null } });
+    expect(checkGiftDetails(giftDetailsForm.parse(byHand({ date_envoi: '2026-11-01' })), clock.now())).toMatchObject({
+      ok: true,
+      details: { deliverOn: '2026-11-23', recipientEmail: null },
+    });
     expect(giftDetailsForm.safeParse(byMail({ message: 'x'.repeat(501) })).error?.issues[0]?.message).toBe('Le message\u00a0: 500 caractères au plus.');
     expect(giftDetailsForm.safeParse(byMail({ remise: 'par-pigeon' })).success).toBe(false);
     // The code's anniversary is too late (the mail would carry an expired code); the day before is accepted, and the price is the catalogue's.
-    expect(await placeOrder(deps, buyer, basketOf({ cadeau: 'cadeau-1-an' }), undefined, form(), giftDetailsForm.parse(byMail({ date_envoi: '2027-11-23' })))).toMatchObject({ ok: false, status: 422 });
-    const placed = await placeOrder(deps, buyer, basketOf({ cadeau: 'cadeau-1-an' }), undefined, form(), giftDetailsForm.parse(byMail({ date_envoi: '2027-11-22' })));
+    expect(
+      await placeOrder(deps, buyer, basketOf({ cadeau: 'cadeau-1-an' }), undefined, form(), giftDetailsForm.parse(byMail({ date_envoi: '2027-11-23' }))),
+    ).toMatchObject({ ok: false, status: 422 });
+    const placed = await placeOrder(
+      deps,
+      buyer,
+      basketOf({ cadeau: 'cadeau-1-an' }),
+      undefined,
+      form(),
+      giftDetailsForm.parse(byMail({ date_envoi: '2027-11-22' })),
+    );
     expect(placed).toMatchObject({ ok: true });
-    expect(await test.db.selectFrom('orders').select(['amount_cents', 'purpose']).where('user_id', '=', buyer).execute()).toEqual([{ amount_cents: 7000, purpose: 'gift' }]);
+    expect(await test.db.selectFrom('orders').select(['amount_cents', 'purpose']).where('user_id', '=', buyer).execute()).toEqual([
+      { amount_cents: 7000, purpose: 'gift' },
+    ]);
     expect(await orders()).toBe(1);
   });
 
@@ -446,14 +567,27 @@ describeEachDialect('gift subscriptions', (kind) => {
     const handed = await boughtGift(byHand());
     const list = await listBoughtGifts(deps, buyer);
     const of = (orderId: string) => list.find((g) => g.orderId === orderId)!;
-    expect(of(mailed.orderId)).toMatchObject({ duration: '6 mois', recipientName: 'Camille Lefèvre', state: 'Envoyé le 23 novembre 2026\u00a0: pas encore activé', canResend: true });
+    expect(of(mailed.orderId)).toMatchObject({
+      duration: '6 mois',
+      recipientName: 'Camille Lefèvre',
+      state: 'Envoyé le 23 novembre 2026\u00a0: pas encore activé',
+      canResend: true,
+    });
     expect(of(later.orderId)).toMatchObject({ state: 'Envoi prévu le 24 décembre 2026', canResend: false });
     expect(of(handed.orderId)).toMatchObject({ state: 'À remettre par vous-même\u00a0: pas encore activé', canResend: false, recipientEmail: null });
 
     const giftId = of(mailed.orderId).id;
-    expect(Buffer.from((await boughtGiftCard(deps, buyer, giftId))!).subarray(0, 5).toString()).toBe('%PDF-');
+    expect(
+      Buffer.from((await boughtGiftCard(deps, buyer, giftId))!)
+        .subarray(0, 5)
+        .toString(),
+    ).toBe('%PDF-');
     // Not again within a day of the last mail.
-    expect(await resendGift(deps, buyer, giftId)).toMatchObject({ ok: false, status: 429, message: expect.stringContaining('vous pourrez le renvoyer 24\u00a0heures plus tard') });
+    expect(await resendGift(deps, buyer, giftId)).toMatchObject({
+      ok: false,
+      status: 429,
+      message: expect.stringContaining('vous pourrez le renvoyer 24\u00a0heures plus tard'),
+    });
     clock.advance(DAY);
     expect(await resendGift(deps, buyer, giftId)).toEqual({ ok: true, to: 'liste@exemple.fr' });
     await deps.flush();
@@ -491,7 +625,9 @@ describeEachDialect('gift subscriptions', (kind) => {
     const { orderId, code } = await boughtGift(byMail({ date_envoi: '2026-11-23' }));
     await activateGift(deps, reader, code, 'c');
     const exported = (await exportData(deps, buyer)) as unknown as { gifts: { offerts: unknown[] } };
-    expect(exported.gifts.offerts).toEqual([expect.objectContaining({ duree_mois: 6, destinataire: 'Camille Lefèvre', email_destinataire: 'camille@exemple.fr', message: 'Bon anniversaire !' })]);
+    expect(exported.gifts.offerts).toEqual([
+      expect.objectContaining({ duree_mois: 6, destinataire: 'Camille Lefèvre', email_destinataire: 'camille@exemple.fr', message: 'Bon anniversaire !' }),
+    ]);
     const received = (await exportData(deps, reader)) as unknown as { gifts: { recus: unknown[] } };
     expect(received.gifts.recus).toEqual([{ duree_mois: 6, active_le: '2026-11-23T10:00:00.000Z' }]);
 
@@ -504,9 +640,15 @@ describeEachDialect('gift subscriptions', (kind) => {
 
   it('the demo gift: paid with its invoice, delivered, not activated, with the published code; seeded once', async () => {
     const subscriber = await newUser('demo');
-    const seed = () => seedDemoGift(deps, { id: subscriber, name: 'Inès Durand', address: { line1: '3 rue du Port', line2: '', postalCode: '44000', city: 'Nantes', country: 'FR' } }, { name: 'Louis Lecteur', email: 'lecteur@exemple.fr' }, async (trx, id, paidAt) => {
-      await issueForPayment(trx, SITE, (await findOrder(trx, id))!, { methodLabel: 'Carte', now: paidAt });
-    });
+    const seed = () =>
+      seedDemoGift(
+        deps,
+        { id: subscriber, name: 'Inès Durand', address: { line1: '3 rue du Port', line2: '', postalCode: '44000', city: 'Nantes', country: 'FR' } },
+        { name: 'Louis Lecteur', email: 'lecteur@exemple.fr' },
+        async (trx, id, paidAt) => {
+          await issueForPayment(trx, SITE, (await findOrder(trx, id))!, { methodLabel: 'Carte', now: paidAt });
+        },
+      );
     await seed();
     await seed();
     const gifts = await test.db.selectFrom('gifts').selectAll().where('buyer_id', '=', subscriber).execute();

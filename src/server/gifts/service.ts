@@ -80,7 +80,11 @@ const parisDay = (date: Date): string => formatInTimeZone(date, PARIS, 'yyyy-MM-
 
 /** The gift's details, as the payment page's fields name them. */
 export const giftDetailsForm = z.object({
-  destinataire_nom: z.string().trim().min(1, 'Indiquez le nom de la personne à qui vous offrez l’abonnement.').max(100, 'Nom de la personne\u00a0: 100 caractères au plus.'),
+  destinataire_nom: z
+    .string()
+    .trim()
+    .min(1, 'Indiquez le nom de la personne à qui vous offrez l’abonnement.')
+    .max(100, 'Nom de la personne\u00a0: 100 caractères au plus.'),
   remise: z.enum(['email', 'moi-meme'], { error: 'Choisissez comment le cadeau est remis\u00a0: par e-mail, ou par vous-même.' }),
   destinataire_email: z.string().trim().toLowerCase().max(254, 'Adresse e-mail trop longue.').optional(),
   message: z.string().trim().max(500, 'Le message\u00a0: 500 caractères au plus.').optional(),
@@ -115,7 +119,11 @@ export function checkGiftDetails(input: GiftDetailsInput, now: Date): Result<{ d
 // Jobs
 
 export const GIFT_BUYER_MAIL = jobType({ kind: 'gifts.buyer-mail', schema: z.object({ giftId: z.string() }), maxAttempts: 8 });
-export const GIFT_DELIVER = jobType({ kind: 'gifts.deliver', schema: z.object({ giftId: z.string(), resend: z.number().int().min(0).default(0) }), maxAttempts: 8 });
+export const GIFT_DELIVER = jobType({
+  kind: 'gifts.deliver',
+  schema: z.object({ giftId: z.string(), resend: z.number().int().min(0).default(0) }),
+  maxAttempts: 8,
+});
 export const GIFT_ENDING = jobType({ kind: 'gifts.ending', schema: z.object({ subscriptionId: z.string(), periodEnd: z.string() }) });
 export const GIFT_END = jobType({ kind: 'gifts.end', schema: z.object({ subscriptionId: z.string(), periodEnd: z.string() }) });
 
@@ -128,7 +136,14 @@ export function giftFulfilment(deps: GiftDeps): Fulfilment {
       const code = newGiftCode();
       const issued = await trx
         .updateTable('gifts')
-        .set({ code_hash: hashGiftCode(code), code_sealed: sealGiftCode(code), code_hint: code.slice(-4), issued_at: toTimestamp(now), expires_at: toTimestamp(addYears(now, GIFT_VALIDITY_YEARS)), updated_at: toTimestamp(now) })
+        .set({
+          code_hash: hashGiftCode(code),
+          code_sealed: sealGiftCode(code),
+          code_hint: code.slice(-4),
+          issued_at: toTimestamp(now),
+          expires_at: toTimestamp(addYears(now, GIFT_VALIDITY_YEARS)),
+          updated_at: toTimestamp(now),
+        })
         .where('id', '=', gift.id)
         .where('issued_at', 'is', null)
         .executeTakeFirst();
@@ -206,7 +221,11 @@ async function sendBuyerMail(deps: GiftDeps, giftId: string): Promise<void> {
     expiresAt: new Date(gift.expires_at!),
     invoice: invoice ? { id: invoice.id, label: invoice.label } : null,
   });
-  await deps.mailer.send({ to: buyer.email, ...mail, attachments: [{ filename: 'carte-cadeau-contrechamp.pdf', contentType: 'application/pdf', content: pdf }] });
+  await deps.mailer.send({
+    to: buyer.email,
+    ...mail,
+    attachments: [{ filename: 'carte-cadeau-contrechamp.pdf', contentType: 'application/pdf', content: pdf }],
+  });
 }
 
 /**
@@ -233,7 +252,12 @@ async function deliver(deps: GiftDeps, giftId: string, resend: number): Promise<
   await deps.mailer.send({ to: gift.recipient_email, ...mail });
   await deps.db
     .updateTable('gifts')
-    .set((eb) => ({ delivered_at: gift.delivered_at ?? toTimestamp(now), last_sent_at: toTimestamp(now), sent_count: eb('sent_count', '+', 1), updated_at: toTimestamp(now) }))
+    .set((eb) => ({
+      delivered_at: gift.delivered_at ?? toTimestamp(now),
+      last_sent_at: toTimestamp(now),
+      sent_count: eb('sent_count', '+', 1),
+      updated_at: toTimestamp(now),
+    }))
     .where('id', '=', gift.id)
     .execute();
 }
@@ -245,25 +269,39 @@ async function giftEnding(deps: GiftDeps, subscriptionId: string, periodEnd: str
   await writeTransaction(deps.db, async (trx) => {
     const owner = await findUser(trx, sub.userId!);
     if (ends) {
-      const ended = await updateSubscriptionIf(trx, sub, { set: { status: 'expired', ended_at: periodEnd }, type: 'ended', detail: 'Fin de l’abonnement offert' }, deps.clock.now());
-      if (ended && owner) await schedule(deps, trx, SEND_MAIL, mailFor(owner, giftEndedMail({ siteUrl: deps.siteUrl })), { uniqueKey: `gifts.ended-mail:${sub.id}:${periodEnd}` });
+      const ended = await updateSubscriptionIf(
+        trx,
+        sub,
+        { set: { status: 'expired', ended_at: periodEnd }, type: 'ended', detail: 'Fin de l’abonnement offert' },
+        deps.clock.now(),
+      );
+      if (ended && owner)
+        await schedule(deps, trx, SEND_MAIL, mailFor(owner, giftEndedMail({ siteUrl: deps.siteUrl })), {
+          uniqueKey: `gifts.ended-mail:${sub.id}:${periodEnd}`,
+        });
     } else if (owner) {
-      await schedule(deps, trx, SEND_MAIL, mailFor(owner, giftEndingMail({ siteUrl: deps.siteUrl, endsAt: sub.currentPeriodEnd! })), { uniqueKey: `gifts.ending-mail:${sub.id}:${periodEnd}` });
+      await schedule(deps, trx, SEND_MAIL, mailFor(owner, giftEndingMail({ siteUrl: deps.siteUrl, endsAt: sub.currentPeriodEnd! })), {
+        uniqueKey: `gifts.ending-mail:${sub.id}:${periodEnd}`,
+      });
     }
   });
   deps.jobs.wake();
 }
 
-
 /** What the end of a gift period needs: the invitation 14 days before, the expiry at the end. */
 async function scheduleGiftEnd(deps: Pick<ServerDeps, 'clock'>, trx: Kysely<Database>, subscriptionId: string, periodEnd: Date): Promise<void> {
   const end = toTimestamp(periodEnd);
   const noticeAt = addDays(periodEnd, -GIFT_ENDING_NOTICE_DAYS);
-  if (noticeAt > deps.clock.now()) await schedule(deps, trx, GIFT_ENDING, { subscriptionId, periodEnd: end }, { runAt: noticeAt, uniqueKey: `gifts.ending:${subscriptionId}:${end}` });
+  if (noticeAt > deps.clock.now())
+    await schedule(deps, trx, GIFT_ENDING, { subscriptionId, periodEnd: end }, { runAt: noticeAt, uniqueKey: `gifts.ending:${subscriptionId}:${end}` });
   await schedule(deps, trx, GIFT_END, { subscriptionId, periodEnd: end }, { runAt: periodEnd, uniqueKey: `gifts.end:${subscriptionId}:${end}` });
 }
 
-export const POSTPONE_AT_PROVIDER = jobType({ kind: 'gifts.postpone-at-provider', schema: z.object({ subscriptionId: z.string(), until: z.string() }), maxAttempts: 20 });
+export const POSTPONE_AT_PROVIDER = jobType({
+  kind: 'gifts.postpone-at-provider',
+  schema: z.object({ subscriptionId: z.string(), until: z.string() }),
+  maxAttempts: 20,
+});
 
 export const giftJobs = (deps: GiftDeps) => [
   handle(GIFT_BUYER_MAIL, ({ payload }) => sendBuyerMail(deps, payload.giftId)),
@@ -273,7 +311,11 @@ export const giftJobs = (deps: GiftDeps) => [
   handle(POSTPONE_AT_PROVIDER, async ({ payload }) => {
     const sub = await findSubscription(deps.db, payload.subscriptionId);
     if (!sub?.providerRef || sub.status !== 'active') return;
-    await deps.payments.postponeRenewal({ subscriptionRef: sub.providerRef, until: new Date(payload.until), idempotencyKey: `gift-postpone:${sub.id}:${payload.until}` });
+    await deps.payments.postponeRenewal({
+      subscriptionRef: sub.providerRef,
+      until: new Date(payload.until),
+      idempotencyKey: `gift-postpone:${sub.id}:${payload.until}`,
+    });
   }),
 ];
 
@@ -302,13 +344,19 @@ async function findByCode(db: Kysely<Database>, code: string): Promise<GiftRow |
 function unusable(gift: GiftRow, now: Date): Result | null {
   if (!gift.issued_at) return fail(409, 'Ce cadeau n’est pas encore payé\u00a0: son code sera valable dès que le paiement sera confirmé.');
   if (gift.revoked_at) return fail(409, 'Ce code cadeau a été annulé (l’achat a été remboursé)\u00a0: il ne peut plus être utilisé.');
-  if (gift.activated_at) return fail(409, `Ce code cadeau a déjà été utilisé, le ${formatDate(new Date(gift.activated_at))}\u00a0: un code ne sert qu’une fois.`);
-  if (gift.expires_at && new Date(gift.expires_at) <= now) return fail(409, `Ce code cadeau a expiré le ${formatDate(new Date(gift.expires_at))}\u00a0: il était valable un an à compter de l’achat.`);
+  if (gift.activated_at)
+    return fail(409, `Ce code cadeau a déjà été utilisé, le ${formatDate(new Date(gift.activated_at))}\u00a0: un code ne sert qu’une fois.`);
+  if (gift.expires_at && new Date(gift.expires_at) <= now)
+    return fail(409, `Ce code cadeau a expiré le ${formatDate(new Date(gift.expires_at))}\u00a0: il était valable un an à compter de l’achat.`);
   return null;
 }
 
 /** A typed code checked, then looked up (counted against the guessing limits). */
-async function lookUp(deps: Pick<ServerDeps, 'db' | 'clock'>, typed: string, who: { client: string; userId?: string | undefined }): Promise<Result<{ gift: GiftRow; code: string }>> {
+async function lookUp(
+  deps: Pick<ServerDeps, 'db' | 'clock'>,
+  typed: string,
+  who: { client: string; userId?: string | undefined },
+): Promise<Result<{ gift: GiftRow; code: string }>> {
   const parsed = parseGiftCode(typed);
   if (!parsed.ok) return fail(422, parsed.message);
   const checks: [RateLimitRule, string][] = [[GIFT_LIMITS.lookupByClient, who.client]];
@@ -324,7 +372,14 @@ async function planFor(db: Kysely<Database>, userId: string, months: number, now
   const paid = await livePaidPlan(db, userId, now);
   if (paid?.currentPeriodEnd) {
     const endsAt = addMonths(paid.currentPeriodEnd, months);
-    return { mode: 'after_paid', paidUntil: paid.currentPeriodEnd, endsAt, nextPaymentAt: paid.cancelAtPeriodEnd ? null : endsAt, ending: paid.cancelAtPeriodEnd, label: paid.planId ?? '' };
+    return {
+      mode: 'after_paid',
+      paidUntil: paid.currentPeriodEnd,
+      endsAt,
+      nextPaymentAt: paid.cancelAtPeriodEnd ? null : endsAt,
+      ending: paid.cancelAtPeriodEnd,
+      label: paid.planId ?? '',
+    };
   }
   const gift = await liveGift(db, userId);
   if (gift?.currentPeriodEnd) return { mode: 'extended', endsAt: addMonths(gift.currentPeriodEnd, months) };
@@ -332,7 +387,11 @@ async function planFor(db: Kysely<Database>, userId: string, months: number, now
 }
 
 /** What activating this code would do for this account (or, without an account, what the gift is). */
-export async function previewGift(deps: Pick<ServerDeps, 'db' | 'clock'>, typed: string, who: { client: string; userId?: string | undefined }): Promise<Result<{ preview: GiftPreview; code: string }>> {
+export async function previewGift(
+  deps: Pick<ServerDeps, 'db' | 'clock'>,
+  typed: string,
+  who: { client: string; userId?: string | undefined },
+): Promise<Result<{ preview: GiftPreview; code: string }>> {
   const found = await lookUp(deps, typed, who);
   if (!found.ok) return found;
   const now = deps.clock.now();
@@ -343,7 +402,14 @@ export async function previewGift(deps: Pick<ServerDeps, 'db' | 'clock'>, typed:
   return {
     ok: true,
     code: found.code,
-    preview: { giftId: gift.id, duration: durationOf(gift.months), months: gift.months, recipientName: gift.recipient_name, expiresAt: new Date(gift.expires_at!), plan },
+    preview: {
+      giftId: gift.id,
+      duration: durationOf(gift.months),
+      months: gift.months,
+      recipientName: gift.recipient_name,
+      expiresAt: new Date(gift.expires_at!),
+      plan,
+    },
   };
 }
 
@@ -410,7 +476,12 @@ async function claimAndApply(deps: GiftDeps, trx: Kysely<Database>, gift: GiftRo
     // whose cancellation was asked, it ends that much later, with no payment).
     const endsAt = addMonths(paid.currentPeriodEnd, gift.months);
     const what = paid.cancelAtPeriodEnd ? `fin reportée au ${formatDate(endsAt)}` : `prochain paiement reporté au ${formatDate(endsAt)}`;
-    const moved = await updateSubscriptionIf(trx, paid, { set: { current_period_end: toTimestamp(endsAt) }, type: 'gift-added', detail: `${detail}\u00a0: ${what}` }, now);
+    const moved = await updateSubscriptionIf(
+      trx,
+      paid,
+      { set: { current_period_end: toTimestamp(endsAt) }, type: 'gift-added', detail: `${detail}\u00a0: ${what}` },
+      now,
+    );
     if (!moved) throw new SubscriptionMoved();
     await rescheduleRenewal(deps, trx, paid, endsAt);
     outcome = { mode: 'after_paid', endsAt, nextPaymentAt: paid.cancelAtPeriodEnd ? null : endsAt, subscriptionId: paid.id };
@@ -420,12 +491,21 @@ async function claimAndApply(deps: GiftDeps, trx: Kysely<Database>, gift: GiftRo
     let endsAt: Date;
     if (current?.currentPeriodEnd) {
       endsAt = addMonths(current.currentPeriodEnd, gift.months);
-      const extended = await updateSubscriptionIf(trx, current, { set: { current_period_end: toTimestamp(endsAt) }, type: 'gift-added', detail: `${detail}\u00a0: prolongé jusqu’au ${formatDate(endsAt)}` }, now);
+      const extended = await updateSubscriptionIf(
+        trx,
+        current,
+        { set: { current_period_end: toTimestamp(endsAt) }, type: 'gift-added', detail: `${detail}\u00a0: prolongé jusqu’au ${formatDate(endsAt)}` },
+        now,
+      );
       if (!extended) throw new SubscriptionMoved();
       subscriptionId = current.id;
     } else {
       endsAt = addMonths(now, gift.months);
-      subscriptionId = await insertSubscription(trx, { userId, kind: 'gift', planId: null, amountCents: 0, interval: 'month', vatRateBp: 0, provider: deps.payments.name, source: null, status: 'active' }, now);
+      subscriptionId = await insertSubscription(
+        trx,
+        { userId, kind: 'gift', planId: null, amountCents: 0, interval: 'month', vatRateBp: 0, provider: deps.payments.name, source: null, status: 'active' },
+        now,
+      );
       await setGiftPeriod(trx, subscriptionId, now, endsAt);
       await insertSubscriptionEvent(trx, { subscriptionId, type: 'started', from: 'active', to: 'active', detail }, now);
     }
@@ -443,11 +523,26 @@ async function claimAndApply(deps: GiftDeps, trx: Kysely<Database>, gift: GiftRo
  * the buyer, if still a member and someone else, a word that the gift was taken (the name they
  * gave the recipient, nothing else of the recipient's). Once per gift.
  */
-async function scheduleActivationMails(deps: GiftDeps, trx: Kysely<Database>, gift: GiftRow, userId: string, outcome: GiftActivation, now: Date): Promise<void> {
+async function scheduleActivationMails(
+  deps: GiftDeps,
+  trx: Kysely<Database>,
+  gift: GiftRow,
+  userId: string,
+  outcome: GiftActivation,
+  now: Date,
+): Promise<void> {
   const duration = durationOf(gift.months);
   const recipient = await findUser(trx, userId);
   if (recipient) {
-    const mail = giftActivatedMail({ siteUrl: deps.siteUrl, duration, buyerName: await buyerName({ db: trx }, gift), startsAt: now, endsAt: outcome.endsAt, nextPaymentAt: outcome.nextPaymentAt, afterPaid: outcome.mode === 'after_paid' });
+    const mail = giftActivatedMail({
+      siteUrl: deps.siteUrl,
+      duration,
+      buyerName: await buyerName({ db: trx }, gift),
+      startsAt: now,
+      endsAt: outcome.endsAt,
+      nextPaymentAt: outcome.nextPaymentAt,
+      afterPaid: outcome.mode === 'after_paid',
+    });
     await schedule(deps, trx, SEND_MAIL, mailFor(recipient, mail), { uniqueKey: `gifts.activated-mail:${gift.id}` });
   }
   const buyer = gift.buyer_id && gift.buyer_id !== userId ? await findUser(trx, gift.buyer_id) : undefined;
@@ -462,7 +557,13 @@ async function rescheduleRenewal(deps: GiftDeps, trx: Kysely<Database>, sub: Sub
   // The site's own renewal job carries the old period end, so it does nothing; a new one is due at the new end.
   await schedulePeriod(deps, trx, sub, until);
   if (deps.payments.runsRenewals && sub.providerRef) {
-    await schedule(deps, trx, POSTPONE_AT_PROVIDER, { subscriptionId: sub.id, until: toTimestamp(until) }, { uniqueKey: `gifts.postpone:${sub.id}:${toTimestamp(until)}` });
+    await schedule(
+      deps,
+      trx,
+      POSTPONE_AT_PROVIDER,
+      { subscriptionId: sub.id, until: toTimestamp(until) },
+      { uniqueKey: `gifts.postpone:${sub.id}:${toTimestamp(until)}` },
+    );
   }
 }
 
@@ -532,12 +633,20 @@ export async function resendGift(deps: GiftDeps, userId: string, giftId: string)
   const gift = await findBuyerGift(deps.db, userId, giftId);
   if (!gift) return fail(404, 'Ce cadeau est introuvable.');
   const { canResend } = describe(gift, deps.clock.now());
-  if (!canResend || !gift.recipient_email) return fail(409, 'Ce cadeau ne peut pas être renvoyé\u00a0: il n’a pas encore été envoyé, a déjà été activé, a expiré ou a été annulé.');
+  if (!canResend || !gift.recipient_email)
+    return fail(409, 'Ce cadeau ne peut pas être renvoyé\u00a0: il n’a pas encore été envoyé, a déjà été activé, a expiré ou a été annulé.');
   // Per gift, so that nobody's mailbox can be filled with one gift's mail: a few sends in all, a day apart.
-  if (gift.sent_count >= GIFT_MAX_SENDS) return fail(409, `Ce cadeau a déjà été envoyé ${gift.sent_count} fois : il ne peut plus être renvoyé. Imprimez la carte cadeau ou transmettez le code vous-même.`);
+  if (gift.sent_count >= GIFT_MAX_SENDS)
+    return fail(
+      409,
+      `Ce cadeau a déjà été envoyé ${gift.sent_count} fois : il ne peut plus être renvoyé. Imprimez la carte cadeau ou transmettez le code vous-même.`,
+    );
   const lastSent = gift.last_sent_at ? new Date(gift.last_sent_at) : null;
   if (lastSent && deps.clock.now().getTime() - lastSent.getTime() < DAY_MS) {
-    return fail(429, `Ce cadeau a été envoyé le ${formatDate(lastSent)} à ${formatInTimeZone(lastSent, PARIS, "HH' h 'mm")} : vous pourrez le renvoyer 24 heures plus tard. D’ici là, vous pouvez imprimer la carte cadeau.`);
+    return fail(
+      429,
+      `Ce cadeau a été envoyé le ${formatDate(lastSent)} à ${formatInTimeZone(lastSent, PARIS, "HH' h 'mm")} : vous pourrez le renvoyer 24 heures plus tard. D’ici là, vous pouvez imprimer la carte cadeau.`,
+    );
   }
   const limited = await limit(deps, [[GIFT_LIMITS.resendByAccount, userId]], 'Trop de renvois.');
   if (limited) return limited;
@@ -556,7 +665,12 @@ export const DEMO_GIFT_CODE = 'CHMP-7K26-AB3D-EMQ8';
  * Demo mode only: a six-month gift the demo subscriber bought three weeks ago for Louis Lecteur,
  * paid (with its invoice, issued like any other), delivered, not activated. Once.
  */
-export async function seedDemoGift(deps: GiftDeps, buyer: { id: string; name: string; address: { line1: string; line2: string; postalCode: string; city: string; country: string } }, recipient: { name: string; email: string }, issue: (trx: Kysely<Database>, orderId: string, paidAt: Date) => Promise<void>): Promise<void> {
+export async function seedDemoGift(
+  deps: GiftDeps,
+  buyer: { id: string; name: string; address: { line1: string; line2: string; postalCode: string; city: string; country: string } },
+  recipient: { name: string; email: string },
+  issue: (trx: Kysely<Database>, orderId: string, paidAt: Date) => Promise<void>,
+): Promise<void> {
   const code = parseGiftCode(DEMO_GIFT_CODE);
   if (!code.ok) throw new Error('The demo gift code does not pass its check');
   if (await findByCode(deps.db, code.code)) return;
@@ -566,15 +680,60 @@ export async function seedDemoGift(deps: GiftDeps, buyer: { id: string; name: st
   const { insertOrder } = await import('../orders/public');
   const { vatIncluded, SUBSCRIPTION_VAT_BP } = await import('../../config/catalog');
   await writeTransaction(deps.db, async (trx) => {
-    const { order } = await insertOrder(trx, {
-      userId: buyer.id, purpose: 'gift', reason: 'initial', offerId: offer.id, description: `Abonnement offert ${offer.label}`, interval: null, amountCents: offer.priceCents,
-      vatRateBp: SUBSCRIPTION_VAT_BP, vatCents: vatIncluded(offer.priceCents, SUBSCRIPTION_VAT_BP), source: null, method: 'card', provider: 'simulated', subscriptionId: null,
-      attemptKey: `demo:gift:${buyer.id}`, billingName: buyer.name, billingAddress: buyer.address, termsAcceptedAt: paidAt, status: 'paid', paymentRef: `ch_sim_demo_gift_${buyer.id}`, paidAt,
-    }, paidAt);
-    await insertGift(trx, { orderId: order.id, buyerId: buyer.id, offerId: offer.id, details: { recipientName: recipient.name, recipientEmail: recipient.email, message: 'Pour que tu lises enfin des journalistes qui prennent le temps. Bonne lecture\u00a0!', deliverOn: parisDay(paidAt), deliverAt: paidAt } }, paidAt);
+    const { order } = await insertOrder(
+      trx,
+      {
+        userId: buyer.id,
+        purpose: 'gift',
+        reason: 'initial',
+        offerId: offer.id,
+        description: `Abonnement offert ${offer.label}`,
+        interval: null,
+        amountCents: offer.priceCents,
+        vatRateBp: SUBSCRIPTION_VAT_BP,
+        vatCents: vatIncluded(offer.priceCents, SUBSCRIPTION_VAT_BP),
+        source: null,
+        method: 'card',
+        provider: 'simulated',
+        subscriptionId: null,
+        attemptKey: `demo:gift:${buyer.id}`,
+        billingName: buyer.name,
+        billingAddress: buyer.address,
+        termsAcceptedAt: paidAt,
+        status: 'paid',
+        paymentRef: `ch_sim_demo_gift_${buyer.id}`,
+        paidAt,
+      },
+      paidAt,
+    );
+    await insertGift(
+      trx,
+      {
+        orderId: order.id,
+        buyerId: buyer.id,
+        offerId: offer.id,
+        details: {
+          recipientName: recipient.name,
+          recipientEmail: recipient.email,
+          message: 'Pour que tu lises enfin des journalistes qui prennent le temps. Bonne lecture\u00a0!',
+          deliverOn: parisDay(paidAt),
+          deliverAt: paidAt,
+        },
+      },
+      paidAt,
+    );
     await trx
       .updateTable('gifts')
-      .set({ code_hash: hashGiftCode(code.code), code_sealed: sealGiftCode(code.code), code_hint: code.code.slice(-4), issued_at: toTimestamp(paidAt), expires_at: toTimestamp(addYears(paidAt, GIFT_VALIDITY_YEARS)), delivered_at: toTimestamp(paidAt), last_sent_at: toTimestamp(paidAt), sent_count: 1 })
+      .set({
+        code_hash: hashGiftCode(code.code),
+        code_sealed: sealGiftCode(code.code),
+        code_hint: code.code.slice(-4),
+        issued_at: toTimestamp(paidAt),
+        expires_at: toTimestamp(addYears(paidAt, GIFT_VALIDITY_YEARS)),
+        delivered_at: toTimestamp(paidAt),
+        last_sent_at: toTimestamp(paidAt),
+        sent_count: 1,
+      })
       .where('order_id', '=', order.id)
       .execute();
     await issue(trx, order.id, paidAt);

@@ -23,8 +23,22 @@ describe('the accountant’s CSV', () => {
   });
 
   it('separators, quotes, line breaks and edge spaces are quoted and read back as typed; UTF-8 with BOM and CRLF', () => {
-    const names = ['Dupont; Fils', 'Société "Le Port"', 'Ligne 1\nLigne 2', 'Retour\r\nchariot', ' espace', 'fin ', 'Lefèvre', 'Œuvre – « coopérative »', '', '""'];
-    const file = csvDocument(['Numéro', 'Acheteur', 'Montant TTC'], names.map((name, i) => [csvText(`F-00000${i}`), csvText(name), csvAmount(-686 * i)]));
+    const names = [
+      'Dupont; Fils',
+      'Société "Le Port"',
+      'Ligne 1\nLigne 2',
+      'Retour\r\nchariot',
+      ' espace',
+      'fin ',
+      'Lefèvre',
+      'Œuvre – « coopérative »',
+      '',
+      '""',
+    ];
+    const file = csvDocument(
+      ['Numéro', 'Acheteur', 'Montant TTC'],
+      names.map((name, i) => [csvText(`F-00000${i}`), csvText(name), csvAmount(-686 * i)]),
+    );
     expect(file.charCodeAt(0)).toBe(0xfeff);
     expect(file.endsWith('\r\n')).toBe(true);
     expect(Buffer.from(file, 'utf8').subarray(0, 3)).toEqual(Buffer.from([0xef, 0xbb, 0xbf]));

@@ -9,8 +9,14 @@ function fakeCookies() {
   const options = new Map<string, unknown>();
   const cookies = {
     get: (name: string) => (jar.has(name) ? { value: jar.get(name)! } : undefined),
-    set: (name: string, value: string, opts: unknown) => { jar.set(name, value); options.set(name, opts); },
-    delete: (name: string, opts: unknown) => { jar.delete(name); options.set(name, { deleted: true, ...(opts as object) }); },
+    set: (name: string, value: string, opts: unknown) => {
+      jar.set(name, value);
+      options.set(name, opts);
+    },
+    delete: (name: string, opts: unknown) => {
+      jar.delete(name);
+      options.set(name, { deleted: true, ...(opts as object) });
+    },
   } as unknown as AstroCookies;
   return { cookies, jar, options };
 }

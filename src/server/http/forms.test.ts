@@ -18,7 +18,11 @@ const urlencoded = (text: string, headers: Record<string, string> = {}) =>
 describe('readForm', () => {
   it('reads a urlencoded form, checkbox included', async () => {
     const result = await readForm(urlencoded('email=lea%40exemple.fr&password=secret&rememberMe=on'), schema, { siteOrigin: SITE });
-    expect(result).toEqual({ ok: true, data: { email: 'lea@exemple.fr', password: 'secret', rememberMe: true }, values: { email: 'lea@exemple.fr', rememberMe: 'on' } });
+    expect(result).toEqual({
+      ok: true,
+      data: { email: 'lea@exemple.fr', password: 'secret', rememberMe: true },
+      values: { email: 'lea@exemple.fr', rememberMe: 'on' },
+    });
   });
 
   it('reads a multipart form (what the ClientRouter posts), an absent checkbox being false', async () => {
@@ -37,7 +41,10 @@ describe('readForm', () => {
   });
 
   it('refuses another origin, or none, before reading anything', async () => {
-    const foreign = post(new TextEncoder().encode('email=a%40b.fr&password=x'), { origin: 'https://evil.example', 'content-type': 'application/x-www-form-urlencoded' });
+    const foreign = post(new TextEncoder().encode('email=a%40b.fr&password=x'), {
+      origin: 'https://evil.example',
+      'content-type': 'application/x-www-form-urlencoded',
+    });
     expect(await readForm(foreign, schema, { siteOrigin: SITE })).toMatchObject({ ok: false, status: 403, values: {} });
     const none = new Request(`${SITE}/login`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'email=a' });
     expect(await readForm(none, schema, { siteOrigin: SITE })).toMatchObject({ ok: false, status: 403 });
@@ -65,12 +72,22 @@ describe('readForm', () => {
   it('refuses a body over the limit with 413, declared or not', async () => {
     const big = `email=${'a'.repeat(2000)}`;
     expect(await readForm(urlencoded(big), schema, { siteOrigin: SITE, maxBytes: 1000 })).toMatchObject({ ok: false, status: 413 });
-    const stream = new ReadableStream({ start(c) { c.enqueue(new TextEncoder().encode(big)); c.close(); } });
-    expect(await readForm(post(stream, { 'content-type': 'application/x-www-form-urlencoded' }), schema, { siteOrigin: SITE, maxBytes: 1000 })).toMatchObject({ ok: false, status: 413 });
+    const stream = new ReadableStream({
+      start(c) {
+        c.enqueue(new TextEncoder().encode(big));
+        c.close();
+      },
+    });
+    expect(await readForm(post(stream, { 'content-type': 'application/x-www-form-urlencoded' }), schema, { siteOrigin: SITE, maxBytes: 1000 })).toMatchObject({
+      ok: false,
+      status: 413,
+    });
   });
 
   it('refuses invalid UTF-8 with 400', async () => {
-    const result = await readForm(post(new Uint8Array([0x65, 0x3d, 0xff, 0xfe]), { 'content-type': 'application/x-www-form-urlencoded' }), schema, { siteOrigin: SITE });
+    const result = await readForm(post(new Uint8Array([0x65, 0x3d, 0xff, 0xfe]), { 'content-type': 'application/x-www-form-urlencoded' }), schema, {
+      siteOrigin: SITE,
+    });
     // URLSearchParams decodes percent-escapes itself; raw invalid bytes are refused.
     expect(result).toMatchObject({ ok: false, status: 400 });
   });
@@ -80,7 +97,11 @@ describe('readForm', () => {
     expect(result).toEqual({ ok: false, status: 400, field: 'email', message: 'Adresse e-mail invalide.', values: { email: 'pas-une-adresse' } });
     const short = await readForm(urlencoded('email=lea%40exemple.fr&password='), schema, { siteOrigin: SITE, labels: { password: 'Mot de passe' } });
     expect(short).toMatchObject({ ok: false, message: 'Mot de passe manquant.' });
-    const named = await readForm(urlencoded('email=lea%40exemple.fr&password=x'), z.object({ email: z.string(), password: z.string().min(3, '3 caractères au moins.') }), { siteOrigin: SITE, labels: { password: 'Mot de passe' } });
+    const named = await readForm(
+      urlencoded('email=lea%40exemple.fr&password=x'),
+      z.object({ email: z.string(), password: z.string().min(3, '3 caractères au moins.') }),
+      { siteOrigin: SITE, labels: { password: 'Mot de passe' } },
+    );
     expect(named).toMatchObject({ ok: false, message: 'Mot de passe : 3 caractères au moins.' });
     const missing = await readForm(urlencoded('email=lea%40exemple.fr'), schema, { siteOrigin: SITE });
     expect(missing).toMatchObject({ ok: false, status: 400, field: 'password' });
@@ -97,7 +118,10 @@ describe('readForm', () => {
 
 describe('helpers', () => {
   it('publicValues drops every secret-looking field', () => {
-    expect(publicValues({ email: 'a', password: 'x', current_password: 'y', new_password: 'z', token: 't', code: 'c', name: 'n' })).toEqual({ email: 'a', name: 'n' });
+    expect(publicValues({ email: 'a', password: 'x', current_password: 'y', new_password: 'z', token: 't', code: 'c', name: 'n' })).toEqual({
+      email: 'a',
+      name: 'n',
+    });
     // A postal code is refilled like the rest of an address; a gift code is not.
     expect(publicValues({ postal_code: '44000', gift_code: 'g' })).toEqual({ postal_code: '44000' });
   });

@@ -45,9 +45,7 @@ export interface FormFailure {
   retryAfterSeconds?: number | undefined;
 }
 
-export type FormRead<T> =
-  | { ok: true; data: T; values: FormValues }
-  | ({ ok: false; values: FormValues } & FormFailure);
+export type FormRead<T> = { ok: true; data: T; values: FormValues } | ({ ok: false; values: FormValues } & FormFailure);
 
 export interface ReadFormOptions {
   /** Byte limit of the whole body (64 KiB by default). */

@@ -46,8 +46,17 @@ describeEachDialect('health report', (kind) => {
   });
 
   it('tells whether a build of the site waits or runs', async () => {
-    const row = (id: string, status: 'queued' | 'running' | 'failed') => ({ id, status, trigger: 'cms' as const, queued_at: toTimestamp(NOW), not_before: toTimestamp(NOW) });
-    await t.db.insertInto('site_builds').values([row('b1', 'running'), row('b2', 'queued'), row('b3', 'failed')]).execute();
+    const row = (id: string, status: 'queued' | 'running' | 'failed') => ({
+      id,
+      status,
+      trigger: 'cms' as const,
+      queued_at: toTimestamp(NOW),
+      not_before: toTimestamp(NOW),
+    });
+    await t.db
+      .insertInto('site_builds')
+      .values([row('b1', 'running'), row('b2', 'queued'), row('b3', 'failed')])
+      .execute();
     try {
       expect((await report()).body.checks.publishing).toEqual({ status: 'ok', queued: 1, running: 1 });
     } finally {
@@ -110,7 +119,12 @@ describe('health report without a database', () => {
       buildId: 'b1',
     });
     expect(status).toBe(503);
-    expect(body.checks).toEqual({ database: { status: 'unavailable' }, build: { status: 'ok', id: 'b1' }, queue: { status: 'unavailable' }, publishing: { status: 'unavailable' } });
+    expect(body.checks).toEqual({
+      database: { status: 'unavailable' },
+      build: { status: 'ok', id: 'b1' },
+      queue: { status: 'unavailable' },
+      publishing: { status: 'unavailable' },
+    });
     const text = JSON.stringify(body);
     for (const leak of ['password', 'contrechamp', 'db.internal', '5432', '/srv', scratch]) expect(text).not.toContain(leak);
   });

@@ -123,7 +123,12 @@ export async function healthReport(input: HealthInput): Promise<{ status: 200 | 
   if (db) {
     try {
       const rows = await withTimeout(
-        db.selectFrom('site_builds').select(['status', (eb) => eb.fn.countAll<number>().as('n')]).where('status', 'in', ['queued', 'running']).groupBy('status').execute(),
+        db
+          .selectFrom('site_builds')
+          .select(['status', (eb) => eb.fn.countAll<number>().as('n')])
+          .where('status', 'in', ['queued', 'running'])
+          .groupBy('status')
+          .execute(),
         timeoutMs,
       );
       const count = (status: string) => Number(rows.find((r) => r.status === status)?.n ?? 0);

@@ -3,7 +3,17 @@ import { API_ERROR_MESSAGES, apiError, isApiPath, json, jsonErrors } from './jso
 
 describe('json and apiError', () => {
   it('say their status’s reason in the status line, and the body, for every refusal', async () => {
-    for (const [status, phrase] of [[400, 'Bad Request'], [403, 'Forbidden'], [404, 'Not Found'], [409, 'Conflict'], [413, 'Payload Too Large'], [415, 'Unsupported Media Type'], [422, 'Unprocessable Entity'], [429, 'Too Many Requests'], [503, 'Service Unavailable']] as const) {
+    for (const [status, phrase] of [
+      [400, 'Bad Request'],
+      [403, 'Forbidden'],
+      [404, 'Not Found'],
+      [409, 'Conflict'],
+      [413, 'Payload Too Large'],
+      [415, 'Unsupported Media Type'],
+      [422, 'Unprocessable Entity'],
+      [429, 'Too Many Requests'],
+      [503, 'Service Unavailable'],
+    ] as const) {
       const answer = apiError(status, 'Message en français.');
       expect([answer.status, answer.statusText]).toEqual([status, phrase]);
       expect(answer.headers.get('content-type')).toBe('application/json; charset=utf-8');
@@ -33,7 +43,12 @@ describe('jsonErrors', () => {
   it('turns an exception into a 500 in JSON, told to onError', async () => {
     const seen: unknown[] = [];
     const fault = new Error('database is down');
-    const answer = await jsonErrors(async () => { throw fault; }, (error) => seen.push(error));
+    const answer = await jsonErrors(
+      async () => {
+        throw fault;
+      },
+      (error) => seen.push(error),
+    );
     expect([answer.status, answer.statusText]).toEqual([500, 'Internal Server Error']);
     expect(answer.headers.get('content-type')).toMatch(/^application\/json/);
     expect(answer.headers.get('cache-control')).toBe('no-store');
@@ -42,7 +57,10 @@ describe('jsonErrors', () => {
   });
 
   it('turns an HTML error page into the same status in JSON, keeping Allow, Retry-After and cookies', async () => {
-    const page = new Response('<!doctype html><h1>Page introuvable</h1>', { status: 405, headers: { 'Content-Type': 'text/html', Allow: 'POST', 'Retry-After': '3', 'Set-Cookie': 'a=1', 'Cache-Control': 'public, max-age=60' } });
+    const page = new Response('<!doctype html><h1>Page introuvable</h1>', {
+      status: 405,
+      headers: { 'Content-Type': 'text/html', Allow: 'POST', 'Retry-After': '3', 'Set-Cookie': 'a=1', 'Cache-Control': 'public, max-age=60' },
+    });
     const answer = await jsonErrors(async () => page, never);
     expect([answer.status, answer.statusText]).toEqual([405, 'Method Not Allowed']);
     expect(await answer.json()).toEqual({ statusCode: 405, statusMessage: 'Method Not Allowed', message: 'Méthode non autorisée pour cette adresse.' });

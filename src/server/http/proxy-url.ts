@@ -37,9 +37,7 @@ export const PROXY_ALLOW_LIST: readonly ProxyRoute[] = Object.freeze([
   Object.freeze({ template: '/profile/reset-password/', methods: Object.freeze(['POST'] as const) }),
 ]);
 
-export type ProxyUrlResult =
-  | { ok: true; url: URL; route: ProxyRoute }
-  | { ok: false; status: 400 | 403 | 404; message: string };
+export type ProxyUrlResult = { ok: true; url: URL; route: ProxyRoute } | { ok: false; status: 400 | 403 | 404; message: string };
 
 const MAX_LENGTH = 256;
 const TEMPLATE = /^(?:\/(?:[A-Za-z0-9_~-][A-Za-z0-9._~-]*|:[A-Za-z][A-Za-z0-9_]*))+\/?$/;
@@ -95,11 +93,7 @@ function malformation(resource: string): string | null {
  * resource, 404 for one that is not on the allow-list, 403 if the built URL fails the final
  * checks (a misconfigured origin, or a bug: should never happen). Never throws.
  */
-export function buildProxyUrl(
-  origin: URL,
-  resource: string,
-  allowList: readonly ProxyRoute[] = PROXY_ALLOW_LIST,
-): ProxyUrlResult {
+export function buildProxyUrl(origin: URL, resource: string, allowList: readonly ProxyRoute[] = PROXY_ALLOW_LIST): ProxyUrlResult {
   try {
     if (typeof resource !== 'string') return refuse(400, 'Ressource manquante.');
     const problem = malformation(resource);

@@ -2,14 +2,7 @@ import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import {
-  checkOrigin,
-  clientKey,
-  rateLimitSubject,
-  readFormBody,
-  readJsonBody,
-  requireJson,
-} from './request-guards';
+import { checkOrigin, clientKey, rateLimitSubject, readFormBody, readJsonBody, requireJson } from './request-guards';
 
 const SITE = 'https://contrechamp.media';
 const ORIGIN_REFUSED = { status: 403, message: 'Requête refusée : origine non autorisée.' };
@@ -119,8 +112,7 @@ describe('readJsonBody', () => {
     rememberMe: z.boolean().default(false),
     age: z.number().int().optional(),
   });
-  const json = (body: BodyInit | null, headers: Record<string, string> = {}) =>
-    request('POST', { 'content-type': 'application/json', ...headers }, body);
+  const json = (body: BodyInit | null, headers: Record<string, string> = {}) => request('POST', { 'content-type': 'application/json', ...headers }, body);
 
   it('parses and validates a JSON body', async () => {
     const result = await readJsonBody(json('{"email":"lea@example.org"}'), schema);

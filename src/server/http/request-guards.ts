@@ -70,7 +70,11 @@ function parseContentType(header: string | null): { type: string; params: Map<st
     const eq = part.indexOf('=');
     if (eq < 0) return null;
     const name = part.slice(0, eq).trim().toLowerCase();
-    const value = part.slice(eq + 1).trim().replace(/^"(.*)"$/u, '$1').toLowerCase();
+    const value = part
+      .slice(eq + 1)
+      .trim()
+      .replace(/^"(.*)"$/u, '$1')
+      .toLowerCase();
     if (params.has(name)) return null;
     params.set(name, value);
   }
@@ -155,11 +159,7 @@ export interface BodyOptions {
  * refuses (the first issue, in French: messages written in the schema are kept as they are,
  * zod's own are translated).
  */
-export async function readJsonBody<T>(
-  request: Request,
-  schema: z.ZodType<T>,
-  { maxBytes = DEFAULT_JSON_MAX_BYTES }: BodyOptions = {},
-): Promise<BodyResult<T>> {
+export async function readJsonBody<T>(request: Request, schema: z.ZodType<T>, { maxBytes = DEFAULT_JSON_MAX_BYTES }: BodyOptions = {}): Promise<BodyResult<T>> {
   try {
     const refusal = requireJson(request);
     if (refusal) return { ok: false, ...refusal };
@@ -184,10 +184,7 @@ export async function readJsonBody<T>(
  * any other type (multipart included), 413 beyond `maxBytes` (64 KiB by default), 400 for
  * invalid UTF-8. Validation of the fields is the caller's.
  */
-export async function readFormBody(
-  request: Request,
-  { maxBytes = DEFAULT_FORM_MAX_BYTES }: BodyOptions = {},
-): Promise<BodyResult<URLSearchParams>> {
+export async function readFormBody(request: Request, { maxBytes = DEFAULT_FORM_MAX_BYTES }: BodyOptions = {}): Promise<BodyResult<URLSearchParams>> {
   try {
     if (!hasContentType(request, 'application/x-www-form-urlencoded')) {
       return { ok: false, status: 415, message: FORM_REQUIRED };
@@ -214,7 +211,11 @@ const PROCESS_SECRET = randomBytes(32);
  * reduced to its /64 network, since one subscriber commonly holds a whole /64.
  */
 export function rateLimitSubject(address: string | null | undefined): string {
-  const raw = (address ?? '').trim().toLowerCase().replace(/^\[(.*)\]$/u, '$1').replace(/%.*$/u, '');
+  const raw = (address ?? '')
+    .trim()
+    .toLowerCase()
+    .replace(/^\[(.*)\]$/u, '$1')
+    .replace(/%.*$/u, '');
   const mapped = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/u.exec(raw);
   if (mapped?.[1]) return mapped[1];
   if (isIPv6(raw)) {

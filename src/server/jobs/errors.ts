@@ -45,12 +45,7 @@ const CODE = /^[A-Za-z0-9_.-]{1,40}$/;
 
 /** Removes e-mail addresses, URLs and token-like strings from a message. */
 export function scrubMessage(message: string): string {
-  return message
-    .replace(URL_LIKE, '[url]')
-    .replace(EMAIL, '[email]')
-    .replace(TOKEN_LIKE, '[redacted]')
-    .replace(/\s+/g, ' ')
-    .trim();
+  return message.replace(URL_LIKE, '[url]').replace(EMAIL, '[email]').replace(TOKEN_LIKE, '[redacted]').replace(/\s+/g, ' ').trim();
 }
 
 /** `Name (code): scrubbed message`, at most MAX_ERROR_LENGTH characters. */

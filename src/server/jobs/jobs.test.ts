@@ -18,7 +18,10 @@ const DAY = 24 * 60 * MINUTE;
 /** A logger that keeps what it was told, for assertions (and a quiet test run). */
 function captureLogger() {
   const lines: { level: string; msg: string; fields: Record<string, unknown> }[] = [];
-  const at = (level: string) => (msg: string, fields: Record<string, unknown> = {}) => void lines.push({ level, msg, fields });
+  const at =
+    (level: string) =>
+    (msg: string, fields: Record<string, unknown> = {}) =>
+      void lines.push({ level, msg, fields });
   const logger: JobLogger = { debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error') };
   return { logger, lines };
 }
@@ -95,7 +98,15 @@ describeEachDialect('jobs', (kind) => {
   const worker = (options: Partial<JobWorkerOptions> & Pick<JobWorkerOptions, 'handlers'>) =>
     createJobWorker({ db: t.db, clock, logger: log.logger, retryDelay: exponentialBackoff({ random: () => 1 }), ...options });
   const row = (id: string): Promise<JobRow> => t.db.selectFrom('jobs').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
-  const count = async () => Number((await t.db.selectFrom('jobs').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+  const count = async () =>
+    Number(
+      (
+        await t.db
+          .selectFrom('jobs')
+          .select((eb) => eb.fn.countAll().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
 
   it('enqueued inside a transaction, commits and rolls back with it', async () => {
     const { definition } = probe();
@@ -199,7 +210,13 @@ describeEachDialect('jobs', (kind) => {
     expect(await retryFailedJob(t.db, id, clock.now())).toBe(true);
     // A double click: already pending, nothing changes.
     expect(await retryFailedJob(t.db, id, clock.now())).toBe(false);
-    expect(await row(id)).toMatchObject({ status: 'pending', run_at: toTimestamp(clock.now()), attempts: 1, finished_at: null, last_error: 'Error: relay down' });
+    expect(await row(id)).toMatchObject({
+      status: 'pending',
+      run_at: toTimestamp(clock.now()),
+      attempts: 1,
+      finished_at: null,
+      last_error: 'Error: relay down',
+    });
     expect(await listFailedJobs(t.db)).toEqual([]);
 
     // One more attempt: failing again, it is failed again at once (no retry series).
@@ -257,9 +274,7 @@ describeEachDialect('jobs', (kind) => {
   it('gives one job for one unique key, even enqueued at once', async () => {
     const { definition, runs } = probe();
     const key = 'renewal:sub-1:2026-12';
-    const results = await Promise.all(
-      Array.from({ length: 5 }, (_, n) => enqueueJob(t.db, definition, { n }, { clock, uniqueKey: key })),
-    );
+    const results = await Promise.all(Array.from({ length: 5 }, (_, n) => enqueueJob(t.db, definition, { n }, { clock, uniqueKey: key })));
     expect(new Set(results.map((r) => r.id)).size).toBe(1);
     expect(results.filter((r) => r.created)).toHaveLength(1);
     // Still deduplicated once the job is done (while its row is kept), and inside a transaction.

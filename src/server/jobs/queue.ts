@@ -230,10 +230,29 @@ export interface QueueState {
 export async function queueState(db: Kysely<Database>, now: Date): Promise<QueueState> {
   const at = toTimestamp(now);
   const [due, running, stalled, failed] = await Promise.all([
-    db.selectFrom('jobs').select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.min('run_at').as('oldest')]).where('status', '=', 'pending').where('run_at', '<=', at).executeTakeFirstOrThrow(),
-    db.selectFrom('jobs').select((eb) => eb.fn.countAll<number>().as('n')).where('status', '=', 'running').where('locked_until', '>', at).executeTakeFirstOrThrow(),
-    db.selectFrom('jobs').select((eb) => eb.fn.countAll<number>().as('n')).where('status', '=', 'running').where('locked_until', '<=', at).executeTakeFirstOrThrow(),
-    db.selectFrom('jobs').select((eb) => eb.fn.countAll<number>().as('n')).where('status', '=', 'failed').executeTakeFirstOrThrow(),
+    db
+      .selectFrom('jobs')
+      .select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.min('run_at').as('oldest')])
+      .where('status', '=', 'pending')
+      .where('run_at', '<=', at)
+      .executeTakeFirstOrThrow(),
+    db
+      .selectFrom('jobs')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('status', '=', 'running')
+      .where('locked_until', '>', at)
+      .executeTakeFirstOrThrow(),
+    db
+      .selectFrom('jobs')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('status', '=', 'running')
+      .where('locked_until', '<=', at)
+      .executeTakeFirstOrThrow(),
+    db
+      .selectFrom('jobs')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('status', '=', 'failed')
+      .executeTakeFirstOrThrow(),
   ]);
   const oldest = typeof due.oldest === 'string' ? Date.parse(due.oldest) : NaN;
   return {

@@ -17,10 +17,7 @@ import { type Database, type JobRow, toTimestamp } from '../db/database';
 
 /** Due pending jobs, and running jobs whose lease has ended. */
 function claimable(eb: ExpressionBuilder<Database, 'jobs'>, now: string) {
-  return eb.or([
-    eb.and([eb('status', '=', 'pending'), eb('run_at', '<=', now)]),
-    eb.and([eb('status', '=', 'running'), eb('locked_until', '<=', now)]),
-  ]);
+  return eb.or([eb.and([eb('status', '=', 'pending'), eb('run_at', '<=', now)]), eb.and([eb('status', '=', 'running'), eb('locked_until', '<=', now)])]);
 }
 
 export interface Candidate {
@@ -61,13 +58,7 @@ export async function findCandidates(db: Kysely<Database>, kinds: readonly strin
  * now + timeout + margin, one more attempt. Returns the claimed row, or undefined when another
  * worker got it first.
  */
-export async function claimJob(
-  db: Kysely<Database>,
-  candidate: Candidate,
-  workerId: string,
-  now: Date,
-  leaseMarginMs: number,
-): Promise<JobRow | undefined> {
+export async function claimJob(db: Kysely<Database>, candidate: Candidate, workerId: string, now: Date, leaseMarginMs: number): Promise<JobRow | undefined> {
   const nowText = toTimestamp(now);
   return db
     .updateTable('jobs')

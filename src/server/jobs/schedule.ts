@@ -51,7 +51,7 @@ export function schedule<S extends z.ZodType>(
       ...(options.runAt ? { runAt: options.runAt } : {}),
       ...(options.uniqueKey ? { uniqueKey: options.uniqueKey } : {}),
       ...(type.maxAttempts ? { maxAttempts: type.maxAttempts } : {}),
-      ...(options.timeoutMs ?? type.timeoutMs ? { timeoutMs: options.timeoutMs ?? type.timeoutMs } : {}),
+      ...((options.timeoutMs ?? type.timeoutMs) ? { timeoutMs: options.timeoutMs ?? type.timeoutMs } : {}),
     },
     { clock: deps.clock },
   );

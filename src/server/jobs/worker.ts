@@ -134,9 +134,7 @@ export function createJobWorker(options: JobWorkerOptions): JobWorker {
   async function claimNext(): Promise<JobRow | undefined> {
     const want = 4 * concurrency + 8;
     const now = clock.now();
-    const candidates = (await findCandidates(db, kinds, toTimestamp(now), want + unsettled.size)).filter(
-      (candidate) => !unsettled.has(candidate.id),
-    );
+    const candidates = (await findCandidates(db, kinds, toTimestamp(now), want + unsettled.size)).filter((candidate) => !unsettled.has(candidate.id));
     for (let i = candidates.length - 1; i > 0; i--) {
       const j = Math.floor(Math.random() * (i + 1));
       [candidates[i], candidates[j]] = [candidates[j] as (typeof candidates)[number], candidates[i] as (typeof candidates)[number]];

@@ -51,9 +51,18 @@ const samples: Array<{ mail: MailContent; paths: string[] }> = [
     mail: newsletterConfirmMail({ siteUrl, token: 'nl_tok', unsubscribeToken: 'unsub_tok', newsletters: ['L’Hebdo', 'Les Émissions'] }),
     paths: ['/mailinglist/confirm?token=nl_tok', '/mailinglist/unsubscribe?token=unsub_tok', '/mailinglist/preferences?token=unsub_tok'],
   },
-  { mail: newsletterWelcomeMail({ siteUrl, unsubscribeToken: 'unsub_tok', newsletters: ['L’Hebdo'] }), paths: ['/mailinglist/unsubscribe?token=unsub_tok', '/mailinglist/preferences?token=unsub_tok'] },
   {
-    mail: contactNewsroomMail({ siteUrl, name: 'Léa Moreau', email: 'lea@exemple.fr', subject: 'Une correction', message: 'Bonjour,\nune coquille dans votre article.' }),
+    mail: newsletterWelcomeMail({ siteUrl, unsubscribeToken: 'unsub_tok', newsletters: ['L’Hebdo'] }),
+    paths: ['/mailinglist/unsubscribe?token=unsub_tok', '/mailinglist/preferences?token=unsub_tok'],
+  },
+  {
+    mail: contactNewsroomMail({
+      siteUrl,
+      name: 'Léa Moreau',
+      email: 'lea@exemple.fr',
+      subject: 'Une correction',
+      message: 'Bonjour,\nune coquille dans votre article.',
+    }),
     paths: ['/'],
   },
   { mail: contactAckMail({ siteUrl, name: 'Léa Moreau' }), paths: ['/faq'] },
@@ -231,23 +240,26 @@ describe('smtp transport', () => {
 });
 
 describe('templates', () => {
-  it.each(samples.map((s) => [s.mail.template, s] as const))('%s: French subject, text and HTML, links only on the configured site', (_name, { mail, paths }) => {
-    expect(mail.subject.length).toBeGreaterThan(5);
-    expect(mail.html).toMatch(/^<!doctype html>\n<html lang="fr"/);
-    expect(mail.html).toContain('#0b7a4b');
-    for (const body of [mail.text, mail.html]) {
-      // The publisher's legal identity (src/config/publisher.ts) signs every mail.
-      expect(body).toContain('Contrechamp SCIC SAS à capital variable, 12 rue des Coopérateurs, 93100 Montreuil — SIREN 912 345 678');
-      expect(body).toMatch(/Vous recevez ce|Message envoyé depuis/);
-      const links = linksIn(body);
-      expect(links.length).toBeGreaterThan(0);
-      for (const link of links) expect(link.startsWith(SITE), link).toBe(true);
-      for (const path of paths) expect(links).toContain(new URL(path, SITE).href);
-    }
-    // Natural French: typographic apostrophes only, in everything the template itself writes.
-    expect(mail.text).not.toContain("'");
-    expect(mail.subject).not.toContain("'");
-  });
+  it.each(samples.map((s) => [s.mail.template, s] as const))(
+    '%s: French subject, text and HTML, links only on the configured site',
+    (_name, { mail, paths }) => {
+      expect(mail.subject.length).toBeGreaterThan(5);
+      expect(mail.html).toMatch(/^<!doctype html>\n<html lang="fr"/);
+      expect(mail.html).toContain('#0b7a4b');
+      for (const body of [mail.text, mail.html]) {
+        // The publisher's legal identity (src/config/publisher.ts) signs every mail.
+        expect(body).toContain('Contrechamp SCIC SAS à capital variable, 12 rue des Coopérateurs, 93100 Montreuil — SIREN 912 345 678');
+        expect(body).toMatch(/Vous recevez ce|Message envoyé depuis/);
+        const links = linksIn(body);
+        expect(links.length).toBeGreaterThan(0);
+        for (const link of links) expect(link.startsWith(SITE), link).toBe(true);
+        for (const path of paths) expect(links).toContain(new URL(path, SITE).href);
+      }
+      // Natural French: typographic apostrophes only, in everything the template itself writes.
+      expect(mail.text).not.toContain("'");
+      expect(mail.subject).not.toContain("'");
+    },
+  );
 
   it('greets an account by its first name, in both parts, escaped, and only once', () => {
     const mail = accountDeletedMail({ siteUrl });

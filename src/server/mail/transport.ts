@@ -72,7 +72,8 @@ const LINE_BREAK = /[\r\n]/;
 function assertSafe(mail: OutgoingMail): void {
   if (LINE_BREAK.test(mail.to) || !mail.to.includes('@') || mail.to.includes(',')) throw new Error('mail: invalid recipient');
   if (mail.from !== undefined && LINE_BREAK.test(mail.from)) throw new Error('mail: invalid From');
-  if (mail.identity && (!/^[A-Za-z0-9._-]+@[A-Za-z0-9.-]+$/.test(mail.identity.messageId) || !/^[A-Za-z0-9._-]{1,120}$/.test(mail.identity.outboxName))) throw new Error('mail: invalid identity');
+  if (mail.identity && (!/^[A-Za-z0-9._-]+@[A-Za-z0-9.-]+$/.test(mail.identity.messageId) || !/^[A-Za-z0-9._-]{1,120}$/.test(mail.identity.outboxName)))
+    throw new Error('mail: invalid identity');
   if (mail.replyTo !== undefined && (LINE_BREAK.test(mail.replyTo) || !mail.replyTo.includes('@'))) throw new Error('mail: invalid Reply-To');
   for (const [name, value] of Object.entries(mail.headers ?? {})) {
     if (!HEADER_NAME.test(name) || LINE_BREAK.test(value)) throw new Error(`mail: invalid header ${JSON.stringify(name)}`);
@@ -82,7 +83,12 @@ function assertSafe(mail: OutgoingMail): void {
 /** Only the domain of an address: enough to diagnose a provider problem, not enough to identify a reader. */
 export function recipientDomain(address: string): string {
   const at = address.lastIndexOf('@');
-  return at < 0 ? '?' : address.slice(at + 1).replace(/[>\s].*$/, '').toLowerCase();
+  return at < 0
+    ? '?'
+    : address
+        .slice(at + 1)
+        .replace(/[>\s].*$/, '')
+        .toLowerCase();
 }
 
 function toNodemailer(mail: OutgoingMail, from: string, date: Date, returnPath: string | undefined): SendMailOptions {
@@ -100,7 +106,9 @@ function toNodemailer(mail: OutgoingMail, from: string, date: Date, returnPath: 
     textEncoding: 'base64',
     ...(mail.replyTo ? { replyTo: mail.replyTo } : {}),
     ...(mail.headers ? { headers: mail.headers } : {}),
-    ...(mail.attachments?.length ? { attachments: mail.attachments.map((a) => ({ filename: a.filename, contentType: a.contentType, content: Buffer.from(a.content) })) } : {}),
+    ...(mail.attachments?.length
+      ? { attachments: mail.attachments.map((a) => ({ filename: a.filename, contentType: a.contentType, content: Buffer.from(a.content) })) }
+      : {}),
   };
 }
 
@@ -172,7 +180,13 @@ export function createMailer(mail: Config['mail'], options: MailerOptions = {}):
       : (() => {
           const url = mail.transport.url;
           const transporter = options.pool
-            ? nodemailer.createTransport({ url, pool: true, maxConnections: options.pool.maxConnections, maxMessages: 500, ...(mail.dkim ? { dkim: mail.dkim } : {}) } as Parameters<typeof nodemailer.createTransport>[0])
+            ? nodemailer.createTransport({
+                url,
+                pool: true,
+                maxConnections: options.pool.maxConnections,
+                maxMessages: 500,
+                ...(mail.dkim ? { dkim: mail.dkim } : {}),
+              } as Parameters<typeof nodemailer.createTransport>[0])
             : nodemailer.createTransport(url, mail.dkim ? { dkim: mail.dkim } : {});
           if (options.pool) closePool = () => transporter.close();
           return async (message, date) => {
@@ -189,7 +203,8 @@ export function createMailer(mail: Config['mail'], options: MailerOptions = {}):
       try {
         const submitted = await submit(message, clock.now());
         // Bulk messages (a newsletter's deliveries) are logged per batch by their sender, not one line each.
-        if (!message.identity) log.info('mail submitted', { ...fields, messageId: submitted.messageId, ...(submitted.file ? { file: basename(submitted.file) } : {}) });
+        if (!message.identity)
+          log.info('mail submitted', { ...fields, messageId: submitted.messageId, ...(submitted.file ? { file: basename(submitted.file) } : {}) });
         return submitted;
       } catch (error) {
         log.error('mail submission failed', { ...fields, ...errorFields(error) });

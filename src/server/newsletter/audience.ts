@@ -34,7 +34,12 @@ export async function isSupporterAddress(db: Kysely<Database>, email: string, no
 
 /** Is this address an account's that holds shares now? */
 export async function isShareholderAddress(db: Kysely<Database>, email: string, now: Date): Promise<boolean> {
-  const row = await db.selectFrom('users').select('users.id').where('users.email', '=', email).where('users.id', 'in', shareholderUserIds(db, parisDay(now))).executeTakeFirst();
+  const row = await db
+    .selectFrom('users')
+    .select('users.id')
+    .where('users.email', '=', email)
+    .where('users.id', 'in', shareholderUserIds(db, parisDay(now)))
+    .executeTakeFirst();
   return row !== undefined;
 }
 
@@ -55,7 +60,13 @@ export function recipientsQuery(db: Kysely<Database>, input: { newsletter: strin
         .where((u) => u.or([u('users.id', 'in', supportingUserIds(db)), u('users.id', 'in', shareholderUserIds(db, today))])),
     );
   const holding = (eb: ExpressionBuilder<Database, 'newsletter_subscribers'>) =>
-    eb.exists(eb.selectFrom('users').select('users.id').whereRef('users.email', '=', 'newsletter_subscribers.email').where('users.id', 'in', shareholderUserIds(db, today)));
+    eb.exists(
+      eb
+        .selectFrom('users')
+        .select('users.id')
+        .whereRef('users.email', '=', 'newsletter_subscribers.email')
+        .where('users.id', 'in', shareholderUserIds(db, today)),
+    );
 
   let query = db
     .selectFrom('newsletter_subscriptions')
@@ -64,7 +75,15 @@ export function recipientsQuery(db: Kysely<Database>, input: { newsletter: strin
     .where('newsletter_subscriptions.newsletter', '=', input.newsletter)
     .where('newsletter_subscriptions.status', '=', 'confirmed')
     .where((eb) =>
-      eb.not(eb.exists(eb.selectFrom('newsletter_suppressions').select('newsletter_suppressions.email').whereRef('newsletter_suppressions.email', '=', 'newsletter_subscribers.email').where('newsletter_suppressions.lifted_at', 'is', null))),
+      eb.not(
+        eb.exists(
+          eb
+            .selectFrom('newsletter_suppressions')
+            .select('newsletter_suppressions.email')
+            .whereRef('newsletter_suppressions.email', '=', 'newsletter_subscribers.email')
+            .where('newsletter_suppressions.lifted_at', 'is', null),
+        ),
+      ),
     );
   if (input.segment === 'supporters' || supporterOnly) query = query.where(supporting);
   if (input.segment === 'non_supporters') query = query.where((eb) => eb.not(supporting(eb)));
@@ -96,7 +115,15 @@ export async function stillSubscribed(db: Kysely<Database>, input: { newsletter:
     .where('newsletter_subscriptions.status', '=', 'confirmed')
     .where('newsletter_subscribers.id', 'in', input.subscriberIds)
     .where((eb) =>
-      eb.not(eb.exists(eb.selectFrom('newsletter_suppressions').select('newsletter_suppressions.email').whereRef('newsletter_suppressions.email', '=', 'newsletter_subscribers.email').where('newsletter_suppressions.lifted_at', 'is', null))),
+      eb.not(
+        eb.exists(
+          eb
+            .selectFrom('newsletter_suppressions')
+            .select('newsletter_suppressions.email')
+            .whereRef('newsletter_suppressions.email', '=', 'newsletter_subscribers.email')
+            .where('newsletter_suppressions.lifted_at', 'is', null),
+        ),
+      ),
     )
     .execute();
   return new Set(rows.map((r) => r.id));

@@ -50,7 +50,16 @@ describeEachDialect('newsletter delivery', (kind) => {
   beforeAll(async () => {
     t = await createTestDatabase(kind);
     sink = await startSmtpSink({ refuse: (to) => refusals.get(to) ?? null });
-    mailer = createMailer({ from: 'Contrechamp <ne-pas-repondre@contrechamp.example>', newsroom: 'redaction@contrechamp.example', transport: { kind: 'smtp', url: sink.url }, returnPath: 'rebonds@contrechamp.example', dkim: DKIM }, { pool: { maxConnections: 3 } });
+    mailer = createMailer(
+      {
+        from: 'Contrechamp <ne-pas-repondre@contrechamp.example>',
+        newsroom: 'redaction@contrechamp.example',
+        transport: { kind: 'smtp', url: sink.url },
+        returnPath: 'rebonds@contrechamp.example',
+        dkim: DKIM,
+      },
+      { pool: { maxConnections: 3 } },
+    );
   });
   afterAll(async () => {
     mailer.close?.();
@@ -69,8 +78,17 @@ describeEachDialect('newsletter delivery', (kind) => {
     n += 1;
   });
 
-  const sending = (over: Partial<SendingOptions> = {}): SendingOptions => ({ mailer, ratePerSecond: 1000, concurrency: 3, unsubscribeMailto: 'desinscription@contrechamp.example', batchSize: 2, lanes: 2, ...over });
-  const worker = (options: Partial<SendingOptions> = {}, db = t.db) => createJobWorker({ db, handlers: newsletterJobs({ ...deps, db }, sending(options)) as JobDefinition[], clock, retryDelay: () => 0 });
+  const sending = (over: Partial<SendingOptions> = {}): SendingOptions => ({
+    mailer,
+    ratePerSecond: 1000,
+    concurrency: 3,
+    unsubscribeMailto: 'desinscription@contrechamp.example',
+    batchSize: 2,
+    lanes: 2,
+    ...over,
+  });
+  const worker = (options: Partial<SendingOptions> = {}, db = t.db) =>
+    createJobWorker({ db, handlers: newsletterJobs({ ...deps, db }, sending(options)) as JobDefinition[], clock, retryDelay: () => 0 });
   /** Runs every due job until none is left. */
   const drain = async (options: Partial<SendingOptions> = {}) => {
     const w = worker(options);
@@ -84,7 +102,10 @@ describeEachDialect('newsletter delivery', (kind) => {
   };
   const user = async (email: string) => {
     const id = newId();
-    await t.db.insertInto('users').values({ id, email, password_hash: null, email_verified_at: null, created_at: toTimestamp(clock.now()), updated_at: toTimestamp(clock.now()) }).execute();
+    await t.db
+      .insertInto('users')
+      .values({ id, email, password_hash: null, email_verified_at: null, created_at: toTimestamp(clock.now()), updated_at: toTimestamp(clock.now()) })
+      .execute();
     return id;
   };
   const sendNow = async (input: IssueInput) => {
@@ -131,7 +152,13 @@ describeEachDialect('newsletter delivery', (kind) => {
     const other = await t.db.selectFrom('newsletter_subscribers').select('id').where('email', '=', weekly[1]!).executeTakeFirstOrThrow();
     expect(message.raw.toString()).not.toContain(other.id);
 
-    const dkim = await dkimVerify(message.raw, { resolver: async (name: string, type: string) => (name === 'lettres2026._domainkey.contrechamp.example' && type === 'TXT' ? [[dnsRecord]] : Promise.reject(Object.assign(new Error('ENOTFOUND'), { code: 'ENOTFOUND' }))), curTime: new Date() });
+    const dkim = await dkimVerify(message.raw, {
+      resolver: async (name: string, type: string) =>
+        name === 'lettres2026._domainkey.contrechamp.example' && type === 'TXT'
+          ? [[dnsRecord]]
+          : Promise.reject(Object.assign(new Error('ENOTFOUND'), { code: 'ENOTFOUND' })),
+      curTime: new Date(),
+    });
     expect(dkim.results.map((r) => r.status.result)).toEqual(['pass']);
     // Tampering breaks it: the verifier is real.
     const tampered = Buffer.from(message.raw.toString().replace(/^From: Contrechamp/m, 'From: Contrechamq'));
@@ -158,15 +185,59 @@ describeEachDialect('newsletter delivery', (kind) => {
     const outside = `hors-lettre-${n}@exemple.fr`;
     const now = toTimestamp(clock.now());
     const subscription = (userId: string, kind: 'plan' | 'donation', interval: 'month' | 'year') =>
-      t.db.insertInto('subscriptions').values({ id: newId(), user_id: userId, kind, plan_id: kind === 'plan' ? 'mensuel' : null, amount_cents: 700, interval, vat_rate_bp: 210, status: 'active', current_period_start: now, current_period_end: now, next_plan_id: null, next_amount_cents: null, provider: 'simulated', provider_ref: null, source: null, created_at: now, updated_at: now, ended_at: null }).execute();
+      t.db
+        .insertInto('subscriptions')
+        .values({
+          id: newId(),
+          user_id: userId,
+          kind,
+          plan_id: kind === 'plan' ? 'mensuel' : null,
+          amount_cents: 700,
+          interval,
+          vat_rate_bp: 210,
+          status: 'active',
+          current_period_start: now,
+          current_period_end: now,
+          next_plan_id: null,
+          next_amount_cents: null,
+          provider: 'simulated',
+          provider_ref: null,
+          source: null,
+          created_at: now,
+          updated_at: now,
+          ended_at: null,
+        })
+        .execute();
     await subscription(await user(subscriber), 'plan', 'year');
     await subscription(await user(donor), 'donation', 'month');
     await subscription(await user(outside), 'plan', 'month');
     await user(plain);
     const ownerId = await user(owner);
     const memberId = newId();
-    await t.db.insertInto('share_members').values({ id: memberId, member_number: 900 + n, user_id: ownerId, person: 'natural', name: 'Sociétaire', identity: '{}', created_at: now }).execute();
-    await t.db.insertInto('share_register').values({ id: newId(), entry_number: 900 + n, member_id: memberId, kind: 'admission', college_id: 'lecteurs', shares_delta: 2, nominal_cents: 5000, repaid_cents: 0, certificate_number: null, bulletin_id: null, withdrawal_id: null, effective_on: '2026-01-01', recorded_at: now, recorded_by: null, note: '' }).execute();
+    await t.db
+      .insertInto('share_members')
+      .values({ id: memberId, member_number: 900 + n, user_id: ownerId, person: 'natural', name: 'Sociétaire', identity: '{}', created_at: now })
+      .execute();
+    await t.db
+      .insertInto('share_register')
+      .values({
+        id: newId(),
+        entry_number: 900 + n,
+        member_id: memberId,
+        kind: 'admission',
+        college_id: 'lecteurs',
+        shares_delta: 2,
+        nominal_cents: 5000,
+        repaid_cents: 0,
+        certificate_number: null,
+        bulletin_id: null,
+        withdrawal_id: null,
+        effective_on: '2026-01-01',
+        recorded_at: now,
+        recorded_by: null,
+        note: '',
+      })
+      .execute();
 
     const count = (segment: IssueInput['segment']) => countRecipients(t.db, { newsletter: 'quotidienne', segment, now: clock.now() });
     const all = await count('all');
@@ -190,18 +261,31 @@ describeEachDialect('newsletter delivery', (kind) => {
     const id = await sendNow(draft());
     await drain();
     expect(to(fine)).toHaveLength(1);
-    const rows = await t.db.selectFrom('newsletter_deliveries').innerJoin('newsletter_subscribers', 'newsletter_subscribers.id', 'newsletter_deliveries.subscriber_id').select(['email', 'newsletter_deliveries.status', 'error', 'attempts']).where('issue_id', '=', id).execute();
+    const rows = await t.db
+      .selectFrom('newsletter_deliveries')
+      .innerJoin('newsletter_subscribers', 'newsletter_subscribers.id', 'newsletter_deliveries.subscriber_id')
+      .select(['email', 'newsletter_deliveries.status', 'error', 'attempts'])
+      .where('issue_id', '=', id)
+      .execute();
     const of = (email: string) => rows.find((r) => r.email === email)!;
     expect(of(refused)).toMatchObject({ status: 'refused', error: '550' });
     expect(of(full)).toMatchObject({ status: 'queued', error: '452', attempts: 1 });
-    expect((await listSuppressions(t.db, { search: refused })).rows).toEqual([expect.objectContaining({ email: refused, reason: 'hard_bounce', source: 'relay' })]);
+    expect((await listSuppressions(t.db, { search: refused })).rows).toEqual([
+      expect.objectContaining({ email: refused, reason: 'hard_bounce', source: 'relay' }),
+    ]);
 
     // Deferred twice more, fifteen minutes apart: then a failure for this issue, and one soft bounce counted.
     for (let round = 0; round < 2; round++) {
       clock.advance(16 * 60_000);
       await drain();
     }
-    const after = await t.db.selectFrom('newsletter_deliveries').innerJoin('newsletter_subscribers', 'newsletter_subscribers.id', 'newsletter_deliveries.subscriber_id').select(['newsletter_deliveries.status', 'attempts', 'soft_bounces']).where('issue_id', '=', id).where('email', '=', full).executeTakeFirstOrThrow();
+    const after = await t.db
+      .selectFrom('newsletter_deliveries')
+      .innerJoin('newsletter_subscribers', 'newsletter_subscribers.id', 'newsletter_deliveries.subscriber_id')
+      .select(['newsletter_deliveries.status', 'attempts', 'soft_bounces'])
+      .where('issue_id', '=', id)
+      .where('email', '=', full)
+      .executeTakeFirstOrThrow();
     expect(after).toMatchObject({ status: 'failed', attempts: 3, soft_bounces: 1 });
     expect(await issueStats(t.db, id)).toMatchObject({ sent: 1, refused: 1, failed: 1, queued: 0 });
     expect((await t.db.selectFrom('newsletter_issues').select('status').where('id', '=', id).executeTakeFirstOrThrow()).status).toBe('sent');
@@ -225,20 +309,35 @@ describeEachDialect('newsletter delivery', (kind) => {
     const annoyed = await reader('plainte', ['hebdo']);
     const id = await sendNow(draft());
     await drain();
-    const messageId = (email: string) => t.db.selectFrom('newsletter_deliveries').innerJoin('newsletter_subscribers', 'newsletter_subscribers.id', 'newsletter_deliveries.subscriber_id').select('message_id').where('issue_id', '=', id).where('email', '=', email).executeTakeFirstOrThrow();
+    const messageId = (email: string) =>
+      t.db
+        .selectFrom('newsletter_deliveries')
+        .innerJoin('newsletter_subscribers', 'newsletter_subscribers.id', 'newsletter_deliveries.subscriber_id')
+        .select('message_id')
+        .where('issue_id', '=', id)
+        .where('email', '=', email)
+        .executeTakeFirstOrThrow();
     const event = { provider: 'generic' as const, at: clock.now(), detail: '550 5.1.1' };
-    expect(await applyRelayEvent(deps, { ...event, eventId: `b-${n}`, kind: 'hard_bounce', email: bounced, messageId: (await messageId(bounced)).message_id })).toBe('applied');
+    expect(
+      await applyRelayEvent(deps, { ...event, eventId: `b-${n}`, kind: 'hard_bounce', email: bounced, messageId: (await messageId(bounced)).message_id }),
+    ).toBe('applied');
     expect(await applyRelayEvent(deps, { ...event, eventId: `b-${n}`, kind: 'hard_bounce', email: bounced })).toBe('duplicate');
-    expect(await applyRelayEvent(deps, { ...event, eventId: `c-${n}`, kind: 'complaint', email: annoyed, messageId: `<${(await messageId(annoyed)).message_id}>` })).toBe('applied');
+    expect(
+      await applyRelayEvent(deps, { ...event, eventId: `c-${n}`, kind: 'complaint', email: annoyed, messageId: `<${(await messageId(annoyed)).message_id}>` }),
+    ).toBe('applied');
     expect(await applyRelayEvent(deps, { ...event, eventId: `u-${n}`, kind: 'hard_bounce', email: `personne-${n}@exemple.fr` })).toBe('unknown');
     expect(await issueStats(t.db, id)).toMatchObject({ sent: 2, bounced: 1, complained: 1 });
-    const suppressed = (await listSuppressions(t.db)).rows.filter((r) => r.email === bounced || r.email === annoyed).map((r) => r.reason).sort();
+    const suppressed = (await listSuppressions(t.db)).rows
+      .filter((r) => r.email === bounced || r.email === annoyed)
+      .map((r) => r.reason)
+      .sort();
     expect(suppressed).toEqual(['complaint', 'hard_bounce']);
   });
 
   it('tells the sign-up guard which addresses are known not to take mail: a hard bounce, a domain that takes none', async () => {
     const now = clock.now();
-    const record = (email: string, reason: 'hard_bounce' | 'soft_bounce' | 'complaint', detail: string) => suppress(t.db, { email, reason, source: 'webhook:generic', detail, now });
+    const record = (email: string, reason: 'hard_bounce' | 'soft_bounce' | 'complaint', detail: string) =>
+      suppress(t.db, { email, reason, source: 'webhook:generic', detail, now });
     await record(`inconnu-${n}@exemple.fr`, 'hard_bounce', 'refusée par le relais (550)');
     await record(`a-${n}@sans-mx.example`, 'hard_bounce', '550 5.1.10 (bounce)');
     await record(`b-${n}@disparu.example`, 'hard_bounce', 'Host or domain name not found');
@@ -252,7 +351,16 @@ describeEachDialect('newsletter delivery', (kind) => {
     expect(await knownBounce(t.db, 'qui-que-ce-soit@sans-mx.example')).toBe('domain');
     expect(await knownBounce(t.db, 'qui-que-ce-soit@disparu.example')).toBe('domain');
     // One mailbox gone says nothing of its neighbours; nor a lifted suppression, a complaint, soft bounces.
-    for (const email of ['voisin@vivant.example', 'voisin@proche.example', `e-${n}@exemple.fr`, `f-${n}@exemple.fr`, `g-${n}@exemple.fr`, 'x@exemple.fr', 'x@%.example', 'pas-une-adresse']) {
+    for (const email of [
+      'voisin@vivant.example',
+      'voisin@proche.example',
+      `e-${n}@exemple.fr`,
+      `f-${n}@exemple.fr`,
+      `g-${n}@exemple.fr`,
+      'x@exemple.fr',
+      'x@%.example',
+      'pas-une-adresse',
+    ]) {
       expect(await knownBounce(t.db, email)).toBeNull();
     }
   });
@@ -297,7 +405,12 @@ describeEachDialect('newsletter delivery', (kind) => {
         return submitted;
       },
     };
-    const a = createJobWorker({ db: other.db, handlers: newsletterJobs({ ...deps, db: other.db }, sending({ mailer: dying, concurrency: 1, batchSize: 5, lanes: 1 })) as JobDefinition[], clock, retryDelay: () => 0 });
+    const a = createJobWorker({
+      db: other.db,
+      handlers: newsletterJobs({ ...deps, db: other.db }, sending({ mailer: dying, concurrency: 1, batchSize: 5, lanes: 1 })) as JobDefinition[],
+      clock,
+      retryDelay: () => 0,
+    });
     void a.runDue(); // the send job
     for (let i = 0; i < 200 && sink.messages.length < 3; i++) await new Promise((r) => setTimeout(r, 10));
     void a.runDue();

@@ -115,7 +115,11 @@ const messageDomain = (siteUrl: URL) => `lettres.${siteUrl.hostname}`;
  * Starts the send of an issue scheduled by schedule `version`: does nothing if it was cancelled or
  * rescheduled since, or has started already (a retried job).
  */
-export async function startSend(deps: ServerDeps, input: { issueId: string; version: number }, options: Pick<SendingOptions, 'batchSize' | 'lanes' | 'ratePerSecond'>): Promise<void> {
+export async function startSend(
+  deps: ServerDeps,
+  input: { issueId: string; version: number },
+  options: Pick<SendingOptions, 'batchSize' | 'lanes' | 'ratePerSecond'>,
+): Promise<void> {
   const batchSize = options.batchSize ?? batchSizeFor(options.ratePerSecond);
   const timeoutMs = batchTimeoutMs(batchSize, options.ratePerSecond);
   const lanes = options.lanes ?? LANES;
@@ -126,7 +130,11 @@ export async function startSend(deps: ServerDeps, input: { issueId: string; vers
     if (!issue || issue.status !== 'scheduled' || issue.schedule_version !== input.version) return null;
     const newsletter = findNewsletter(issue.newsletter);
     if (!newsletter) throw new Error(`newsletter: unknown newsletter ${issue.newsletter}`);
-    const last = await trx.selectFrom('newsletter_issues').select((eb) => eb.fn.max<number>('number').as('n')).where('newsletter', '=', issue.newsletter).executeTakeFirst();
+    const last = await trx
+      .selectFrom('newsletter_issues')
+      .select((eb) => eb.fn.max<number>('number').as('n'))
+      .where('newsletter', '=', issue.newsletter)
+      .executeTakeFirst();
     const number = Number(last?.n ?? 0) + 1;
     const urls = JSON.parse(issue.stories) as string[];
     const stories = storiesByUrl(urls).filter((s) => s !== undefined);
@@ -179,7 +187,13 @@ export async function startSend(deps: ServerDeps, input: { issueId: string; vers
     return { count, batches, number, newsletter: newsletter.id };
   });
   if (started) {
-    log.info('newsletter.send_started', { issue: input.issueId, newsletter: started.newsletter, number: started.number, recipients: started.count, batches: started.batches });
+    log.info('newsletter.send_started', {
+      issue: input.issueId,
+      newsletter: started.newsletter,
+      number: started.number,
+      recipients: started.count,
+      batches: started.batches,
+    });
     deps.jobs.wake();
   }
 }
@@ -193,12 +207,25 @@ export function batchTimeoutMs(batchSize: number, ratePerSecond: number): number
   return Math.min(30 * 60_000, Math.max(60_000, Math.ceil((2 * batchSize * 1000) / ratePerSecond)));
 }
 
-function queueBatch(deps: Pick<ServerDeps, 'clock'>, db: Kysely<Database>, issueId: string, batch: number, timeoutMs: number, retry?: { runAt: Date; round: number }) {
-  return schedule(deps, db, DELIVER_BATCH, { issueId, batch }, {
-    timeoutMs,
-    uniqueKey: `newsletter-batch:${issueId}:${batch}${retry ? `:retry${retry.round}` : ''}`,
-    ...(retry ? { runAt: retry.runAt } : {}),
-  });
+function queueBatch(
+  deps: Pick<ServerDeps, 'clock'>,
+  db: Kysely<Database>,
+  issueId: string,
+  batch: number,
+  timeoutMs: number,
+  retry?: { runAt: Date; round: number },
+) {
+  return schedule(
+    deps,
+    db,
+    DELIVER_BATCH,
+    { issueId, batch },
+    {
+      timeoutMs,
+      uniqueKey: `newsletter-batch:${issueId}:${batch}${retry ? `:retry${retry.round}` : ''}`,
+      ...(retry ? { runAt: retry.runAt } : {}),
+    },
+  );
 }
 
 type Outcome = { status: 'sent' } | Refusal;
@@ -222,7 +249,12 @@ function outcomeOf(error: unknown): Outcome {
 }
 
 /** Sends one batch of an issue; see the module's comment. */
-export async function deliverBatch(deps: ServerDeps, options: SendingOptions & { throttle: Throttle }, input: { issueId: string; batch: number }, signal?: AbortSignal): Promise<void> {
+export async function deliverBatch(
+  deps: ServerDeps,
+  options: SendingOptions & { throttle: Throttle },
+  input: { issueId: string; batch: number },
+  signal?: AbortSignal,
+): Promise<void> {
   const issue = await deps.db
     .selectFrom('newsletter_issues')
     .select(['id', 'newsletter', 'status', 'number', 'mail_html', 'mail_text', 'subject', 'queued_at'])
@@ -246,7 +278,13 @@ export async function deliverBatch(deps: ServerDeps, options: SendingOptions & {
 
   const still = await stillSubscribed(deps.db, { newsletter: issue.newsletter, subscriberIds: rows.map((r) => r.subscriber_id) });
   const skipped = rows.filter((r) => !still.has(r.subscriber_id)).map((r) => r.id);
-  if (skipped.length > 0) await deps.db.updateTable('newsletter_deliveries').set({ status: 'skipped', updated_at: at }).where('id', 'in', skipped).where('status', '=', 'sending').execute();
+  if (skipped.length > 0)
+    await deps.db
+      .updateTable('newsletter_deliveries')
+      .set({ status: 'skipped', updated_at: at })
+      .where('id', 'in', skipped)
+      .where('status', '=', 'sending')
+      .execute();
   const todo = rows.filter((r) => still.has(r.subscriber_id));
   const emails = new Map<string, string>();
   for (let i = 0; i < todo.length; i += 500) {
@@ -265,7 +303,12 @@ export async function deliverBatch(deps: ServerDeps, options: SendingOptions & {
     const ids = accepted.splice(0);
     const done = toTimestamp(deps.clock.now());
     await writeTransaction(deps.db, async (trx) => {
-      await trx.updateTable('newsletter_deliveries').set({ status: 'sent', sent_at: done, error: null, updated_at: done }).where('id', 'in', ids).where('status', '=', 'sending').execute();
+      await trx
+        .updateTable('newsletter_deliveries')
+        .set({ status: 'sent', sent_at: done, error: null, updated_at: done })
+        .where('id', 'in', ids)
+        .where('status', '=', 'sending')
+        .execute();
       // A mail that went through ends a run of soft bounces.
       await trx
         .updateTable('newsletter_subscribers')
@@ -287,7 +330,10 @@ export async function deliverBatch(deps: ServerDeps, options: SendingOptions & {
       const email = emails.get(row.subscriber_id);
       if (!email) continue;
       const token = unsubscribeTokenFor(row.subscriber_id);
-      const mail = personaliseIssueMail(template, { preferences: preferencesUrl(deps.siteUrl, token), unsubscribe: unsubscribeUrl(deps.siteUrl, token, newsletter.id) });
+      const mail = personaliseIssueMail(template, {
+        preferences: preferencesUrl(deps.siteUrl, token),
+        unsubscribe: unsubscribeUrl(deps.siteUrl, token, newsletter.id),
+      });
       await options.throttle.take(stop);
       let outcome: Outcome;
       try {
@@ -300,7 +346,10 @@ export async function deliverBatch(deps: ServerDeps, options: SendingOptions & {
             // Gmail's complaint reports are grouped by this (campaign:list:sender); it names no reader.
             'Feedback-ID': `${issue.number}:${newsletter.id}:contrechamp`,
           },
-          identity: { messageId: row.message_id, outboxName: `${outboxStamp(new Date(issue.queued_at ?? 0))}-lettre-${newsletter.id}-${issue.number}-${row.subscriber_id}` },
+          identity: {
+            messageId: row.message_id,
+            outboxName: `${outboxStamp(new Date(issue.queued_at ?? 0))}-lettre-${newsletter.id}-${issue.number}-${row.subscriber_id}`,
+          },
         });
         outcome = { status: 'sent' };
       } catch (error) {
@@ -330,18 +379,43 @@ export async function deliverBatch(deps: ServerDeps, options: SendingOptions & {
   log.info('newsletter.batch_done', { issue: issue.id, batch: input.batch, ...counts });
 
   // Deferred recipients are tried again later; the batch's lane goes on meanwhile.
-  const deferred = await deps.db.selectFrom('newsletter_deliveries').select('attempts').where('issue_id', '=', issue.id).where('batch', '=', input.batch).where('status', '=', 'queued').executeTakeFirst();
+  const deferred = await deps.db
+    .selectFrom('newsletter_deliveries')
+    .select('attempts')
+    .where('issue_id', '=', issue.id)
+    .where('batch', '=', input.batch)
+    .where('status', '=', 'queued')
+    .executeTakeFirst();
   const timeoutMs = batchTimeoutMs(options.batchSize ?? batchSizeFor(options.ratePerSecond), options.ratePerSecond);
   await writeTransaction(deps.db, async (trx) => {
-    if (deferred) await queueBatch(deps, trx, issue.id, input.batch, timeoutMs, { runAt: new Date(deps.clock.now().getTime() + SOFT_RETRY_MS), round: deferred.attempts });
+    if (deferred)
+      await queueBatch(deps, trx, issue.id, input.batch, timeoutMs, { runAt: new Date(deps.clock.now().getTime() + SOFT_RETRY_MS), round: deferred.attempts });
     const following = input.batch + (options.lanes ?? LANES);
-    const more = await trx.selectFrom('newsletter_deliveries').select('id').where('issue_id', '=', issue.id).where('batch', '=', following).limit(1).executeTakeFirst();
+    const more = await trx
+      .selectFrom('newsletter_deliveries')
+      .select('id')
+      .where('issue_id', '=', issue.id)
+      .where('batch', '=', following)
+      .limit(1)
+      .executeTakeFirst();
     // Queued again by a retry of deferred recipients, the next batch's job already exists: its key dedupes it.
     if (more) await queueBatch(deps, trx, issue.id, following, timeoutMs);
     // Is the whole issue done? (Every row has an outcome.) Asked by every batch: the last to end,
     // a lane's or a retry's, closes it.
-    const open = await trx.selectFrom('newsletter_deliveries').select('id').where('issue_id', '=', issue.id).where('status', 'in', ['queued', 'sending']).limit(1).executeTakeFirst();
-    if (!open) await trx.updateTable('newsletter_issues').set({ status: 'sent', sent_at: toTimestamp(deps.clock.now()), updated_at: toTimestamp(deps.clock.now()) }).where('id', '=', issue.id).where('status', '=', 'sending').execute();
+    const open = await trx
+      .selectFrom('newsletter_deliveries')
+      .select('id')
+      .where('issue_id', '=', issue.id)
+      .where('status', 'in', ['queued', 'sending'])
+      .limit(1)
+      .executeTakeFirst();
+    if (!open)
+      await trx
+        .updateTable('newsletter_issues')
+        .set({ status: 'sent', sent_at: toTimestamp(deps.clock.now()), updated_at: toTimestamp(deps.clock.now()) })
+        .where('id', '=', issue.id)
+        .where('status', '=', 'sending')
+        .execute();
   });
   deps.jobs.wake();
 }
@@ -350,7 +424,8 @@ export async function deliverBatch(deps: ServerDeps, options: SendingOptions & {
 async function record(deps: ServerDeps, row: { id: string; attempts: number }, email: string, outcome: Refusal): Promise<void> {
   const now = deps.clock.now();
   const at = toTimestamp(now);
-  const mine = (db: Kysely<Database>) => db.updateTable('newsletter_deliveries').where('id', '=', row.id).where('status', '=', 'sending').where('attempts', '=', row.attempts);
+  const mine = (db: Kysely<Database>) =>
+    db.updateTable('newsletter_deliveries').where('id', '=', row.id).where('status', '=', 'sending').where('attempts', '=', row.attempts);
   switch (outcome.status) {
     case 'refused':
       await writeTransaction(deps.db, async (trx) => {
@@ -371,5 +446,11 @@ async function record(deps: ServerDeps, row: { id: string; attempts: number }, e
 
 /** Schedules a send job for the issue's current schedule, in the caller's transaction. */
 export function scheduleSendJob(deps: Pick<ServerDeps, 'clock'>, trx: Kysely<Database>, input: { issueId: string; version: number; runAt: Date }) {
-  return schedule(deps, trx, SEND_ISSUE, { issueId: input.issueId, version: input.version }, { runAt: input.runAt, uniqueKey: `newsletter-send:${input.issueId}:${input.version}` });
+  return schedule(
+    deps,
+    trx,
+    SEND_ISSUE,
+    { issueId: input.issueId, version: input.version },
+    { runAt: input.runAt, uniqueKey: `newsletter-send:${input.issueId}:${input.version}` },
+  );
 }

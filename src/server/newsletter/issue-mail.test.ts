@@ -67,7 +67,13 @@ describe('renderIssueMail', () => {
     const mail = renderIssueMail(issue());
     const hrefs = links(mail.html).map((l) => l.href);
     expect(links(mail.html)[0]).toEqual({ href: `${SITE}/lettres/hebdo/12`, text: 'Voir la version en ligne' });
-    const order = [`${SITE}/dossiers/chaleur`, `${SITE}/articles/ecoles-chaleur`, `${SITE}/emissions/ilots`, `${SITE}/soutenir?source=lettre-hebdo`, RECIPIENT_LINKS.preferences];
+    const order = [
+      `${SITE}/dossiers/chaleur`,
+      `${SITE}/articles/ecoles-chaleur`,
+      `${SITE}/emissions/ilots`,
+      `${SITE}/soutenir?source=lettre-hebdo`,
+      RECIPIENT_LINKS.preferences,
+    ];
     expect(order.map((h) => hrefs.indexOf(h))).toEqual([...order.map((h) => hrefs.indexOf(h))].sort((a, b) => a - b));
     expect(order.every((h) => hrefs.includes(h))).toBe(true);
   });
@@ -79,7 +85,10 @@ describe('renderIssueMail', () => {
     expect(img!.attribs).toMatchObject({ src: `${SITE}/images/ecole.jpg`, alt: 'Une salle de classe aux stores baissés', width: '536', height: '302' });
     // Readable on a 390 px phone: the image shrinks with the column, keeping its proportions.
     expect(img!.attribs['style']).toMatch(/width:100%;max-width:536px;height:auto/);
-    const titles = all(mail.html, 'h2').map((h) => ({ text: spaces(DomUtils.textContent(h)), href: DomUtils.getElementsByTagName('a', [h])[0]?.attribs['href'] }));
+    const titles = all(mail.html, 'h2').map((h) => ({
+      text: spaces(DomUtils.textContent(h)),
+      href: DomUtils.getElementsByTagName('a', [h])[0]?.attribs['href'],
+    }));
     expect(titles).toEqual([
       { text: 'Dans les écoles, 35 °C en classe', href: `${SITE}/articles/ecoles-chaleur` },
       { text: 'Où sont passés les 12 millions ?', href: `${SITE}/emissions/ilots` },
@@ -278,7 +287,15 @@ describe('recipient links', () => {
         subject: `Sujet ${preferences}`,
         preheader: unsubscribe,
         intro: `[Cliquez ici](${preferences}) ou [là](<${unsubscribe}>) : ${preferences}\n\n[ref]: ${unsubscribe}\n\n[encore][ref]`,
-        stories: [{ url: `/articles/${preferences}`, title: `Titre ${unsubscribe}`, kicker: preferences, lead: unsubscribe, image: { src: `/images/${preferences}.jpg`, alt: unsubscribe } }],
+        stories: [
+          {
+            url: `/articles/${preferences}`,
+            title: `Titre ${unsubscribe}`,
+            kicker: preferences,
+            lead: unsubscribe,
+            image: { src: `/images/${preferences}.jpg`, alt: unsubscribe },
+          },
+        ],
       }),
     );
     for (const placeholder of [preferences, unsubscribe]) {
@@ -287,8 +304,16 @@ describe('recipient links', () => {
     }
     expect(mail.subject).not.toContain('\uE000');
     const copy = personaliseIssueMail(mail, { preferences: PREFS, unsubscribe: UNSUB });
-    expect(links(copy.html).filter((l) => l.href === PREFS.href).map((l) => l.text)).toEqual(['Gérer mes lettres']);
-    expect(links(copy.html).filter((l) => l.href === UNSUB.href).map((l) => l.text)).toEqual(['Se désinscrire de L’Hebdo']);
+    expect(
+      links(copy.html)
+        .filter((l) => l.href === PREFS.href)
+        .map((l) => l.text),
+    ).toEqual(['Gérer mes lettres']);
+    expect(
+      links(copy.html)
+        .filter((l) => l.href === UNSUB.href)
+        .map((l) => l.text),
+    ).toEqual(['Se désinscrire de L’Hebdo']);
     expect(count(copy.text, PREFS.href)).toBe(1);
     expect(count(copy.text, UNSUB.href)).toBe(1);
   });
@@ -330,7 +355,9 @@ describe('introHtml', () => {
   });
 
   it('escapes raw HTML instead of passing it through', () => {
-    const out = intro('Avant <script>alert(1)</script> <a href="javascript:x" onclick="y">lien</a>\n\n<iframe src="https://exemple.org"></iframe>\n\n<!-- commentaire -->');
+    const out = intro(
+      'Avant <script>alert(1)</script> <a href="javascript:x" onclick="y">lien</a>\n\n<iframe src="https://exemple.org"></iframe>\n\n<!-- commentaire -->',
+    );
     expect(all(out, 'script')).toEqual([]);
     expect(all(out, 'a')).toEqual([]);
     expect(all(out, 'iframe')).toEqual([]);

@@ -50,7 +50,9 @@ export const issueInput = z.object({
   preheader: z.string().trim().max(PREHEADER_MAX, `Le texte d’aperçu ne doit pas dépasser ${PREHEADER_MAX} caractères.`),
   intro: z.string().max(INTRO_MAX, `L’introduction ne doit pas dépasser ${INTRO_MAX.toLocaleString('fr-FR')} caractères.`),
   // A site path, and an anchor for a brève (`/breves#breve-…`: brèves have no page of their own).
-  stories: z.array(z.string().regex(/^\/[a-z0-9/_-]{0,300}(#[a-z0-9_-]{1,200})?$/, 'Article inconnu.')).max(STORIES_MAX, `Un numéro compte au plus ${STORIES_MAX} articles.`),
+  stories: z
+    .array(z.string().regex(/^\/[a-z0-9/_-]{0,300}(#[a-z0-9_-]{1,200})?$/, 'Article inconnu.'))
+    .max(STORIES_MAX, `Un numéro compte au plus ${STORIES_MAX} articles.`),
   supportBlock: z.boolean(),
   segment: z.enum(SEGMENTS as [Segment, ...Segment[]], { message: 'Choisissez à qui envoyer ce numéro.' }),
 });
@@ -161,7 +163,15 @@ export async function updateIssue(deps: Pick<ServerDeps, 'db' | 'clock'>, input:
   const i = input.issue;
   const updated = await deps.db
     .updateTable('newsletter_issues')
-    .set({ subject: i.subject, preheader: i.preheader, intro: i.intro, stories: JSON.stringify(i.stories), support_block: toFlag(i.supportBlock), segment: i.segment, updated_at: toTimestamp(deps.clock.now()) })
+    .set({
+      subject: i.subject,
+      preheader: i.preheader,
+      intro: i.intro,
+      stories: JSON.stringify(i.stories),
+      support_block: toFlag(i.supportBlock),
+      segment: i.segment,
+      updated_at: toTimestamp(deps.clock.now()),
+    })
     .where('id', '=', input.id)
     .where('newsletter', '=', i.newsletter)
     .where('status', 'in', ['draft', 'scheduled'])
@@ -177,13 +187,19 @@ export async function deleteDraft(deps: Pick<ServerDeps, 'db'>, id: string): Pro
 }
 
 /** The mail as a recipient would get it now, with sample links, and how many it would go to now. */
-export async function previewIssue(deps: Pick<ServerDeps, 'db' | 'clock' | 'siteUrl'>, id: string): Promise<{ mail: ReturnType<typeof personaliseIssueMail>; recipients: number; stories: StoryCard[] } | undefined> {
+export async function previewIssue(
+  deps: Pick<ServerDeps, 'db' | 'clock' | 'siteUrl'>,
+  id: string,
+): Promise<{ mail: ReturnType<typeof personaliseIssueMail>; recipients: number; stories: StoryCard[] } | undefined> {
   const issue = await getIssue(deps.db, id);
   if (!issue) return undefined;
   const template = await templateOf(deps, issue);
   const sample = 'apercu';
   return {
-    mail: personaliseIssueMail(template, { preferences: preferencesUrl(deps.siteUrl, sample), unsubscribe: unsubscribeUrl(deps.siteUrl, sample, issue.newsletter) }),
+    mail: personaliseIssueMail(template, {
+      preferences: preferencesUrl(deps.siteUrl, sample),
+      unsubscribe: unsubscribeUrl(deps.siteUrl, sample, issue.newsletter),
+    }),
     recipients: issue.recipients ?? (await countRecipients(deps.db, { newsletter: issue.newsletter, segment: issue.segment, now: deps.clock.now() })),
     stories: storiesByUrl(issue.stories).filter((s) => s !== undefined),
   };
@@ -196,7 +212,11 @@ async function templateOf(deps: Pick<ServerDeps, 'db' | 'clock' | 'siteUrl'>, is
     if (row?.mail_html && row.mail_text) return { subject: row.subject, html: row.mail_html, text: row.mail_text };
   }
   const newsletter = findNewsletter(issue.newsletter)!;
-  const last = await deps.db.selectFrom('newsletter_issues').select((eb) => eb.fn.max<number>('number').as('n')).where('newsletter', '=', issue.newsletter).executeTakeFirst();
+  const last = await deps.db
+    .selectFrom('newsletter_issues')
+    .select((eb) => eb.fn.max<number>('number').as('n'))
+    .where('newsletter', '=', issue.newsletter)
+    .executeTakeFirst();
   const number = Number(last?.n ?? 0) + 1;
   return renderIssueMail({
     siteUrl: deps.siteUrl,
@@ -220,7 +240,10 @@ export async function sendTest(deps: ServerDeps, input: { id: string; to: string
   if (!issue) return fail(404, 'Ce numéro n’existe pas.');
   const template = await templateOf(deps, issue);
   const sample = 'test';
-  const mail = personaliseIssueMail(template, { preferences: preferencesUrl(deps.siteUrl, sample), unsubscribe: unsubscribeUrl(deps.siteUrl, sample, issue.newsletter) });
+  const mail = personaliseIssueMail(template, {
+    preferences: preferencesUrl(deps.siteUrl, sample),
+    unsubscribe: unsubscribeUrl(deps.siteUrl, sample, issue.newsletter),
+  });
   await deps.mailer.send({ to: to.data.toLowerCase(), ...mail, subject: `[TEST] ${mail.subject}`, template: 'newsletter-test' });
   return { ok: true };
 }
@@ -297,7 +320,12 @@ export interface IssueStats {
 
 /** Counts only: nothing about any one reader. */
 export async function issueStats(db: Kysely<Database>, id: string): Promise<IssueStats> {
-  const rows = await db.selectFrom('newsletter_deliveries').select(['status', (eb) => eb.fn.countAll<number>().as('n')]).where('issue_id', '=', id).groupBy('status').execute();
+  const rows = await db
+    .selectFrom('newsletter_deliveries')
+    .select(['status', (eb) => eb.fn.countAll<number>().as('n')])
+    .where('issue_id', '=', id)
+    .groupBy('status')
+    .execute();
   const by = (s: DeliveryStatus) => Number(rows.find((r) => r.status === s)?.n ?? 0);
   const issue = await issueRow(db, id);
   let unsubscribed = 0;
@@ -312,7 +340,11 @@ export async function issueStats(db: Kysely<Database>, id: string): Promise<Issu
       .executeTakeFirst();
     let query = db
       .selectFrom('newsletter_deliveries')
-      .innerJoin('newsletter_subscriptions', (j) => j.onRef('newsletter_subscriptions.subscriber_id', '=', 'newsletter_deliveries.subscriber_id').on('newsletter_subscriptions.newsletter', '=', issue.newsletter))
+      .innerJoin('newsletter_subscriptions', (j) =>
+        j
+          .onRef('newsletter_subscriptions.subscriber_id', '=', 'newsletter_deliveries.subscriber_id')
+          .on('newsletter_subscriptions.newsletter', '=', issue.newsletter),
+      )
       .select((eb) => eb.fn.countAll<number>().as('n'))
       .where('newsletter_deliveries.issue_id', '=', id)
       .where('newsletter_subscriptions.status', '=', 'unsubscribed')
@@ -340,7 +372,11 @@ export interface IssueSummary extends Issue {
 
 /** The issues of one newsletter (or all), newest first, with their counts once sending. */
 export async function listIssues(db: Kysely<Database>, options: { newsletter?: string; limit?: number } = {}): Promise<IssueSummary[]> {
-  let query = db.selectFrom('newsletter_issues').selectAll().orderBy('created_at', 'desc').limit(options.limit ?? 100);
+  let query = db
+    .selectFrom('newsletter_issues')
+    .selectAll()
+    .orderBy('created_at', 'desc')
+    .limit(options.limit ?? 100);
   if (options.newsletter) query = query.where('newsletter', '=', options.newsletter);
   const rows = await query.execute();
   return Promise.all(rows.map(async (r) => ({ ...toIssue(r), stats: r.queued_at ? await issueStats(db, r.id) : null })));
@@ -360,7 +396,8 @@ export interface ArchivedIssue {
   forShareholders: boolean;
 }
 
-const restrictedIssue = (newsletter: string, segment: Segment) => findNewsletter(newsletter)?.audience === 'supporters' || segment === 'supporters' || segment === 'shareholders';
+const restrictedIssue = (newsletter: string, segment: Segment) =>
+  findNewsletter(newsletter)?.audience === 'supporters' || segment === 'supporters' || segment === 'shareholders';
 
 /** The archive of one newsletter: every issue whose send has started, newest first. */
 export async function archiveOf(db: Kysely<Database>, newsletter: string): Promise<ArchivedIssue[]> {
@@ -371,7 +408,15 @@ export async function archiveOf(db: Kysely<Database>, newsletter: string): Promi
     .where('status', 'in', ['sending', 'sent'])
     .orderBy('number', 'desc')
     .execute();
-  return rows.map((r) => ({ newsletter: r.newsletter, number: Number(r.number), subject: r.subject, preheader: r.preheader, sentAt: new Date(r.queued_at!), restricted: restrictedIssue(r.newsletter, r.segment), forShareholders: r.segment === 'shareholders' }));
+  return rows.map((r) => ({
+    newsletter: r.newsletter,
+    number: Number(r.number),
+    subject: r.subject,
+    preheader: r.preheader,
+    sentAt: new Date(r.queued_at!),
+    restricted: restrictedIssue(r.newsletter, r.segment),
+    forShareholders: r.segment === 'shareholders',
+  }));
 }
 
 export interface WebIssue extends ArchivedIssue {
@@ -391,7 +436,10 @@ export async function webIssue(db: Kysely<Database>, newsletter: string, number:
     .where('status', 'in', ['sending', 'sent'])
     .executeTakeFirst();
   if (!r || !r.mail_stories) return undefined;
-  const stories = (JSON.parse(r.mail_stories) as (Omit<StoryCard, 'published'> & { published: string })[]).map((s) => ({ ...s, published: new Date(s.published) }));
+  const stories = (JSON.parse(r.mail_stories) as (Omit<StoryCard, 'published'> & { published: string })[]).map((s) => ({
+    ...s,
+    published: new Date(s.published),
+  }));
   return {
     newsletter: r.newsletter,
     number: Number(r.number),
@@ -407,7 +455,9 @@ export async function webIssue(db: Kysely<Database>, newsletter: string, number:
 }
 
 /** The newsletters with the number of issues in their archive. */
-export async function archiveIndex(db: Kysely<Database>): Promise<{ id: string; name: string; description: string; cadence: string; audience: string; issues: number; last: Date | null }[]> {
+export async function archiveIndex(
+  db: Kysely<Database>,
+): Promise<{ id: string; name: string; description: string; cadence: string; audience: string; issues: number; last: Date | null }[]> {
   const rows = await db
     .selectFrom('newsletter_issues')
     .select(['newsletter', (eb) => eb.fn.countAll<number>().as('n'), (eb) => eb.fn.max<string>('queued_at').as('last')])
@@ -416,6 +466,14 @@ export async function archiveIndex(db: Kysely<Database>): Promise<{ id: string; 
     .execute();
   return NEWSLETTERS.map((n) => {
     const r = rows.find((x) => x.newsletter === n.id);
-    return { id: n.id, name: n.name, description: n.description, cadence: n.cadence, audience: n.audience, issues: Number(r?.n ?? 0), last: r?.last ? new Date(r.last) : null };
+    return {
+      id: n.id,
+      name: n.name,
+      description: n.description,
+      cadence: n.cadence,
+      audience: n.audience,
+      issues: Number(r?.n ?? 0),
+      last: r?.last ? new Date(r.last) : null,
+    };
   });
 }

@@ -14,7 +14,12 @@ export const CONFIRMATION_MAIL = jobType({
 export const WELCOME_MAIL = jobType({ kind: 'newsletter.welcome-mail', schema: z.object({ subscriberId: z.string().min(1) }), maxAttempts: 5 });
 
 /** Start the send of an issue at its due time: fix its recipients and queue its batches. `version` names the schedule it was queued by. */
-export const SEND_ISSUE = jobType({ kind: 'newsletter.send-issue', schema: z.object({ issueId: z.string().min(1), version: z.number().int().min(1) }), maxAttempts: 8, timeoutMs: 10 * 60_000 });
+export const SEND_ISSUE = jobType({
+  kind: 'newsletter.send-issue',
+  schema: z.object({ issueId: z.string().min(1), version: z.number().int().min(1) }),
+  maxAttempts: 8,
+  timeoutMs: 10 * 60_000,
+});
 
 /** Deliver one batch of an issue's recipients (no address in the payload: the rows say who). */
 export const DELIVER_BATCH = jobType({
@@ -26,4 +31,8 @@ export const DELIVER_BATCH = jobType({
 });
 
 /** Erase the sign-ups never confirmed (privacy page: 30 days) and the deliveries of issues sent 13 months ago; each run queues the next day's. */
-export const PURGE_UNCONFIRMED = jobType({ kind: 'newsletter.purge-unconfirmed', schema: z.object({ day: z.string().regex(/^\d{4}-\d{2}-\d{2}$/) }), maxAttempts: 5 });
+export const PURGE_UNCONFIRMED = jobType({
+  kind: 'newsletter.purge-unconfirmed',
+  schema: z.object({ day: z.string().regex(/^\d{4}-\d{2}-\d{2}$/) }),
+  maxAttempts: 5,
+});

@@ -13,7 +13,13 @@ export function preferencesUrl(siteUrl: URL, unsubscribeToken: string): URL {
 }
 
 /** ASCII words for a header's display phrase (List-Id's must not need encoding). */
-const asciiPhrase = (text: string) => text.normalize('NFD').replace(/[\u0300-\u036f]/g, '').replace(/[’‘]/g, "'").replace(/[^A-Za-z0-9 '.-]/g, '').trim();
+const asciiPhrase = (text: string) =>
+  text
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .replace(/[’‘]/g, "'")
+    .replace(/[^A-Za-z0-9 '.-]/g, '')
+    .trim();
 
 /**
  * Headers every newsletter mail carries (RFC 2369, 2919, 8058): List-Unsubscribe with an https
@@ -58,11 +64,22 @@ export function namesList(names: readonly string[]): string {
   return names.length <= 1 ? (names[0] ?? '') : `${names.slice(0, -1).join(', ')} et ${names.at(-1)}`;
 }
 
-export function newsletterConfirmMail({ siteUrl, token, unsubscribeToken, newsletters }: { siteUrl: URL; token: string; unsubscribeToken: string; newsletters: readonly string[] }): MailContent {
+export function newsletterConfirmMail({
+  siteUrl,
+  token,
+  unsubscribeToken,
+  newsletters,
+}: {
+  siteUrl: URL;
+  token: string;
+  unsubscribeToken: string;
+  newsletters: readonly string[];
+}): MailContent {
   return newsletterMail('newsletter-confirm', {
     siteUrl,
     unsubscribeToken,
-    subject: newsletters.length === 1 ? `Confirmez votre inscription ${beforeName('à', newsletters[0]!)}` : 'Confirmez votre inscription à nos lettres d’information',
+    subject:
+      newsletters.length === 1 ? `Confirmez votre inscription ${beforeName('à', newsletters[0]!)}` : 'Confirmez votre inscription à nos lettres d’information',
     heading: 'Confirmez votre inscription',
     preheader: `Un clic pour recevoir ${namesList(newsletters)}.`,
     blocks: [
@@ -72,27 +89,51 @@ export function newsletterConfirmMail({ siteUrl, token, unsubscribeToken, newsle
         text: ['Merci de votre intérêt pour Contrechamp ! Pour recevoir ', { strong: namesList(newsletters) }, ', confirmez votre adresse.'],
       },
       { kind: 'action', label: 'Confirmer mon inscription', url: siteLink(siteUrl, '/mailinglist/confirm', { token }) },
-      { kind: 'paragraph', text: 'Si vous n’êtes pas à l’origine de cette inscription, ignorez ce message : sans confirmation, vous ne recevrez rien de notre part.' },
+      {
+        kind: 'paragraph',
+        text: 'Si vous n’êtes pas à l’origine de cette inscription, ignorez ce message : sans confirmation, vous ne recevrez rien de notre part.',
+      },
     ],
     reason: `Vous recevez ce message parce que cette adresse a été inscrite aux lettres d’information de Contrechamp sur ${siteUrl.host}.`,
   });
 }
 
-export function newsletterWelcomeMail({ siteUrl, unsubscribeToken, newsletters }: { siteUrl: URL; unsubscribeToken: string; newsletters: readonly string[] }): MailContent {
+export function newsletterWelcomeMail({
+  siteUrl,
+  unsubscribeToken,
+  newsletters,
+}: {
+  siteUrl: URL;
+  unsubscribeToken: string;
+  newsletters: readonly string[];
+}): MailContent {
   return newsletterMail('newsletter-welcome', {
     siteUrl,
     unsubscribeToken,
-    subject: newsletters.length === 1 ? `Bienvenue ${beforeName('à', newsletters[0]!).replace(/^à /, 'dans ')}` : 'Bienvenue dans les lettres d’information de Contrechamp',
+    subject:
+      newsletters.length === 1
+        ? `Bienvenue ${beforeName('à', newsletters[0]!).replace(/^à /, 'dans ')}`
+        : 'Bienvenue dans les lettres d’information de Contrechamp',
     heading: 'Bienvenue !',
     preheader: 'Votre inscription est confirmée.',
     blocks: [
       { kind: 'paragraph', text: 'Bonjour,' },
       {
         kind: 'paragraph',
-        text: ['Votre inscription est confirmée. Vous recevrez désormais ', { strong: namesList(newsletters) }, ' : nos enquêtes, nos reportages, nos émissions et nos podcasts, sans publicité.'],
+        text: [
+          'Votre inscription est confirmée. Vous recevrez désormais ',
+          { strong: namesList(newsletters) },
+          ' : nos enquêtes, nos reportages, nos émissions et nos podcasts, sans publicité.',
+        ],
       },
-      { kind: 'paragraph', text: 'Vous pouvez choisir à tout moment les lettres que vous recevez, depuis le lien « Gérer mes lettres d’information » en bas de chacune.' },
-      { kind: 'paragraph', text: 'Contrechamp ne vit que grâce à ses lectrices et à ses lecteurs : abonnements, dons, parts sociales. Si nos articles vous sont utiles, vous pouvez nous soutenir.' },
+      {
+        kind: 'paragraph',
+        text: 'Vous pouvez choisir à tout moment les lettres que vous recevez, depuis le lien « Gérer mes lettres d’information » en bas de chacune.',
+      },
+      {
+        kind: 'paragraph',
+        text: 'Contrechamp ne vit que grâce à ses lectrices et à ses lecteurs : abonnements, dons, parts sociales. Si nos articles vous sont utiles, vous pouvez nous soutenir.',
+      },
       { kind: 'action', label: 'Lire Contrechamp', url: siteLink(siteUrl, '/') },
       { kind: 'link', label: 'Nous soutenir', url: siteLink(siteUrl, '/soutenir') },
     ],

@@ -6,17 +6,46 @@
 import { describe, expect, it } from 'vitest';
 import { STORIES_MAX, type IssueStats } from './issues';
 import {
-  changeStories, composeFields, composeState, draftOf, emptyState, parisInputs, progressLine, readAction, readSchedule, statsLine, storiesField, suppressionSource,
+  changeStories,
+  composeFields,
+  composeState,
+  draftOf,
+  emptyState,
+  parisInputs,
+  progressLine,
+  readAction,
+  readSchedule,
+  statsLine,
+  storiesField,
+  suppressionSource,
 } from './newsroom-forms';
 
 const fields = (over: Record<string, string> = {}) =>
-  composeFields.parse({ form: 'compose', action: 'save', newsletter: 'hebdo', subject: 'Objet', preheader: '', intro: '', stories: '', segment: 'all', ...over });
+  composeFields.parse({
+    form: 'compose',
+    action: 'save',
+    newsletter: 'hebdo',
+    subject: 'Objet',
+    preheader: '',
+    intro: '',
+    stories: '',
+    segment: 'all',
+    ...over,
+  });
 
 const always = () => true;
 
 describe('the compose form’s state', () => {
   it('comes back as typed, the stories in order, the textarea’s CRLF as LF, the box ticked or not', () => {
-    const state = composeState(fields({ subject: '  Un objet ', intro: 'Ligne 1\r\n\r\nLigne 2', stories: ' /articles/2026/a  /breves#breve-b\n/dossiers/c ', support_block: 'on', q: '  école ' }));
+    const state = composeState(
+      fields({
+        subject: '  Un objet ',
+        intro: 'Ligne 1\r\n\r\nLigne 2',
+        stories: ' /articles/2026/a  /breves#breve-b\n/dossiers/c ',
+        support_block: 'on',
+        q: '  école ',
+      }),
+    );
     expect(state).toEqual({
       newsletter: 'hebdo',
       subject: '  Un objet ',
@@ -50,7 +79,18 @@ describe('the buttons', () => {
     expect(readAction('up:3')).toEqual({ kind: 'up', index: 3 });
     expect(readAction('down:0')).toEqual({ kind: 'down', index: 0 });
     expect(readAction('remove:11')).toEqual({ kind: 'remove', index: 11 });
-    for (const value of ['', 'delete', 'up:', 'up:-1', 'up:x', 'up:100', 'add:', 'add:https://ailleurs.example/x', 'add://ailleurs.example/x', 'add:/articles/<script>']) {
+    for (const value of [
+      '',
+      'delete',
+      'up:',
+      'up:-1',
+      'up:x',
+      'up:100',
+      'add:',
+      'add:https://ailleurs.example/x',
+      'add://ailleurs.example/x',
+      'add:/articles/<script>',
+    ]) {
       expect(readAction(value), value).toBeNull();
     }
   });
@@ -65,7 +105,12 @@ describe('adding, moving and removing stories', () => {
   });
 
   it('refuses a story the site does not publish, and one past the limit', () => {
-    expect(changeStories(three, { kind: 'add', url: '/disparu' }, () => false)).toMatchObject({ ok: false, status: 400, field: 'stories', message: 'Cet article n’existe pas (ou plus) sur le site.' });
+    expect(changeStories(three, { kind: 'add', url: '/disparu' }, () => false)).toMatchObject({
+      ok: false,
+      status: 400,
+      field: 'stories',
+      message: 'Cet article n’existe pas (ou plus) sur le site.',
+    });
     const full = Array.from({ length: STORIES_MAX }, (_, i) => `/s${i}`);
     const refused = changeStories(full, { kind: 'add', url: '/encore' }, always);
     expect(refused).toMatchObject({ ok: false, status: 400, field: 'stories' });
@@ -86,7 +131,8 @@ describe('adding, moving and removing stories', () => {
   });
 
   it('refuses a position past the list (a page older than the list)', () => {
-    for (const kind of ['up', 'down', 'remove'] as const) expect(changeStories(three, { kind, index: 3 })).toMatchObject({ ok: false, status: 400, field: 'stories' });
+    for (const kind of ['up', 'down', 'remove'] as const)
+      expect(changeStories(three, { kind, index: 3 })).toMatchObject({ ok: false, status: 400, field: 'stories' });
   });
 });
 
@@ -95,12 +141,27 @@ describe('saving a draft', () => {
 
   it('gives the issue to store, the brèves’ anchors included', () => {
     const draft = draftOf(state({ subject: '  La semaine  ', stories: ['/articles/2026/a', '/breves#breve-b'], segment: 'supporters' }));
-    expect(draft).toEqual({ ok: true, issue: { newsletter: 'hebdo', subject: 'La semaine', preheader: '', intro: '', stories: ['/articles/2026/a', '/breves#breve-b'], supportBlock: true, segment: 'supporters' } });
+    expect(draft).toEqual({
+      ok: true,
+      issue: {
+        newsletter: 'hebdo',
+        subject: 'La semaine',
+        preheader: '',
+        intro: '',
+        stories: ['/articles/2026/a', '/breves#breve-b'],
+        supportBlock: true,
+        segment: 'supporters',
+      },
+    });
   });
 
   it('names the field that is wrong, in French', () => {
     expect(draftOf(state({ subject: '   ' }))).toEqual({ ok: false, status: 400, field: 'subject', message: 'Donnez un objet au numéro.' });
-    expect(draftOf(state({ subject: 'x'.repeat(151) }))).toMatchObject({ ok: false, field: 'subject', message: 'L’objet ne doit pas dépasser 150 caractères.' });
+    expect(draftOf(state({ subject: 'x'.repeat(151) }))).toMatchObject({
+      ok: false,
+      field: 'subject',
+      message: 'L’objet ne doit pas dépasser 150 caractères.',
+    });
     expect(draftOf(state({ preheader: 'x'.repeat(201) }))).toMatchObject({ ok: false, field: 'preheader' });
     expect(draftOf(state({ intro: 'x'.repeat(20_001) }))).toMatchObject({ ok: false, field: 'intro' });
     expect(draftOf(state({ segment: 'tout-le-monde' }))).toMatchObject({ ok: false, field: 'segment', message: 'Choisissez à qui envoyer ce numéro.' });
@@ -128,12 +189,25 @@ describe('the schedule form', () => {
 });
 
 describe('the words of a send', () => {
-  const stats = (over: Partial<IssueStats> = {}): IssueStats => ({ recipients: 1210, queued: 0, sent: 1204, refused: 3, bounced: 1, complained: 0, failed: 0, skipped: 0, unsubscribed: 2, ...over });
+  const stats = (over: Partial<IssueStats> = {}): IssueStats => ({
+    recipients: 1210,
+    queued: 0,
+    sent: 1204,
+    refused: 3,
+    bounced: 1,
+    complained: 0,
+    failed: 0,
+    skipped: 0,
+    unsubscribed: 2,
+    ...over,
+  });
   const plain = (s: string) => s.replace(/\u202f/g, ' ');
 
   it('counts in French: the singular up to one', () => {
     expect(plain(statsLine(stats()))).toBe('1 204 envoyés · 3 refusés · 1 rebond · 0 plainte · 2 désinscriptions');
-    expect(plain(statsLine(stats({ sent: 1, refused: 0, bounced: 2, complained: 1, unsubscribed: 1 })))).toBe('1 envoyé · 0 refusé · 2 rebonds · 1 plainte · 1 désinscription');
+    expect(plain(statsLine(stats({ sent: 1, refused: 0, bounced: 2, complained: 1, unsubscribed: 1 })))).toBe(
+      '1 envoyé · 0 refusé · 2 rebonds · 1 plainte · 1 désinscription',
+    );
   });
 
   it('says where a send is, and the failures and skips only when there are', () => {

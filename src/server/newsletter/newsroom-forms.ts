@@ -87,7 +87,16 @@ export function emptyState(newsletter: string): ComposeState {
 }
 
 export function stateOfIssue(issue: Issue): ComposeState {
-  return { newsletter: issue.newsletter, subject: issue.subject, preheader: issue.preheader, intro: issue.intro, stories: [...issue.stories], supportBlock: issue.supportBlock, segment: issue.segment, q: '' };
+  return {
+    newsletter: issue.newsletter,
+    subject: issue.subject,
+    preheader: issue.preheader,
+    intro: issue.intro,
+    stories: [...issue.stories],
+    supportBlock: issue.supportBlock,
+    segment: issue.segment,
+    q: '',
+  };
 }
 
 /** The state the form carries. Browsers send CRLF in a textarea: kept as LF, as typed. */
@@ -107,11 +116,7 @@ export function composeState(fields: ComposeFields): ComposeState {
 /** The hidden field's value for these stories. */
 export const storiesField = (stories: readonly string[]): string => stories.join(' ');
 
-export type ComposeAction =
-  | { kind: 'save' }
-  | { kind: 'search' }
-  | { kind: 'add'; url: string }
-  | { kind: 'up' | 'down' | 'remove'; index: number };
+export type ComposeAction = { kind: 'save' } | { kind: 'search' } | { kind: 'add'; url: string } | { kind: 'up' | 'down' | 'remove'; index: number };
 
 /** The button pressed, or null for a value no button of the form has. */
 export function readAction(value: string): ComposeAction | null {
@@ -172,9 +177,7 @@ export function draftOf(state: ComposeState): { ok: true; issue: IssueInput } | 
   return { ok: false, status: 400, message: issue.message, field };
 }
 
-export type ComposeOutcome =
-  | { kind: 'saved'; id: string; created: boolean }
-  | { kind: 'form'; state: ComposeState; failure?: FormFailure };
+export type ComposeOutcome = { kind: 'saved'; id: string; created: boolean } | { kind: 'form'; state: ComposeState; failure?: FormFailure };
 
 /**
  * One press of a compose form's button: the form again (changed, or with what is wrong), or
@@ -189,7 +192,8 @@ export async function composeStep(
   if (input.issue) state.newsletter = input.issue.newsletter;
   const action = readAction(input.fields.action);
   if (!action) return { kind: 'form', state, failure: { status: 400, message: 'Bouton inconnu : rechargez la page.' } };
-  if (!findNewsletter(state.newsletter)) return { kind: 'form', state, failure: { status: 400, message: 'Choisissez une lettre d’information.', field: 'newsletter' } };
+  if (!findNewsletter(state.newsletter))
+    return { kind: 'form', state, failure: { status: 400, message: 'Choisissez une lettre d’information.', field: 'newsletter' } };
   if (action.kind === 'search') return { kind: 'form', state };
   if (action.kind !== 'save') {
     const changed = changeStories(state.stories, action);
@@ -285,7 +289,8 @@ export function suppressionSource(source: string): string {
   if (source === 'relay') return 'Refus du serveur d’envoi';
   if (source === 'staff') return 'L’équipe';
   const webhook = /^webhook:(.+)$/.exec(source);
-  if (webhook) return webhook[1] === 'generic' ? 'Signalement du relais d’envoi' : `Signalement de ${webhook[1]!.charAt(0).toUpperCase()}${webhook[1]!.slice(1)}`;
+  if (webhook)
+    return webhook[1] === 'generic' ? 'Signalement du relais d’envoi' : `Signalement de ${webhook[1]!.charAt(0).toUpperCase()}${webhook[1]!.slice(1)}`;
   return source;
 }
 

@@ -42,14 +42,22 @@ describe('what the reader’s pages say', () => {
 describeEachDialect('newsletter reader', (kind) => {
   let test: TestDatabase;
   const clock = fakeClock();
-  beforeAll(async () => { test = await createTestDatabase(kind); });
-  afterAll(async () => { await test.close(); });
+  beforeAll(async () => {
+    test = await createTestDatabase(kind);
+  });
+  afterAll(async () => {
+    await test.close();
+  });
 
   it('knows a suppressed address, whatever its case, until staff lift it', async () => {
     await suppress(test.db, { email: 'rebond@exemple.fr', reason: 'hard_bounce', source: 'relay', detail: '550', now: clock.now() });
     expect(await isSuppressedAddress(test.db, 'Rebond@Exemple.fr')).toBe(true);
     expect(await isSuppressedAddress(test.db, 'autre@exemple.fr')).toBe(false);
-    await test.db.updateTable('newsletter_suppressions').set({ lifted_at: clock.now().toISOString(), lifted_by: 'staff' }).where('email', '=', 'rebond@exemple.fr').execute();
+    await test.db
+      .updateTable('newsletter_suppressions')
+      .set({ lifted_at: clock.now().toISOString(), lifted_by: 'staff' })
+      .where('email', '=', 'rebond@exemple.fr')
+      .execute();
     expect(await isSuppressedAddress(test.db, 'rebond@exemple.fr')).toBe(false);
   });
 

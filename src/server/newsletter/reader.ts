@@ -44,7 +44,9 @@ export function newsletterNames(ids: readonly string[]): string {
 /** « Vous ne recevrez plus L’Hebdo. », or every newsletter when none (or an unknown one) is named. */
 export function leftMessage(newsletter?: string | null): string {
   const left = newsletter ? findNewsletter(newsletter) : undefined;
-  return left ? `C’est fait : vous ne recevrez plus ${left.name}. Vos autres lettres ne changent pas.` : 'C’est fait : vous ne recevrez plus aucune de nos lettres d’information.';
+  return left
+    ? `C’est fait : vous ne recevrez plus ${left.name}. Vos autres lettres ne changent pas.`
+    : 'C’est fait : vous ne recevrez plus aucune de nos lettres d’information.';
 }
 
 /** The unsubscribe page's question, before the click. */
@@ -52,17 +54,27 @@ export function leaveQuestion(newsletter?: string | null): { title: string; intr
   const left = newsletter ? findNewsletter(newsletter) : undefined;
   return left
     ? { title: `Me désinscrire ${beforeName('de', left.name)}`, intro: `Vous ne recevrez plus ${left.name}. Vos autres lettres d’information ne changent pas.` }
-    : { title: 'Me désinscrire de toutes les lettres', intro: 'Vous ne recevrez plus aucune de nos lettres d’information. Vous pourrez vous réinscrire à tout moment.' };
+    : {
+        title: 'Me désinscrire de toutes les lettres',
+        intro: 'Vous ne recevrez plus aucune de nos lettres d’information. Vous pourrez vous réinscrire à tout moment.',
+      };
 }
 
 /** What the preferences page says after a save. */
 export function preferencesSavedMessage(ids: readonly string[]): string {
-  return ids.length === 0 ? 'C’est enregistré : vous ne recevrez plus aucune de nos lettres d’information.' : `C’est enregistré : vous recevrez ${newsletterNames(ids)}.`;
+  return ids.length === 0
+    ? 'C’est enregistré : vous ne recevrez plus aucune de nos lettres d’information.'
+    : `C’est enregistré : vous recevrez ${newsletterNames(ids)}.`;
 }
 
 /** Is this address on the suppression list (hard bounce, complaint, repeated soft bounces), not lifted? */
 export async function isSuppressedAddress(db: Kysely<Database>, email: string): Promise<boolean> {
-  const row = await db.selectFrom('newsletter_suppressions').select('email').where('email', '=', normaliseEmail(email)).where('lifted_at', 'is', null).executeTakeFirst();
+  const row = await db
+    .selectFrom('newsletter_suppressions')
+    .select('email')
+    .where('email', '=', normaliseEmail(email))
+    .where('lifted_at', 'is', null)
+    .executeTakeFirst();
   return row !== undefined;
 }
 
@@ -71,7 +83,11 @@ export async function isSuppressedAddress(db: Kysely<Database>, email: string): 
  * (then a signed-in account that supports the newspaper now), or to sociétaires only (then a
  * signed-in sociétaire).
  */
-export async function mayReadIssue(deps: Pick<ServerDeps, 'db' | 'clock'>, issue: { restricted: boolean; forShareholders?: boolean }, email: string | null | undefined): Promise<boolean> {
+export async function mayReadIssue(
+  deps: Pick<ServerDeps, 'db' | 'clock'>,
+  issue: { restricted: boolean; forShareholders?: boolean },
+  email: string | null | undefined,
+): Promise<boolean> {
   if (!issue.restricted) return true;
   if (!email) return false;
   if (issue.forShareholders) return isShareholderAddress(deps.db, normaliseEmail(email), deps.clock.now());

@@ -51,10 +51,34 @@ describe('the generic relay webhook', () => {
     expect(verifyGeneric(raw)).toEqual({
       ok: true,
       events: [
-        { provider: 'generic', eventId: 'evt-1', kind: 'hard_bounce', email: 'lectrice@exemple.fr', messageId: '0196f3a2-7c1e-7b7a-9d0e-2b1f4c5a6e01@contrechamp.media', at: new Date('2026-11-28T08:29:00Z'), detail: '550 5.1.1' },
-        { provider: 'generic', eventId: 'evt-2', kind: 'soft_bounce', email: 'lectrice@exemple.fr', messageId: '0196f3a2-7c1e-7b7a-9d0e-2b1f4c5a6e01@contrechamp.media', at: new Date('2026-11-28T08:29:00Z'), detail: '452 4.2.2 Mailbox full' },
+        {
+          provider: 'generic',
+          eventId: 'evt-1',
+          kind: 'hard_bounce',
+          email: 'lectrice@exemple.fr',
+          messageId: '0196f3a2-7c1e-7b7a-9d0e-2b1f4c5a6e01@contrechamp.media',
+          at: new Date('2026-11-28T08:29:00Z'),
+          detail: '550 5.1.1',
+        },
+        {
+          provider: 'generic',
+          eventId: 'evt-2',
+          kind: 'soft_bounce',
+          email: 'lectrice@exemple.fr',
+          messageId: '0196f3a2-7c1e-7b7a-9d0e-2b1f4c5a6e01@contrechamp.media',
+          at: new Date('2026-11-28T08:29:00Z'),
+          detail: '452 4.2.2 Mailbox full',
+        },
         { provider: 'generic', eventId: 'evt-3', kind: 'complaint', email: 'lectrice@exemple.fr', at: new Date('2026-11-28T08:29:00Z'), detail: 'complaint' },
-        { provider: 'generic', eventId: 'evt-4', kind: 'unsubscribe', email: 'lectrice@exemple.fr', messageId: '0196f3a2-7c1e-7b7a-9d0e-2b1f4c5a6e01@contrechamp.media', at: new Date('2026-11-28T08:29:00Z'), detail: 'List-Unsubscribe' },
+        {
+          provider: 'generic',
+          eventId: 'evt-4',
+          kind: 'unsubscribe',
+          email: 'lectrice@exemple.fr',
+          messageId: '0196f3a2-7c1e-7b7a-9d0e-2b1f4c5a6e01@contrechamp.media',
+          at: new Date('2026-11-28T08:29:00Z'),
+          detail: 'List-Unsubscribe',
+        },
       ],
     });
   });
@@ -70,7 +94,11 @@ describe('the generic relay webhook', () => {
   });
 
   it('refuses a request without the signature header (401)', () => {
-    expect(verifyGeneric(batch(event()), null)).toEqual({ ok: false, status: 401, message: 'Notification non signée : l’en-tête X-Contrechamp-Signature est requis.' });
+    expect(verifyGeneric(batch(event()), null)).toEqual({
+      ok: false,
+      status: 401,
+      message: 'Notification non signée : l’en-tête X-Contrechamp-Signature est requis.',
+    });
   });
 
   it('refuses a tampered body, another key, another timestamp or a malformed header (401, « Signature invalide. »)', () => {
@@ -102,18 +130,39 @@ describe('the generic relay webhook', () => {
     const refusal = (raw: string) => verifyGeneric(raw);
     expect(refusal('{"events": [')).toEqual({ ok: false, status: 400, message: 'Notification illisible : JSON invalide.' });
     expect(refusal('{}')).toMatchObject({ ok: false, status: 400, message: expect.stringMatching(/^Champ « events » : /) });
-    expect(refusal(batch(event({ type: 'opened' })))).toMatchObject({ ok: false, status: 400, message: expect.stringMatching(/^Champ « events\.0\.type » : /) });
-    expect(refusal(batch(event(), event({ severity: undefined })))).toMatchObject({ ok: false, status: 400, message: expect.stringMatching(/^Champ « events\.1\.severity » : /) });
-    expect(refusal(batch(event({ recipient: 'pas une adresse' })))).toEqual({ ok: false, status: 400, message: 'Champ « events.0.recipient » : adresse électronique invalide.' });
-    expect(refusal(batch(event({ timestamp: '28/11/2026' })))).toEqual({ ok: false, status: 400, message: 'Champ « events.0.timestamp » : date ISO 8601 attendue (par exemple 2026-11-28T09:30:00Z).' });
+    expect(refusal(batch(event({ type: 'opened' })))).toMatchObject({
+      ok: false,
+      status: 400,
+      message: expect.stringMatching(/^Champ « events\.0\.type » : /),
+    });
+    expect(refusal(batch(event(), event({ severity: undefined })))).toMatchObject({
+      ok: false,
+      status: 400,
+      message: expect.stringMatching(/^Champ « events\.1\.severity » : /),
+    });
+    expect(refusal(batch(event({ recipient: 'pas une adresse' })))).toEqual({
+      ok: false,
+      status: 400,
+      message: 'Champ « events.0.recipient » : adresse électronique invalide.',
+    });
+    expect(refusal(batch(event({ timestamp: '28/11/2026' })))).toEqual({
+      ok: false,
+      status: 400,
+      message: 'Champ « events.0.timestamp » : date ISO 8601 attendue (par exemple 2026-11-28T09:30:00Z).',
+    });
     expect(refusal(batch(event({ id: '' })))).toMatchObject({ ok: false, status: 400, message: expect.stringMatching(/^Champ « events\.0\.id » : /) });
   });
 
   it('takes at most 1000 events and 1 MB', () => {
-    const events = (n: number) => Array.from({ length: n }, (_, i) => ({ id: `e${i}`, type: 'complaint', recipient: 'a@b.fr', timestamp: '2026-11-28T09:00:00Z' }));
+    const events = (n: number) =>
+      Array.from({ length: n }, (_, i) => ({ id: `e${i}`, type: 'complaint', recipient: 'a@b.fr', timestamp: '2026-11-28T09:00:00Z' }));
     const full = JSON.stringify({ events: events(1000) });
     expect(verifyGeneric(full)).toMatchObject({ ok: true, events: { length: 1000 } });
-    expect(verifyGeneric(JSON.stringify({ events: events(1001) }))).toEqual({ ok: false, status: 400, message: 'Champ « events » : au plus 1000 événements par notification.' });
+    expect(verifyGeneric(JSON.stringify({ events: events(1001) }))).toEqual({
+      ok: false,
+      status: 400,
+      message: 'Champ « events » : au plus 1000 événements par notification.',
+    });
     const huge = batch(event({ description: 'x'.repeat(MAX_BODY_BYTES.generic) }));
     expect(verifyGeneric(huge)).toEqual({ ok: false, status: 400, message: 'Notification trop volumineuse (au plus 1 Mo).' });
   });
@@ -121,18 +170,61 @@ describe('the generic relay webhook', () => {
 
 describe('the Mailgun webhook, on the samples Mailgun publishes', () => {
   it.each<[string, Omit<RelayEvent, 'provider'>]>([
-    ['failed-permanent', { eventId: 'pl271FzxTTmGRW8Uj3dUWw', kind: 'hard_bounce', email: 'slava@mailgun.com', messageId: '20180622211249.1.2A6098970A380E12@example.org', at: new Date(1529701969818), detail: '605 (suppress-bounce)' }],
-    ['failed-permanent-delayed-bounce', { eventId: 'ZDMqRgjLTDi6rQcy7K60aA', kind: 'hard_bounce', email: 'christest123@test.com', messageId: '20221019211537.93011d31ea99c5a8@test.com', at: new Date(1666214138404), detail: '550 5.1.1 (generic)' }],
-    ['complained', { eventId: 'ncV2XwymRUKbPek_MIM-Gw', kind: 'complaint', email: 'foo@example.com', messageId: '20130718032413.263EE2E0926@example.com', at: new Date(1377214260049), detail: 'complained' }],
-    ['unsubscribed', { eventId: 'W3X4JOhFT-OZidZGKKr9iA', kind: 'unsubscribe', email: 'recipient@example.com', messageId: '20130822232216.13966.79700@samples.mailgun.org', at: new Date(1377213791421), detail: 'unsubscribed' }],
+    [
+      'failed-permanent',
+      {
+        eventId: 'pl271FzxTTmGRW8Uj3dUWw',
+        kind: 'hard_bounce',
+        email: 'slava@mailgun.com',
+        messageId: '20180622211249.1.2A6098970A380E12@example.org',
+        at: new Date(1529701969818),
+        detail: '605 (suppress-bounce)',
+      },
+    ],
+    [
+      'failed-permanent-delayed-bounce',
+      {
+        eventId: 'ZDMqRgjLTDi6rQcy7K60aA',
+        kind: 'hard_bounce',
+        email: 'christest123@test.com',
+        messageId: '20221019211537.93011d31ea99c5a8@test.com',
+        at: new Date(1666214138404),
+        detail: '550 5.1.1 (generic)',
+      },
+    ],
+    [
+      'complained',
+      {
+        eventId: 'ncV2XwymRUKbPek_MIM-Gw',
+        kind: 'complaint',
+        email: 'foo@example.com',
+        messageId: '20130718032413.263EE2E0926@example.com',
+        at: new Date(1377214260049),
+        detail: 'complained',
+      },
+    ],
+    [
+      'unsubscribed',
+      {
+        eventId: 'W3X4JOhFT-OZidZGKKr9iA',
+        kind: 'unsubscribe',
+        email: 'recipient@example.com',
+        messageId: '20130822232216.13966.79700@samples.mailgun.org',
+        at: new Date(1377213791421),
+        detail: 'unsubscribed',
+      },
+    ],
   ])('%s', (name, expected) => {
     const result = verifyMailgun(mailgunBody(name));
     expect(result).toEqual({ ok: true, events: [{ provider: 'mailgun', ...expected }] });
   });
 
-  it.each(['failed-temporary', 'delivered', 'opened', 'clicked'])('accepts %s and ignores it: Mailgun retries a temporary failure itself; opens and clicks are never tracked', (name) => {
-    expect(verifyMailgun(mailgunBody(name))).toEqual({ ok: true, events: [] });
-  });
+  it.each(['failed-temporary', 'delivered', 'opened', 'clicked'])(
+    'accepts %s and ignores it: Mailgun retries a temporary failure itself; opens and clicks are never tracked',
+    (name) => {
+      expect(verifyMailgun(mailgunBody(name))).toEqual({ ok: true, events: [] });
+    },
+  );
 
   it('refuses the samples under the signature they were published with (another key)', () => {
     expect(verifyMailgun(fixture('failed-permanent'), new Date(1529006854 * 1000))).toEqual({ ok: false, status: 401, message: 'Signature invalide.' });
@@ -149,7 +241,11 @@ describe('the Mailgun webhook, on the samples Mailgun publishes', () => {
   });
 
   it('refuses a signature more than five minutes old or ahead (401): a captured token cannot be replayed', () => {
-    expect(verifyMailgun(mailgunBody('complained', { timestamp: String(T - MAX_SKEW_SECONDS - 1) }))).toMatchObject({ ok: false, status: 401, message: expect.stringContaining('périmée') });
+    expect(verifyMailgun(mailgunBody('complained', { timestamp: String(T - MAX_SKEW_SECONDS - 1) }))).toMatchObject({
+      ok: false,
+      status: 401,
+      message: expect.stringContaining('périmée'),
+    });
     expect(verifyMailgun(mailgunBody('complained', { timestamp: String(T + MAX_SKEW_SECONDS + 1) }))).toMatchObject({ ok: false, status: 401 });
     expect(verifyMailgun(mailgunBody('complained', { timestamp: String(T - MAX_SKEW_SECONDS + 1) }))).toMatchObject({ ok: true });
   });
@@ -161,8 +257,16 @@ describe('the Mailgun webhook, on the samples Mailgun publishes', () => {
       edit(body['event-data']);
       return verifyMailgun(JSON.stringify(body));
     };
-    expect(resigned((data) => delete data.severity)).toMatchObject({ ok: false, status: 400, message: expect.stringMatching(/^Champ « event-data\.severity » : /) });
-    expect(resigned((data) => delete data.recipient)).toMatchObject({ ok: false, status: 400, message: expect.stringMatching(/^Champ « event-data\.recipient » : /) });
+    expect(resigned((data) => delete data.severity)).toMatchObject({
+      ok: false,
+      status: 400,
+      message: expect.stringMatching(/^Champ « event-data\.severity » : /),
+    });
+    expect(resigned((data) => delete data.recipient)).toMatchObject({
+      ok: false,
+      status: 400,
+      message: expect.stringMatching(/^Champ « event-data\.recipient » : /),
+    });
     expect(resigned((data) => delete data.event)).toMatchObject({ ok: false, status: 400, message: expect.stringMatching(/^Champ « event-data\.event » : /) });
   });
 
@@ -176,8 +280,14 @@ describe('the Mailgun webhook, on the samples Mailgun publishes', () => {
 describe('the webhook keys in the configuration', () => {
   it('publishes a demo key for the generic webhook in demo mode only; Mailgun has none unless configured', () => {
     expect(loadConfig({}).newsletter.webhooks).toEqual({ generic: 'demo-relay-secret', mailgun: undefined });
-    expect(loadConfig({ SITE_URL: 'https://contrechamp.media', PAYMENT_PROVIDER: 'simulated' }).newsletter.webhooks).toEqual({ generic: undefined, mailgun: undefined });
-    expect(loadConfig({ NEWSLETTER_WEBHOOK_SECRET: SECRET, MAILGUN_WEBHOOK_SIGNING_KEY: MAILGUN_KEY }).newsletter.webhooks).toEqual({ generic: SECRET, mailgun: MAILGUN_KEY });
+    expect(loadConfig({ SITE_URL: 'https://contrechamp.media', PAYMENT_PROVIDER: 'simulated' }).newsletter.webhooks).toEqual({
+      generic: undefined,
+      mailgun: undefined,
+    });
+    expect(loadConfig({ NEWSLETTER_WEBHOOK_SECRET: SECRET, MAILGUN_WEBHOOK_SIGNING_KEY: MAILGUN_KEY }).newsletter.webhooks).toEqual({
+      generic: SECRET,
+      mailgun: MAILGUN_KEY,
+    });
     expect(() => loadConfig({ NEWSLETTER_WEBHOOK_SECRET: 'changeme' })).toThrow(/NEWSLETTER_WEBHOOK_SECRET est trop faible/);
   });
 });

@@ -18,13 +18,22 @@ describeEachDialect('newsletter', (kind) => {
   const flush = () => deps.flush();
   let n = 0;
   let email: string;
-  beforeAll(async () => { test = await createTestDatabase(kind); });
-  afterAll(async () => { await test.close(); });
+  beforeAll(async () => {
+    test = await createTestDatabase(kind);
+  });
+  afterAll(async () => {
+    await test.close();
+  });
   beforeEach(async () => {
     // Work scheduled by an earlier test belongs to it.
     await test.db.deleteFrom('jobs').execute();
     sent = [];
-    const mailer: Mailer = { send: async (mail) => { sent.push(mail); return { messageId: 'x' }; } };
+    const mailer: Mailer = {
+      send: async (mail) => {
+        sent.push(mail);
+        return { messageId: 'x' };
+      },
+    };
     deps = withJobs({ db: test.db, mailer, clock: fakeClock(), siteUrl: new URL('https://contrechamp.example') });
     email = `lectrice${++n}@exemple.fr`;
   });
@@ -89,7 +98,11 @@ describeEachDialect('newsletter', (kind) => {
     await flush();
     // An older mail carried a plain 43-character secret whose SHA-256 the database kept.
     const old = 'ancienLienDeDesinscription0123456789abcdefg';
-    await test.db.updateTable('newsletter_subscribers').set({ unsubscribe_hash: createHash('sha256').update(old).digest('hex') }).where('email', '=', email).execute();
+    await test.db
+      .updateTable('newsletter_subscribers')
+      .set({ unsubscribe_hash: createHash('sha256').update(old).digest('hex') })
+      .where('email', '=', email)
+      .execute();
     const current = token(sent[1]!, 'token')!;
     const [, id, mac] = current.split('.');
     const forged = `u1.${id}.${mac!.slice(0, -2)}${mac!.endsWith('AA') ? 'AB' : 'AA'}`;
@@ -115,7 +128,18 @@ describeEachDialect('newsletter', (kind) => {
       expect((await load('unsubscribe=2')).unsubscribeTokenFor('0d8f2a1c-5b7e-4c3a-9f10-2b6d8e4a7c11')).not.toBe(link);
       for (const versions of ['unsubscribe=2', 'rate-limit=5,client-key=3']) {
         const service = await load(versions);
-        await test.db.insertInto('newsletter_subscribers').values({ id: '0d8f2a1c-5b7e-4c3a-9f10-2b6d8e4a7c11', email: `rotation-${versions.length}@exemple.fr`, status: 'confirmed', unsubscribe_hash: null, created_at: '2026-11-21T10:00:00.000Z', confirmed_at: null, unsubscribed_at: null }).execute();
+        await test.db
+          .insertInto('newsletter_subscribers')
+          .values({
+            id: '0d8f2a1c-5b7e-4c3a-9f10-2b6d8e4a7c11',
+            email: `rotation-${versions.length}@exemple.fr`,
+            status: 'confirmed',
+            unsubscribe_hash: null,
+            created_at: '2026-11-21T10:00:00.000Z',
+            confirmed_at: null,
+            unsubscribed_at: null,
+          })
+          .execute();
         expect(await service.unsubscribe(deps, { token: link })).toMatchObject({ ok: true });
         await test.db.deleteFrom('newsletter_subscribers').where('id', '=', '0d8f2a1c-5b7e-4c3a-9f10-2b6d8e4a7c11').execute();
       }
@@ -140,8 +164,29 @@ describeEachDialect('newsletter', (kind) => {
 
   it('lets a former supporter keep the supporters’ newsletter they chose, and refuses it to anyone else', async () => {
     const row = { id: '5d0c2a1c-5b7e-4c3a-9f10-2b6d8e4a7c19', email };
-    await test.db.insertInto('newsletter_subscribers').values({ id: row.id, email, status: 'confirmed', unsubscribe_hash: null, created_at: '2026-11-01T10:00:00.000Z', confirmed_at: '2026-11-01T10:00:00.000Z', unsubscribed_at: null }).execute();
-    await test.db.insertInto('newsletter_subscriptions').values({ subscriber_id: row.id, newsletter: 'coulisses', status: 'confirmed', created_at: '2026-11-01T10:00:00.000Z', confirmed_at: '2026-11-01T10:00:00.000Z', unsubscribed_at: null }).execute();
+    await test.db
+      .insertInto('newsletter_subscribers')
+      .values({
+        id: row.id,
+        email,
+        status: 'confirmed',
+        unsubscribe_hash: null,
+        created_at: '2026-11-01T10:00:00.000Z',
+        confirmed_at: '2026-11-01T10:00:00.000Z',
+        unsubscribed_at: null,
+      })
+      .execute();
+    await test.db
+      .insertInto('newsletter_subscriptions')
+      .values({
+        subscriber_id: row.id,
+        newsletter: 'coulisses',
+        status: 'confirmed',
+        created_at: '2026-11-01T10:00:00.000Z',
+        confirmed_at: '2026-11-01T10:00:00.000Z',
+        unsubscribed_at: null,
+      })
+      .execute();
     expect(await setAccountNewsletters(deps, { email, newsletters: ['coulisses', 'hebdo'] })).toEqual({ ok: true });
     expect(await setAccountNewsletters(deps, { email: `autre-${n}@exemple.fr`, newsletters: ['coulisses'] })).toMatchObject({ ok: false, status: 400 });
   });

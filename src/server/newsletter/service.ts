@@ -56,7 +56,8 @@ function subscriberOfToken(token: string): string | null {
 async function subscriberByToken(db: Kysely<Database>, token: string): Promise<{ id: string; email: string } | undefined> {
   const id = subscriberOfToken(token);
   if (id) return db.selectFrom('newsletter_subscribers').select(['id', 'email']).where('id', '=', id).executeTakeFirst();
-  if (isWellFormedSecret(token)) return db.selectFrom('newsletter_subscribers').select(['id', 'email']).where('unsubscribe_hash', '=', hashSecret(token)).executeTakeFirst();
+  if (isWellFormedSecret(token))
+    return db.selectFrom('newsletter_subscribers').select(['id', 'email']).where('unsubscribe_hash', '=', hashSecret(token)).executeTakeFirst();
   return undefined;
 }
 
@@ -77,7 +78,11 @@ function chosen(ids: readonly string[] | undefined, supporter: boolean): Result<
 /** Keeps the address's summary status: confirmed while one subscription is; else unsubscribed once it was, else pending. */
 async function refreshSummary(trx: Kysely<Database>, subscriberId: string, now: string): Promise<void> {
   const rows = await trx.selectFrom('newsletter_subscriptions').select('status').where('subscriber_id', '=', subscriberId).execute();
-  const status: NewsletterStatus = rows.some((r) => r.status === 'confirmed') ? 'confirmed' : rows.some((r) => r.status === 'unsubscribed') ? 'unsubscribed' : 'pending';
+  const status: NewsletterStatus = rows.some((r) => r.status === 'confirmed')
+    ? 'confirmed'
+    : rows.some((r) => r.status === 'unsubscribed')
+      ? 'unsubscribed'
+      : 'pending';
   const current = await trx.selectFrom('newsletter_subscribers').select(['status', 'confirmed_at']).where('id', '=', subscriberId).executeTakeFirstOrThrow();
   if (current.status === status) return;
   await trx
@@ -105,7 +110,14 @@ async function ensureSubscriber(trx: Kysely<Database>, email: string, now: strin
 async function setStatus(trx: Kysely<Database>, subscriberId: string, newsletter: string, status: NewsletterStatus, now: string): Promise<void> {
   await trx
     .insertInto('newsletter_subscriptions')
-    .values({ subscriber_id: subscriberId, newsletter, status, created_at: now, confirmed_at: status === 'confirmed' ? now : null, unsubscribed_at: status === 'unsubscribed' ? now : null })
+    .values({
+      subscriber_id: subscriberId,
+      newsletter,
+      status,
+      created_at: now,
+      confirmed_at: status === 'confirmed' ? now : null,
+      unsubscribed_at: status === 'unsubscribed' ? now : null,
+    })
     .onConflict((oc) => oc.columns(['subscriber_id', 'newsletter']).doNothing())
     .execute();
   const set =
@@ -115,7 +127,13 @@ async function setStatus(trx: Kysely<Database>, subscriberId: string, newsletter
         ? { status, unsubscribed_at: now }
         : // A request anew: its 30 days before erasure start now.
           { status, unsubscribed_at: null, created_at: now };
-  await trx.updateTable('newsletter_subscriptions').set(set).where('subscriber_id', '=', subscriberId).where('newsletter', '=', newsletter).where('status', '!=', status).execute();
+  await trx
+    .updateTable('newsletter_subscriptions')
+    .set(set)
+    .where('subscriber_id', '=', subscriberId)
+    .where('newsletter', '=', newsletter)
+    .where('status', '!=', status)
+    .execute();
 }
 
 // ——— Sign-up (public forms) ———
@@ -125,7 +143,14 @@ export async function subscribe(deps: ServerDeps, input: { email: string; client
   // The public forms offer only the newsletters open to all: supporters choose theirs signed in.
   const newsletters = chosen(input.newsletters, false);
   if (!newsletters.ok) return newsletters;
-  const limited = await limit(deps, [[NEWSLETTER_LIMITS.byClient, input.client], [NEWSLETTER_LIMITS.byEmail, emailSubject(input.email)]], 'Trop de demandes.');
+  const limited = await limit(
+    deps,
+    [
+      [NEWSLETTER_LIMITS.byClient, input.client],
+      [NEWSLETTER_LIMITS.byEmail, emailSubject(input.email)],
+    ],
+    'Trop de demandes.',
+  );
   if (limited) return limited;
   await schedule(deps, deps.db, CONFIRMATION_MAIL, { email: normaliseEmail(input.email), newsletters: newsletters.list });
   deps.jobs.wake();
@@ -143,7 +168,10 @@ export async function sendConfirmationNow(deps: ServerDeps, input: { email: stri
   const mail = await writeTransaction(deps.db, async (trx) => {
     const subscriberId = await ensureSubscriber(trx, email, now);
     const existing = new Map(
-      (await trx.selectFrom('newsletter_subscriptions').select(['newsletter', 'status']).where('subscriber_id', '=', subscriberId).execute()).map((r) => [r.newsletter, r.status]),
+      (await trx.selectFrom('newsletter_subscriptions').select(['newsletter', 'status']).where('subscriber_id', '=', subscriberId).execute()).map((r) => [
+        r.newsletter,
+        r.status,
+      ]),
     );
     const asked = ids.filter((id) => existing.get(id) !== 'confirmed');
     // Already confirmed for everything chosen: nothing to do, and nothing to tell.
@@ -164,9 +192,17 @@ export async function sendConfirmationNow(deps: ServerDeps, input: { email: stri
 export async function sendWelcomeNow(deps: ServerDeps, input: { subscriberId: string }): Promise<void> {
   const row = await deps.db.selectFrom('newsletter_subscribers').select(['email', 'status']).where('id', '=', input.subscriberId).executeTakeFirst();
   if (row?.status !== 'confirmed') return;
-  const confirmed = await deps.db.selectFrom('newsletter_subscriptions').select('newsletter').where('subscriber_id', '=', input.subscriberId).where('status', '=', 'confirmed').execute();
+  const confirmed = await deps.db
+    .selectFrom('newsletter_subscriptions')
+    .select('newsletter')
+    .where('subscriber_id', '=', input.subscriberId)
+    .where('status', '=', 'confirmed')
+    .execute();
   const names = NEWSLETTERS.filter((n) => confirmed.some((c) => c.newsletter === n.id)).map((n) => n.name);
-  await deps.mailer.send({ to: row.email, ...newsletterWelcomeMail({ siteUrl: deps.siteUrl, unsubscribeToken: unsubscribeTokenFor(input.subscriberId), newsletters: names }) });
+  await deps.mailer.send({
+    to: row.email,
+    ...newsletterWelcomeMail({ siteUrl: deps.siteUrl, unsubscribeToken: unsubscribeTokenFor(input.subscriberId), newsletters: names }),
+  });
 }
 
 const INVALID = 'Ce lien n’est plus valable. Inscrivez-vous à nouveau depuis le bas de n’importe quelle page.';
@@ -181,7 +217,12 @@ export async function confirm(deps: ServerDeps, input: { token: string }): Promi
     if (!token?.email) return null;
     const row = await trx.selectFrom('newsletter_subscribers').select('id').where('email', '=', token.email).executeTakeFirst();
     if (!row) return null;
-    await trx.updateTable('newsletter_subscriptions').set({ status: 'confirmed', confirmed_at: at, unsubscribed_at: null }).where('subscriber_id', '=', row.id).where('status', '=', 'pending').execute();
+    await trx
+      .updateTable('newsletter_subscriptions')
+      .set({ status: 'confirmed', confirmed_at: at, unsubscribed_at: null })
+      .where('subscriber_id', '=', row.id)
+      .where('status', '=', 'pending')
+      .execute();
     // A double opt-in proves the address: soft bounces counted before are forgotten.
     await trx.updateTable('newsletter_subscribers').set({ soft_bounces: 0 }).where('id', '=', row.id).execute();
     await refreshSummary(trx, row.id, at);
@@ -200,18 +241,31 @@ export async function confirm(deps: ServerDeps, input: { token: string }): Promi
  * one-click button) or from all of them. Idempotent; an unknown newsletter id unsubscribes from
  * all (the token alone authorises leaving everything).
  */
-export async function unsubscribe(deps: Pick<ServerDeps, 'db' | 'clock'>, input: { token: string; newsletter?: string | undefined }): Promise<Result<{ newsletters: string[] }>> {
+export async function unsubscribe(
+  deps: Pick<ServerDeps, 'db' | 'clock'>,
+  input: { token: string; newsletter?: string | undefined },
+): Promise<Result<{ newsletters: string[] }>> {
   const row = await subscriberByToken(deps.db, input.token);
   if (!row) return fail(400, 'Lien de désinscription invalide.');
   const now = toTimestamp(deps.clock.now());
   const only = input.newsletter && findNewsletter(input.newsletter) ? input.newsletter : undefined;
   const left = await writeTransaction(deps.db, async (trx) => {
-    let query = trx.updateTable('newsletter_subscriptions').set({ status: 'unsubscribed', unsubscribed_at: now }).where('subscriber_id', '=', row.id).where('status', '!=', 'unsubscribed');
+    let query = trx
+      .updateTable('newsletter_subscriptions')
+      .set({ status: 'unsubscribed', unsubscribed_at: now })
+      .where('subscriber_id', '=', row.id)
+      .where('status', '!=', 'unsubscribed');
     if (only) query = query.where('newsletter', '=', only);
     const changed = await query.returning('newsletter').execute();
     // An address from before the several newsletters, with no subscription row, is unsubscribed as a whole.
     await refreshSummary(trx, row.id, now);
-    if (!only) await trx.updateTable('newsletter_subscribers').set({ status: 'unsubscribed', unsubscribed_at: now }).where('id', '=', row.id).where('status', '!=', 'unsubscribed').execute();
+    if (!only)
+      await trx
+        .updateTable('newsletter_subscribers')
+        .set({ status: 'unsubscribed', unsubscribed_at: now })
+        .where('id', '=', row.id)
+        .where('status', '!=', 'unsubscribed')
+        .execute();
     return changed.map((c) => c.newsletter);
   });
   return { ok: true, newsletters: left };
@@ -239,9 +293,19 @@ export async function preferencesByToken(deps: Pick<ServerDeps, 'db' | 'clock'>,
 }
 
 async function preferencesOf(deps: Pick<ServerDeps, 'db' | 'clock'>, row: { id: string; email: string }): Promise<Preferences> {
-  const statuses = new Map((await deps.db.selectFrom('newsletter_subscriptions').select(['newsletter', 'status']).where('subscriber_id', '=', row.id).execute()).map((r) => [r.newsletter, r.status]));
+  const statuses = new Map(
+    (await deps.db.selectFrom('newsletter_subscriptions').select(['newsletter', 'status']).where('subscriber_id', '=', row.id).execute()).map((r) => [
+      r.newsletter,
+      r.status,
+    ]),
+  );
   const supporter = await isSupporterAddress(deps.db, row.email, deps.clock.now());
-  const suppressed = await deps.db.selectFrom('newsletter_suppressions').select('email').where('email', '=', row.email).where('lifted_at', 'is', null).executeTakeFirst();
+  const suppressed = await deps.db
+    .selectFrom('newsletter_suppressions')
+    .select('email')
+    .where('email', '=', row.email)
+    .where('lifted_at', 'is', null)
+    .executeTakeFirst();
   return {
     maskedEmail: maskEmail(row.email),
     newsletters: NEWSLETTERS.filter((n) => n.audience === 'everyone' || supporter || statuses.get(n.id) === 'confirmed').map((n) => ({
@@ -259,7 +323,10 @@ async function preferencesOf(deps: Pick<ServerDeps, 'db' | 'clock'>, row: { id: 
  * The preferences page's form: the address receives exactly the newsletters ticked. The link was
  * mailed to the address, which proves it: a newsletter ticked is confirmed at once.
  */
-export async function setPreferencesByToken(deps: Pick<ServerDeps, 'db' | 'clock'>, input: { token: string; newsletters: readonly string[] }): Promise<Result<{ preferences: Preferences }>> {
+export async function setPreferencesByToken(
+  deps: Pick<ServerDeps, 'db' | 'clock'>,
+  input: { token: string; newsletters: readonly string[] },
+): Promise<Result<{ preferences: Preferences }>> {
   const row = await subscriberByToken(deps.db, input.token);
   if (!row) return fail(400, 'Ce lien de gestion des lettres n’est pas valable.');
   const applied = await applyChoice(deps, row, input.newsletters);
@@ -269,22 +336,39 @@ export async function setPreferencesByToken(deps: Pick<ServerDeps, 'db' | 'clock
 
 async function applyChoice(deps: Pick<ServerDeps, 'db' | 'clock'>, row: { id: string; email: string }, wanted: readonly string[]): Promise<Result<object>> {
   const supporter = await isSupporterAddress(deps.db, row.email, deps.clock.now());
-  const before = new Map((await deps.db.selectFrom('newsletter_subscriptions').select(['newsletter', 'status']).where('subscriber_id', '=', row.id).execute()).map((r) => [r.newsletter, r.status]));
+  const before = new Map(
+    (await deps.db.selectFrom('newsletter_subscriptions').select(['newsletter', 'status']).where('subscriber_id', '=', row.id).execute()).map((r) => [
+      r.newsletter,
+      r.status,
+    ]),
+  );
   for (const id of wanted) {
     const newsletter = findNewsletter(id);
     if (!newsletter) return fail(400, 'Cette lettre d’information n’existe pas.');
     // A former supporter may keep what they chose (nothing is sent while they do not support); not take it anew.
-    if (newsletter.audience === 'supporters' && !supporter && before.get(id) !== 'confirmed') return fail(400, `« ${newsletter.name} » est réservée à nos soutiens.`);
+    if (newsletter.audience === 'supporters' && !supporter && before.get(id) !== 'confirmed')
+      return fail(400, `« ${newsletter.name} » est réservée à nos soutiens.`);
   }
   const now = toTimestamp(deps.clock.now());
   await writeTransaction(deps.db, async (trx) => {
-    const current = new Map((await trx.selectFrom('newsletter_subscriptions').select(['newsletter', 'status']).where('subscriber_id', '=', row.id).execute()).map((r) => [r.newsletter, r.status]));
+    const current = new Map(
+      (await trx.selectFrom('newsletter_subscriptions').select(['newsletter', 'status']).where('subscriber_id', '=', row.id).execute()).map((r) => [
+        r.newsletter,
+        r.status,
+      ]),
+    );
     for (const n of NEWSLETTERS) {
       if (wanted.includes(n.id)) await setStatus(trx, row.id, n.id, 'confirmed', now);
       else if (current.has(n.id)) await setStatus(trx, row.id, n.id, 'unsubscribed', now);
     }
     await refreshSummary(trx, row.id, now);
-    if (wanted.length === 0) await trx.updateTable('newsletter_subscribers').set({ status: 'unsubscribed', unsubscribed_at: now }).where('id', '=', row.id).where('status', '!=', 'unsubscribed').execute();
+    if (wanted.length === 0)
+      await trx
+        .updateTable('newsletter_subscribers')
+        .set({ status: 'unsubscribed', unsubscribed_at: now })
+        .where('id', '=', row.id)
+        .where('status', '!=', 'unsubscribed')
+        .execute();
   });
   return { ok: true };
 }
@@ -303,14 +387,23 @@ export async function accountNewsletters(deps: Pick<ServerDeps, 'db' | 'clock'>,
   const row = await deps.db.selectFrom('newsletter_subscribers').select(['id', 'email']).where('email', '=', address).executeTakeFirst();
   if (row) return (await preferencesOf(deps, row)).newsletters;
   const supporter = await isSupporterAddress(deps.db, address, deps.clock.now());
-  return NEWSLETTERS.filter((n) => n.audience === 'everyone' || supporter).map((n) => ({ id: n.id, name: n.name, description: n.description, cadence: n.cadence, status: 'none' as const }));
+  return NEWSLETTERS.filter((n) => n.audience === 'everyone' || supporter).map((n) => ({
+    id: n.id,
+    name: n.name,
+    description: n.description,
+    cadence: n.cadence,
+    status: 'none' as const,
+  }));
 }
 
 /**
  * The account's switches: a signed-in user's address is proven, so each newsletter switched on
  * is confirmed at once (no double opt-in), each switched off is unsubscribed.
  */
-export async function setAccountNewsletters(deps: Pick<ServerDeps, 'db' | 'clock'>, input: { email: string; newsletters: readonly string[] }): Promise<Result<object>> {
+export async function setAccountNewsletters(
+  deps: Pick<ServerDeps, 'db' | 'clock'>,
+  input: { email: string; newsletters: readonly string[] },
+): Promise<Result<object>> {
   const email = normaliseEmail(input.email);
   const id = await writeTransaction(deps.db, (trx) => ensureSubscriber(trx, email, toTimestamp(deps.clock.now())));
   return applyChoice(deps, { id, email }, input.newsletters);
@@ -326,9 +419,21 @@ export async function setSubscription(db: Kysely<Database>, input: { email: stri
   const now = toTimestamp(input.now);
   const subscriberId = await ensureSubscriber(db, email, now);
   if (input.subscribed) await setStatus(db, subscriberId, DEFAULT_NEWSLETTER, 'confirmed', now);
-  else await db.updateTable('newsletter_subscriptions').set({ status: 'unsubscribed', unsubscribed_at: now }).where('subscriber_id', '=', subscriberId).where('status', '!=', 'unsubscribed').execute();
+  else
+    await db
+      .updateTable('newsletter_subscriptions')
+      .set({ status: 'unsubscribed', unsubscribed_at: now })
+      .where('subscriber_id', '=', subscriberId)
+      .where('status', '!=', 'unsubscribed')
+      .execute();
   await refreshSummary(db, subscriberId, now);
-  if (!input.subscribed) await db.updateTable('newsletter_subscribers').set({ status: 'unsubscribed', unsubscribed_at: now }).where('id', '=', subscriberId).where('status', '!=', 'unsubscribed').execute();
+  if (!input.subscribed)
+    await db
+      .updateTable('newsletter_subscribers')
+      .set({ status: 'unsubscribed', unsubscribed_at: now })
+      .where('id', '=', subscriberId)
+      .where('status', '!=', 'unsubscribed')
+      .execute();
 }
 
 /** The subscription follows its owner to a new address, unless that address has its own. */
@@ -340,9 +445,17 @@ export async function followAddress(db: Kysely<Database>, input: { oldEmail: str
 
 /** What the newsletter holds about an address, for the export of a user's data. */
 export async function exportSubscription(db: Kysely<Database>, email: string) {
-  const row = await db.selectFrom('newsletter_subscribers').select(['id', 'status', 'created_at', 'confirmed_at', 'unsubscribed_at']).where('email', '=', normaliseEmail(email)).executeTakeFirst();
+  const row = await db
+    .selectFrom('newsletter_subscribers')
+    .select(['id', 'status', 'created_at', 'confirmed_at', 'unsubscribed_at'])
+    .where('email', '=', normaliseEmail(email))
+    .executeTakeFirst();
   if (!row) return null;
-  const subscriptions = await db.selectFrom('newsletter_subscriptions').select(['newsletter', 'status', 'created_at', 'confirmed_at', 'unsubscribed_at']).where('subscriber_id', '=', row.id).execute();
+  const subscriptions = await db
+    .selectFrom('newsletter_subscriptions')
+    .select(['newsletter', 'status', 'created_at', 'confirmed_at', 'unsubscribed_at'])
+    .where('subscriber_id', '=', row.id)
+    .execute();
   const deliveries = await db
     .selectFrom('newsletter_deliveries')
     .innerJoin('newsletter_issues', 'newsletter_issues.id', 'newsletter_deliveries.issue_id')
@@ -362,7 +475,12 @@ export async function endSubscription(db: Kysely<Database>, input: { email: stri
   const now = toTimestamp(input.now);
   const row = await db.selectFrom('newsletter_subscribers').select('id').where('email', '=', normaliseEmail(input.email)).executeTakeFirst();
   if (!row) return;
-  await db.updateTable('newsletter_subscriptions').set({ status: 'unsubscribed', unsubscribed_at: now }).where('subscriber_id', '=', row.id).where('status', '!=', 'unsubscribed').execute();
+  await db
+    .updateTable('newsletter_subscriptions')
+    .set({ status: 'unsubscribed', unsubscribed_at: now })
+    .where('subscriber_id', '=', row.id)
+    .where('status', '!=', 'unsubscribed')
+    .execute();
   await db.updateTable('newsletter_subscribers').set({ status: 'unsubscribed', unsubscribed_at: now }).where('id', '=', row.id).execute();
 }
 
@@ -397,7 +515,6 @@ export async function confirmedSubscribers(db: Kysely<Database>): Promise<Confir
   return [...byEmail.values()];
 }
 
-
 // ——— Retention: sign-ups never confirmed ———
 
 /** Sign-ups not confirmed within this many days are erased (the privacy page says 30). */
@@ -415,8 +532,26 @@ export async function purgeUnconfirmed(db: Kysely<Database>, now: Date): Promise
       .deleteFrom('newsletter_subscribers')
       .where('status', '=', 'pending')
       .where('created_at', '<', before)
-      .where((eb) => eb.not(eb.exists(eb.selectFrom('newsletter_subscriptions').select('newsletter_subscriptions.subscriber_id').whereRef('newsletter_subscriptions.subscriber_id', '=', 'newsletter_subscribers.id'))))
-      .where((eb) => eb.not(eb.exists(eb.selectFrom('newsletter_deliveries').select('newsletter_deliveries.id').whereRef('newsletter_deliveries.subscriber_id', '=', 'newsletter_subscribers.id'))))
+      .where((eb) =>
+        eb.not(
+          eb.exists(
+            eb
+              .selectFrom('newsletter_subscriptions')
+              .select('newsletter_subscriptions.subscriber_id')
+              .whereRef('newsletter_subscriptions.subscriber_id', '=', 'newsletter_subscribers.id'),
+          ),
+        ),
+      )
+      .where((eb) =>
+        eb.not(
+          eb.exists(
+            eb
+              .selectFrom('newsletter_deliveries')
+              .select('newsletter_deliveries.id')
+              .whereRef('newsletter_deliveries.subscriber_id', '=', 'newsletter_subscribers.id'),
+          ),
+        ),
+      )
       .executeTakeFirst();
     return Number(choices.numDeletedRows) + Number(addresses.numDeletedRows);
   });

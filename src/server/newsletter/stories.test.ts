@@ -3,7 +3,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
-  LEAD_MAX_LENGTH, NEWSLETTER_STORIES_FILE, catalogOf, cutLead, readStoryCatalog, searchStories, storiesByUrl,
+  LEAD_MAX_LENGTH,
+  NEWSLETTER_STORIES_FILE,
+  catalogOf,
+  cutLead,
+  readStoryCatalog,
+  searchStories,
+  storiesByUrl,
   type SerializedStoryCard,
 } from './stories';
 import { getHook } from '../../lib/process-hooks';
@@ -41,10 +47,7 @@ describe('finding a story for a newsletter issue', () => {
   });
 
   it('matches title words whatever their case and accents, newest first', () => {
-    expect(urls(searchStories('ecole', 20, catalog))).toEqual([
-      '/articles/2026/l-ecole-du-samedi',
-      '/breves/page/2#breve-ecoles-rurales',
-    ]);
+    expect(urls(searchStories('ecole', 20, catalog))).toEqual(['/articles/2026/l-ecole-du-samedi', '/breves/page/2#breve-ecoles-rurales']);
     expect(urls(searchStories('ÉCOLE', 20, catalog))).toEqual(urls(searchStories('ecole', 20, catalog)));
     // A ligature is found spelled out, and the other way round.
     expect(urls(searchStories('coeur', 20, catalog))).toEqual(['/emissions/2026/cœur-des-villes']);

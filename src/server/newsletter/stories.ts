@@ -63,17 +63,14 @@ export function cutLead(text: string, max = LEAD_MAX_LENGTH): string {
  * « ecole » finds « École » and « coeur » finds « cœur ».
  */
 export function fold(text: string): string {
-  return text
-    .normalize('NFD')
-    .replace(/\p{M}/gu, '')
-    .toLowerCase()
-    .replace(/œ/g, 'oe')
-    .replace(/æ/g, 'ae');
+  return text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase().replace(/œ/g, 'oe').replace(/æ/g, 'ae');
 }
 
 /** Folded words; apostrophes and hyphens separate them (« l’école » → « l », « ecole »). */
 function wordsOf(text: string): string[] {
-  return fold(text).split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+  return fold(text)
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter(Boolean);
 }
 
 /** The path without a trailing slash (the site answers both), and the fragment apart. */

@@ -21,14 +21,22 @@ import type { SuppressionReason } from './tables';
 export const SOFT_BOUNCE_LIMIT = 3;
 
 /** Suppresses an address for every newsletter (again, if it was lifted), in the caller's transaction. */
-export async function suppress(db: Kysely<Database>, input: { email: string; reason: SuppressionReason; source: string; detail: string; now: Date }): Promise<void> {
+export async function suppress(
+  db: Kysely<Database>,
+  input: { email: string; reason: SuppressionReason; source: string; detail: string; now: Date },
+): Promise<void> {
   const now = toTimestamp(input.now);
   const email = input.email.toLowerCase();
   const detail = input.detail.slice(0, 100);
   await db
     .insertInto('newsletter_suppressions')
     .values({ email, reason: input.reason, source: input.source, detail, created_at: now, lifted_at: null, lifted_by: null })
-    .onConflict((oc) => oc.column('email').doUpdateSet({ reason: input.reason, source: input.source, detail, created_at: now, lifted_at: null, lifted_by: null }).where('newsletter_suppressions.lifted_at', 'is not', null))
+    .onConflict((oc) =>
+      oc
+        .column('email')
+        .doUpdateSet({ reason: input.reason, source: input.source, detail, created_at: now, lifted_at: null, lifted_by: null })
+        .where('newsletter_suppressions.lifted_at', 'is not', null),
+    )
     .execute();
 }
 
@@ -41,7 +49,14 @@ export async function countSoftBounce(db: Kysely<Database>, input: { email: stri
     .where('email', '=', email)
     .returning('soft_bounces')
     .executeTakeFirst();
-  if (row && row.soft_bounces >= SOFT_BOUNCE_LIMIT) await suppress(db, { email, reason: 'soft_bounce', source: input.source, detail: `${SOFT_BOUNCE_LIMIT} rebonds temporaires (${input.detail})`, now: input.now });
+  if (row && row.soft_bounces >= SOFT_BOUNCE_LIMIT)
+    await suppress(db, {
+      email,
+      reason: 'soft_bounce',
+      source: input.source,
+      detail: `${SOFT_BOUNCE_LIMIT} rebonds temporaires (${input.detail})`,
+      now: input.now,
+    });
 }
 
 /**
@@ -64,13 +79,23 @@ export async function applyRelayEvent(deps: Pick<ServerDeps, 'db' | 'clock'>, ev
     if (!subscriber) return 'unknown';
     const source = `webhook:${event.provider}`;
     const delivery = event.messageId
-      ? await trx.selectFrom('newsletter_deliveries').select(['id', 'issue_id']).where('message_id', '=', event.messageId.replace(/^<|>$/g, '')).where('subscriber_id', '=', subscriber.id).executeTakeFirst()
+      ? await trx
+          .selectFrom('newsletter_deliveries')
+          .select(['id', 'issue_id'])
+          .where('message_id', '=', event.messageId.replace(/^<|>$/g, ''))
+          .where('subscriber_id', '=', subscriber.id)
+          .executeTakeFirst()
       : undefined;
     const at = toTimestamp(now);
     switch (event.kind) {
       case 'hard_bounce':
         await suppress(trx, { email, reason: 'hard_bounce', source, detail: event.detail, now });
-        if (delivery) await trx.updateTable('newsletter_deliveries').set({ status: 'bounced', error: event.detail.slice(0, 40), updated_at: at }).where('id', '=', delivery.id).execute();
+        if (delivery)
+          await trx
+            .updateTable('newsletter_deliveries')
+            .set({ status: 'bounced', error: event.detail.slice(0, 40), updated_at: at })
+            .where('id', '=', delivery.id)
+            .execute();
         break;
       case 'soft_bounce':
         await countSoftBounce(trx, { email, source, detail: event.detail, now });
@@ -82,12 +107,24 @@ export async function applyRelayEvent(deps: Pick<ServerDeps, 'db' | 'clock'>, ev
       case 'unsubscribe': {
         // From the relay's own unsubscribe link, or a mail to the List-Unsubscribe mailto address:
         // the newsletter of the message when it is known, else all.
-        const issue = delivery ? await trx.selectFrom('newsletter_issues').select('newsletter').where('id', '=', delivery.issue_id).executeTakeFirst() : undefined;
-        let query = trx.updateTable('newsletter_subscriptions').set({ status: 'unsubscribed', unsubscribed_at: at }).where('subscriber_id', '=', subscriber.id).where('status', '!=', 'unsubscribed');
+        const issue = delivery
+          ? await trx.selectFrom('newsletter_issues').select('newsletter').where('id', '=', delivery.issue_id).executeTakeFirst()
+          : undefined;
+        let query = trx
+          .updateTable('newsletter_subscriptions')
+          .set({ status: 'unsubscribed', unsubscribed_at: at })
+          .where('subscriber_id', '=', subscriber.id)
+          .where('status', '!=', 'unsubscribed');
         if (issue) query = query.where('newsletter', '=', issue.newsletter);
         await query.execute();
-        const left = await trx.selectFrom('newsletter_subscriptions').select('newsletter').where('subscriber_id', '=', subscriber.id).where('status', '=', 'confirmed').executeTakeFirst();
-        if (!left) await trx.updateTable('newsletter_subscribers').set({ status: 'unsubscribed', unsubscribed_at: at }).where('id', '=', subscriber.id).execute();
+        const left = await trx
+          .selectFrom('newsletter_subscriptions')
+          .select('newsletter')
+          .where('subscriber_id', '=', subscriber.id)
+          .where('status', '=', 'confirmed')
+          .executeTakeFirst();
+        if (!left)
+          await trx.updateTable('newsletter_subscribers').set({ status: 'unsubscribed', unsubscribed_at: at }).where('id', '=', subscriber.id).execute();
         break;
       }
     }
@@ -101,7 +138,18 @@ export async function applyRelayEvent(deps: Pick<ServerDeps, 'db' | 'clock'>, ev
  * « unable to route » (5.4.4) and Microsoft's « domain does not exist » (5.4.310), or the words a
  * relay's description puts for it. Matched on `detail`, which keeps codes and short reasons only.
  */
-const DEAD_DOMAIN_MARKS = ['5.1.2', '5.1.10', '5.4.4', '5.4.310', 'domain not found', 'domain name not found', 'domain does not exist', 'host not found', 'nxdomain', 'null mx'];
+const DEAD_DOMAIN_MARKS = [
+  '5.1.2',
+  '5.1.10',
+  '5.4.4',
+  '5.4.310',
+  'domain not found',
+  'domain name not found',
+  'domain does not exist',
+  'host not found',
+  'nxdomain',
+  'null mx',
+];
 const DEAD_DOMAIN = /(?<![\d.])5\.(?:1\.2|1\.10|4\.4|4\.310)(?![\d])|domain (?:name )?not found|domain does not exist|host not found|nxdomain|null mx/iu;
 
 /**
@@ -136,11 +184,19 @@ export interface Suppression {
 }
 
 /** The addresses suppressed now, the most recent first, `limit` at most; `search` narrows by address. */
-export async function listSuppressions(db: Kysely<Database>, options: { search?: string; limit?: number } = {}): Promise<{ total: number; rows: Suppression[] }> {
+export async function listSuppressions(
+  db: Kysely<Database>,
+  options: { search?: string; limit?: number } = {},
+): Promise<{ total: number; rows: Suppression[] }> {
   let query = db.selectFrom('newsletter_suppressions').where('lifted_at', 'is', null);
   if (options.search) query = query.where('email', 'like', `%${options.search.toLowerCase().replace(/[%_\\]/g, '')}%`);
   const total = Number((await query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
-  const rows = await query.select(['email', 'reason', 'source', 'detail', 'created_at']).orderBy('created_at', 'desc').orderBy('email').limit(options.limit ?? 100).execute();
+  const rows = await query
+    .select(['email', 'reason', 'source', 'detail', 'created_at'])
+    .orderBy('created_at', 'desc')
+    .orderBy('email')
+    .limit(options.limit ?? 100)
+    .execute();
   return { total, rows: rows.map((r) => ({ email: r.email, reason: r.reason, source: r.source, detail: r.detail, since: new Date(r.created_at) })) };
 }
 
@@ -149,7 +205,13 @@ export async function liftSuppression(deps: Pick<ServerDeps, 'db' | 'clock'>, in
   const email = input.email.trim().toLowerCase();
   const now = toTimestamp(deps.clock.now());
   const lifted = await writeTransaction(deps.db, async (trx) => {
-    const row = await trx.updateTable('newsletter_suppressions').set({ lifted_at: now, lifted_by: input.staffEmail }).where('email', '=', email).where('lifted_at', 'is', null).returning('email').executeTakeFirst();
+    const row = await trx
+      .updateTable('newsletter_suppressions')
+      .set({ lifted_at: now, lifted_by: input.staffEmail })
+      .where('email', '=', email)
+      .where('lifted_at', 'is', null)
+      .returning('email')
+      .executeTakeFirst();
     if (row) await trx.updateTable('newsletter_subscribers').set({ soft_bounces: 0 }).where('email', '=', email).execute();
     return row !== undefined;
   });

@@ -1,7 +1,18 @@
 /** Queries of the orders domain; each takes the database (or a transaction) first. */
 import type { Kysely } from 'kysely';
 import { newOrderReference } from './references';
-import { type BillingInterval, type Database, newId, type OrderPurpose, type OrderReason, type OrderRow, type OrderStatus, type PaymentMethodKind, type ProviderName, toTimestamp } from '../db/database';
+import {
+  type BillingInterval,
+  type Database,
+  newId,
+  type OrderPurpose,
+  type OrderReason,
+  type OrderRow,
+  type OrderStatus,
+  type PaymentMethodKind,
+  type ProviderName,
+  toTimestamp,
+} from '../db/database';
 
 export interface BillingAddress {
   line1: string;
@@ -176,10 +187,22 @@ export async function insertOrder(db: Kysely<Database>, input: NewOrder, now: Da
   return { order: toOrder(row), created: inserted !== undefined };
 }
 
-export async function insertOrderEvent(db: Kysely<Database>, e: { orderId: string; from: OrderStatus | null; to: OrderStatus; cause: string; providerEventId: string | null }, now: Date): Promise<void> {
+export async function insertOrderEvent(
+  db: Kysely<Database>,
+  e: { orderId: string; from: OrderStatus | null; to: OrderStatus; cause: string; providerEventId: string | null },
+  now: Date,
+): Promise<void> {
   await db
     .insertInto('order_events')
-    .values({ id: newId(), order_id: e.orderId, from_status: e.from, to_status: e.to, cause: e.cause, provider_event_id: e.providerEventId, at: toTimestamp(now) })
+    .values({
+      id: newId(),
+      order_id: e.orderId,
+      from_status: e.from,
+      to_status: e.to,
+      cause: e.cause,
+      provider_event_id: e.providerEventId,
+      at: toTimestamp(now),
+    })
     .execute();
 }
 
@@ -208,7 +231,12 @@ export async function insertOrderNote(
   for (let attempt = 0; attempt < 5; attempt++) {
     const current = await db.selectFrom('orders').select('status').where('id', '=', note.orderId).executeTakeFirst();
     if (!current) return 'unknown';
-    const held = await db.updateTable('orders').set({ updated_at: toTimestamp(now) }).where('id', '=', note.orderId).where('status', '=', current.status).executeTakeFirst();
+    const held = await db
+      .updateTable('orders')
+      .set({ updated_at: toTimestamp(now) })
+      .where('id', '=', note.orderId)
+      .where('status', '=', current.status)
+      .executeTakeFirst();
     if (held.numUpdatedRows === 0n) continue;
     if (note.oncePer) {
       const prefix = note.oncePer;
@@ -248,7 +276,12 @@ export async function orderEvents(db: Kysely<Database>, orderId: string): Promis
 }
 
 export async function setCheckoutRef(db: Kysely<Database>, orderId: string, checkoutRef: string, now: Date): Promise<void> {
-  await db.updateTable('orders').set({ checkout_ref: checkoutRef, updated_at: toTimestamp(now) }).where('id', '=', orderId).where('checkout_ref', 'is', null).execute();
+  await db
+    .updateTable('orders')
+    .set({ checkout_ref: checkoutRef, updated_at: toTimestamp(now) })
+    .where('id', '=', orderId)
+    .where('checkout_ref', 'is', null)
+    .execute();
 }
 
 export async function customerRef(db: Kysely<Database>, userId: string, provider: ProviderName): Promise<string | undefined> {

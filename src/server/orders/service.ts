@@ -16,7 +16,19 @@ import { handle, jobType, schedule } from '../jobs/schedule';
 import type { PaymentEvent } from '../payments/provider';
 import { ProviderError } from '../payments/provider';
 import { EventAhead } from '../payments/webhooks';
-import { customerRef, findOrder, findOrderByPaymentRef, insertOrderEvent, insertOrderNote, type Order, orderRefundKey, REFUND_REQUESTED, saveCustomerRef, setCheckoutRef, toOrder } from './repository';
+import {
+  customerRef,
+  findOrder,
+  findOrderByPaymentRef,
+  insertOrderEvent,
+  insertOrderNote,
+  type Order,
+  orderRefundKey,
+  REFUND_REQUESTED,
+  saveCustomerRef,
+  setCheckoutRef,
+  toOrder,
+} from './repository';
 import { canMove } from './state';
 import type { Updateable } from 'kysely';
 
@@ -75,24 +87,34 @@ export async function applyOrderEvent(trx: Kysely<Database>, event: PaymentEvent
   switch (event.type) {
     case 'payment.succeeded': {
       const target = await findOrder(trx, event.orderId);
-      if (target && ((event.amountCents !== undefined && event.amountCents !== target.amountCents) || (event.currency !== undefined && event.currency.toUpperCase() !== 'EUR'))) {
+      if (
+        target &&
+        ((event.amountCents !== undefined && event.amountCents !== target.amountCents) ||
+          (event.currency !== undefined && event.currency.toUpperCase() !== 'EUR'))
+      ) {
         // Collected for another amount than the order's: not this order's payment. Left for a person to look at.
         log.warn('payments.amount_mismatch', { eventId: event.id, orderId: target.id, expected: target.amountCents, collected: event.amountCents ?? null });
         return true;
       }
-      if (!target) return warnIfUnknown(target, event), true;
+      if (!target) return (warnIfUnknown(target, event), true);
       const order = await transitionOrder(trx, target, 'paid', {
         cause: `Paiement reçu (${event.methodLabel || 'moyen de paiement du prestataire'})`,
         providerEventId: event.id,
         now,
         set: { payment_ref: event.paymentRef, paid_at: toTimestamp(now), failure_reason: null },
       });
-      if (order) await fulfilments[order.purpose]?.paid(trx, order, { methodLabel: event.methodLabel, ...(event.subscriptionRef ? { subscriptionRef: event.subscriptionRef } : {}), ...(event.periodEnd ? { periodEnd: event.periodEnd } : {}), now });
+      if (order)
+        await fulfilments[order.purpose]?.paid(trx, order, {
+          methodLabel: event.methodLabel,
+          ...(event.subscriptionRef ? { subscriptionRef: event.subscriptionRef } : {}),
+          ...(event.periodEnd ? { periodEnd: event.periodEnd } : {}),
+          now,
+        });
       return true;
     }
     case 'payment.processing': {
       const order = await findOrder(trx, event.orderId);
-      if (!order) return warnIfUnknown(order, event), true;
+      if (!order) return (warnIfUnknown(order, event), true);
       // Only a pending order waits on its bank; a late "processing" after the outcome changes nothing.
       const marked = await trx
         .updateTable('orders')
@@ -102,13 +124,22 @@ export async function applyOrderEvent(trx: Kysely<Database>, event: PaymentEvent
         .where('submitted_at', 'is', null)
         .executeTakeFirst();
       if (marked.numUpdatedRows > 0n) {
-        await insertOrderEvent(trx, { orderId: order.id, from: 'pending', to: 'pending', cause: `Prélèvement transmis à la banque (${event.methodLabel})`, providerEventId: event.id }, now);
+        await insertOrderEvent(
+          trx,
+          { orderId: order.id, from: 'pending', to: 'pending', cause: `Prélèvement transmis à la banque (${event.methodLabel})`, providerEventId: event.id },
+          now,
+        );
         await fulfilments[order.purpose]?.processing?.(trx, order, { methodLabel: event.methodLabel, now });
       }
       return true;
     }
     case 'payment.failed': {
-      const order = await transitionOrder(trx, event.orderId, 'failed', { cause: `Paiement refusé : ${event.reason}`, providerEventId: event.id, now, set: { failure_reason: event.reason } });
+      const order = await transitionOrder(trx, event.orderId, 'failed', {
+        cause: `Paiement refusé : ${event.reason}`,
+        providerEventId: event.id,
+        now,
+        set: { failure_reason: event.reason },
+      });
       if (order) await fulfilments[order.purpose]?.failed?.(trx, order, { reason: event.reason, now });
       return true;
     }
@@ -244,7 +275,13 @@ export async function exportUserOrders(db: Kysely<Database>, userId: string) {
   const rows = await db.selectFrom('orders').selectAll().where('user_id', '=', userId).orderBy('created_at').orderBy('id').execute();
   const ids = rows.map((r) => r.id);
   const events = ids.length
-    ? await db.selectFrom('order_events').select(['order_id', 'from_status', 'to_status', 'cause', 'at']).where('order_id', 'in', ids).orderBy('at').orderBy('id').execute()
+    ? await db
+        .selectFrom('order_events')
+        .select(['order_id', 'from_status', 'to_status', 'cause', 'at'])
+        .where('order_id', 'in', ids)
+        .orderBy('at')
+        .orderBy('id')
+        .execute()
     : [];
   const customers = await db.selectFrom('payment_customers').select(['provider', 'created_at']).where('user_id', '=', userId).orderBy('created_at').execute();
   return {
@@ -292,7 +329,11 @@ export async function exportUserOrders(db: Kysely<Database>, userId: string) {
  * provider's customer goes (a later payment-method event then finds no one).
  */
 export async function detachUserOrders(db: Kysely<Database>, userId: string, now: Date): Promise<void> {
-  await db.updateTable('orders').set({ user_id: null, updated_at: toTimestamp(now) }).where('user_id', '=', userId).execute();
+  await db
+    .updateTable('orders')
+    .set({ user_id: null, updated_at: toTimestamp(now) })
+    .where('user_id', '=', userId)
+    .execute();
   await db.deleteFrom('payment_customers').where('user_id', '=', userId).execute();
 }
 
@@ -302,7 +343,11 @@ export async function detachUserOrders(db: Kysely<Database>, userId: string, now
  * not called inside the transaction that finds it. The key is a back-office refund's, so that
  * whichever comes first, one refund is made.
  */
-export const REFUND_UNWANTED = jobType({ kind: 'orders.refund-unwanted', schema: z.object({ orderId: z.string(), cause: z.string().max(300) }), maxAttempts: 20 });
+export const REFUND_UNWANTED = jobType({
+  kind: 'orders.refund-unwanted',
+  schema: z.object({ orderId: z.string(), cause: z.string().max(300) }),
+  maxAttempts: 20,
+});
 
 export function scheduleUnwantedRefund(deps: Pick<ServerDeps, 'clock'>, trx: Kysely<Database>, orderId: string, cause: string) {
   return schedule(deps, trx, REFUND_UNWANTED, { orderId, cause }, { uniqueKey: `orders.refund-unwanted:${orderId}` });
@@ -314,7 +359,9 @@ async function refundUnwanted(deps: OrderDeps, orderId: string, cause: string): 
   if (order.provider !== deps.payments.name) return log.warn('orders.refund_at_other_provider', { orderId, provider: order.provider });
   // A ProviderError throws: the job is tried again later.
   await deps.payments.refund({ paymentRef: order.paymentRef, amountCents: order.amountCents, idempotencyKey: orderRefundKey(order.id) });
-  await writeTransaction(deps.db, (trx) => insertOrderNote(trx, { orderId: order.id, cause: `${REFUND_REQUESTED} automatiquement : ${cause}`, oncePer: REFUND_REQUESTED }, deps.clock.now()));
+  await writeTransaction(deps.db, (trx) =>
+    insertOrderNote(trx, { orderId: order.id, cause: `${REFUND_REQUESTED} automatiquement : ${cause}`, oncePer: REFUND_REQUESTED }, deps.clock.now()),
+  );
   deps.jobs.wake();
 }
 
@@ -324,4 +371,3 @@ export const orderJobs = (deps: OrderDeps) => [
   }),
   handle(REFUND_UNWANTED, ({ payload }) => refundUnwanted(deps, payload.orderId, payload.cause)),
 ];
-

@@ -63,7 +63,17 @@ export type PaymentEvent =
    * `amountCents` and `currency`, when the provider says what it collected: an order moves to paid
    * only if they match it (a payment opened elsewhere, for less, names no order of ours).
    */
-  | { id: string; type: 'payment.succeeded'; orderId: string; paymentRef: string; methodLabel: string; subscriptionRef?: string; periodEnd?: Date; amountCents?: number; currency?: string }
+  | {
+      id: string;
+      type: 'payment.succeeded';
+      orderId: string;
+      paymentRef: string;
+      methodLabel: string;
+      subscriptionRef?: string;
+      periodEnd?: Date;
+      amountCents?: number;
+      currency?: string;
+    }
   /** A SEPA debit submitted to the bank: the money comes (or not) days later. */
   | { id: string; type: 'payment.processing'; orderId: string; methodLabel: string }
   | { id: string; type: 'payment.failed'; orderId: string; reason: string; final: boolean }
@@ -73,7 +83,17 @@ export type PaymentEvent =
    * provider's payload carries it (the metadata the site gave its checkout): an event about a
    * subscription whose checkout has not been told yet is then known to be early, not foreign.
    */
-  | { id: string; type: 'renewal.succeeded'; subscriptionRef: string; subscriptionId?: string; invoiceRef: string; paymentRef: string; amountCents: number; periodStart: Date; periodEnd: Date }
+  | {
+      id: string;
+      type: 'renewal.succeeded';
+      subscriptionRef: string;
+      subscriptionId?: string;
+      invoiceRef: string;
+      paymentRef: string;
+      amountCents: number;
+      periodStart: Date;
+      periodEnd: Date;
+    }
   | { id: string; type: 'renewal.failed'; subscriptionRef: string; subscriptionId?: string; invoiceRef: string; reason: string; nextAttemptAt: Date | null }
   | { id: string; type: 'subscription.ended'; subscriptionRef: string; subscriptionId?: string }
   /** `orderId`, when the payload names the order it paid (its metadata): a refund ahead of its payment is then known to be early. */
@@ -83,7 +103,15 @@ export type PaymentEvent =
    * payment method): the reader's return reads the same (`paymentMethodChange`), so that whichever
    * comes first applies it and the other finds it done. `method`, when the provider says it.
    */
-  | { id: string; type: 'payment_method.updated'; customerRef: string; subscriptionRef?: string; methodLabel: string; changeRef?: string; method?: PaymentMethodKind }
+  | {
+      id: string;
+      type: 'payment_method.updated';
+      customerRef: string;
+      subscriptionRef?: string;
+      methodLabel: string;
+      changeRef?: string;
+      method?: PaymentMethodKind;
+    }
   /** Verified but of no interest to the site; still recorded, so that its replay is recognised. */
   | { id: string; type: 'ignored'; providerType: string };
 
@@ -115,13 +143,22 @@ export interface PaymentProvider {
   /** Refunds a payment in full; the outcome comes as a `refund.succeeded` event. */
   refund(payment: { paymentRef: string; amountCents: number; idempotencyKey: string }): Promise<void>;
   /** A page of the provider where the reader changes the saved payment method. */
-  paymentMethodUrl(request: { customerRef: string; subscriptionId: string; subscriptionRef: string | null; returnUrl: string; idempotencyKey: string }): Promise<string>;
+  paymentMethodUrl(request: {
+    customerRef: string;
+    subscriptionId: string;
+    subscriptionRef: string | null;
+    returnUrl: string;
+    idempotencyKey: string;
+  }): Promise<string>;
   /**
    * The method a change made on that page saved, read when the reader comes back to `returnUrl`
    * (its notification may come later): `changeRef` is what the provider added to the return
    * address (`changement`), if anything. Null when nothing was saved (the reader gave up).
    */
-  paymentMethodChange(request: { customerRef: string; changeRef: string | null }): Promise<{ changeRef: string; methodLabel: string; method: PaymentMethodKind } | null>;
+  paymentMethodChange(request: {
+    customerRef: string;
+    changeRef: string | null;
+  }): Promise<{ changeRef: string; methodLabel: string; method: PaymentMethodKind } | null>;
   /**
    * Checks the signature over the raw body (never a re-serialised JSON) and turns the payload
    * into events. A bad or missing signature, or a stale timestamp, is a 400 and nothing else.

@@ -8,6 +8,7 @@ import { createSimulatedProvider, type SimulatedDeps } from './simulated';
 import { createStripeProvider } from './stripe';
 
 export function createPaymentProvider(deps: SimulatedDeps, settings: Config['payments']): PaymentProvider {
-  if (settings.provider === 'stripe') return createStripeProvider({ secretKey: settings.secretKey, webhookSecret: settings.webhookSecret, siteUrl: deps.siteUrl });
+  if (settings.provider === 'stripe')
+    return createStripeProvider({ secretKey: settings.secretKey, webhookSecret: settings.webhookSecret, siteUrl: deps.siteUrl });
   return createSimulatedProvider(deps, { sepaDelayMs: settings.sepaDelaySeconds * 1000 });
 }

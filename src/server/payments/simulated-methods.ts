@@ -29,7 +29,13 @@ export const TEST_CARDS: TestMethod[] = [
   { kind: 'card', number: '4242424242424242', behaviour: 'succeed', summary: 'Paiement accepté' },
   { kind: 'card', number: '4000002760003184', behaviour: 'challenge', summary: 'Authentification 3-D Secure demandée, à valider ou à refuser' },
   { kind: 'card', number: '4000000000000002', behaviour: 'decline', summary: 'Carte refusée', declineReason: 'Votre banque a refusé le paiement.' },
-  { kind: 'card', number: '4000000000009995', behaviour: 'decline', summary: 'Provision insuffisante', declineReason: 'Votre banque a refusé le paiement : provision insuffisante.' },
+  {
+    kind: 'card',
+    number: '4000000000009995',
+    behaviour: 'decline',
+    summary: 'Provision insuffisante',
+    declineReason: 'Votre banque a refusé le paiement : provision insuffisante.',
+  },
   { kind: 'card', number: '4000000000000341', behaviour: 'fail-renewals', summary: 'Premier paiement accepté, échéances suivantes refusées' },
 ];
 

@@ -59,11 +59,23 @@ export const PROMPT_DELIVERY: Delivery = { twice: false, lateMs: 0, reversed: fa
 
 const iso = z.iso.datetime().transform((v) => new Date(v));
 const wireEvent = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('payment.succeeded'), orderId: z.string(), paymentRef: z.string(), methodLabel: z.string(), amountCents: z.number().int().positive().optional() }),
+  z.object({
+    type: z.literal('payment.succeeded'),
+    orderId: z.string(),
+    paymentRef: z.string(),
+    methodLabel: z.string(),
+    amountCents: z.number().int().positive().optional(),
+  }),
   z.object({ type: z.literal('payment.processing'), orderId: z.string(), methodLabel: z.string() }),
   z.object({ type: z.literal('payment.failed'), orderId: z.string(), reason: z.string() }),
   z.object({ type: z.literal('refund.succeeded'), paymentRef: z.string(), amountCents: z.number().int().positive() }),
-  z.object({ type: z.literal('payment_method.updated'), customerRef: z.string(), methodLabel: z.string(), changeRef: z.string().optional(), method: z.enum(['card', 'sepa_debit']).optional() }),
+  z.object({
+    type: z.literal('payment_method.updated'),
+    customerRef: z.string(),
+    methodLabel: z.string(),
+    changeRef: z.string().optional(),
+    method: z.enum(['card', 'sepa_debit']).optional(),
+  }),
 ]);
 type WireData = z.infer<typeof wireEvent>;
 const envelope = z.object({ id: z.string().min(1).max(100), created: iso, data: wireEvent });
@@ -104,8 +116,16 @@ export function createSimulatedProvider(deps: SimulatedDeps, options: SimulatedO
     row: Record<string, unknown> & { idempotency_key: string },
   ): Promise<string> {
     // The idempotency key is unique: the same request twice returns the first answer.
-    await deps.db.insertInto(table).values(row as never).onConflict((oc) => oc.column('idempotency_key').doNothing()).execute();
-    const found = await (deps.db as Kysely<any>).selectFrom(table as string).select('id').where('idempotency_key', '=', row.idempotency_key).executeTakeFirstOrThrow();
+    await deps.db
+      .insertInto(table)
+      .values(row as never)
+      .onConflict((oc) => oc.column('idempotency_key').doNothing())
+      .execute();
+    const found = await (deps.db as Kysely<any>)
+      .selectFrom(table as string)
+      .select('id')
+      .where('idempotency_key', '=', row.idempotency_key)
+      .executeTakeFirstOrThrow();
     return found.id as string;
   }
 
@@ -148,7 +168,15 @@ export function createSimulatedProvider(deps: SimulatedDeps, options: SimulatedO
       await writeTransaction(deps.db, async (trx) => {
         const inserted = await trx
           .insertInto('simulated_charges')
-          .values({ id: `ch_sim_${newId()}`, idempotency_key: charge.idempotencyKey, customer_ref: charge.customerRef, order_id: charge.orderId, amount_cents: charge.amountCents, status: 'pending', created_at: toTimestamp(at) })
+          .values({
+            id: `ch_sim_${newId()}`,
+            idempotency_key: charge.idempotencyKey,
+            customer_ref: charge.customerRef,
+            order_id: charge.orderId,
+            amount_cents: charge.amountCents,
+            status: 'pending',
+            created_at: toTimestamp(at),
+          })
           .onConflict((oc) => oc.column('idempotency_key').doNothing())
           .returning('id')
           .executeTakeFirst();
@@ -156,11 +184,19 @@ export function createSimulatedProvider(deps: SimulatedDeps, options: SimulatedO
         if (!inserted) return;
         const label = customer?.method_label ?? '';
         if (behaviour === 'succeed' || behaviour === 'challenge') {
-          await notify(trx, [{ type: 'payment.succeeded', orderId: charge.orderId, paymentRef: inserted.id, methodLabel: label, amountCents: charge.amountCents }]);
+          await notify(trx, [
+            { type: 'payment.succeeded', orderId: charge.orderId, paymentRef: inserted.id, methodLabel: label, amountCents: charge.amountCents },
+          ]);
         } else if (behaviour === 'sepa-succeed' || behaviour === 'sepa-fail') {
           await notifySepa(trx, charge.orderId, inserted.id, label, behaviour, PROMPT_DELIVERY);
         } else {
-          await notify(trx, [{ type: 'payment.failed', orderId: charge.orderId, reason: customer ? 'Votre banque a refusé le paiement.' : 'Aucun moyen de paiement enregistré.' }]);
+          await notify(trx, [
+            {
+              type: 'payment.failed',
+              orderId: charge.orderId,
+              reason: customer ? 'Votre banque a refusé le paiement.' : 'Aucun moyen de paiement enregistré.',
+            },
+          ]);
         }
       });
       deps.jobs.wake();
@@ -177,12 +213,24 @@ export function createSimulatedProvider(deps: SimulatedDeps, options: SimulatedO
         // The refund's key is recorded as a charge of its own, so that a retried refund does nothing twice.
         const first = await trx
           .insertInto('simulated_charges')
-          .values({ id: `re_sim_${newId()}`, idempotency_key: idempotencyKey, customer_ref: '', order_id: paymentRef, amount_cents: amountCents, status: 'refund', created_at: toTimestamp(now()) })
+          .values({
+            id: `re_sim_${newId()}`,
+            idempotency_key: idempotencyKey,
+            customer_ref: '',
+            order_id: paymentRef,
+            amount_cents: amountCents,
+            status: 'refund',
+            created_at: toTimestamp(now()),
+          })
           .onConflict((oc) => oc.column('idempotency_key').doNothing())
           .returning('id')
           .executeTakeFirst();
         if (!first) return;
-        await trx.updateTable('simulated_charges').set((eb) => ({ refunded_cents: eb('refunded_cents', '+', amountCents) })).where('id', '=', paymentRef).execute();
+        await trx
+          .updateTable('simulated_charges')
+          .set((eb) => ({ refunded_cents: eb('refunded_cents', '+', amountCents) }))
+          .where('id', '=', paymentRef)
+          .execute();
         await notify(trx, [{ type: 'refund.succeeded', paymentRef, amountCents }]);
       });
       deps.jobs.wake();
@@ -215,7 +263,14 @@ export function createSimulatedProvider(deps: SimulatedDeps, options: SimulatedO
     async paymentMethodChange({ customerRef, changeRef }) {
       if (!changeRef) return null;
       // Only this customer's own setup, once saved: another's session id reads as nothing.
-      const session = await deps.db.selectFrom('simulated_sessions').select(['id']).where('id', '=', changeRef).where('kind', '=', 'setup').where('customer_ref', '=', customerRef).where('status', '=', 'complete').executeTakeFirst();
+      const session = await deps.db
+        .selectFrom('simulated_sessions')
+        .select(['id'])
+        .where('id', '=', changeRef)
+        .where('kind', '=', 'setup')
+        .where('customer_ref', '=', customerRef)
+        .where('status', '=', 'complete')
+        .executeTakeFirst();
       if (!session) return null;
       const customer = await deps.db.selectFrom('simulated_customers').select('method_label').where('id', '=', customerRef).executeTakeFirst();
       if (!customer?.method_label) return null;
@@ -268,7 +323,14 @@ export function createSimulatedProvider(deps: SimulatedDeps, options: SimulatedO
     }
   }
 
-  async function notifySepa(trx: Kysely<Database>, orderId: string, paymentRef: string, label: string, behaviour: 'sepa-succeed' | 'sepa-fail', delivery: Delivery): Promise<void> {
+  async function notifySepa(
+    trx: Kysely<Database>,
+    orderId: string,
+    paymentRef: string,
+    label: string,
+    behaviour: 'sepa-succeed' | 'sepa-fail',
+    delivery: Delivery,
+  ): Promise<void> {
     const outcome: WireData =
       behaviour === 'sepa-succeed'
         ? { type: 'payment.succeeded', orderId, paymentRef, methodLabel: label }
@@ -287,7 +349,14 @@ export function createSimulatedProvider(deps: SimulatedDeps, options: SimulatedO
 interface Internals {
   deps: SimulatedDeps;
   notify: (trx: Kysely<Database>, events: WireData[], delivery?: Delivery) => Promise<void>;
-  notifySepa: (trx: Kysely<Database>, orderId: string, paymentRef: string, label: string, behaviour: 'sepa-succeed' | 'sepa-fail', delivery: Delivery) => Promise<void>;
+  notifySepa: (
+    trx: Kysely<Database>,
+    orderId: string,
+    paymentRef: string,
+    label: string,
+    behaviour: 'sepa-succeed' | 'sepa-fail',
+    delivery: Delivery,
+  ) => Promise<void>;
 }
 const simulatedInternals = new WeakMap<SimulatedProvider, Internals>();
 
@@ -306,13 +375,20 @@ export async function simulatedSession(provider: SimulatedProvider, id: string):
   const { deps } = internals(provider);
   const row = await deps.db.selectFrom('simulated_sessions').selectAll().where('id', '=', id).executeTakeFirst();
   if (!row) return undefined;
-  return { id: row.id, kind: row.kind, description: row.description, amountCents: row.amount_cents, interval: row.interval, method: row.method, status: row.status, returnUrl: row.return_url };
+  return {
+    id: row.id,
+    kind: row.kind,
+    description: row.description,
+    amountCents: row.amount_cents,
+    interval: row.interval,
+    method: row.method,
+    status: row.status,
+    returnUrl: row.return_url,
+  };
 }
 
 export type SimulatedSubmission =
-  | { action: 'pay'; number: string; delivery: Delivery }
-  | { action: 'challenge'; pass: boolean; delivery: Delivery }
-  | { action: 'cancel' };
+  { action: 'pay'; number: string; delivery: Delivery } | { action: 'challenge'; pass: boolean; delivery: Delivery } | { action: 'cancel' };
 
 /**
  * What the tester did on the page. Answers where to send the browser: back to the site
@@ -330,12 +406,26 @@ export async function submitSimulatedSession(provider: SimulatedProvider, id: st
 
   if (submission.action === 'challenge') {
     if (session.status !== 'challenge') return fail(409, 'Aucune authentification n’est en attente pour ce paiement.');
-    const customer = await deps.db.selectFrom('simulated_customers').selectAll().where('id', '=', (await sessionRow(deps.db, id)).customer_ref).executeTakeFirstOrThrow();
+    const customer = await deps.db
+      .selectFrom('simulated_customers')
+      .selectAll()
+      .where('id', '=', (await sessionRow(deps.db, id)).customer_ref)
+      .executeTakeFirstOrThrow();
     await writeTransaction(deps.db, async (trx) => {
-      const moved = await trx.updateTable('simulated_sessions').set({ status: submission.pass ? 'complete' : 'failed', updated_at: at }).where('id', '=', id).where('status', '=', 'challenge').executeTakeFirst();
+      const moved = await trx
+        .updateTable('simulated_sessions')
+        .set({ status: submission.pass ? 'complete' : 'failed', updated_at: at })
+        .where('id', '=', id)
+        .where('status', '=', 'challenge')
+        .executeTakeFirst();
       if (moved.numUpdatedRows === 0n) return;
       if (!submission.pass) {
-        if (session.kind === 'payment') await notify(trx, [{ type: 'payment.failed', orderId: (await sessionRow(trx, id)).order_id ?? '', reason: 'L’authentification 3-D Secure a échoué.' }], submission.delivery);
+        if (session.kind === 'payment')
+          await notify(
+            trx,
+            [{ type: 'payment.failed', orderId: (await sessionRow(trx, id)).order_id ?? '', reason: 'L’authentification 3-D Secure a échoué.' }],
+            submission.delivery,
+          );
         return;
       }
       await settle(trx, session, customer.id, customer.method_label, submission.delivery);
@@ -359,14 +449,24 @@ export async function submitSimulatedSession(provider: SimulatedProvider, id: st
   await writeTransaction(deps.db, async (trx) => {
     // One submission wins: a second click finds the session no longer open and does nothing.
     const next = method.behaviour === 'challenge' ? 'challenge' : method.behaviour === 'decline' ? 'failed' : 'complete';
-    const moved = await trx.updateTable('simulated_sessions').set({ status: next, updated_at: at }).where('id', '=', id).where('status', '=', 'open').executeTakeFirst();
+    const moved = await trx
+      .updateTable('simulated_sessions')
+      .set({ status: next, updated_at: at })
+      .where('id', '=', id)
+      .where('status', '=', 'open')
+      .executeTakeFirst();
     if (moved.numUpdatedRows === 0n) return;
     if (method.behaviour === 'decline') {
-      if (session.kind === 'payment') await notify(trx, [{ type: 'payment.failed', orderId: row.order_id ?? '', reason: method.declineReason ?? 'Paiement refusé.' }], submission.delivery);
+      if (session.kind === 'payment')
+        await notify(trx, [{ type: 'payment.failed', orderId: row.order_id ?? '', reason: method.declineReason ?? 'Paiement refusé.' }], submission.delivery);
       return;
     }
     // The method is saved on the customer as soon as it is authorised, for the next periods.
-    await trx.updateTable('simulated_customers').set({ method_label: methodLabel(method), method_behaviour: method.behaviour }).where('id', '=', row.customer_ref).execute();
+    await trx
+      .updateTable('simulated_customers')
+      .set({ method_label: methodLabel(method), method_behaviour: method.behaviour })
+      .where('id', '=', row.customer_ref)
+      .execute();
     if (method.behaviour === 'challenge') return;
     await settle(trx, session, row.customer_ref, methodLabel(method), submission.delivery, method);
   });
@@ -374,7 +474,14 @@ export async function submitSimulatedSession(provider: SimulatedProvider, id: st
   if (method.behaviour === 'challenge') return { ok: true, redirect: `/paiement-simule/${id}` };
   return { ok: true, redirect: session.returnUrl };
 
-  async function settle(trx: Kysely<Database>, view: SimulatedSessionView, customerRef: string, label: string, delivery: Delivery, typed?: TestMethod): Promise<void> {
+  async function settle(
+    trx: Kysely<Database>,
+    view: SimulatedSessionView,
+    customerRef: string,
+    label: string,
+    delivery: Delivery,
+    typed?: TestMethod,
+  ): Promise<void> {
     const current = await sessionRow(trx, view.id);
     if (view.kind === 'setup') {
       await notify(trx, [{ type: 'payment_method.updated', customerRef, methodLabel: label, changeRef: view.id, method: 'card' }], delivery);
@@ -382,7 +489,18 @@ export async function submitSimulatedSession(provider: SimulatedProvider, id: st
     }
     const orderId = current.order_id ?? '';
     const chargeId = `ch_sim_${newId()}`;
-    await trx.insertInto('simulated_charges').values({ id: chargeId, idempotency_key: `session:${view.id}`, customer_ref: customerRef, order_id: orderId, amount_cents: view.amountCents, status: 'succeeded', created_at: at }).execute();
+    await trx
+      .insertInto('simulated_charges')
+      .values({
+        id: chargeId,
+        idempotency_key: `session:${view.id}`,
+        customer_ref: customerRef,
+        order_id: orderId,
+        amount_cents: view.amountCents,
+        status: 'succeeded',
+        created_at: at,
+      })
+      .execute();
     const behaviour = typed?.behaviour;
     if (behaviour === 'sepa-succeed' || behaviour === 'sepa-fail') await notifySepa(trx, orderId, chargeId, label, behaviour, delivery);
     else await notify(trx, [{ type: 'payment.succeeded', orderId, paymentRef: chargeId, methodLabel: label, amountCents: view.amountCents }], delivery);
@@ -399,12 +517,17 @@ function internals(provider: SimulatedProvider): Internals {
   return found;
 }
 
-export const isSimulated = (provider: PaymentProvider): provider is SimulatedProvider => provider.name === 'simulated' && simulatedInternals.has(provider as SimulatedProvider);
+export const isSimulated = (provider: PaymentProvider): provider is SimulatedProvider =>
+  provider.name === 'simulated' && simulatedInternals.has(provider as SimulatedProvider);
 
 /** Demo data only: saves a test method on a simulated customer, as if it had paid once. */
 export async function saveSimulatedMethod(db: Kysely<Database>, customerRef: string, kind: PaymentMethodKind, number: string): Promise<string> {
   const method = findTestMethod(kind, number);
   if (!method) throw new Error(`Not a test number: ${number}`);
-  await db.updateTable('simulated_customers').set({ method_label: methodLabel(method), method_behaviour: method.behaviour }).where('id', '=', customerRef).execute();
+  await db
+    .updateTable('simulated_customers')
+    .set({ method_label: methodLabel(method), method_behaviour: method.behaviour })
+    .where('id', '=', customerRef)
+    .execute();
   return methodLabel(method);
 }

@@ -18,9 +18,10 @@ const fixture = (name: string) => readFileSync(join(FIXTURES, `${name}.json`), '
 /** Delivers a body as Stripe would: signed over the exact bytes, with the stripe-signature header. */
 function deliver(payload: string, options: { secret?: string; timestamp?: number; body?: string; header?: string | null } = {}) {
   const provider = createStripeProvider({ secretKey: 'sk_test_fake', webhookSecret: SECRET, siteUrl: SITE });
-  const header = options.header === undefined
-    ? signer.webhooks.generateTestHeaderString({ payload, secret: options.secret ?? SECRET, ...(options.timestamp ? { timestamp: options.timestamp } : {}) })
-    : options.header;
+  const header =
+    options.header === undefined
+      ? signer.webhooks.generateTestHeaderString({ payload, secret: options.secret ?? SECRET, ...(options.timestamp ? { timestamp: options.timestamp } : {}) })
+      : options.header;
   const headers = new Headers({ 'content-type': 'application/json' });
   if (header !== null) headers.set('stripe-signature', header);
   return provider.parseWebhook(new TextEncoder().encode(options.body ?? payload), headers);
@@ -50,41 +51,137 @@ const at = (iso: string) => new Date(iso);
 
 describe('Stripe webhooks', () => {
   it.each<[string, PaymentEvent]>([
-    ['checkout.session.completed.payment-card', { id: 'evt_1SfA01LkdIwHu7ixcard0001', type: 'payment.succeeded', orderId: ORDER, paymentRef: 'pi_3SfA00LkdIwHu7ix0cPay001', methodLabel: 'Carte', amountCents: 5000, currency: 'eur' }],
+    [
+      'checkout.session.completed.payment-card',
+      {
+        id: 'evt_1SfA01LkdIwHu7ixcard0001',
+        type: 'payment.succeeded',
+        orderId: ORDER,
+        paymentRef: 'pi_3SfA00LkdIwHu7ix0cPay001',
+        methodLabel: 'Carte',
+        amountCents: 5000,
+        currency: 'eur',
+      },
+    ],
     // A subscription's first payment is known by its invoice: no payment intent in the payload.
-    ['checkout.session.completed.subscription-card', { id: 'evt_1SfA02LkdIwHu7ixsubs0001', type: 'payment.succeeded', orderId: ORDER, paymentRef: 'in_1SfA03LkdIwHu7ixInit0001', methodLabel: 'Carte', subscriptionRef: SUB, amountCents: 900, currency: 'eur' }],
-    ['checkout.session.completed.subscription-sepa', { id: 'evt_1SfA04LkdIwHu7ixsepa0001', type: 'payment.processing', orderId: ORDER, methodLabel: 'Prélèvement SEPA' }],
-    ['checkout.session.async_payment_succeeded', { id: 'evt_1SfA06LkdIwHu7ixsepa0002', type: 'payment.succeeded', orderId: ORDER, paymentRef: 'in_1SfA05LkdIwHu7ixInit0002', methodLabel: 'Prélèvement SEPA', subscriptionRef: SUB, amountCents: 900, currency: 'eur' }],
-    ['checkout.session.async_payment_failed', { id: 'evt_1SfA07LkdIwHu7ixsepa0003', type: 'payment.failed', orderId: ORDER, reason: 'Le prélèvement SEPA a été refusé par votre banque.', final: true }],
-    ['checkout.session.expired', { id: 'evt_1SfA09LkdIwHu7ixexpd0001', type: 'payment.failed', orderId: ORDER, reason: 'La session de paiement a expiré.', final: true }],
+    [
+      'checkout.session.completed.subscription-card',
+      {
+        id: 'evt_1SfA02LkdIwHu7ixsubs0001',
+        type: 'payment.succeeded',
+        orderId: ORDER,
+        paymentRef: 'in_1SfA03LkdIwHu7ixInit0001',
+        methodLabel: 'Carte',
+        subscriptionRef: SUB,
+        amountCents: 900,
+        currency: 'eur',
+      },
+    ],
+    [
+      'checkout.session.completed.subscription-sepa',
+      { id: 'evt_1SfA04LkdIwHu7ixsepa0001', type: 'payment.processing', orderId: ORDER, methodLabel: 'Prélèvement SEPA' },
+    ],
+    [
+      'checkout.session.async_payment_succeeded',
+      {
+        id: 'evt_1SfA06LkdIwHu7ixsepa0002',
+        type: 'payment.succeeded',
+        orderId: ORDER,
+        paymentRef: 'in_1SfA05LkdIwHu7ixInit0002',
+        methodLabel: 'Prélèvement SEPA',
+        subscriptionRef: SUB,
+        amountCents: 900,
+        currency: 'eur',
+      },
+    ],
+    [
+      'checkout.session.async_payment_failed',
+      { id: 'evt_1SfA07LkdIwHu7ixsepa0003', type: 'payment.failed', orderId: ORDER, reason: 'Le prélèvement SEPA a été refusé par votre banque.', final: true },
+    ],
+    [
+      'checkout.session.expired',
+      { id: 'evt_1SfA09LkdIwHu7ixexpd0001', type: 'payment.failed', orderId: ORDER, reason: 'La session de paiement a expiré.', final: true },
+    ],
     // The period paid is the line's (February), not the invoice's own period (January).
-    ['invoice.paid.subscription-cycle', {
-      id: 'evt_1SfB01LkdIwHu7ixrenw0001', type: 'renewal.succeeded', subscriptionRef: SUB, subscriptionId: SUBSCRIPTION_ID, invoiceRef: 'in_1SfB02LkdIwHu7ixCycle001', paymentRef: 'in_1SfB02LkdIwHu7ixCycle001',
-      amountCents: 900, periodStart: at('2026-02-01T00:00:00Z'), periodEnd: at('2026-03-01T00:00:00Z'),
-    }],
-    ['invoice.paid.subscription-cycle-legacy', {
-      id: 'evt_1SfB03LkdIwHu7ixrenw0002', type: 'renewal.succeeded', subscriptionRef: SUB, subscriptionId: SUBSCRIPTION_ID, invoiceRef: 'in_1SfB04LkdIwHu7ixCycle002', paymentRef: 'pi_3SfB05LkdIwHu7ix0cRenew2',
-      amountCents: 900, periodStart: at('2026-03-01T00:00:00Z'), periodEnd: at('2026-04-01T00:00:00Z'),
-    }],
+    [
+      'invoice.paid.subscription-cycle',
+      {
+        id: 'evt_1SfB01LkdIwHu7ixrenw0001',
+        type: 'renewal.succeeded',
+        subscriptionRef: SUB,
+        subscriptionId: SUBSCRIPTION_ID,
+        invoiceRef: 'in_1SfB02LkdIwHu7ixCycle001',
+        paymentRef: 'in_1SfB02LkdIwHu7ixCycle001',
+        amountCents: 900,
+        periodStart: at('2026-02-01T00:00:00Z'),
+        periodEnd: at('2026-03-01T00:00:00Z'),
+      },
+    ],
+    [
+      'invoice.paid.subscription-cycle-legacy',
+      {
+        id: 'evt_1SfB03LkdIwHu7ixrenw0002',
+        type: 'renewal.succeeded',
+        subscriptionRef: SUB,
+        subscriptionId: SUBSCRIPTION_ID,
+        invoiceRef: 'in_1SfB04LkdIwHu7ixCycle002',
+        paymentRef: 'pi_3SfB05LkdIwHu7ix0cRenew2',
+        amountCents: 900,
+        periodStart: at('2026-03-01T00:00:00Z'),
+        periodEnd: at('2026-04-01T00:00:00Z'),
+      },
+    ],
     // The first invoice is the Checkout payment, already told by checkout.session.completed.
     ['invoice.paid.subscription-create', { id: 'evt_1SfB05LkdIwHu7ixcrea0001', type: 'ignored', providerType: 'invoice.paid' }],
-    ['invoice.payment_failed', {
-      id: 'evt_1SfB06LkdIwHu7ixfail0001', type: 'renewal.failed', subscriptionRef: SUB, subscriptionId: SUBSCRIPTION_ID, invoiceRef: 'in_1SfB07LkdIwHu7ixCycle003',
-      reason: 'Votre banque a refusé le paiement de l’échéance.', nextAttemptAt: at('2026-03-04T00:00:00Z'),
-    }],
-    ['invoice.payment_failed.last-attempt', {
-      id: 'evt_1SfB08LkdIwHu7ixfail0002', type: 'renewal.failed', subscriptionRef: SUB, subscriptionId: SUBSCRIPTION_ID, invoiceRef: 'in_1SfB07LkdIwHu7ixCycle003',
-      reason: 'Votre banque a refusé le paiement de l’échéance.', nextAttemptAt: null,
-    }],
-    ['customer.subscription.deleted', { id: 'evt_1SfC01LkdIwHu7ixdele0001', type: 'subscription.ended', subscriptionRef: SUB, subscriptionId: SUBSCRIPTION_ID }],
+    [
+      'invoice.payment_failed',
+      {
+        id: 'evt_1SfB06LkdIwHu7ixfail0001',
+        type: 'renewal.failed',
+        subscriptionRef: SUB,
+        subscriptionId: SUBSCRIPTION_ID,
+        invoiceRef: 'in_1SfB07LkdIwHu7ixCycle003',
+        reason: 'Votre banque a refusé le paiement de l’échéance.',
+        nextAttemptAt: at('2026-03-04T00:00:00Z'),
+      },
+    ],
+    [
+      'invoice.payment_failed.last-attempt',
+      {
+        id: 'evt_1SfB08LkdIwHu7ixfail0002',
+        type: 'renewal.failed',
+        subscriptionRef: SUB,
+        subscriptionId: SUBSCRIPTION_ID,
+        invoiceRef: 'in_1SfB07LkdIwHu7ixCycle003',
+        reason: 'Votre banque a refusé le paiement de l’échéance.',
+        nextAttemptAt: null,
+      },
+    ],
+    [
+      'customer.subscription.deleted',
+      { id: 'evt_1SfC01LkdIwHu7ixdele0001', type: 'subscription.ended', subscriptionRef: SUB, subscriptionId: SUBSCRIPTION_ID },
+    ],
     // The order, from the payment intent's metadata copied onto its charge: a refund ahead of its payment is known to be early.
-    ['charge.refunded', { id: 'evt_3SfD01LkdIwHu7ix0refd0001', type: 'refund.succeeded', paymentRef: 'pi_3SfA00LkdIwHu7ix0cPay001', amountCents: 5000, orderId: ORDER }],
+    [
+      'charge.refunded',
+      { id: 'evt_3SfD01LkdIwHu7ix0refd0001', type: 'refund.succeeded', paymentRef: 'pi_3SfA00LkdIwHu7ix0cPay001', amountCents: 5000, orderId: ORDER },
+    ],
     // A partial refund made from the dashboard does not refund the order.
     ['charge.refunded.partial', { id: 'evt_3SfD02LkdIwHu7ix0refd0002', type: 'ignored', providerType: 'charge.refunded' }],
     // The site's refund of a renewal comes back with the reference the order carries.
     ['refund.updated', { id: 'evt_3SfD03LkdIwHu7ix0refu0001', type: 'refund.succeeded', paymentRef: 'in_1SfB02LkdIwHu7ixCycle001', amountCents: 900 }],
     ['refund.created.pending', { id: 'evt_3SfD04LkdIwHu7ix0refc0001', type: 'ignored', providerType: 'refund.created' }],
-    ['payment_method.attached', { id: 'evt_1SfE01LkdIwHu7ixpmat0001', type: 'payment_method.updated', customerRef: 'cus_TkQ3bXv9LmN2pA', methodLabel: 'Carte •••• 4444', changeRef: 'pm_1SfE01LkdIwHu7ixCard4444', method: 'card' }],
+    [
+      'payment_method.attached',
+      {
+        id: 'evt_1SfE01LkdIwHu7ixpmat0001',
+        type: 'payment_method.updated',
+        customerRef: 'cus_TkQ3bXv9LmN2pA',
+        methodLabel: 'Carte •••• 4444',
+        changeRef: 'pm_1SfE01LkdIwHu7ixCard4444',
+        method: 'card',
+      },
+    ],
     ['customer.created', { id: 'evt_1SfF01LkdIwHu7ixcust0001', type: 'ignored', providerType: 'customer.created' }],
   ])('%s', (name, expected) => {
     expect(eventOf(fixture(name))).toEqual(expected);
@@ -131,7 +228,11 @@ describe('Stripe webhooks', () => {
   });
 
   describe('refuses a correctly signed body that is not an event with a 400, in French', () => {
-    const unreadable = { ok: false, status: 400, message: 'Notification illisible : ce n’est pas un événement Stripe (identifiant, type ou données manquants).' };
+    const unreadable = {
+      ok: false,
+      status: 400,
+      message: 'Notification illisible : ce n’est pas un événement Stripe (identifiant, type ou données manquants).',
+    };
     const without = (...path: string[]) => {
       const event = JSON.parse(fixture('charge.refunded'));
       let target = event;
@@ -202,40 +303,90 @@ const T0 = 1_772_323_200; // 2026-03-01, the current period's start
 const T1 = 1_775_001_600; // 2026-04-01, its end
 
 const subscription = (id: string, over: Record<string, unknown> = {}) => ({
-  id, object: 'subscription', status: 'active', customer: 'cus_fake', cancel_at_period_end: false, schedule: null, latest_invoice: 'in_fake',
+  id,
+  object: 'subscription',
+  status: 'active',
+  customer: 'cus_fake',
+  cancel_at_period_end: false,
+  schedule: null,
+  latest_invoice: 'in_fake',
   items: {
-    object: 'list', has_more: false, url: `/v1/subscription_items?subscription=${id}`,
-    data: [{
-      id: 'si_fake', object: 'subscription_item', subscription: id, quantity: 1, current_period_start: T0, current_period_end: T1, metadata: {},
-      price: { id: 'price_month', object: 'price', active: false, currency: 'eur', product: 'prod_abonnement', type: 'recurring', unit_amount: 900, recurring: { interval: 'month', interval_count: 1, usage_type: 'licensed' } },
-    }],
+    object: 'list',
+    has_more: false,
+    url: `/v1/subscription_items?subscription=${id}`,
+    data: [
+      {
+        id: 'si_fake',
+        object: 'subscription_item',
+        subscription: id,
+        quantity: 1,
+        current_period_start: T0,
+        current_period_end: T1,
+        metadata: {},
+        price: {
+          id: 'price_month',
+          object: 'price',
+          active: false,
+          currency: 'eur',
+          product: 'prod_abonnement',
+          type: 'recurring',
+          unit_amount: 900,
+          recurring: { interval: 'month', interval_count: 1, usage_type: 'licensed' },
+        },
+      },
+    ],
   },
-  metadata: {}, ...over,
+  metadata: {},
+  ...over,
 });
 
 const schedule = (id: string, subscriptionId: string) => ({
-  id, object: 'subscription_schedule', status: 'active', subscription: subscriptionId, customer: 'cus_fake', end_behavior: 'release',
+  id,
+  object: 'subscription_schedule',
+  status: 'active',
+  subscription: subscriptionId,
+  customer: 'cus_fake',
+  end_behavior: 'release',
   current_phase: { start_date: T0, end_date: T1 },
-  phases: [{ start_date: T0, end_date: T1, proration_behavior: 'none', currency: 'eur', items: [{ price: 'price_month', quantity: 1, metadata: {}, discounts: [] }] }],
+  phases: [
+    { start_date: T0, end_date: T1, proration_behavior: 'none', currency: 'eur', items: [{ price: 'price_month', quantity: 1, metadata: {}, discounts: [] }] },
+  ],
 });
 
 const json = (res: ServerResponse, status: number, body: unknown) => {
   res.writeHead(status, { 'content-type': 'application/json', 'request-id': 'req_fake' });
   res.end(JSON.stringify(body));
 };
-const notFound = (res: ServerResponse, what: string) => json(res, 404, { error: { type: 'invalid_request_error', code: 'resource_missing', message: `No such ${what}` } });
+const notFound = (res: ServerResponse, what: string) =>
+  json(res, 404, { error: { type: 'invalid_request_error', code: 'resource_missing', message: `No such ${what}` } });
 
 /** Answers like the Stripe API does, for the few resources the adapter uses. */
 function answer(req: Recorded, res: ServerResponse): void {
   const { method, path, body } = req;
   let m: RegExpMatchArray | null;
   if (method === 'POST' && path === '/v1/customers') {
-    return json(res, 200, { id: 'cus_fake', object: 'customer', email: body.get('email'), name: body.get('name'), metadata: { userId: body.get('metadata[userId]') }, preferred_locales: ['fr'] });
+    return json(res, 200, {
+      id: 'cus_fake',
+      object: 'customer',
+      email: body.get('email'),
+      name: body.get('name'),
+      metadata: { userId: body.get('metadata[userId]') },
+      preferred_locales: ['fr'],
+    });
   }
   if (method === 'POST' && path === '/v1/checkout/sessions') {
     const id = `cs_test_${body.get('metadata[orderId]')}`;
     const url = body.get('metadata[orderId]') === 'order-without-url' ? null : `https://checkout.stripe.com/c/pay/${id}`;
-    return json(res, 200, { id, object: 'checkout.session', mode: body.get('mode'), status: 'open', payment_status: 'unpaid', url, customer: body.get('customer'), metadata: { orderId: body.get('metadata[orderId]') } });
+    return json(res, 200, {
+      id,
+      object: 'checkout.session',
+      mode: body.get('mode'),
+      status: 'open',
+      payment_status: 'unpaid',
+      url,
+      customer: body.get('customer'),
+      metadata: { orderId: body.get('metadata[orderId]') },
+    });
   }
   if (method === 'GET' && (m = path.match(/^\/v1\/checkout\/sessions\/(cs_test_(\w+))$/))) {
     return json(res, 200, { id: m[1], object: 'checkout.session', status: m[2], url: null, payment_intent: null, invoice: null });
@@ -248,7 +399,10 @@ function answer(req: Recorded, res: ServerResponse): void {
     if (method === 'GET') return json(res, 200, subscription(id, over));
     if (method === 'POST') return json(res, 200, subscription(id, { ...over, cancel_at_period_end: body.get('cancel_at_period_end') === 'true' }));
     if (method === 'DELETE') {
-      if (id === 'sub_ended') return json(res, 400, { error: { type: 'invalid_request_error', message: 'A canceled subscription can only update its cancellation_details and metadata.' } });
+      if (id === 'sub_ended')
+        return json(res, 400, {
+          error: { type: 'invalid_request_error', message: 'A canceled subscription can only update its cancellation_details and metadata.' },
+        });
       return json(res, 200, subscription(id, { status: 'canceled' }));
     }
   }
@@ -259,22 +413,57 @@ function answer(req: Recorded, res: ServerResponse): void {
   }
   if (method === 'GET' && (m = path.match(/^\/v1\/invoices\/(in_\w+)$/))) {
     return json(res, 200, {
-      id: m[1], object: 'invoice', status: 'paid', amount_paid: 900,
-      payments: { object: 'list', has_more: false, data: [
-        { id: 'inpay_failed', object: 'invoice_payment', status: 'canceled', is_default: false, payment: { type: 'payment_intent', payment_intent: 'pi_declined' } },
-        { id: 'inpay_paid', object: 'invoice_payment', status: 'paid', is_default: true, payment: { type: 'payment_intent', payment_intent: 'pi_of_invoice' } },
-      ] },
+      id: m[1],
+      object: 'invoice',
+      status: 'paid',
+      amount_paid: 900,
+      payments: {
+        object: 'list',
+        has_more: false,
+        data: [
+          {
+            id: 'inpay_failed',
+            object: 'invoice_payment',
+            status: 'canceled',
+            is_default: false,
+            payment: { type: 'payment_intent', payment_intent: 'pi_declined' },
+          },
+          {
+            id: 'inpay_paid',
+            object: 'invoice_payment',
+            status: 'paid',
+            is_default: true,
+            payment: { type: 'payment_intent', payment_intent: 'pi_of_invoice' },
+          },
+        ],
+      },
     });
   }
   if (method === 'POST' && path === '/v1/refunds') {
-    return json(res, 200, { id: 're_fake', object: 'refund', amount: Number(body.get('amount')), status: 'pending', payment_intent: body.get('payment_intent'), charge: body.get('charge'), metadata: { paymentRef: body.get('metadata[paymentRef]') } });
+    return json(res, 200, {
+      id: 're_fake',
+      object: 'refund',
+      amount: Number(body.get('amount')),
+      status: 'pending',
+      payment_intent: body.get('payment_intent'),
+      charge: body.get('charge'),
+      metadata: { paymentRef: body.get('metadata[paymentRef]') },
+    });
   }
   if (method === 'GET' && (m = path.match(/^\/v1\/customers\/(cus_\w+)$/))) {
-    const saved = m[1] === 'cus_fake' ? { id: 'pm_fake_sepa', object: 'payment_method', type: 'sepa_debit', customer: 'cus_fake', sepa_debit: { last4: '3000' } } : null;
+    const saved =
+      m[1] === 'cus_fake' ? { id: 'pm_fake_sepa', object: 'payment_method', type: 'sepa_debit', customer: 'cus_fake', sepa_debit: { last4: '3000' } } : null;
     return json(res, 200, { id: m[1], object: 'customer', invoice_settings: { default_payment_method: saved } });
   }
   if (method === 'POST' && path === '/v1/billing_portal/sessions') {
-    return json(res, 200, { id: 'bps_fake', object: 'billing_portal.session', customer: body.get('customer'), return_url: body.get('return_url'), url: 'https://billing.stripe.com/p/session/test_fake', locale: body.get('locale') });
+    return json(res, 200, {
+      id: 'bps_fake',
+      object: 'billing_portal.session',
+      customer: body.get('customer'),
+      return_url: body.get('return_url'),
+      url: 'https://billing.stripe.com/p/session/test_fake',
+      locale: body.get('locale'),
+    });
   }
   return notFound(res, `route ${method} ${path}`);
 }
@@ -293,7 +482,9 @@ describe('Stripe API calls', () => {
         const url = new URL(req.url ?? '/', 'http://127.0.0.1');
         const key = req.headers['idempotency-key'];
         const recorded: Recorded = {
-          method: req.method ?? '', path: url.pathname, query: url.searchParams,
+          method: req.method ?? '',
+          path: url.pathname,
+          query: url.searchParams,
           body: new URLSearchParams(Buffer.concat(chunks).toString('utf8')),
           idempotencyKey: typeof key === 'string' ? key : undefined,
         };
@@ -373,7 +564,16 @@ describe('Stripe API calls', () => {
   });
 
   it('opens a one-off payment Checkout, without recurrence, by SEPA debit', async () => {
-    await provider().startCheckout(request({ orderId: 'order-2', recurring: null, amountCents: 5000, method: 'sepa_debit', description: 'Don de 50,00 € — Contrechamp', idempotencyKey: 'checkout:order-2' }));
+    await provider().startCheckout(
+      request({
+        orderId: 'order-2',
+        recurring: null,
+        amountCents: 5000,
+        method: 'sepa_debit',
+        description: 'Don de 50,00 € — Contrechamp',
+        idempotencyKey: 'checkout:order-2',
+      }),
+    );
     const { body, idempotencyKey } = calls[0]!;
     expect(idempotencyKey).toBe('checkout:order-2');
     expect(Object.fromEntries(body)).toMatchObject({
@@ -393,13 +593,17 @@ describe('Stripe API calls', () => {
   });
 
   it('fails with a ProviderError when Stripe gives no payment page', async () => {
-    const error = await provider().startCheckout(request({ orderId: 'order-without-url' })).catch((e: unknown) => e);
+    const error = await provider()
+      .startCheckout(request({ orderId: 'order-without-url' }))
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ProviderError);
   });
 
   it('turns a failure of Stripe into a ProviderError in French, keeping the cause', async () => {
     failNext = true;
-    const error = await provider().startCheckout(request()).catch((e: unknown) => e);
+    const error = await provider()
+      .startCheckout(request())
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ProviderError);
     expect((error as ProviderError).message).toBe('Le service de paiement est indisponible, réessayez dans un instant.');
     expect((error as ProviderError).cause).toBeInstanceOf(Stripe.errors.StripeAPIError);
@@ -412,13 +616,19 @@ describe('Stripe API calls', () => {
     expect(await provider().checkoutStatus('cs_test_open')).toBe('open');
     expect(await provider().checkoutStatus('cs_test_complete')).toBe('complete');
     expect(await provider().checkoutStatus('cs_test_expired')).toBe('expired');
-    expect(calls.map((c) => `${c.method} ${c.path}`)).toEqual(['GET /v1/checkout/sessions/cs_test_open', 'GET /v1/checkout/sessions/cs_test_complete', 'GET /v1/checkout/sessions/cs_test_expired']);
+    expect(calls.map((c) => `${c.method} ${c.path}`)).toEqual([
+      'GET /v1/checkout/sessions/cs_test_open',
+      'GET /v1/checkout/sessions/cs_test_complete',
+      'GET /v1/checkout/sessions/cs_test_expired',
+    ]);
   });
 
   it('never charges a renewal itself: Stripe does', async () => {
     const p = provider();
     expect(p.runsRenewals).toBe(true);
-    const error = await p.chargeRenewal({ orderId: 'o', subscriptionId: 's', customerRef: 'cus_fake', amountCents: 900, description: 'x', idempotencyKey: 'k' }).catch((e: unknown) => e);
+    const error = await p
+      .chargeRenewal({ orderId: 'o', subscriptionId: 's', customerRef: 'cus_fake', amountCents: 900, description: 'x', idempotencyKey: 'k' })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(Error);
     expect(error).not.toBeInstanceOf(ProviderError);
     expect(calls).toHaveLength(0);
@@ -439,7 +649,11 @@ describe('Stripe API calls', () => {
     });
 
     it('changes the price from the next renewal on, without proration, same interval', async () => {
-      await provider().updateSubscription({ subscriptionRef: 'sub_plain', next: { amountCents: 1500, interval: 'month', description: 'Don mensuel de 15,00 €' }, idempotencyKey: 'amount:s1:1500:x' });
+      await provider().updateSubscription({
+        subscriptionRef: 'sub_plain',
+        next: { amountCents: 1500, interval: 'month', description: 'Don mensuel de 15,00 €' },
+        idempotencyKey: 'amount:s1:1500:x',
+      });
       expect(posts()).toHaveLength(1);
       const { path, body, idempotencyKey } = posts()[0]!;
       expect(path).toBe('/v1/subscriptions/sub_plain');
@@ -455,7 +669,11 @@ describe('Stripe API calls', () => {
     });
 
     it('moves to another interval at the end of the period through a schedule, never on the subscription itself', async () => {
-      await provider().updateSubscription({ subscriptionRef: 'sub_plain', next: { amountCents: 9000, interval: 'year', description: 'Abonnement Annuel' }, idempotencyKey: 'plan:s1:annuel:x' });
+      await provider().updateSubscription({
+        subscriptionRef: 'sub_plain',
+        next: { amountCents: 9000, interval: 'year', description: 'Abonnement Annuel' },
+        idempotencyKey: 'plan:s1:annuel:x',
+      });
       // Updating the subscription's item to a yearly price would reset its cycle and charge at once.
       expect(posts().some((c) => c.path.startsWith('/v1/subscriptions/'))).toBe(false);
       expect(posts().map((c) => [c.path, c.idempotencyKey])).toEqual([
@@ -483,7 +701,11 @@ describe('Stripe API calls', () => {
     });
 
     it('changes the pending phase of a schedule already attached', async () => {
-      await provider().updateSubscription({ subscriptionRef: 'sub_scheduled', next: { amountCents: 900, interval: 'month', description: 'Abonnement Mensuel' }, idempotencyKey: 'plan:s2:mensuel:x' });
+      await provider().updateSubscription({
+        subscriptionRef: 'sub_scheduled',
+        next: { amountCents: 900, interval: 'month', description: 'Abonnement Mensuel' },
+        idempotencyKey: 'plan:s2:mensuel:x',
+      });
       expect(posts().map((c) => [c.path, c.idempotencyKey])).toEqual([['/v1/subscription_schedules/sub_sched_existing', 'plan:s2:mensuel:x:phases']]);
       expect(posts()[0]!.body.get('phases[1][items][0][price_data][unit_amount]')).toBe('900');
     });
@@ -502,7 +724,9 @@ describe('Stripe API calls', () => {
     });
 
     it('fails with a ProviderError for a subscription Stripe does not know', async () => {
-      await expect(provider().updateSubscription({ subscriptionRef: 'sub_missing', cancelAtPeriodEnd: true, idempotencyKey: 'k' })).rejects.toBeInstanceOf(ProviderError);
+      await expect(provider().updateSubscription({ subscriptionRef: 'sub_missing', cancelAtPeriodEnd: true, idempotencyKey: 'k' })).rejects.toBeInstanceOf(
+        ProviderError,
+      );
     });
   });
 
@@ -538,7 +762,11 @@ describe('Stripe API calls', () => {
     const { path, body, idempotencyKey } = posts()[0]!;
     expect(path).toBe('/v1/refunds');
     expect(idempotencyKey).toBe('refund:order-2');
-    expect(Object.fromEntries(body)).toEqual({ payment_intent: 'pi_3SfA00LkdIwHu7ix0cPay001', amount: '5000', 'metadata[paymentRef]': 'pi_3SfA00LkdIwHu7ix0cPay001' });
+    expect(Object.fromEntries(body)).toEqual({
+      payment_intent: 'pi_3SfA00LkdIwHu7ix0cPay001',
+      amount: '5000',
+      'metadata[paymentRef]': 'pi_3SfA00LkdIwHu7ix0cPay001',
+    });
   });
 
   it('refunds a subscription payment known by its invoice, through the invoice’s paid payment', async () => {
@@ -547,11 +775,21 @@ describe('Stripe API calls', () => {
     expect(calls[0]!.query.getAll('expand[0]')).toEqual(['payments']);
     expect(posts()).toHaveLength(1);
     expect(posts()[0]!.idempotencyKey).toBe('refund:order-3');
-    expect(Object.fromEntries(posts()[0]!.body)).toEqual({ payment_intent: 'pi_of_invoice', amount: '900', 'metadata[paymentRef]': 'in_1SfB02LkdIwHu7ixCycle001' });
+    expect(Object.fromEntries(posts()[0]!.body)).toEqual({
+      payment_intent: 'pi_of_invoice',
+      amount: '900',
+      'metadata[paymentRef]': 'in_1SfB02LkdIwHu7ixCycle001',
+    });
   });
 
   it('opens the portal on the payment method form, back to the subscription', async () => {
-    const url = await provider().paymentMethodUrl({ customerRef: 'cus_fake', subscriptionId: 's1', subscriptionRef: 'sub_plain', returnUrl: 'https://contrechamp.example/mon-compte/mes-abonnements/s1', idempotencyKey: 'method:s1:2026-03-02T10:00' });
+    const url = await provider().paymentMethodUrl({
+      customerRef: 'cus_fake',
+      subscriptionId: 's1',
+      subscriptionRef: 'sub_plain',
+      returnUrl: 'https://contrechamp.example/mon-compte/mes-abonnements/s1',
+      idempotencyKey: 'method:s1:2026-03-02T10:00',
+    });
     expect(url).toBe('https://billing.stripe.com/p/session/test_fake');
     expect(posts()[0]).toMatchObject({ path: '/v1/billing_portal/sessions', idempotencyKey: 'method:s1:2026-03-02T10:00' });
     expect(Object.fromEntries(posts()[0]!.body)).toEqual({
@@ -565,7 +803,11 @@ describe('Stripe API calls', () => {
   });
 
   it('reads on the reader’s return the method just saved, named as its notification names it', async () => {
-    expect(await provider().paymentMethodChange({ customerRef: 'cus_fake', changeRef: null })).toEqual({ changeRef: 'pm_fake_sepa', methodLabel: 'Prélèvement SEPA •••• 3000', method: 'sepa_debit' });
+    expect(await provider().paymentMethodChange({ customerRef: 'cus_fake', changeRef: null })).toEqual({
+      changeRef: 'pm_fake_sepa',
+      methodLabel: 'Prélèvement SEPA •••• 3000',
+      method: 'sepa_debit',
+    });
     expect(calls[0]).toMatchObject({ method: 'GET', path: '/v1/customers/cus_fake' });
     expect(calls[0]!.query.getAll('expand[0]')).toEqual(['invoice_settings.default_payment_method']);
     expect(await provider().paymentMethodChange({ customerRef: 'cus_none', changeRef: null })).toBeNull();
@@ -573,6 +815,14 @@ describe('Stripe API calls', () => {
 
   it('fails with a ProviderError when the portal is down', async () => {
     failNext = true;
-    await expect(provider().paymentMethodUrl({ customerRef: 'cus_fake', subscriptionId: 's1', subscriptionRef: null, returnUrl: 'https://contrechamp.example/x', idempotencyKey: 'k' })).rejects.toBeInstanceOf(ProviderError);
+    await expect(
+      provider().paymentMethodUrl({
+        customerRef: 'cus_fake',
+        subscriptionId: 's1',
+        subscriptionRef: null,
+        returnUrl: 'https://contrechamp.example/x',
+        idempotencyKey: 'k',
+      }),
+    ).rejects.toBeInstanceOf(ProviderError);
   });
 });

@@ -91,9 +91,7 @@ const checkoutSessionSchema = z.object({
   payment_intent: ref,
   subscription: ref,
   // An id in a notification; the object when a caller expanded it.
-  invoice: z
-    .union([z.string().min(1), z.object({ id: z.string().min(1), payments: invoicePayments })])
-    .nullish(),
+  invoice: z.union([z.string().min(1), z.object({ id: z.string().min(1), payments: invoicePayments })]).nullish(),
   payment_method_types: z.array(z.string()).nullish(),
   allowed_payment_method_types: z.array(z.string()).nullish(),
 });
@@ -144,7 +142,14 @@ const paymentMethodSchema = z.object({
   type: z.string(),
   customer: ref,
   card: z.object({ last4: z.string().regex(/^\d{4}$/) }).nullish(),
-  sepa_debit: z.object({ last4: z.string().regex(/^\d{4}$/).nullish() }).nullish(),
+  sepa_debit: z
+    .object({
+      last4: z
+        .string()
+        .regex(/^\d{4}$/)
+        .nullish(),
+    })
+    .nullish(),
 });
 
 /** A saved card or SEPA mandate as the reader sees it, named by its payment method; null for any other kind. */
@@ -223,7 +228,9 @@ const subscriptionOfInvoice = (invoice: InvoiceData): string | null => invoice.p
  * The invoice's own period_start/period_end are the previous period, not the one paid.
  */
 function renewalLineOf(invoice: InvoiceData): InvoiceData['lines']['data'][number] | null {
-  const full = invoice.lines.data.find((line) => line.parent?.type === 'subscription_item_details' && line.parent.subscription_item_details?.proration === false);
+  const full = invoice.lines.data.find(
+    (line) => line.parent?.type === 'subscription_item_details' && line.parent.subscription_item_details?.proration === false,
+  );
   if (invoice.billing_reason === 'subscription_cycle') return full ?? invoice.lines.data[0] ?? null;
   if (invoice.billing_reason === 'subscription_update') return full ?? null;
   return null;
@@ -259,7 +266,11 @@ export function mapStripeEvent(event: { id: string; type: string; data: { object
       const methodLabel = methodLabelOf(session);
       if (session.payment_status === 'paid') {
         return {
-          id, type: 'payment.succeeded', orderId, paymentRef: paymentRefOf(session), methodLabel,
+          id,
+          type: 'payment.succeeded',
+          orderId,
+          paymentRef: paymentRefOf(session),
+          methodLabel,
           ...(typeof session.amount_total === 'number' ? { amountCents: session.amount_total } : {}),
           ...(session.currency ? { currency: session.currency } : {}),
           ...(session.subscription ? { subscriptionRef: session.subscription } : {}),
@@ -281,14 +292,23 @@ export function mapStripeEvent(event: { id: string; type: string; data: { object
       const named = subscriptionIdField(invoice.parent?.subscription_details?.metadata ?? invoice.subscription_details?.metadata);
       if (event.type === 'invoice.paid') {
         return {
-          id, type: 'renewal.succeeded', subscriptionRef, ...named, invoiceRef: invoice.id,
+          id,
+          type: 'renewal.succeeded',
+          subscriptionRef,
+          ...named,
+          invoiceRef: invoice.id,
           paymentRef: paymentIntentOfInvoice(invoice) ?? invoice.id,
           amountCents: invoice.amount_paid,
-          periodStart: fromSeconds(line.period.start), periodEnd: fromSeconds(line.period.end),
+          periodStart: fromSeconds(line.period.start),
+          periodEnd: fromSeconds(line.period.end),
         };
       }
       return {
-        id, type: 'renewal.failed', subscriptionRef, ...named, invoiceRef: invoice.id,
+        id,
+        type: 'renewal.failed',
+        subscriptionRef,
+        ...named,
+        invoiceRef: invoice.id,
         reason: 'Votre banque a refusé le paiement de l’échéance.',
         nextAttemptAt: invoice.next_payment_attempt ? fromSeconds(invoice.next_payment_attempt) : null,
       };
@@ -352,7 +372,8 @@ export function createStripeProvider(options: StripeProviderOptions): PaymentPro
   /** A failed SDK call as the site sees it: the reader is told to try again; the log keeps why. */
   function providerError(what: string, error: unknown): ProviderError {
     if (error instanceof ProviderError) return error;
-    const detail = error instanceof Stripe.errors.StripeError ? { type: error.type, code: error.code, status: error.statusCode, requestId: error.requestId } : { error };
+    const detail =
+      error instanceof Stripe.errors.StripeError ? { type: error.type, code: error.code, status: error.statusCode, requestId: error.requestId } : { error };
     log.warn('payments.stripe_call_failed', { what, ...detail });
     return new ProviderError(UNAVAILABLE, error);
   }
@@ -416,7 +437,10 @@ export function createStripeProvider(options: StripeProviderOptions): PaymentPro
     const [item, ...others] = sub.items.data;
     const product = idOf(item?.price.product);
     if (!item || !product || others.length > 0) {
-      throw providerError('subscriptions.retrieve', new Error(`stripe: subscription ${sub.id} has ${sub.items.data.length} items (expected one, with a product)`));
+      throw providerError(
+        'subscriptions.retrieve',
+        new Error(`stripe: subscription ${sub.id} has ${sub.items.data.length} items (expected one, with a product)`),
+      );
     }
     return { item, product };
   }
@@ -431,7 +455,9 @@ export function createStripeProvider(options: StripeProviderOptions): PaymentPro
     const { product } = itemOf(sub);
     const schedule = scheduleId
       ? await call('subscriptionSchedules.retrieve', () => stripe.subscriptionSchedules.retrieve(scheduleId))
-      : await call('subscriptionSchedules.create', () => stripe.subscriptionSchedules.create({ from_subscription: sub.id }, { idempotencyKey: `${key}:schedule` }));
+      : await call('subscriptionSchedules.create', () =>
+          stripe.subscriptionSchedules.create({ from_subscription: sub.id }, { idempotencyKey: `${key}:schedule` }),
+        );
     const current = schedule.phases.find((phase) => phase.start_date === schedule.current_phase?.start_date) ?? schedule.phases[0];
     if (!current) throw providerError('subscriptionSchedules.retrieve', new Error(`stripe: schedule ${schedule.id} has no current phase`));
     await call('subscriptionSchedules.update', () =>

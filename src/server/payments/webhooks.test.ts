@@ -31,8 +31,12 @@ describeEachDialect('receiveWebhook', (kind) => {
   const clock = fakeClock(new Date('2026-03-01T10:00:00Z'));
   const deps = () => ({ db: test.db, clock, jobs: { wake: () => void wakes++ } });
 
-  beforeAll(async () => { test = await createTestDatabase(kind); });
-  afterAll(async () => { await test.close(); });
+  beforeAll(async () => {
+    test = await createTestDatabase(kind);
+  });
+  afterAll(async () => {
+    await test.close();
+  });
   beforeEach(async () => {
     await test.db.deleteFrom('provider_events').execute();
     await test.db.deleteFrom('jobs').execute();
@@ -49,7 +53,10 @@ describeEachDialect('receiveWebhook', (kind) => {
       if (!ready.has(event.id)) throw new EventAhead(`${event.id} not there yet`);
     });
   const recorded = async () => (await test.db.selectFrom('provider_events').select('event_id').orderBy('event_id').execute()).map((r) => r.event_id);
-  const effects = async () => (await test.db.selectFrom('jobs').select('payload').where('kind', '=', EFFECT.kind).execute()).map((r) => (JSON.parse(r.payload) as { eventId: string }).eventId).sort();
+  const effects = async () =>
+    (await test.db.selectFrom('jobs').select('payload').where('kind', '=', EFFECT.kind).execute())
+      .map((r) => (JSON.parse(r.payload) as { eventId: string }).eventId)
+      .sort();
 
   it('refuses an event ahead of its object with a 409, keeping neither its id nor its effect', async () => {
     const answer = await deliver(refund('evt-1'));

@@ -36,7 +36,8 @@ export class EventAhead extends Error {
 }
 
 /** What the provider reads in its dashboard about a delivery refused for now. */
-export const EVENT_AHEAD_MESSAGE = 'Notification en avance sur ce qu’elle concerne (paiement ou abonnement pas encore connu du site) : elle n’est pas enregistrée, renvoyez-la plus tard.';
+export const EVENT_AHEAD_MESSAGE =
+  'Notification en avance sur ce qu’elle concerne (paiement ou abonnement pas encore connu du site) : elle n’est pas enregistrée, renvoyez-la plus tard.';
 
 /** Records the event id; false when it was already there (a replay). */
 export async function recordProviderEvent(trx: Kysely<Database>, provider: PaymentProvider['name'], event: PaymentEvent, now: Date): Promise<boolean> {

@@ -35,8 +35,10 @@ export const FEED_HEADERS = {
 
 const FEED_NAME = /^[a-z0-9-]{1,80}$/;
 
-export const UNKNOWN_FEED_MESSAGE = 'Ce flux n’existe pas : les flux personnels sont « tous.xml » et celui de chaque podcast, listés dans votre compte, rubrique « Mes podcasts ».';
-export const AUDIO_ENDED_MESSAGE = 'Votre soutien a pris fin : cet épisode est réservé aux soutiens. Reprenez votre soutien sur /soutenir, et la même adresse redonnera l’épisode.';
+export const UNKNOWN_FEED_MESSAGE =
+  'Ce flux n’existe pas : les flux personnels sont « tous.xml » et celui de chaque podcast, listés dans votre compte, rubrique « Mes podcasts ».';
+export const AUDIO_ENDED_MESSAGE =
+  'Votre soutien a pris fin : cet épisode est réservé aux soutiens. Reprenez votre soutien sur /soutenir, et la même adresse redonnera l’épisode.';
 export const AUDIO_INVALID_MESSAGE = 'Cette adresse n’est pas (ou plus) valable. Retrouvez votre flux personnel dans votre compte, rubrique « Mes podcasts ».';
 export const AUDIO_UNKNOWN_MESSAGE = 'Aucun épisode réservé aux soutiens ne correspond à cette adresse.';
 export const TRANSCRIPT_UNKNOWN_MESSAGE = 'Aucune transcription d’épisode réservé aux soutiens ne correspond à cette adresse.';
@@ -68,7 +70,10 @@ function prepare(data: PersonalFeedsData): Prepared {
 }
 
 const text = (status: number, body: string, headers: Record<string, string> = {}) =>
-  new Response(body, { status, headers: { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer', ...headers } });
+  new Response(body, {
+    status,
+    headers: { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer', ...headers },
+  });
 
 /** Does `If-None-Match` name this ETag (weak comparison, as RFC 9110 asks for a GET)? */
 export function etagMatches(header: string | null, etag: string): boolean {
@@ -109,7 +114,8 @@ export async function personalFeedResponse(db: Kysely<Database>, data: PersonalF
   if (fresh) return new Response(null, { status: 304, headers });
   let xml = template.xml;
   // A notice's own link is the all-shows address: it is the address asked for that it names.
-  if (access.state !== 'active') xml = xml.replaceAll(personalFeedPath(FEED_SECRET_PLACEHOLDER, ALL_SHOWS_FEED), personalFeedPath(FEED_SECRET_PLACEHOLDER, request.feed));
+  if (access.state !== 'active')
+    xml = xml.replaceAll(personalFeedPath(FEED_SECRET_PLACEHOLDER, ALL_SHOWS_FEED), personalFeedPath(FEED_SECRET_PLACEHOLDER, request.feed));
   xml = xml.replaceAll(FEED_SECRET_PLACEHOLDER, secret);
   return new Response(request.method === 'HEAD' ? null : xml, { status: 200, headers });
 }
@@ -128,7 +134,11 @@ export async function personalAudioResponse(
   return new Response(null, {
     status: 302,
     // Absolute: some podcast apps still follow only an absolute Location.
-    headers: { Location: new URL(signedAudioPath({ podcast: episode.podcast, filename: episode.filename }, request.now), request.siteUrl).href, 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer' },
+    headers: {
+      Location: new URL(signedAudioPath({ podcast: episode.podcast, filename: episode.filename }, request.now), request.siteUrl).href,
+      'Cache-Control': 'no-store',
+      'Referrer-Policy': 'no-referrer',
+    },
   });
 }
 
@@ -150,6 +160,11 @@ export async function personalTranscriptResponse(
   if (access.state === 'ended') return text(403, AUDIO_ENDED_MESSAGE);
   return new Response(episode.transcript.vtt, {
     status: 200,
-    headers: { 'Content-Type': 'text/vtt; charset=utf-8', 'Cache-Control': 'private, no-store', 'X-Robots-Tag': 'noindex, nofollow', 'Referrer-Policy': 'no-referrer' },
+    headers: {
+      'Content-Type': 'text/vtt; charset=utf-8',
+      'Cache-Control': 'private, no-store',
+      'X-Robots-Tag': 'noindex, nofollow',
+      'Referrer-Policy': 'no-referrer',
+    },
   });
 }

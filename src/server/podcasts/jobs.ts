@@ -11,7 +11,11 @@ import { purgeOldFetches } from './sharing';
 
 const DAY_MS = 24 * 3600 * 1000;
 
-export const PURGE_FEED_FETCHES = jobType({ kind: 'podcasts.purge-fetches', schema: z.object({ day: z.string().regex(/^\d{4}-\d{2}-\d{2}$/) }), maxAttempts: 5 });
+export const PURGE_FEED_FETCHES = jobType({
+  kind: 'podcasts.purge-fetches',
+  schema: z.object({ day: z.string().regex(/^\d{4}-\d{2}-\d{2}$/) }),
+  maxAttempts: 5,
+});
 
 /** Queues the purge of the UTC day of `at`, due at 03:30 UTC that day (now, if that is past). */
 export async function scheduleFeedFetchPurge(deps: Pick<ServerDeps, 'db' | 'clock'>, at: Date = deps.clock.now()): Promise<void> {

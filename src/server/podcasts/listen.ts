@@ -15,7 +15,8 @@ export interface SupportersEpisode {
 }
 
 export const SIGNED_OUT_MESSAGE = 'Connectez-vous pour écouter cet épisode réservé aux soutiens.';
-export const NOT_SUPPORTING_MESSAGE = 'Cet épisode est réservé aux soutiens, et votre compte n’a pas de soutien en cours : un abonnement, un don mensuel ou des parts de sociétaire en ouvrent l’accès.';
+export const NOT_SUPPORTING_MESSAGE =
+  'Cet épisode est réservé aux soutiens, et votre compte n’a pas de soutien en cours : un abonnement, un don mensuel ou des parts de sociétaire en ouvrent l’accès.';
 export const UNKNOWN_EPISODE_MESSAGE = 'Aucun épisode réservé aux soutiens ne porte ce nom.';
 
 export const NO_TRANSCRIPT_MESSAGE = 'Cet épisode n’a pas encore de transcription.';

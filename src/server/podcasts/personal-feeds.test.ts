@@ -8,7 +8,14 @@ import type { ServerDeps } from '../core/deps';
 import { resetKeysForTests } from '../core/keys';
 import { newId, toTimestamp } from '../db/database';
 import { checkAudioSignature } from './audio-access';
-import { AUDIO_ENDED_MESSAGE, AUDIO_INVALID_MESSAGE, personalAudioResponse, personalFeedResponse, personalTranscriptResponse, UNKNOWN_FEED_MESSAGE } from './feed-answer';
+import {
+  AUDIO_ENDED_MESSAGE,
+  AUDIO_INVALID_MESSAGE,
+  personalAudioResponse,
+  personalFeedResponse,
+  personalTranscriptResponse,
+  UNKNOWN_FEED_MESSAGE,
+} from './feed-answer';
 import { FLAG_GONE_MESSAGE, podcastsPage, resetOwnFeed, resolveSharingFlag } from './service';
 import { flushFetches, forgetRecordedFetches, SHARING_NETWORKS_PER_DAY } from './sharing';
 
@@ -16,8 +23,16 @@ import { flushFetches, forgetRecordedFetches, SHARING_NETWORKS_PER_DAY } from '.
 const data: PersonalFeedsData = {
   builtAt: '2026-11-30T08:00:00.000Z',
   feeds: [
-    { name: 'tous', label: 'Tous les podcasts', xml: `<rss><channel><atom:link href="${personalFeedPath(FEED_SECRET_PLACEHOLDER, 'tous')}"/><item>public</item><item><enclosure url="${personalAudioPath(FEED_SECRET_PLACEHOLDER, 'les-voix-du-terrain', 'bonus.mp3')}"/>bonus</item></channel></rss>` },
-    { name: 'les-voix-du-terrain', label: 'Les voix du terrain', xml: `<rss><channel><item>voix</item><item>bonus voix ${FEED_SECRET_PLACEHOLDER}</item></channel></rss>` },
+    {
+      name: 'tous',
+      label: 'Tous les podcasts',
+      xml: `<rss><channel><atom:link href="${personalFeedPath(FEED_SECRET_PLACEHOLDER, 'tous')}"/><item>public</item><item><enclosure url="${personalAudioPath(FEED_SECRET_PLACEHOLDER, 'les-voix-du-terrain', 'bonus.mp3')}"/>bonus</item></channel></rss>`,
+    },
+    {
+      name: 'les-voix-du-terrain',
+      label: 'Les voix du terrain',
+      xml: `<rss><channel><item>voix</item><item>bonus voix ${FEED_SECRET_PLACEHOLDER}</item></channel></rss>`,
+    },
   ],
   notices: {
     ended: `<rss><channel><atom:link href="${personalFeedPath(FEED_SECRET_PLACEHOLDER, 'tous')}"/><item>votre soutien a pris fin</item></channel></rss>`,
@@ -43,16 +58,48 @@ describeEachDialect('supporters’ personal podcast feeds', (kind) => {
   async function subscribe(userId: string): Promise<string> {
     const now = toTimestamp(clock.now());
     const id = newId();
-    await t.db.insertInto('subscriptions').values({
-      id, user_id: userId, kind: 'plan', plan_id: 'mensuel', amount_cents: 700, interval: 'month', vat_rate_bp: 210, status: 'active',
-      current_period_start: now, current_period_end: now, next_plan_id: null, next_amount_cents: null, provider: 'simulated', provider_ref: null, source: null,
-      created_at: now, updated_at: now, ended_at: null,
-    }).execute();
+    await t.db
+      .insertInto('subscriptions')
+      .values({
+        id,
+        user_id: userId,
+        kind: 'plan',
+        plan_id: 'mensuel',
+        amount_cents: 700,
+        interval: 'month',
+        vat_rate_bp: 210,
+        status: 'active',
+        current_period_start: now,
+        current_period_end: now,
+        next_plan_id: null,
+        next_amount_cents: null,
+        provider: 'simulated',
+        provider_ref: null,
+        source: null,
+        created_at: now,
+        updated_at: now,
+        ended_at: null,
+      })
+      .execute();
     return id;
   }
-  const end = (subscriptionId: string) => t.db.updateTable('subscriptions').set({ status: 'canceled', ended_at: toTimestamp(clock.now()) }).where('id', '=', subscriptionId).execute();
+  const end = (subscriptionId: string) =>
+    t.db
+      .updateTable('subscriptions')
+      .set({ status: 'canceled', ended_at: toTimestamp(clock.now()) })
+      .where('id', '=', subscriptionId)
+      .execute();
   const fetchFeed = (secret: string, feed = 'tous', extra: Partial<Parameters<typeof personalFeedResponse>[2]> = {}) =>
-    personalFeedResponse(t.db, data, { secret, feed, method: 'GET', ifNoneMatch: null, ifModifiedSince: null, address: '203.0.113.7', now: clock.now(), ...extra });
+    personalFeedResponse(t.db, data, {
+      secret,
+      feed,
+      method: 'GET',
+      ifNoneMatch: null,
+      ifModifiedSince: null,
+      address: '203.0.113.7',
+      now: clock.now(),
+      ...extra,
+    });
   async function supporter(label: string) {
     const id = await user(label);
     const subscription = await subscribe(id);
@@ -74,7 +121,10 @@ describeEachDialect('supporters’ personal podcast feeds', (kind) => {
     expect(xml).not.toContain(FEED_SECRET_PLACEHOLDER);
     expect(await (await fetchFeed(secret, 'les-voix-du-terrain')).text()).toContain(`bonus voix ${secret}`);
     // The page shows the same address on every visit.
-    const again = await podcastsPage({ db: t.db, clock }, (await t.db.selectFrom('podcast_feeds').select('user_id').orderBy('created_at').executeTakeFirstOrThrow()).user_id);
+    const again = await podcastsPage(
+      { db: t.db, clock },
+      (await t.db.selectFrom('podcast_feeds').select('user_id').orderBy('created_at').executeTakeFirstOrThrow()).user_id,
+    );
     expect(again.state === 'supporting' && again.feed.secret).toBe(secret);
   });
 
@@ -149,13 +199,27 @@ describeEachDialect('supporters’ personal podcast feeds', (kind) => {
 
   it('redirects a supporter’s audio to a fresh signed address, and refuses it once support ended or the address changed', async () => {
     const { id, subscription, secret } = await supporter('abonne');
-    const audio = (s: string, filename = 'bonus.mp3') => personalAudioResponse(t.db, episodes, { secret: s, podcast: 'les-voix-du-terrain', filename, now: clock.now(), siteUrl: new URL('https://contrechamp.test') });
+    const audio = (s: string, filename = 'bonus.mp3') =>
+      personalAudioResponse(t.db, episodes, {
+        secret: s,
+        podcast: 'les-voix-du-terrain',
+        filename,
+        now: clock.now(),
+        siteUrl: new URL('https://contrechamp.test'),
+      });
     const ok = await audio(secret);
     expect(ok.status).toBe(302);
     const location = new URL(ok.headers.get('location')!);
     expect(location.origin).toBe('https://contrechamp.test');
     expect(location.pathname).toBe('/audio/soutiens/les-voix-du-terrain/bonus.mp3');
-    expect(checkAudioSignature({ podcast: 'les-voix-du-terrain', filename: 'bonus.mp3' }, location.searchParams.get('e'), location.searchParams.get('s'), clock.now())).toBe('ok');
+    expect(
+      checkAudioSignature(
+        { podcast: 'les-voix-du-terrain', filename: 'bonus.mp3' },
+        location.searchParams.get('e'),
+        location.searchParams.get('s'),
+        clock.now(),
+      ),
+    ).toBe('ok');
     expect((await audio(secret, 'public.mp3')).status).toBe(404);
     await end(subscription);
     const ended = await audio(secret);
@@ -172,7 +236,8 @@ describeEachDialect('supporters’ personal podcast feeds', (kind) => {
     const { id, subscription, secret } = await supporter('abonnee-texte');
     const vtt = 'WEBVTT\n\n00:00.000 --> 00:02.000\n<v Annick>Bonjour.\n';
     const withTranscript = [{ ...episodes[0]!, transcript: { vtt } }];
-    const read = (s: string, file = 'bonus.vtt') => personalTranscriptResponse(t.db, withTranscript, { secret: s, podcast: 'les-voix-du-terrain', file, now: clock.now() });
+    const read = (s: string, file = 'bonus.vtt') =>
+      personalTranscriptResponse(t.db, withTranscript, { secret: s, podcast: 'les-voix-du-terrain', file, now: clock.now() });
     const ok = await read(secret);
     expect([ok.status, ok.headers.get('content-type'), await ok.text()]).toEqual([200, 'text/vtt; charset=utf-8', vtt]);
     expect(ok.headers.get('cache-control')).toBe('private, no-store');
@@ -206,7 +271,11 @@ describeEachDialect('supporters’ personal podcast feeds', (kind) => {
     expect(stored).not.toMatch(/198\.51|192\.0|2001:db8/);
 
     const reader = await user('lecteur');
-    expect(await resolveSharingFlag(deps(), { flagId: flag!.id, staffId: reader, resolution: 'reset' })).toEqual({ ok: false, status: 404, message: FLAG_GONE_MESSAGE });
+    expect(await resolveSharingFlag(deps(), { flagId: flag!.id, staffId: reader, resolution: 'reset' })).toEqual({
+      ok: false,
+      status: 404,
+      message: FLAG_GONE_MESSAGE,
+    });
     const admin = await user('admin', 'admin');
     const done = await resolveSharingFlag(deps(), { flagId: flag!.id, staffId: admin, resolution: 'reset' });
     expect(done).toMatchObject({ ok: true });

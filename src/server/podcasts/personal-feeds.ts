@@ -57,7 +57,14 @@ export async function ensureFeed(db: Kysely<Database>, userId: string, now: Date
   const keyVersion = keyring().currentVersion('podcast-feed');
   await db
     .insertInto('podcast_feeds')
-    .values({ user_id: userId, secret_hash: hashFeedSecret(deriveSecret(userId, keyVersion, 1)), key_version: keyVersion, generation: 1, created_at: toTimestamp(now), reset_at: null })
+    .values({
+      user_id: userId,
+      secret_hash: hashFeedSecret(deriveSecret(userId, keyVersion, 1)),
+      key_version: keyVersion,
+      generation: 1,
+      created_at: toTimestamp(now),
+      reset_at: null,
+    })
     .onConflict((oc) => oc.column('user_id').doNothing())
     .execute();
   // Two first visits at once: the row that won is the one to show.
@@ -88,9 +95,7 @@ export async function resetFeed(db: Kysely<Database>, userId: string, now: Date)
   });
 }
 
-export type FeedAccess =
-  | { state: 'invalid' }
-  | { state: 'ended' | 'active'; userId: string; generation: number };
+export type FeedAccess = { state: 'invalid' } | { state: 'ended' | 'active'; userId: string; generation: number };
 
 /**
  * What an incoming address opens: the secret's hash looked up (unique index), then the account's
@@ -108,8 +113,22 @@ export async function resolveFeed(db: Kysely<Database>, secret: string, now: Dat
 /** What the account's export says of its feed: when it was made and last reset, never its address. */
 export async function exportUserFeed(db: Kysely<Database>, userId: string) {
   const feed = await db.selectFrom('podcast_feeds').select(['created_at', 'reset_at', 'generation']).where('user_id', '=', userId).executeTakeFirst();
-  const fetches = await db.selectFrom('podcast_feed_fetches').select(['day']).select((eb) => eb.fn.countAll<number>().as('networks')).where('user_id', '=', userId).groupBy('day').orderBy('day').execute();
-  return feed ? { created_at: feed.created_at, reset_at: feed.reset_at, resets: feed.generation - 1, networks_by_day: fetches.map((f) => ({ day: f.day, networks: Number(f.networks) })) } : null;
+  const fetches = await db
+    .selectFrom('podcast_feed_fetches')
+    .select(['day'])
+    .select((eb) => eb.fn.countAll<number>().as('networks'))
+    .where('user_id', '=', userId)
+    .groupBy('day')
+    .orderBy('day')
+    .execute();
+  return feed
+    ? {
+        created_at: feed.created_at,
+        reset_at: feed.reset_at,
+        resets: feed.generation - 1,
+        networks_by_day: fetches.map((f) => ({ day: f.day, networks: Number(f.networks) })),
+      }
+    : null;
 }
 
 /** Removes the account's feed, its fetches and flags (account deletion): the address dies with it. */

@@ -27,7 +27,8 @@ export async function podcastsPage(deps: Pick<ServerDeps, 'db' | 'clock'>, userI
   return { state: 'not-supporting', feed: await findFeed(deps.db, userId) };
 }
 
-export const NO_FEED_MESSAGE = 'Votre compte n’a pas de flux personnel : il est créé quand un soutien est en cours (abonnement, don mensuel ou parts de sociétaire).';
+export const NO_FEED_MESSAGE =
+  'Votre compte n’a pas de flux personnel : il est créé quand un soutien est en cours (abonnement, don mensuel ou parts de sociétaire).';
 
 /** A new address for the session user's own feed; the old one stops at once. */
 export async function resetOwnFeed(deps: Pick<ServerDeps, 'db' | 'clock'>, userId: string): Promise<Result<{ feed: PersonalFeed }>> {
@@ -47,7 +48,10 @@ export const FLAG_GONE_MESSAGE = 'Ce signalement n’existe pas ou a déjà ét�
  * Staff's answer to a sharing flag: `reset` gives the feed a new address and mails its supporter
  * (the same transaction); `dismissed` closes the flag and changes nothing else.
  */
-export async function resolveSharingFlag(deps: ServerDeps, input: { flagId: string; staffId: string; resolution: 'reset' | 'dismissed' }): Promise<Result<{ email: string }>> {
+export async function resolveSharingFlag(
+  deps: ServerDeps,
+  input: { flagId: string; staffId: string; resolution: 'reset' | 'dismissed' },
+): Promise<Result<{ email: string }>> {
   if ((await findUser(deps.db, input.staffId))?.role !== 'admin') return fail(404, FLAG_GONE_MESSAGE);
   const now = deps.clock.now();
   const done = await writeTransaction(deps.db, async (trx) => {

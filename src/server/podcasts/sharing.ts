@@ -82,7 +82,11 @@ export async function flushFetches(): Promise<void> {
     await writeTransaction(db, async (trx) => {
       const grown = new Map<string, PendingFetch>();
       for (const fetch of batch) {
-        const inserted = await trx.insertInto('podcast_feed_fetches').values({ user_id: fetch.userId, day: fetch.day, network: fetch.network }).onConflict((oc) => oc.doNothing()).executeTakeFirst();
+        const inserted = await trx
+          .insertInto('podcast_feed_fetches')
+          .values({ user_id: fetch.userId, day: fetch.day, network: fetch.network })
+          .onConflict((oc) => oc.doNothing())
+          .executeTakeFirst();
         if (Number(inserted.numInsertedOrUpdatedRows ?? 0) > 0) grown.set(`${fetch.userId}|${fetch.day}`, fetch);
       }
       for (const fetch of grown.values()) {
@@ -96,7 +100,16 @@ export async function flushFetches(): Promise<void> {
         if (networks <= SHARING_NETWORKS_PER_DAY) continue;
         await trx
           .insertInto('podcast_feed_flags')
-          .values({ id: newId(), user_id: fetch.userId, day: fetch.day, networks, flagged_at: toTimestamp(fetch.at), resolution: null, resolved_by: null, resolved_at: null })
+          .values({
+            id: newId(),
+            user_id: fetch.userId,
+            day: fetch.day,
+            networks,
+            flagged_at: toTimestamp(fetch.at),
+            resolution: null,
+            resolved_by: null,
+            resolved_at: null,
+          })
           .onConflict((oc) => oc.columns(['user_id', 'day']).doUpdateSet({ networks }))
           .execute();
         log.warn('podcast feed flagged', { networks });
@@ -167,9 +180,17 @@ export async function listSharingFlags(db: Kysely<Database>): Promise<SharingFla
  * Marks an open flag resolved by `staffId`; the flag's account, or null when the flag is unknown
  * or already resolved (a second click, another administrator first).
  */
-export async function resolveFlag(db: Kysely<Database>, input: { flagId: string; staffId: string; resolution: 'reset' | 'dismissed'; now: Date }): Promise<string | null> {
+export async function resolveFlag(
+  db: Kysely<Database>,
+  input: { flagId: string; staffId: string; resolution: 'reset' | 'dismissed'; now: Date },
+): Promise<string | null> {
   return writeTransaction(db, async (trx) => {
-    const flag = await trx.selectFrom('podcast_feed_flags').select(['user_id']).where('id', '=', input.flagId).where('resolved_at', 'is', null).executeTakeFirst();
+    const flag = await trx
+      .selectFrom('podcast_feed_flags')
+      .select(['user_id'])
+      .where('id', '=', input.flagId)
+      .where('resolved_at', 'is', null)
+      .executeTakeFirst();
     if (!flag) return null;
     const updated = await trx
       .updateTable('podcast_feed_flags')

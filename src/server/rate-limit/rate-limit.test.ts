@@ -27,8 +27,12 @@ describe('429 message', () => {
 describe('retention of ended windows', () => {
   it('outlasts every rule’s window, and a sign-up challenge’s life after its window', () => {
     const rules: RateLimitRule[] = [
-      ...Object.values(AUTH_LIMITS), ...Object.values(SIGN_UP_LIMITS), ...Object.values(NEWSLETTER_LIMITS),
-      ...Object.values(CONTACT_LIMITS), ...Object.values(GIFT_LIMITS), BULLETINS_BY_ACCOUNT,
+      ...Object.values(AUTH_LIMITS),
+      ...Object.values(SIGN_UP_LIMITS),
+      ...Object.values(NEWSLETTER_LIMITS),
+      ...Object.values(CONTACT_LIMITS),
+      ...Object.values(GIFT_LIMITS),
+      BULLETINS_BY_ACCOUNT,
     ];
     const longest = Math.max(...rules.map((rule) => rule.windowMs));
     expect(longest + CHALLENGE_TTL_MS).toBeLessThan(RATE_LIMIT_RETENTION_MS);
@@ -38,15 +42,21 @@ describe('retention of ended windows', () => {
       .map((file) => join('src', file).split(sep).join('/'))
       .filter((file) => file !== 'src/server/rate-limit/rate-limit.ts' && /\bwindowMs:/.test(readFileSync(file, 'utf8')));
     expect(declaring.sort()).toEqual([
-      'src/server/auth/rate-limits.ts', 'src/server/auth/sign-up-guard.ts', 'src/server/checkout/service.ts',
-      'src/server/contact/rate-limits.ts', 'src/server/gifts/service.ts', 'src/server/newsletter/rate-limits.ts',
+      'src/server/auth/rate-limits.ts',
+      'src/server/auth/sign-up-guard.ts',
+      'src/server/checkout/service.ts',
+      'src/server/contact/rate-limits.ts',
+      'src/server/gifts/service.ts',
+      'src/server/newsletter/rate-limits.ts',
     ]);
   });
 });
 
 describeEachDialect('the daily purge of ended windows', (kind) => {
   let t: TestDatabase;
-  beforeAll(async () => { t = await createTestDatabase(kind); });
+  beforeAll(async () => {
+    t = await createTestDatabase(kind);
+  });
   afterAll(() => t?.close());
 
   it('drops the windows of a day ago as a durable job, once a day, and keeps current ones: a spent challenge stays spent', async () => {
@@ -68,7 +78,8 @@ describeEachDialect('the daily purge of ended windows', (kind) => {
     // Two processes queue the day's purge (two starts, or two hosts on one PostgreSQL): one job.
     await scheduleRateLimitPurge(deps);
     await scheduleRateLimitPurge(deps);
-    const jobs = () => t.db.selectFrom('jobs').select(['unique_key', 'status', 'run_at']).where('kind', '=', PURGE_RATE_LIMITS.kind).orderBy('run_at').execute();
+    const jobs = () =>
+      t.db.selectFrom('jobs').select(['unique_key', 'status', 'run_at']).where('kind', '=', PURGE_RATE_LIMITS.kind).orderBy('run_at').execute();
     expect(await jobs()).toEqual([{ unique_key: 'rate-limit.purge:2026-12-02', status: 'pending', run_at: '2026-12-02T03:00:00.000Z' }]);
 
     // Two workers at once: it runs once.

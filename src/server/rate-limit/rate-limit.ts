@@ -116,5 +116,7 @@ export function emailSubject(email: string): string {
  * can equal a subject of another.
  */
 export function subjectOf(kind: string, ...parts: string[]): string {
-  return createHmac('sha256', subkey('rate-limit')).update(JSON.stringify([kind, ...parts])).digest('hex');
+  return createHmac('sha256', subkey('rate-limit'))
+    .update(JSON.stringify([kind, ...parts]))
+    .digest('hex');
 }

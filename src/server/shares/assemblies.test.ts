@@ -21,10 +21,31 @@ import { openDatabase } from '../db/client';
 import type { BallotChoice } from '../db/database';
 import { writeTransaction } from '../db/transaction';
 import type { Mailer, OutgoingMail } from '../mail/transport';
-import { addDocument, addResolution, assemblyForStaff, closeAssembly, createAssembly, createSecondCall, memberMinutesPdf, minutesPdf, recountAssembly, scheduleNotice } from './assemblies';
+import {
+  addDocument,
+  addResolution,
+  assemblyForStaff,
+  closeAssembly,
+  createAssembly,
+  createSecondCall,
+  memberMinutesPdf,
+  minutesPdf,
+  recountAssembly,
+  scheduleNotice,
+} from './assemblies';
 import { findAssembly, listDocuments } from './assembly-repository';
 import { listResolutions, listRoll, receiptHash } from './assembly-repository';
-import { castVotes, giveProxy, listMemberAssemblies, memberAssembly, memberDocument, memberPublishedBallots, revokeProxy, setAttendance, verifyReceipt } from './ballots';
+import {
+  castVotes,
+  giveProxy,
+  listMemberAssemblies,
+  memberAssembly,
+  memberDocument,
+  memberPublishedBallots,
+  revokeProxy,
+  setAttendance,
+  verifyReceipt,
+} from './ballots';
 import { addRegisterEntry, ensureMember } from './register';
 import { tallyResolution } from './tally';
 
@@ -45,26 +66,50 @@ describeEachDialect('general assemblies', (kind) => {
   let deps: ReturnType<typeof withJobs>;
   let n = 0;
 
-  beforeAll(async () => { test = await createTestDatabase(kind); });
-  afterAll(async () => { await test.close(); });
+  beforeAll(async () => {
+    test = await createTestDatabase(kind);
+  });
+  afterAll(async () => {
+    await test.close();
+  });
   beforeEach(async () => {
     await test.db.deleteFrom('jobs').execute();
     sent = [];
     clock = fakeClock(START);
-    const mailer: Mailer = { send: async (mail) => { sent.push(mail); return { messageId: 'x' }; } };
+    const mailer: Mailer = {
+      send: async (mail) => {
+        sent.push(mail);
+        return { messageId: 'x' };
+      },
+    };
     deps = withJobs({ db: test.db, mailer, clock, siteUrl: new URL('https://contrechamp.example') });
   });
 
-  interface Member { userId: string | null; memberId: string; memberNumber: number; email: string | null }
+  interface Member {
+    userId: string | null;
+    memberId: string;
+    memberNumber: number;
+    email: string | null;
+  }
   /** A sociétaire admitted today in a college, with an account unless told otherwise. */
   async function member(collegeId: string, options: { account?: boolean } = {}): Promise<Member> {
     const i = ++n;
     const email = options.account === false ? null : `societaire${i}@exemple.fr`;
     const userId = email ? await createUser(test.db, { email, password: 'un mot de passe solide', now: clock.now() }) : null;
-    const identity = { person: 'natural' as const, name: `Sociétaire ${i}`, givenName: 'Camille', familyName: `Sociétaire ${i}`, address: { line1: '1 rue de la Paix', line2: '', postalCode: '44000', city: 'Nantes', country: 'FR' } };
+    const identity = {
+      person: 'natural' as const,
+      name: `Sociétaire ${i}`,
+      givenName: 'Camille',
+      familyName: `Sociétaire ${i}`,
+      address: { line1: '1 rue de la Paix', line2: '', postalCode: '44000', city: 'Nantes', country: 'FR' },
+    };
     const created = await writeTransaction(test.db, async (trx) => {
       const m = await ensureMember(trx, userId, identity, clock.now());
-      await addRegisterEntry(trx, { memberId: m.id, kind: 'admission', collegeId, sharesDelta: 1, nominalCents: 5000, effectiveOn: '2026-01-01', recordedBy: null, note: 'test' }, clock.now());
+      await addRegisterEntry(
+        trx,
+        { memberId: m.id, kind: 'admission', collegeId, sharesDelta: 1, nominalCents: 5000, effectiveOn: '2026-01-01', recordedBy: null, note: 'test' },
+        clock.now(),
+      );
       return m;
     });
     return { userId, memberId: created.id, memberNumber: created.memberNumber, email };
@@ -80,12 +125,25 @@ describeEachDialect('general assemblies', (kind) => {
     const startsAt = new Date(clock.now().getTime() + 20 * DAY);
     const { assemblyId } = ok(
       await createAssembly(deps, 'admin', {
-        kind: options.kind ?? 'ordinary', call: options.call ?? 'first', title: 'Assemblée générale annuelle', startsAt, place: 'Maison des associations, Nantes', onlineUrl: 'https://visio.example/ag',
-        agenda: ['Rapport moral', 'Approbation des comptes'], voteOpensAt: new Date(startsAt.getTime() - 4 * DAY), voteClosesAt: new Date(startsAt.getTime() + 2 * 3600_000),
+        kind: options.kind ?? 'ordinary',
+        call: options.call ?? 'first',
+        title: 'Assemblée générale annuelle',
+        startsAt,
+        place: 'Maison des associations, Nantes',
+        onlineUrl: 'https://visio.example/ag',
+        agenda: ['Rapport moral', 'Approbation des comptes'],
+        voteOpensAt: new Date(startsAt.getTime() - 4 * DAY),
+        voteClosesAt: new Date(startsAt.getTime() + 2 * 3600_000),
       }),
     );
-    for (let i = 1; i <= (options.resolutions ?? 2); i++) ok(await addResolution(deps, 'admin', assemblyId, { title: `Résolution ${i}`, text: `Texte de la résolution ${i}.` }));
-    ok(await addDocument(deps, 'admin', assemblyId, { title: 'Comptes annuels', file: { filename: 'comptes.pdf', contentType: 'application/pdf', bytes: new Uint8Array([37, 80, 68, 70]) } }));
+    for (let i = 1; i <= (options.resolutions ?? 2); i++)
+      ok(await addResolution(deps, 'admin', assemblyId, { title: `Résolution ${i}`, text: `Texte de la résolution ${i}.` }));
+    ok(
+      await addDocument(deps, 'admin', assemblyId, {
+        title: 'Comptes annuels',
+        file: { filename: 'comptes.pdf', contentType: 'application/pdf', bytes: new Uint8Array([37, 80, 68, 70]) },
+      }),
+    );
     ok(await scheduleNotice(deps, 'admin', assemblyId));
     await deps.flush();
     const resolutions = await listResolutions(test.db, assemblyId);
@@ -97,13 +155,39 @@ describeEachDialect('general assemblies', (kind) => {
     const a = await member('lecteurs');
     const b = await member('salaries');
     const byPost = await member('partenaires', { account: false });
-    const soon = ok(await createAssembly(deps, 'admin', { kind: 'ordinary', call: 'first', title: 'Trop tôt', startsAt: new Date(START.getTime() + 10 * DAY), place: 'Nantes', agenda: ['Point'], voteOpensAt: new Date(START.getTime() + 9 * DAY), voteClosesAt: new Date(START.getTime() + 10 * DAY) }));
+    const soon = ok(
+      await createAssembly(deps, 'admin', {
+        kind: 'ordinary',
+        call: 'first',
+        title: 'Trop tôt',
+        startsAt: new Date(START.getTime() + 10 * DAY),
+        place: 'Nantes',
+        agenda: ['Point'],
+        voteOpensAt: new Date(START.getTime() + 9 * DAY),
+        voteClosesAt: new Date(START.getTime() + 10 * DAY),
+      }),
+    );
     ok(await addResolution(deps, 'admin', soon.assemblyId, { title: 'R', text: 'T' }));
     const late = await scheduleNotice(deps, 'admin', soon.assemblyId);
     expect(late).toMatchObject({ ok: false, status: 422 });
     expect((late as { message: string }).message).toContain('au moins 15 jours');
-    const empty = ok(await createAssembly(deps, 'admin', { kind: 'ordinary', call: 'first', title: 'Vide', startsAt: new Date(START.getTime() + 30 * DAY), place: 'Nantes', agenda: ['Point'], voteOpensAt: new Date(START.getTime() + 29 * DAY), voteClosesAt: new Date(START.getTime() + 30 * DAY) }));
-    expect(await scheduleNotice(deps, 'admin', empty.assemblyId)).toMatchObject({ ok: false, status: 422, message: 'Ajoutez au moins une résolution avant de convoquer l’assemblée.' });
+    const empty = ok(
+      await createAssembly(deps, 'admin', {
+        kind: 'ordinary',
+        call: 'first',
+        title: 'Vide',
+        startsAt: new Date(START.getTime() + 30 * DAY),
+        place: 'Nantes',
+        agenda: ['Point'],
+        voteOpensAt: new Date(START.getTime() + 29 * DAY),
+        voteClosesAt: new Date(START.getTime() + 30 * DAY),
+      }),
+    );
+    expect(await scheduleNotice(deps, 'admin', empty.assemblyId)).toMatchObject({
+      ok: false,
+      status: 422,
+      message: 'Ajoutez au moins une résolution avant de convoquer l’assemblée.',
+    });
 
     const { assemblyId } = await convene();
     const roll = await listRoll(test.db, assemblyId);
@@ -124,11 +208,22 @@ describeEachDialect('general assemblies', (kind) => {
     expect((await listMemberAssemblies(deps, a.userId!)).map((s) => s.id)).toContain(assemblyId);
   });
 
-  it('a college the assembly\'s frozen rules do not know stops the notice instead of breaking the count', async () => {
+  it("a college the assembly's frozen rules do not know stops the notice instead of breaking the count", async () => {
     await member('partenaires');
     const startsAt = new Date(clock.now().getTime() + 40 * DAY);
     const make = async () => {
-      const { assemblyId } = ok(await createAssembly(deps, 'admin', { kind: 'ordinary', call: 'first', title: 'Statuts changés', startsAt, place: 'Nantes', agenda: ['Point'], voteOpensAt: new Date(startsAt.getTime() - DAY), voteClosesAt: startsAt }));
+      const { assemblyId } = ok(
+        await createAssembly(deps, 'admin', {
+          kind: 'ordinary',
+          call: 'first',
+          title: 'Statuts changés',
+          startsAt,
+          place: 'Nantes',
+          agenda: ['Point'],
+          voteOpensAt: new Date(startsAt.getTime() - DAY),
+          voteClosesAt: startsAt,
+        }),
+      );
       ok(await addResolution(deps, 'admin', assemblyId, { title: 'R', text: 'T' }));
       return assemblyId;
     };
@@ -137,7 +232,11 @@ describeEachDialect('general assemblies', (kind) => {
       const row = await test.db.selectFrom('assemblies').select('rules').where('id', '=', assemblyId).executeTakeFirstOrThrow();
       const rules = JSON.parse(row.rules) as { colleges: { id: string }[] };
       rules.colleges = rules.colleges.filter((c) => c.id !== 'partenaires');
-      await test.db.updateTable('assemblies').set({ rules: JSON.stringify(rules) } as never).where('id', '=', assemblyId).execute();
+      await test.db
+        .updateTable('assemblies')
+        .set({ rules: JSON.stringify(rules) } as never)
+        .where('id', '=', assemblyId)
+        .execute();
     };
     const refused = await make();
     await dropPartners(refused);
@@ -184,15 +283,28 @@ describeEachDialect('general assemblies', (kind) => {
     const second = kind === 'postgres' ? openDatabase(test.config) : undefined;
     const choices = ['pour', 'contre', 'abstention'] as const;
     const results = await Promise.all(
-      Array.from({ length: 24 }, (_, i) => castVotes({ db: i % 2 && second ? second.db : test.db, clock }, voter.userId!, assemblyId, { choices: all(resolutions, choices[i % 3]!) })),
+      Array.from({ length: 24 }, (_, i) =>
+        castVotes({ db: i % 2 && second ? second.db : test.db, clock }, voter.userId!, assemblyId, { choices: all(resolutions, choices[i % 3]!) }),
+      ),
     );
     // The grantor's vote by its holder, raced against itself, the same.
-    const byProxy = await Promise.all(Array.from({ length: 10 }, (_, i) => castVotes({ db: i % 2 && second ? second.db : test.db, clock }, holder.userId!, assemblyId, { onBehalfOf: grantor.memberId, choices: all(resolutions, 'contre') })));
+    const byProxy = await Promise.all(
+      Array.from({ length: 10 }, (_, i) =>
+        castVotes({ db: i % 2 && second ? second.db : test.db, clock }, holder.userId!, assemblyId, {
+          onBehalfOf: grantor.memberId,
+          choices: all(resolutions, 'contre'),
+        }),
+      ),
+    );
     await second?.close();
     expect(results.filter((r) => r.ok)).toHaveLength(1);
     expect(results.filter((r) => !r.ok).every((r) => !r.ok && r.status === 409)).toBe(true);
     expect(byProxy.filter((r) => r.ok)).toHaveLength(1);
-    const participation = await test.db.selectFrom('assembly_participation').select(['member_id', 'via', 'proxy_holder_id']).where('assembly_id', '=', assemblyId).execute();
+    const participation = await test.db
+      .selectFrom('assembly_participation')
+      .select(['member_id', 'via', 'proxy_holder_id'])
+      .where('assembly_id', '=', assemblyId)
+      .execute();
     expect(participation.filter((p) => p.member_id === voter.memberId)).toHaveLength(3);
     expect(participation.filter((p) => p.member_id === grantor.memberId).every((p) => p.via === 'proxy' && p.proxy_holder_id === holder.memberId)).toBe(true);
     const ballots = await test.db.selectFrom('assembly_ballots').selectAll().where('assembly_id', '=', assemblyId).execute();
@@ -221,7 +333,13 @@ describeEachDialect('general assemblies', (kind) => {
     const given = await Promise.all(grantors.map((g) => giveProxy(deps, g.userId!, assemblyId, { memberNumber: holder.memberNumber })));
     expect(given.filter((g) => g.ok)).toHaveLength(5);
     expect(given.filter((g) => !g.ok).every((g) => !g.ok && g.status === 409 && g.message.includes('détient déjà 5 pouvoirs'))).toBe(true);
-    const standing = await test.db.selectFrom('assembly_proxies').select('id').where('assembly_id', '=', assemblyId).where('holder_id', '=', holder.memberId).where('revoked_at', 'is', null).execute();
+    const standing = await test.db
+      .selectFrom('assembly_proxies')
+      .select('id')
+      .where('assembly_id', '=', assemblyId)
+      .where('holder_id', '=', holder.memberId)
+      .where('revoked_at', 'is', null)
+      .execute();
     expect(standing).toHaveLength(5);
     expect(sent.filter((m) => m.to === holder.email && m.subject.includes('vous confie son pouvoir'))).toHaveLength(0);
     await deps.flush();
@@ -243,8 +361,14 @@ describeEachDialect('general assemblies', (kind) => {
     expect(await castVotes(deps, refused.userId!, assemblyId, { choices: all(resolutions, 'pour') })).toMatchObject({ ok: false, status: 409 });
     ok(await castVotes(deps, holder.userId!, assemblyId, { onBehalfOf: refused.memberId, choices: all(resolutions, 'pour') }));
     // Someone whose proxy the holder does not hold: unknown.
-    expect(await castVotes(deps, holder.userId!, assemblyId, { onBehalfOf: me.memberId, choices: all(resolutions, 'pour') })).toMatchObject({ ok: false, status: 404 });
-    expect(await castVotes(deps, holder.userId!, assemblyId, { onBehalfOf: first.memberId, choices: all(resolutions, 'pour') })).toMatchObject({ ok: false, status: 404 });
+    expect(await castVotes(deps, holder.userId!, assemblyId, { onBehalfOf: me.memberId, choices: all(resolutions, 'pour') })).toMatchObject({
+      ok: false,
+      status: 404,
+    });
+    expect(await castVotes(deps, holder.userId!, assemblyId, { onBehalfOf: first.memberId, choices: all(resolutions, 'pour') })).toMatchObject({
+      ok: false,
+      status: 404,
+    });
     const view = ok(await memberAssembly(deps, holder.userId!, assemblyId)).view;
     expect(view.proxiesHeld).toHaveLength(5);
     expect(view.proxiesHeld.find((p) => p.grantorId === refused.memberId)!.votedOn).toHaveLength(resolutions.length);
@@ -260,7 +384,10 @@ describeEachDialect('general assemblies', (kind) => {
     expect(ok(await verifyReceipt(test.db, assemblyId, second.receipt)).ballots.map((b) => [b.position, b.choice])).toEqual([[2, 'abstention']]);
     expect(await verifyReceipt(test.db, assemblyId, 'A'.repeat(43))).toMatchObject({ ok: false, status: 404 });
     expect(await verifyReceipt(test.db, assemblyId, 'pas un reçu')).toMatchObject({ ok: false, status: 422 });
-    const columns = (await test.db.introspection.getTables()).find((t) => t.name === 'assembly_ballots')!.columns.map((c) => c.name).sort();
+    const columns = (await test.db.introspection.getTables())
+      .find((t) => t.name === 'assembly_ballots')!
+      .columns.map((c) => c.name)
+      .sort();
     expect(columns).toEqual(['assembly_id', 'choice', 'college_id', 'id', 'receipt_hash', 'resolution_id']);
     const stored = await test.db.selectFrom('assembly_ballots').select(['receipt_hash']).where('assembly_id', '=', assemblyId).execute();
     expect(stored.map((b) => b.receipt_hash)).toEqual(expect.arrayContaining([receiptHash(first.receipt, resolutions[0]!.id)]));
@@ -298,7 +425,18 @@ describeEachDialect('general assemblies', (kind) => {
     const other = await convene();
     expect(await memberDocument(test.db, insider.userId!, other.assemblyId, documentId)).toBeUndefined();
     // A draft is no member's business.
-    const draft = ok(await createAssembly(deps, 'admin', { kind: 'ordinary', call: 'first', title: 'Brouillon', startsAt: new Date(START.getTime() + 40 * DAY), place: 'Nantes', agenda: ['Point'], voteOpensAt: new Date(START.getTime() + 39 * DAY), voteClosesAt: new Date(START.getTime() + 40 * DAY) }));
+    const draft = ok(
+      await createAssembly(deps, 'admin', {
+        kind: 'ordinary',
+        call: 'first',
+        title: 'Brouillon',
+        startsAt: new Date(START.getTime() + 40 * DAY),
+        place: 'Nantes',
+        agenda: ['Point'],
+        voteOpensAt: new Date(START.getTime() + 39 * DAY),
+        voteClosesAt: new Date(START.getTime() + 40 * DAY),
+      }),
+    );
     expect(await memberAssembly(deps, insider.userId!, draft.assemblyId)).toMatchObject({ ok: false, status: 404 });
     ok(await setAttendance(deps, insider.userId!, assemblyId, 'remote'));
     expect(await setAttendance(deps, insider.userId!, assemblyId, 'ailleurs')).toMatchObject({ ok: false, status: 422 });
@@ -323,7 +461,10 @@ describeEachDialect('general assemblies', (kind) => {
     const results = view.results!;
     expect(results.ballots).toBe(10);
     // salaries 1/1 pour (35), lecteurs 2 pour (incl. the chair's) of 3 (45), partenaires abstain: (35 + 45·2/3)/80 = 65/80.
-    expect(results.resolutions.map((r) => [r.share, r.passed])).toEqual([['13/16', true], ['13/16', true]]);
+    expect(results.resolutions.map((r) => [r.share, r.passed])).toEqual([
+      ['13/16', true],
+      ['13/16', true],
+    ]);
     expect(results.resolutions[0]!.colleges.find((c) => c.collegeId === 'partenaires')).toMatchObject({ abstention: 1, cast: 0, effectiveWeight: '0/1' });
     const roll = await listRoll(test.db, assemblyId);
     expect(results.quorum.overall).toMatchObject({ members: roll.length, participating: 5, voted: 5, represented: 1, present: 1 });
@@ -350,7 +491,15 @@ describeEachDialect('general assemblies', (kind) => {
     clock.set(first.opensAt);
     ok(await castVotes(deps, lone.userId!, first.assemblyId, { choices: all(first.resolutions, 'pour') }));
     // Too early: a second call exists only for a closed first call without quorum.
-    expect(await createSecondCall(deps, 'admin', first.assemblyId, { startsAt: new Date(first.startsAt.getTime() + 20 * DAY), place: 'Nantes', onlineUrl: '', voteOpensAt: new Date(first.startsAt.getTime() + 16 * DAY), voteClosesAt: new Date(first.startsAt.getTime() + 20 * DAY) })).toMatchObject({ ok: false, status: 409 });
+    expect(
+      await createSecondCall(deps, 'admin', first.assemblyId, {
+        startsAt: new Date(first.startsAt.getTime() + 20 * DAY),
+        place: 'Nantes',
+        onlineUrl: '',
+        voteOpensAt: new Date(first.startsAt.getTime() + 16 * DAY),
+        voteClosesAt: new Date(first.startsAt.getTime() + 20 * DAY),
+      }),
+    ).toMatchObject({ ok: false, status: 409 });
     clock.set(first.closesAt);
     await deps.flush();
     const results = (await findAssembly(test.db, first.assemblyId))!.results!;
@@ -366,17 +515,38 @@ describeEachDialect('general assemblies', (kind) => {
 
     // The second call: unknown or quorate assemblies refused; this one taken once.
     const at = clock.now();
-    const secondInput = { startsAt: new Date(at.getTime() + 20 * DAY), place: 'Maison des associations, Nantes', onlineUrl: '', voteOpensAt: new Date(at.getTime() + 16 * DAY), voteClosesAt: new Date(at.getTime() + 20 * DAY + 3600_000) };
+    const secondInput = {
+      startsAt: new Date(at.getTime() + 20 * DAY),
+      place: 'Maison des associations, Nantes',
+      onlineUrl: '',
+      voteOpensAt: new Date(at.getTime() + 16 * DAY),
+      voteClosesAt: new Date(at.getTime() + 20 * DAY + 3600_000),
+    };
     expect(await createSecondCall(deps, 'admin', 'inconnue', secondInput)).toMatchObject({ ok: false, status: 404 });
-    expect(await createSecondCall(deps, 'admin', first.assemblyId, { ...secondInput, startsAt: new Date(at.getTime() - DAY) })).toMatchObject({ ok: false, status: 422 });
-    const [once, twice] = await Promise.all([createSecondCall(deps, 'admin', first.assemblyId, secondInput), createSecondCall(deps, 'admin', first.assemblyId, secondInput)].map((p) => p.then((r) => r)));
+    expect(await createSecondCall(deps, 'admin', first.assemblyId, { ...secondInput, startsAt: new Date(at.getTime() - DAY) })).toMatchObject({
+      ok: false,
+      status: 422,
+    });
+    const [once, twice] = await Promise.all(
+      [createSecondCall(deps, 'admin', first.assemblyId, secondInput), createSecondCall(deps, 'admin', first.assemblyId, secondInput)].map((p) =>
+        p.then((r) => r),
+      ),
+    );
     expect([once!.ok, twice!.ok].sort()).toEqual([false, true]);
     const { assemblyId: secondId } = [once, twice].find((r) => r!.ok) as { ok: true; assemblyId: string };
     expect([once, twice].find((r) => !r!.ok)).toMatchObject({ status: 409, message: 'La seconde convocation de cette assemblée existe déjà.' });
     const second = (await findAssembly(test.db, secondId))!;
-    expect(second).toMatchObject({ call: 'second', kind: 'ordinary', firstCallId: first.assemblyId, status: 'draft', agenda: ['Rapport moral', 'Approbation des comptes'] });
+    expect(second).toMatchObject({
+      call: 'second',
+      kind: 'ordinary',
+      firstCallId: first.assemblyId,
+      status: 'draft',
+      agenda: ['Rapport moral', 'Approbation des comptes'],
+    });
     expect(second.rules.quorum).toEqual({ n: 0, d: 1 });
-    expect((await listResolutions(test.db, secondId)).map((r) => [r.position, r.title, r.text])).toEqual(first.resolutions.map((r) => [r.position, r.title, r.text]));
+    expect((await listResolutions(test.db, secondId)).map((r) => [r.position, r.title, r.text])).toEqual(
+      first.resolutions.map((r) => [r.position, r.title, r.text]),
+    );
     expect((await listDocuments(test.db, secondId)).map((d) => d.title)).toEqual(['Comptes annuels']);
 
     // Its notice names the first meeting; there, the same lone vote decides.
@@ -407,8 +577,14 @@ describeEachDialect('general assemblies', (kind) => {
     const collegeOf = new Map<string, string>();
     await fc.assert(
       fc.asyncProperty(
-        fc.array(fc.option(fc.constantFrom('pour' as const, 'contre' as const, 'abstention' as const), { nil: undefined }), { minLength: pool.length, maxLength: pool.length }),
-        fc.array(fc.option(fc.constantFrom('pour' as const, 'contre' as const, 'abstention' as const), { nil: undefined }), { minLength: pool.length, maxLength: pool.length }),
+        fc.array(fc.option(fc.constantFrom('pour' as const, 'contre' as const, 'abstention' as const), { nil: undefined }), {
+          minLength: pool.length,
+          maxLength: pool.length,
+        }),
+        fc.array(fc.option(fc.constantFrom('pour' as const, 'contre' as const, 'abstention' as const), { nil: undefined }), {
+          minLength: pool.length,
+          maxLength: pool.length,
+        }),
         async (first, second) => {
           await test.db.deleteFrom('jobs').execute();
           clock.set(START);
@@ -428,7 +604,14 @@ describeEachDialect('general assemblies', (kind) => {
           clock.set(closesAt);
           await deps.flush();
           const view = ok(await memberAssembly(deps, pool[0]!.userId!, assemblyId)).view;
-          const rules = { colleges: [{ id: 'salaries', label: 'Salariés', weightPercent: 35 }, { id: 'lecteurs', label: 'Lecteurs-sociétaires', weightPercent: 45 }, { id: 'partenaires', label: 'Partenaires', weightPercent: 20 }], majority: { share: { n: 1, d: 2 }, rule: 'more' as const } };
+          const rules = {
+            colleges: [
+              { id: 'salaries', label: 'Salariés', weightPercent: 35 },
+              { id: 'lecteurs', label: 'Lecteurs-sociétaires', weightPercent: 45 },
+              { id: 'partenaires', label: 'Partenaires', weightPercent: 20 },
+            ],
+            majority: { share: { n: 1, d: 2 }, rule: 'more' as const },
+          };
           for (const k of [0, 1]) {
             const expected = tallyResolution(cast[k]!, rules.colleges, rules.majority);
             const got = view.results!.resolutions[k]!;

@@ -85,13 +85,19 @@ export const assemblyInput = z
       .max(500, 'Le lien : 500 caractères au plus.')
       .refine((v) => v === '' || /^https:\/\/[^\s]+$/.test(v), 'Le lien de participation en ligne doit commencer par https://.')
       .default(''),
-    agenda: z.array(z.string().trim().min(1, 'Un point de l’ordre du jour est vide.').max(500, 'Un point de l’ordre du jour : 500 caractères au plus.')).min(1, 'L’ordre du jour a au moins un point.').max(50, 'L’ordre du jour : 50 points au plus.'),
+    agenda: z
+      .array(z.string().trim().min(1, 'Un point de l’ordre du jour est vide.').max(500, 'Un point de l’ordre du jour : 500 caractères au plus.'))
+      .min(1, 'L’ordre du jour a au moins un point.')
+      .max(50, 'L’ordre du jour : 50 points au plus.'),
     voteOpensAt: date('l’ouverture du vote en ligne'),
     voteClosesAt: date('la clôture du vote en ligne'),
   })
   .refine((a) => a.place !== '' || a.onlineUrl !== '', { message: 'Indiquez un lieu, un lien de participation en ligne, ou les deux.', path: ['place'] })
   .refine((a) => a.voteOpensAt < a.voteClosesAt, { message: 'Le vote doit ouvrir avant de clore.', path: ['voteClosesAt'] })
-  .refine((a) => a.voteClosesAt.getTime() <= a.startsAt.getTime() + VOTE_AFTER_MEETING_MS, { message: 'Le vote clôt au plus tard le lendemain de l’assemblée.', path: ['voteClosesAt'] });
+  .refine((a) => a.voteClosesAt.getTime() <= a.startsAt.getTime() + VOTE_AFTER_MEETING_MS, {
+    message: 'Le vote clôt au plus tard le lendemain de l’assemblée.',
+    path: ['voteClosesAt'],
+  });
 export type AssemblyInput = z.input<typeof assemblyInput>;
 
 const firstIssue = (error: z.ZodError) => error.issues[0]?.message ?? 'Formulaire incomplet.';
@@ -109,9 +115,27 @@ function draftRow(input: AssemblyInput, actorId: string, now: Date, firstCallId:
   return {
     ok: true as const,
     row: {
-      id: newId(), kind: a.kind, call: a.call, title: a.title, starts_at: toTimestamp(a.startsAt), place: a.place, online_url: a.onlineUrl, agenda: JSON.stringify(a.agenda),
-      vote_opens_at: toTimestamp(a.voteOpensAt), vote_closes_at: toTimestamp(a.voteClosesAt), rules: JSON.stringify(rulesFor(a.kind, a.call)), status: 'draft' as const,
-      notice_at: null, notice_sent_at: null, roll_day: null, closed_at: null, results: null, first_call_id: firstCallId, created_by: actorId, created_at: toTimestamp(now), updated_at: toTimestamp(now),
+      id: newId(),
+      kind: a.kind,
+      call: a.call,
+      title: a.title,
+      starts_at: toTimestamp(a.startsAt),
+      place: a.place,
+      online_url: a.onlineUrl,
+      agenda: JSON.stringify(a.agenda),
+      vote_opens_at: toTimestamp(a.voteOpensAt),
+      vote_closes_at: toTimestamp(a.voteClosesAt),
+      rules: JSON.stringify(rulesFor(a.kind, a.call)),
+      status: 'draft' as const,
+      notice_at: null,
+      notice_sent_at: null,
+      roll_day: null,
+      closed_at: null,
+      results: null,
+      first_call_id: firstCallId,
+      created_by: actorId,
+      created_at: toTimestamp(now),
+      updated_at: toTimestamp(now),
     },
   };
 }
@@ -146,10 +170,16 @@ export async function findSecondCall(db: Kysely<Database>, firstCallId: string):
  * any other's. Nothing carries over from the first meeting's attendance, proxies or ballots.
  * One second call per first call.
  */
-export async function createSecondCall(deps: Pick<ServerDeps, 'db' | 'clock'>, actorId: string, firstCallId: string, input: SecondCallInput): Promise<Result<{ assemblyId: string }>> {
+export async function createSecondCall(
+  deps: Pick<ServerDeps, 'db' | 'clock'>,
+  actorId: string,
+  firstCallId: string,
+  input: SecondCallInput,
+): Promise<Result<{ assemblyId: string }>> {
   const first = await findAssembly(deps.db, firstCallId);
   if (!first) return fail(404, NOT_FOUND);
-  if (!needsSecondCall(first)) return fail(409, 'Seule une assemblée close sur première convocation sans avoir atteint le quorum peut être convoquée de nouveau.');
+  if (!needsSecondCall(first))
+    return fail(409, 'Seule une assemblée close sur première convocation sans avoir atteint le quorum peut être convoquée de nouveau.');
   const now = deps.clock.now();
   const draft = draftRow({ ...input, kind: first.kind, call: 'second', title: secondCallTitle(first.title), agenda: first.agenda }, actorId, now, first.id);
   if (!draft.ok) return draft;
@@ -163,11 +193,25 @@ export async function createSecondCall(deps: Pick<ServerDeps, 'db' | 'clock'>, a
       .executeTakeFirst();
     if (!inserted) return false;
     for (const r of await listResolutions(trx, first.id)) {
-      await trx.insertInto('assembly_resolutions').values({ id: newId(), assembly_id: id, position: r.position, title: r.title, text: r.text, board_proposal: toFlag(r.boardProposal), created_at: toTimestamp(now) }).execute();
+      await trx
+        .insertInto('assembly_resolutions')
+        .values({
+          id: newId(),
+          assembly_id: id,
+          position: r.position,
+          title: r.title,
+          text: r.text,
+          board_proposal: toFlag(r.boardProposal),
+          created_at: toTimestamp(now),
+        })
+        .execute();
     }
     const documents = await trx.selectFrom('assembly_documents').selectAll().where('assembly_id', '=', first.id).orderBy('position').execute();
     for (const d of documents) {
-      await trx.insertInto('assembly_documents').values({ ...d, id: newId(), assembly_id: id, created_at: toTimestamp(now) }).execute();
+      await trx
+        .insertInto('assembly_documents')
+        .values({ ...d, id: newId(), assembly_id: id, created_at: toTimestamp(now) })
+        .execute();
     }
     return true;
   });
@@ -180,7 +224,12 @@ const SECOND_CALL_SUFFIX = ' (seconde convocation)';
 const secondCallTitle = (title: string) => `${title.slice(0, 200 - SECOND_CALL_SUFFIX.length)}${SECOND_CALL_SUFFIX}`;
 
 /** Changes an assembly's details while it is a draft (kind and call stay: they fixed its rules). */
-export async function updateAssembly(deps: Pick<ServerDeps, 'db' | 'clock'>, actorId: string, assemblyId: string, input: Omit<AssemblyInput, 'kind' | 'call'>): Promise<Result> {
+export async function updateAssembly(
+  deps: Pick<ServerDeps, 'db' | 'clock'>,
+  actorId: string,
+  assemblyId: string,
+  input: Omit<AssemblyInput, 'kind' | 'call'>,
+): Promise<Result> {
   const assembly = await findAssembly(deps.db, assemblyId);
   if (!assembly) return fail(404, NOT_FOUND);
   const parsed = assemblyInput.safeParse({ ...input, kind: assembly.kind, call: assembly.call });
@@ -191,7 +240,16 @@ export async function updateAssembly(deps: Pick<ServerDeps, 'db' | 'clock'>, act
   if (a.voteOpensAt < now) return fail(422, 'L’ouverture du vote est passée.');
   const updated = await deps.db
     .updateTable('assemblies')
-    .set({ title: a.title, starts_at: toTimestamp(a.startsAt), place: a.place, online_url: a.onlineUrl, agenda: JSON.stringify(a.agenda), vote_opens_at: toTimestamp(a.voteOpensAt), vote_closes_at: toTimestamp(a.voteClosesAt), updated_at: toTimestamp(now) })
+    .set({
+      title: a.title,
+      starts_at: toTimestamp(a.startsAt),
+      place: a.place,
+      online_url: a.onlineUrl,
+      agenda: JSON.stringify(a.agenda),
+      vote_opens_at: toTimestamp(a.voteOpensAt),
+      vote_closes_at: toTimestamp(a.voteClosesAt),
+      updated_at: toTimestamp(now),
+    })
     .where('id', '=', assemblyId)
     .where('status', '=', 'draft')
     .executeTakeFirst();
@@ -207,7 +265,12 @@ const resolutionInput = z.object({
 });
 
 /** Adds a resolution at the end, before the notice goes out. Its majority is the assembly kind's. */
-export async function addResolution(deps: Pick<ServerDeps, 'db' | 'clock'>, actorId: string, assemblyId: string, input: z.input<typeof resolutionInput>): Promise<Result<{ resolutionId: string; position: number }>> {
+export async function addResolution(
+  deps: Pick<ServerDeps, 'db' | 'clock'>,
+  actorId: string,
+  assemblyId: string,
+  input: z.input<typeof resolutionInput>,
+): Promise<Result<{ resolutionId: string; position: number }>> {
   const parsed = resolutionInput.safeParse(input);
   if (!parsed.success) return fail(422, firstIssue(parsed.error));
   const assembly = await findAssembly(deps.db, assemblyId);
@@ -226,11 +289,23 @@ export async function addResolution(deps: Pick<ServerDeps, 'db' | 'clock'>, acto
       .executeTakeFirst();
     if (open.numUpdatedRows === 0n) return fail(409, 'La convocation est partie : les résolutions ne peuvent plus changer.');
     for (let attempt = 0; attempt < 5; attempt++) {
-      const last = await trx.selectFrom('assembly_resolutions').select((eb) => eb.fn.max('position').as('p')).where('assembly_id', '=', assemblyId).executeTakeFirst();
+      const last = await trx
+        .selectFrom('assembly_resolutions')
+        .select((eb) => eb.fn.max('position').as('p'))
+        .where('assembly_id', '=', assemblyId)
+        .executeTakeFirst();
       const position = Number(last?.p ?? 0) + 1;
       const inserted = await trx
         .insertInto('assembly_resolutions')
-        .values({ id, assembly_id: assemblyId, position, title: parsed.data.title, text: parsed.data.text, board_proposal: toFlag(parsed.data.boardProposal), created_at: toTimestamp(now) })
+        .values({
+          id,
+          assembly_id: assemblyId,
+          position,
+          title: parsed.data.title,
+          text: parsed.data.text,
+          board_proposal: toFlag(parsed.data.boardProposal),
+          created_at: toTimestamp(now),
+        })
         .onConflict((oc) => oc.columns(['assembly_id', 'position']).doNothing())
         .returning('id')
         .executeTakeFirst();
@@ -246,20 +321,36 @@ const documentInput = z.union([
   z.object({
     title: z.string().trim().min(1, 'Donnez un titre au document.').max(200, 'Le titre du document : 200 caractères au plus.'),
     file: z.object({
-      filename: z.string().trim().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,120}$/, 'Nom de fichier : lettres, chiffres, points, tirets, 120 caractères au plus.'),
-      contentType: z.enum(['application/pdf', 'text/plain', 'application/vnd.oasis.opendocument.text', 'text/csv'], { error: 'Formats acceptés : PDF, texte, ODT ou CSV.' }),
-      bytes: z.instanceof(Uint8Array).refine((b) => b.byteLength > 0, 'Le fichier est vide.').refine((b) => b.byteLength <= DOCUMENT_MAX_BYTES, 'Le fichier dépasse 10 Mo.'),
+      filename: z
+        .string()
+        .trim()
+        .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,120}$/, 'Nom de fichier : lettres, chiffres, points, tirets, 120 caractères au plus.'),
+      contentType: z.enum(['application/pdf', 'text/plain', 'application/vnd.oasis.opendocument.text', 'text/csv'], {
+        error: 'Formats acceptés : PDF, texte, ODT ou CSV.',
+      }),
+      bytes: z
+        .instanceof(Uint8Array)
+        .refine((b) => b.byteLength > 0, 'Le fichier est vide.')
+        .refine((b) => b.byteLength <= DOCUMENT_MAX_BYTES, 'Le fichier dépasse 10 Mo.'),
     }),
   }),
   z.object({
     title: z.string().trim().min(1, 'Donnez un titre au document.').max(200, 'Le titre du document : 200 caractères au plus.'),
-    path: z.string().trim().regex(/^\/documents\/[a-z0-9][a-z0-9.-]{0,120}\.pdf$/, 'Chemin attendu : /documents/nom-du-fichier.pdf'),
+    path: z
+      .string()
+      .trim()
+      .regex(/^\/documents\/[a-z0-9][a-z0-9.-]{0,120}\.pdf$/, 'Chemin attendu : /documents/nom-du-fichier.pdf'),
   }),
 ]);
 export type DocumentInput = { title: string; file: { filename: string; contentType: string; bytes: Uint8Array } } | { title: string; path: string };
 
 /** Adds a document (a file stored in the database, or a PDF under public/documents/) until the vote closes. */
-export async function addDocument(deps: Pick<ServerDeps, 'db' | 'clock'>, actorId: string, assemblyId: string, input: DocumentInput): Promise<Result<{ documentId: string }>> {
+export async function addDocument(
+  deps: Pick<ServerDeps, 'db' | 'clock'>,
+  actorId: string,
+  assemblyId: string,
+  input: DocumentInput,
+): Promise<Result<{ documentId: string }>> {
   const parsed = documentInput.safeParse(input);
   if (!parsed.success) return fail(422, firstIssue(parsed.error));
   const assembly = await findAssembly(deps.db, assemblyId);
@@ -269,15 +360,23 @@ export async function addDocument(deps: Pick<ServerDeps, 'db' | 'clock'>, actorI
   const now = deps.clock.now();
   const id = newId();
   await writeTransaction(deps.db, async (trx) => {
-    const last = await trx.selectFrom('assembly_documents').select((eb) => eb.fn.max('position').as('p')).where('assembly_id', '=', assemblyId).executeTakeFirst();
+    const last = await trx
+      .selectFrom('assembly_documents')
+      .select((eb) => eb.fn.max('position').as('p'))
+      .where('assembly_id', '=', assemblyId)
+      .executeTakeFirst();
     const file = 'file' in d ? d.file : null;
     await trx
       .insertInto('assembly_documents')
       .values({
-        id, assembly_id: assemblyId, position: Number(last?.p ?? 0) + 1, title: d.title,
-        filename: file ? file.filename : ('path' in d ? d.path.split('/').pop()! : 'document.pdf'),
+        id,
+        assembly_id: assemblyId,
+        position: Number(last?.p ?? 0) + 1,
+        title: d.title,
+        filename: file ? file.filename : 'path' in d ? d.path.split('/').pop()! : 'document.pdf',
         content_type: file ? file.contentType : 'application/pdf',
-        bytes: file ? file.bytes : null, path: 'path' in d ? d.path : null,
+        bytes: file ? file.bytes : null,
+        path: 'path' in d ? d.path : null,
         sha256: file ? createHash('sha256').update(file.bytes).digest('hex') : null,
         created_at: toTimestamp(now),
       })
@@ -301,18 +400,31 @@ export const noticeDeadline = (assembly: Pick<Assembly, 'startsAt' | 'rules'>): 
  * `noticeDays` before the assembly and no later than the vote's opening. Programming it again
  * before it leaves moves it (the earlier job then does nothing).
  */
-export async function scheduleNotice(deps: AssemblyDeps, actorId: string, assemblyId: string, options: { sendAt?: Date } = {}): Promise<Result<{ noticeAt: Date }>> {
+export async function scheduleNotice(
+  deps: AssemblyDeps,
+  actorId: string,
+  assemblyId: string,
+  options: { sendAt?: Date } = {},
+): Promise<Result<{ noticeAt: Date }>> {
   const assembly = await findAssembly(deps.db, assemblyId);
   if (!assembly) return fail(404, NOT_FOUND);
   if (assembly.status !== 'draft' && assembly.status !== 'notice_scheduled') return fail(409, 'La convocation de cette assemblée est déjà partie.');
   const now = deps.clock.now();
   const sendAt = options.sendAt && options.sendAt > now ? options.sendAt : now;
   const deadline = noticeDeadline(assembly);
-  if (sendAt > deadline) return fail(422, `La convocation doit partir au moins ${assembly.rules.noticeDays} jours avant l’assemblée, soit au plus tard le ${formatDate(deadline)} : choisissez une date d’assemblée plus lointaine.`);
+  if (sendAt > deadline)
+    return fail(
+      422,
+      `La convocation doit partir au moins ${assembly.rules.noticeDays} jours avant l’assemblée, soit au plus tard le ${formatDate(deadline)} : choisissez une date d’assemblée plus lointaine.`,
+    );
   if (sendAt > assembly.voteOpensAt) return fail(422, 'La convocation doit partir avant l’ouverture du vote.');
   if ((await listResolutions(deps.db, assembly.id)).length === 0) return fail(422, 'Ajoutez au moins une résolution avant de convoquer l’assemblée.');
   const strays = collegesOutsideRules(assembly, await currentHoldings(deps.db, parisDay(now)));
-  if (strays.length > 0) return fail(409, `Des sociétaires sont inscrits dans un collège que les règles de cette assemblée ne connaissent pas (${strays.join(', ')}) : les statuts ont changé depuis sa création, créez une nouvelle assemblée.`);
+  if (strays.length > 0)
+    return fail(
+      409,
+      `Des sociétaires sont inscrits dans un collège que les règles de cette assemblée ne connaissent pas (${strays.join(', ')}) : les statuts ont changé depuis sa création, créez une nouvelle assemblée.`,
+    );
   const at = toTimestamp(sendAt);
   const done = await writeTransaction(deps.db, async (trx) => {
     const updated = await trx
@@ -322,7 +434,13 @@ export async function scheduleNotice(deps: AssemblyDeps, actorId: string, assemb
       .where('status', 'in', ['draft', 'notice_scheduled'])
       .executeTakeFirst();
     if (updated.numUpdatedRows === 0n) return false;
-    await schedule(deps, trx, ASSEMBLY_NOTICE, { assemblyId: assembly.id, noticeAt: at }, { runAt: sendAt, uniqueKey: `assemblies.notice:${assembly.id}:${at}` });
+    await schedule(
+      deps,
+      trx,
+      ASSEMBLY_NOTICE,
+      { assemblyId: assembly.id, noticeAt: at },
+      { runAt: sendAt, uniqueKey: `assemblies.notice:${assembly.id}:${at}` },
+    );
     return true;
   });
   if (!done) return fail(409, 'La convocation de cette assemblée est déjà partie.');
@@ -348,7 +466,13 @@ export async function sendNotice(deps: AssemblyDeps, assemblyId: string, noticeA
   if (!assembly || assembly.status !== 'notice_scheduled' || !assembly.noticeAt || toTimestamp(assembly.noticeAt) !== noticeAt) return;
   const now = deps.clock.now();
   if (now > noticeDeadline(assembly) || now > assembly.voteOpensAt) {
-    await deps.db.updateTable('assemblies').set({ status: 'draft', notice_at: null, updated_at: toTimestamp(now) }).where('id', '=', assembly.id).where('status', '=', 'notice_scheduled').where('notice_at', '=', noticeAt).execute();
+    await deps.db
+      .updateTable('assemblies')
+      .set({ status: 'draft', notice_at: null, updated_at: toTimestamp(now) })
+      .where('id', '=', assembly.id)
+      .where('status', '=', 'notice_scheduled')
+      .where('notice_at', '=', noticeAt)
+      .execute();
     log.error('assemblies.notice_too_late', { assemblyId: assembly.id });
     return;
   }
@@ -369,20 +493,40 @@ export async function sendNotice(deps: AssemblyDeps, assemblyId: string, noticeA
     // A college the frozen rules do not know could never be counted: the assembly goes back to
     // the draft (checked when the notice was programmed, checked again on the day's register).
     if (collegesOutsideRules(assembly, holdings).length > 0) {
-      await trx.updateTable('assemblies').set({ status: 'draft', notice_at: null, notice_sent_at: null, roll_day: null, updated_at: toTimestamp(now) }).where('id', '=', assembly.id).execute();
+      await trx
+        .updateTable('assemblies')
+        .set({ status: 'draft', notice_at: null, notice_sent_at: null, roll_day: null, updated_at: toTimestamp(now) })
+        .where('id', '=', assembly.id)
+        .execute();
       return -1;
     }
     for (const h of holdings) {
-      await trx.insertInto('assembly_roll').values({ assembly_id: assembly.id, member_id: h.memberId, member_number: h.memberNumber, name: h.name, college_id: h.collegeId, shares: h.shares }).execute();
+      await trx
+        .insertInto('assembly_roll')
+        .values({ assembly_id: assembly.id, member_id: h.memberId, member_number: h.memberNumber, name: h.name, college_id: h.collegeId, shares: h.shares })
+        .execute();
       const user = h.userId ? await findUser(trx, h.userId) : undefined;
       if (!user) {
         unreachable++;
         continue;
       }
       const mail = noticeMail({
-        siteUrl: deps.siteUrl, assemblyId: assembly.id, kind: assembly.kind, call: assembly.call, title: assembly.title, startsAt: assembly.startsAt, place: assembly.place, onlineUrl: assembly.onlineUrl,
-        agenda: assembly.agenda, voteOpensAt: assembly.voteOpensAt, voteClosesAt: assembly.voteClosesAt, memberName: h.name, quorum: `${assembly.rules.quorum.n}/${assembly.rules.quorum.d}`,
-        majority: `${assembly.rules.majority.rule === 'more' ? 'plus de' : 'au moins'} ${assembly.rules.majority.share.n}/${assembly.rules.majority.share.d}`, proxiesPerMember: assembly.rules.proxiesPerMember, documents,
+        siteUrl: deps.siteUrl,
+        assemblyId: assembly.id,
+        kind: assembly.kind,
+        call: assembly.call,
+        title: assembly.title,
+        startsAt: assembly.startsAt,
+        place: assembly.place,
+        onlineUrl: assembly.onlineUrl,
+        agenda: assembly.agenda,
+        voteOpensAt: assembly.voteOpensAt,
+        voteClosesAt: assembly.voteClosesAt,
+        memberName: h.name,
+        quorum: `${assembly.rules.quorum.n}/${assembly.rules.quorum.d}`,
+        majority: `${assembly.rules.majority.rule === 'more' ? 'plus de' : 'au moins'} ${assembly.rules.majority.share.n}/${assembly.rules.majority.share.d}`,
+        proxiesPerMember: assembly.rules.proxiesPerMember,
+        documents,
         firstCallStartsAt: firstCall?.startsAt,
       });
       await schedule(deps, trx, SEND_MAIL, mailFor(user, mail), { uniqueKey: `assemblies.notice-mail:${assembly.id}:${h.memberId}` });
@@ -452,12 +596,22 @@ export async function closeAssembly(deps: AssemblyDeps, assemblyId: string): Pro
     if (closed.numUpdatedRows === 0n) return undefined;
     await castChairProxies(trx, assembly, now);
     const counted = await computeResults(trx, assembly, now);
-    await trx.updateTable('assemblies').set({ results: JSON.stringify(counted), ballots_cast: counted.ballots }).where('id', '=', assembly.id).execute();
+    await trx
+      .updateTable('assemblies')
+      .set({ results: JSON.stringify(counted), ballots_cast: counted.ballots })
+      .where('id', '=', assembly.id)
+      .execute();
     const roll = await listRoll(trx, assembly.id);
     for (const entry of roll) {
       const user = await userOfMember(trx, entry);
       if (!user) continue;
-      const mail = resultsMail({ siteUrl: deps.siteUrl, assemblyId: assembly.id, title: assembly.title, quorumMet: counted.quorum.met, resolutions: counted.resolutions });
+      const mail = resultsMail({
+        siteUrl: deps.siteUrl,
+        assemblyId: assembly.id,
+        title: assembly.title,
+        quorumMet: counted.quorum.met,
+        resolutions: counted.resolutions,
+      });
       await schedule(deps, trx, SEND_MAIL, mailFor(user, mail), { uniqueKey: `assemblies.results-mail:${assembly.id}:${entry.memberId}` });
     }
     return counted;
@@ -478,7 +632,10 @@ async function userOfMember(db: Kysely<Database>, entry: RollEntry) {
  * Counts an assembly's ballots again, from the box, and says whether they give the published
  * results (the same decisions, counts and digest).
  */
-export async function recountAssembly(db: Kysely<Database>, assemblyId: string): Promise<Result<{ published: AssemblyResults; recount: AssemblyResults; identical: boolean }>> {
+export async function recountAssembly(
+  db: Kysely<Database>,
+  assemblyId: string,
+): Promise<Result<{ published: AssemblyResults; recount: AssemblyResults; identical: boolean }>> {
   const assembly = await findAssembly(db, assemblyId);
   if (!assembly?.results || !assembly.closedAt) return fail(404, 'Aucun résultat publié pour cette assemblée.');
   const recount = await computeResults(db, assembly, assembly.closedAt);
@@ -495,13 +652,30 @@ async function storedMinutes(db: Kysely<Database>, assemblyId: string, now: Date
   if (!assembly?.results) return undefined;
   const resolutions = await listResolutions(db, assembly.id);
   const bytes = await renderMinutesPdf({
-    title: assembly.title, kind: assembly.kind, call: assembly.call, startsAt: assembly.startsAt, place: assembly.place, onlineUrl: assembly.onlineUrl, agenda: assembly.agenda,
-    voteOpensAt: assembly.voteOpensAt, voteClosesAt: assembly.voteClosesAt, statutesVersion: assembly.rules.statutesVersion, colleges: assembly.rules.colleges,
-    resolutionTexts: new Map(resolutions.map((r) => [r.id, r.text])), results: assembly.results, firstCallStartsAt: (await findFirstCall(db, assembly))?.startsAt,
+    title: assembly.title,
+    kind: assembly.kind,
+    call: assembly.call,
+    startsAt: assembly.startsAt,
+    place: assembly.place,
+    onlineUrl: assembly.onlineUrl,
+    agenda: assembly.agenda,
+    voteOpensAt: assembly.voteOpensAt,
+    voteClosesAt: assembly.voteClosesAt,
+    statutesVersion: assembly.rules.statutesVersion,
+    colleges: assembly.rules.colleges,
+    resolutionTexts: new Map(resolutions.map((r) => [r.id, r.text])),
+    results: assembly.results,
+    firstCallStartsAt: (await findFirstCall(db, assembly))?.startsAt,
   });
   await db
     .insertInto('assembly_minutes')
-    .values({ assembly_id: assembly.id, bytes, sha256: createHash('sha256').update(bytes).digest('hex'), ballots_digest: assembly.results.ballotsDigest, created_at: toTimestamp(now) })
+    .values({
+      assembly_id: assembly.id,
+      bytes,
+      sha256: createHash('sha256').update(bytes).digest('hex'),
+      ballots_digest: assembly.results.ballotsDigest,
+      created_at: toTimestamp(now),
+    })
     .onConflict((oc) => oc.column('assembly_id').doNothing())
     .execute();
   const row = await db.selectFrom('assembly_minutes').select('bytes').where('assembly_id', '=', assembly.id).executeTakeFirstOrThrow();
@@ -519,10 +693,19 @@ export async function minutesPdf(deps: Pick<ServerDeps, 'db' | 'clock'>, assembl
 }
 
 /** The minutes of a closed assembly, for a member who was on its roll; undefined for anyone else. */
-export async function memberMinutesPdf(deps: Pick<ServerDeps, 'db' | 'clock'>, userId: string, assemblyId: string): Promise<{ bytes: Uint8Array; filename: string } | undefined> {
+export async function memberMinutesPdf(
+  deps: Pick<ServerDeps, 'db' | 'clock'>,
+  userId: string,
+  assemblyId: string,
+): Promise<{ bytes: Uint8Array; filename: string } | undefined> {
   const member = await deps.db.selectFrom('share_members').select('id').where('user_id', '=', userId).executeTakeFirst();
   if (!member) return undefined;
-  const onRoll = await deps.db.selectFrom('assembly_roll').select('member_id').where('assembly_id', '=', assemblyId).where('member_id', '=', member.id).executeTakeFirst();
+  const onRoll = await deps.db
+    .selectFrom('assembly_roll')
+    .select('member_id')
+    .where('assembly_id', '=', assemblyId)
+    .where('member_id', '=', member.id)
+    .executeTakeFirst();
   return onRoll ? minutesPdf(deps, assemblyId) : undefined;
 }
 
@@ -573,7 +756,13 @@ export async function assemblyForStaff(db: Kysely<Database>, assemblyId: string)
   const withAccount = new Set(members.filter((m) => m.user_id).map((m) => m.id));
   const sheet = roll.map((r) => {
     const holder = proxyOf.get(r.memberId);
-    return { ...r, attendance: modeOf.get(r.memberId) ?? null, proxyTo: holder === undefined ? null : holder === null ? ('chair' as const) : (numberOf.get(holder) ?? null), tookPart: took.has(r.memberId), byPost: !withAccount.has(r.memberId) };
+    return {
+      ...r,
+      attendance: modeOf.get(r.memberId) ?? null,
+      proxyTo: holder === undefined ? null : holder === null ? ('chair' as const) : (numberOf.get(holder) ?? null),
+      tookPart: took.has(r.memberId),
+      byPost: !withAccount.has(r.memberId),
+    };
   });
   return { assembly, resolutions, documents, sheet };
 }

@@ -72,7 +72,10 @@ export interface RollEntry {
 const date = (value: string | null): Date | null => (value === null ? null : new Date(value));
 
 /** The first-call assembly that `assembly` convenes again, if it is a second call. */
-export async function findFirstCall(db: Kysely<Database>, assembly: Pick<Assembly, 'firstCallId'>): Promise<{ id: string; title: string; startsAt: Date } | undefined> {
+export async function findFirstCall(
+  db: Kysely<Database>,
+  assembly: Pick<Assembly, 'firstCallId'>,
+): Promise<{ id: string; title: string; startsAt: Date } | undefined> {
   if (!assembly.firstCallId) return undefined;
   const row = await db.selectFrom('assemblies').select(['id', 'title', 'starts_at']).where('id', '=', assembly.firstCallId).executeTakeFirst();
   return row ? { id: row.id, title: row.title, startsAt: new Date(row.starts_at) } : undefined;
@@ -106,12 +109,22 @@ export async function findAssembly(db: Kysely<Database>, id: string): Promise<As
 }
 
 export async function listResolutions(db: Kysely<Database>, assemblyId: string): Promise<Resolution[]> {
-  const rows = await db.selectFrom('assembly_resolutions').select(['id', 'position', 'title', 'text', 'board_proposal']).where('assembly_id', '=', assemblyId).orderBy('position').execute();
+  const rows = await db
+    .selectFrom('assembly_resolutions')
+    .select(['id', 'position', 'title', 'text', 'board_proposal'])
+    .where('assembly_id', '=', assemblyId)
+    .orderBy('position')
+    .execute();
   return rows.map((r) => ({ id: r.id, position: Number(r.position), title: r.title, text: r.text, boardProposal: Number(r.board_proposal) === 1 }));
 }
 
 export async function listDocuments(db: Kysely<Database>, assemblyId: string): Promise<AssemblyDocument[]> {
-  const rows = await db.selectFrom('assembly_documents').select(['id', 'position', 'title', 'filename', 'content_type', 'path']).where('assembly_id', '=', assemblyId).orderBy('position').execute();
+  const rows = await db
+    .selectFrom('assembly_documents')
+    .select(['id', 'position', 'title', 'filename', 'content_type', 'path'])
+    .where('assembly_id', '=', assemblyId)
+    .orderBy('position')
+    .execute();
   return rows.map((r) => ({ id: r.id, position: Number(r.position), title: r.title, filename: r.filename, contentType: r.content_type, path: r.path }));
 }
 
@@ -148,8 +161,16 @@ export interface StandingProxy {
 }
 
 /** Proxies not revoked, of an assembly (of one grantor or one holder when given). */
-export async function standingProxies(db: Kysely<Database>, assemblyId: string, filter: { grantorId?: string; holderId?: string } = {}): Promise<StandingProxy[]> {
-  let query = db.selectFrom('assembly_proxies').select(['id', 'grantor_id', 'holder_id', 'given_at']).where('assembly_id', '=', assemblyId).where('revoked_at', 'is', null);
+export async function standingProxies(
+  db: Kysely<Database>,
+  assemblyId: string,
+  filter: { grantorId?: string; holderId?: string } = {},
+): Promise<StandingProxy[]> {
+  let query = db
+    .selectFrom('assembly_proxies')
+    .select(['id', 'grantor_id', 'holder_id', 'given_at'])
+    .where('assembly_id', '=', assemblyId)
+    .where('revoked_at', 'is', null);
   if (filter.grantorId) query = query.where('grantor_id', '=', filter.grantorId);
   if (filter.holderId) query = query.where('holder_id', '=', filter.holderId);
   const rows = await query.orderBy('given_at').execute();
@@ -178,7 +199,14 @@ export async function ballotBox(db: Kysely<Database>, assemblyId: string): Promi
     .orderBy('r.position')
     .orderBy('b.id')
     .execute();
-  return rows.map((r) => ({ id: r.id, resolutionId: r.resolution_id, position: Number(r.position), collegeId: r.college_id, choice: r.choice, receiptHash: r.receipt_hash }));
+  return rows.map((r) => ({
+    id: r.id,
+    resolutionId: r.resolution_id,
+    position: Number(r.position),
+    collegeId: r.college_id,
+    choice: r.choice,
+    receiptHash: r.receipt_hash,
+  }));
 }
 
 /** sha-256 of the published list of ballots, one line each (`id;position;college;choice;receipt hash`): printed on the minutes. */

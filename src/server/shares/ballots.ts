@@ -101,12 +101,26 @@ export async function listMemberAssemblies(deps: Pick<ServerDeps, 'db' | 'clock'
   const now = deps.clock.now();
   return rows.map((r) => {
     const a = { status: r.status, voteOpensAt: new Date(r.vote_opens_at), voteClosesAt: new Date(r.vote_closes_at) };
-    return { id: r.id, title: r.title, kind: r.kind, call: r.call, startsAt: new Date(r.starts_at), voteOpensAt: a.voteOpensAt, voteClosesAt: a.voteClosesAt, voteState: voteState(a, now), resultsPublished: r.status === 'closed' };
+    return {
+      id: r.id,
+      title: r.title,
+      kind: r.kind,
+      call: r.call,
+      startsAt: new Date(r.starts_at),
+      voteOpensAt: a.voteOpensAt,
+      voteClosesAt: a.voteClosesAt,
+      voteState: voteState(a, now),
+      resultsPublished: r.status === 'closed',
+    };
   });
 }
 
 export interface MemberAssemblyView {
-  assembly: Omit<Assembly, 'rules' | 'results' | 'ballotsCast' | 'noticeAt' | 'rollDay' | 'createdAt' | 'firstCallId'> & { majority: Assembly['rules']['majority']; quorum: string; proxiesPerMember: number };
+  assembly: Omit<Assembly, 'rules' | 'results' | 'ballotsCast' | 'noticeAt' | 'rollDay' | 'createdAt' | 'firstCallId'> & {
+    majority: Assembly['rules']['majority'];
+    quorum: string;
+    proxiesPerMember: number;
+  };
   /** On second call: the first-call assembly that did not reach its quorum. */
   firstCall: { id: string; title: string; startsAt: Date } | null;
   documents: AssemblyDocument[];
@@ -123,7 +137,11 @@ export interface MemberAssemblyView {
 }
 
 /** The notice, agenda, documents and resolutions of an assembly, with the member's own part. */
-export async function memberAssembly(deps: Pick<ServerDeps, 'db' | 'clock'>, userId: string, assemblyId: string): Promise<Result<{ view: MemberAssemblyView }>> {
+export async function memberAssembly(
+  deps: Pick<ServerDeps, 'db' | 'clock'>,
+  userId: string,
+  assemblyId: string,
+): Promise<Result<{ view: MemberAssemblyView }>> {
   const ctx = await memberContext(deps.db, userId, assemblyId);
   if (!ctx.ok) return ctx;
   const { assembly: a, member } = ctx;
@@ -136,7 +154,9 @@ export async function memberAssembly(deps: Pick<ServerDeps, 'db' | 'clock'>, use
     standingProxies(deps.db, a.id, { holderId: member.memberId }),
   ]);
   const votedOn = async (memberId: string) =>
-    (await deps.db.selectFrom('assembly_participation').select('resolution_id').where('assembly_id', '=', a.id).where('member_id', '=', memberId).execute()).map((r) => r.resolution_id);
+    (
+      await deps.db.selectFrom('assembly_participation').select('resolution_id').where('assembly_id', '=', a.id).where('member_id', '=', memberId).execute()
+    ).map((r) => r.resolution_id);
   let proxyGiven: MemberAssemblyView['proxyGiven'] = null;
   if (given[0]) {
     const holder = given[0].holderId ? await findRollEntry(deps.db, a.id, given[0].holderId) : undefined;
@@ -145,21 +165,41 @@ export async function memberAssembly(deps: Pick<ServerDeps, 'db' | 'clock'>, use
   const proxiesHeld: MemberAssemblyView['proxiesHeld'] = [];
   for (const p of held) {
     const grantor = await findRollEntry(deps.db, a.id, p.grantorId);
-    if (grantor) proxiesHeld.push({ grantorId: grantor.memberId, memberNumber: grantor.memberNumber, name: grantor.name, votedOn: await votedOn(grantor.memberId) });
+    if (grantor)
+      proxiesHeld.push({ grantorId: grantor.memberId, memberNumber: grantor.memberNumber, name: grantor.name, votedOn: await votedOn(grantor.memberId) });
   }
   const state = voteState(a, now);
   return {
     ok: true,
     view: {
       assembly: {
-        id: a.id, kind: a.kind, call: a.call, title: a.title, startsAt: a.startsAt, place: a.place, onlineUrl: a.onlineUrl, agenda: a.agenda,
-        voteOpensAt: a.voteOpensAt, voteClosesAt: a.voteClosesAt, status: a.status, noticeSentAt: a.noticeSentAt, closedAt: a.closedAt,
-        majority: a.rules.majority, quorum: `${a.rules.quorum.n}/${a.rules.quorum.d}`, proxiesPerMember: a.rules.proxiesPerMember,
+        id: a.id,
+        kind: a.kind,
+        call: a.call,
+        title: a.title,
+        startsAt: a.startsAt,
+        place: a.place,
+        onlineUrl: a.onlineUrl,
+        agenda: a.agenda,
+        voteOpensAt: a.voteOpensAt,
+        voteClosesAt: a.voteClosesAt,
+        status: a.status,
+        noticeSentAt: a.noticeSentAt,
+        closedAt: a.closedAt,
+        majority: a.rules.majority,
+        quorum: `${a.rules.quorum.n}/${a.rules.quorum.d}`,
+        proxiesPerMember: a.rules.proxiesPerMember,
       },
       firstCall: (await findFirstCall(deps.db, a)) ?? null,
       documents,
       resolutions,
-      me: { memberId: member.memberId, memberNumber: member.memberNumber, collegeId: member.collegeId, attendance: attendance?.mode ?? null, votedOn: await votedOn(member.memberId) },
+      me: {
+        memberId: member.memberId,
+        memberNumber: member.memberNumber,
+        collegeId: member.collegeId,
+        attendance: attendance?.mode ?? null,
+        votedOn: await votedOn(member.memberId),
+      },
       proxyGiven,
       proxiesHeld,
       voteState: state,
@@ -175,10 +215,19 @@ export async function memberDocument(
   userId: string,
   assemblyId: string,
   documentId: string,
-): Promise<{ filename: string; contentType: string; bytes: Uint8Array; path?: never } | { filename: string; contentType: string; path: string; bytes?: never } | undefined> {
+): Promise<
+  | { filename: string; contentType: string; bytes: Uint8Array; path?: never }
+  | { filename: string; contentType: string; path: string; bytes?: never }
+  | undefined
+> {
   const ctx = await memberContext(db, userId, assemblyId);
   if (!ctx.ok) return undefined;
-  const row = await db.selectFrom('assembly_documents').select(['filename', 'content_type', 'bytes', 'path']).where('id', '=', documentId).where('assembly_id', '=', ctx.assembly.id).executeTakeFirst();
+  const row = await db
+    .selectFrom('assembly_documents')
+    .select(['filename', 'content_type', 'bytes', 'path'])
+    .where('id', '=', documentId)
+    .where('assembly_id', '=', ctx.assembly.id)
+    .executeTakeFirst();
   if (!row) return undefined;
   if (row.bytes) return { filename: row.filename, contentType: row.content_type, bytes: new Uint8Array(row.bytes) };
   return row.path ? { filename: row.filename, contentType: row.content_type, path: row.path } : undefined;
@@ -187,11 +236,20 @@ export async function memberDocument(
 // ---------------------------------------------------------------------------------------------
 // Attendance
 
-export const ATTENDANCE_LABELS: Record<AttendanceMode, string> = { present: 'Je participerai sur place', remote: 'Je participerai à distance', absent: 'Je ne participerai pas' };
+export const ATTENDANCE_LABELS: Record<AttendanceMode, string> = {
+  present: 'Je participerai sur place',
+  remote: 'Je participerai à distance',
+  absent: 'Je ne participerai pas',
+};
 const attendanceMode = z.enum(['present', 'remote', 'absent']);
 
 /** Says whether the member will attend (present, remote, absent), until the assembly starts. */
-export async function setAttendance(deps: Pick<ServerDeps, 'db' | 'clock'>, userId: string, assemblyId: string, mode: string): Promise<Result<{ mode: AttendanceMode }>> {
+export async function setAttendance(
+  deps: Pick<ServerDeps, 'db' | 'clock'>,
+  userId: string,
+  assemblyId: string,
+  mode: string,
+): Promise<Result<{ mode: AttendanceMode }>> {
   const parsed = attendanceMode.safeParse(mode);
   if (!parsed.success) return fail(422, 'Choisissez « présent », « à distance » ou « absent ».');
   const ctx = await memberContext(deps.db, userId, assemblyId);
@@ -228,42 +286,84 @@ export async function giveProxy(deps: BallotDeps, userId: string, assemblyId: st
 
   let holderEntry: RollEntry | undefined;
   if (holder !== 'chair') {
-    if (!Number.isSafeInteger(holder.memberNumber) || holder.memberNumber <= 0) return fail(422, 'Indiquez le numéro de sociétaire de la personne à qui vous donnez pouvoir.');
-    const row = await deps.db.selectFrom('assembly_roll').selectAll().where('assembly_id', '=', assembly.id).where('member_number', '=', holder.memberNumber).executeTakeFirst();
+    if (!Number.isSafeInteger(holder.memberNumber) || holder.memberNumber <= 0)
+      return fail(422, 'Indiquez le numéro de sociétaire de la personne à qui vous donnez pouvoir.');
+    const row = await deps.db
+      .selectFrom('assembly_roll')
+      .selectAll()
+      .where('assembly_id', '=', assembly.id)
+      .where('member_number', '=', holder.memberNumber)
+      .executeTakeFirst();
     if (!row) return fail(422, `Aucun sociétaire convoqué à cette assemblée ne porte le numéro ${holder.memberNumber}.`);
     holderEntry = { memberId: row.member_id, memberNumber: Number(row.member_number), name: row.name, collegeId: row.college_id, shares: Number(row.shares) };
-    if (holderEntry.memberId === member.memberId) return fail(422, 'Vous ne pouvez pas vous donner pouvoir à vous-même : choisissez un autre sociétaire, ou la présidence.');
+    if (holderEntry.memberId === member.memberId)
+      return fail(422, 'Vous ne pouvez pas vous donner pouvoir à vous-même : choisissez un autre sociétaire, ou la présidence.');
     if (assembly.rules.proxiesPerMember === 0) return fail(422, 'Les statuts ne permettent de donner pouvoir qu’à la présidence.');
   }
 
   const outcome = await writeTransaction(deps.db, async (trx): Promise<Result<{ proxyId: string }>> => {
-    if ((await standingProxies(trx, assembly.id, { grantorId: member.memberId })).length > 0) return fail(409, 'Vous avez déjà donné pouvoir pour cette assemblée : retirez-le d’abord pour en choisir un autre.');
-    if ((await standingProxies(trx, assembly.id, { holderId: member.memberId })).length > 0) return fail(409, 'D’autres sociétaires vous ont confié leur pouvoir : vous ne pouvez pas donner le vôtre.');
+    if ((await standingProxies(trx, assembly.id, { grantorId: member.memberId })).length > 0)
+      return fail(409, 'Vous avez déjà donné pouvoir pour cette assemblée : retirez-le d’abord pour en choisir un autre.');
+    if ((await standingProxies(trx, assembly.id, { holderId: member.memberId })).length > 0)
+      return fail(409, 'D’autres sociétaires vous ont confié leur pouvoir : vous ne pouvez pas donner le vôtre.');
     const id = newId();
     const base = { id, assembly_id: assembly.id, grantor_id: member.memberId, given_at: toTimestamp(now), revoked_at: null };
     if (!holderEntry) {
-      const inserted = await trx.insertInto('assembly_proxies').values({ ...base, holder_id: null, slot: null }).onConflict((oc) => oc.doNothing()).returning('id').executeTakeFirst();
-      return inserted ? { ok: true, proxyId: id } : fail(409, 'Vous avez déjà donné pouvoir pour cette assemblée : retirez-le d’abord pour en choisir un autre.');
+      const inserted = await trx
+        .insertInto('assembly_proxies')
+        .values({ ...base, holder_id: null, slot: null })
+        .onConflict((oc) => oc.doNothing())
+        .returning('id')
+        .executeTakeFirst();
+      return inserted
+        ? { ok: true, proxyId: id }
+        : fail(409, 'Vous avez déjà donné pouvoir pour cette assemblée : retirez-le d’abord pour en choisir un autre.');
     }
-    if ((await standingProxies(trx, assembly.id, { grantorId: holderEntry.memberId })).length > 0) return fail(422, `${holderEntry.name} a donné son propre pouvoir : choisissez un autre sociétaire, ou la présidence.`);
+    if ((await standingProxies(trx, assembly.id, { grantorId: holderEntry.memberId })).length > 0)
+      return fail(422, `${holderEntry.name} a donné son propre pouvoir : choisissez un autre sociétaire, ou la présidence.`);
     const taken = new Set(
-      (await trx.selectFrom('assembly_proxies').select('slot').where('assembly_id', '=', assembly.id).where('holder_id', '=', holderEntry.memberId).where('revoked_at', 'is', null).execute()).map((r) => Number(r.slot)),
+      (
+        await trx
+          .selectFrom('assembly_proxies')
+          .select('slot')
+          .where('assembly_id', '=', assembly.id)
+          .where('holder_id', '=', holderEntry.memberId)
+          .where('revoked_at', 'is', null)
+          .execute()
+      ).map((r) => Number(r.slot)),
     );
     for (let slot = 1; slot <= assembly.rules.proxiesPerMember; slot++) {
       if (taken.has(slot)) continue;
       // A slot taken meanwhile (or a proxy of this grantor given meanwhile) makes the insert do nothing.
-      const inserted = await trx.insertInto('assembly_proxies').values({ ...base, holder_id: holderEntry.memberId, slot }).onConflict((oc) => oc.doNothing()).returning('id').executeTakeFirst();
+      const inserted = await trx
+        .insertInto('assembly_proxies')
+        .values({ ...base, holder_id: holderEntry.memberId, slot })
+        .onConflict((oc) => oc.doNothing())
+        .returning('id')
+        .executeTakeFirst();
       if (inserted) {
         const user = await holderUser(trx, holderEntry.memberId);
         if (user) {
-          const mail = proxyReceivedMail({ siteUrl: deps.siteUrl, assemblyId: assembly.id, title: assembly.title, startsAt: assembly.startsAt, grantorName: member.name, voteOpensAt: assembly.voteOpensAt, voteClosesAt: assembly.voteClosesAt });
+          const mail = proxyReceivedMail({
+            siteUrl: deps.siteUrl,
+            assemblyId: assembly.id,
+            title: assembly.title,
+            startsAt: assembly.startsAt,
+            grantorName: member.name,
+            voteOpensAt: assembly.voteOpensAt,
+            voteClosesAt: assembly.voteClosesAt,
+          });
           await schedule(deps, trx, SEND_MAIL, mailFor(user, mail), { uniqueKey: `assemblies.proxy-mail:${id}` });
         }
         return { ok: true, proxyId: id };
       }
-      if ((await standingProxies(trx, assembly.id, { grantorId: member.memberId })).length > 0) return fail(409, 'Vous avez déjà donné pouvoir pour cette assemblée : retirez-le d’abord pour en choisir un autre.');
+      if ((await standingProxies(trx, assembly.id, { grantorId: member.memberId })).length > 0)
+        return fail(409, 'Vous avez déjà donné pouvoir pour cette assemblée : retirez-le d’abord pour en choisir un autre.');
     }
-    return fail(409, `${holderEntry.name} détient déjà ${assembly.rules.proxiesPerMember} pouvoir${assembly.rules.proxiesPerMember > 1 ? 's' : ''}, le plus que permettent les statuts : choisissez un autre sociétaire, ou la présidence.`);
+    return fail(
+      409,
+      `${holderEntry.name} détient déjà ${assembly.rules.proxiesPerMember} pouvoir${assembly.rules.proxiesPerMember > 1 ? 's' : ''}, le plus que permettent les statuts : choisissez un autre sociétaire, ou la présidence.`,
+    );
   });
   if (outcome.ok) deps.jobs.wake();
   return outcome;
@@ -299,7 +399,10 @@ const choiceSchema = z.enum(['pour', 'contre', 'abstention']);
 
 /** A refusal thrown inside the vote's transaction, so that nothing of it stays. */
 class Refusal extends Error {
-  constructor(readonly status: FailureStatus, message: string) {
+  constructor(
+    readonly status: FailureStatus,
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -315,19 +418,47 @@ const RECEIPT = /^[A-Za-z0-9_-]{43}$/;
  */
 export async function insertBallots(
   trx: Kysely<Database>,
-  input: { assemblyId: string; memberId: string; collegeId: string; via: ParticipationVia; holderId: string | null; receipt: string; choices: ReadonlyArray<{ resolution: Resolution; choice: BallotChoice }>; now: Date },
+  input: {
+    assemblyId: string;
+    memberId: string;
+    collegeId: string;
+    via: ParticipationVia;
+    holderId: string | null;
+    receipt: string;
+    choices: ReadonlyArray<{ resolution: Resolution; choice: BallotChoice }>;
+    now: Date;
+  },
 ): Promise<void> {
   for (const { resolution, choice } of input.choices) {
     const took = await trx
       .insertInto('assembly_participation')
-      .values({ id: newId(), assembly_id: input.assemblyId, resolution_id: resolution.id, member_id: input.memberId, voted_at: toTimestamp(input.now), via: input.via, proxy_holder_id: input.holderId })
+      .values({
+        id: newId(),
+        assembly_id: input.assemblyId,
+        resolution_id: resolution.id,
+        member_id: input.memberId,
+        voted_at: toTimestamp(input.now),
+        via: input.via,
+        proxy_holder_id: input.holderId,
+      })
       .onConflict((oc) => oc.columns(['resolution_id', 'member_id']).doNothing())
       .returning('id')
       .executeTakeFirst();
-    if (!took) throw new Refusal(409, `Un vote est déjà enregistré sur la résolution n° ${resolution.position} pour ce sociétaire : il ne peut être ni changé ni compté deux fois.`);
+    if (!took)
+      throw new Refusal(
+        409,
+        `Un vote est déjà enregistré sur la résolution n° ${resolution.position} pour ce sociétaire : il ne peut être ni changé ni compté deux fois.`,
+      );
     await trx
       .insertInto('assembly_ballots')
-      .values({ id: randomUUID(), assembly_id: input.assemblyId, resolution_id: resolution.id, college_id: input.collegeId, choice, receipt_hash: receiptHash(input.receipt, resolution.id) })
+      .values({
+        id: randomUUID(),
+        assembly_id: input.assemblyId,
+        resolution_id: resolution.id,
+        college_id: input.collegeId,
+        choice,
+        receipt_hash: receiptHash(input.receipt, resolution.id),
+      })
       .execute();
   }
 }
@@ -417,14 +548,23 @@ export interface VerifiedBallot {
  * The ballots a receipt belongs to, as they are in the box (and, once the vote is closed, in the
  * published list): anyone holding the receipt may check it; nothing says who voted.
  */
-export async function verifyReceipt(db: Kysely<Database>, assemblyId: string, receipt: string): Promise<Result<{ ballots: VerifiedBallot[]; published: boolean }>> {
+export async function verifyReceipt(
+  db: Kysely<Database>,
+  assemblyId: string,
+  receipt: string,
+): Promise<Result<{ ballots: VerifiedBallot[]; published: boolean }>> {
   const trimmed = receipt.trim();
   if (!RECEIPT.test(trimmed)) return fail(422, 'Ce reçu n’a pas la bonne forme : copiez les 43 caractères affichés après votre vote.');
   const assembly = await findAssembly(db, assemblyId);
   if (!assembly || (assembly.status !== 'convened' && assembly.status !== 'closed')) return fail(404, NOT_FOUND);
   const resolutions = await listResolutions(db, assembly.id);
   const byHash = new Map(resolutions.map((r) => [receiptHash(trimmed, r.id), r]));
-  const rows = await db.selectFrom('assembly_ballots').select(['id', 'receipt_hash', 'college_id', 'choice']).where('assembly_id', '=', assembly.id).where('receipt_hash', 'in', [...byHash.keys()]).execute();
+  const rows = await db
+    .selectFrom('assembly_ballots')
+    .select(['id', 'receipt_hash', 'college_id', 'choice'])
+    .where('assembly_id', '=', assembly.id)
+    .where('receipt_hash', 'in', [...byHash.keys()])
+    .execute();
   if (rows.length === 0) return fail(404, 'Aucun bulletin ne correspond à ce reçu dans cette assemblée.');
   const ballots = rows
     .map((r) => {
@@ -455,11 +595,31 @@ export async function castChairProxies(trx: Kysely<Database>, assembly: Assembly
   for (const proxy of proxies) {
     const grantor = await findRollEntry(trx, assembly.id, proxy.grantorId);
     if (!grantor) continue;
-    const voted = new Set((await trx.selectFrom('assembly_participation').select('resolution_id').where('assembly_id', '=', assembly.id).where('member_id', '=', grantor.memberId).execute()).map((r) => r.resolution_id));
-    const choices = resolutions.filter((r) => !voted.has(r.id)).map((resolution) => ({ resolution, choice: (resolution.boardProposal ? 'pour' : 'contre') as BallotChoice }));
+    const voted = new Set(
+      (
+        await trx
+          .selectFrom('assembly_participation')
+          .select('resolution_id')
+          .where('assembly_id', '=', assembly.id)
+          .where('member_id', '=', grantor.memberId)
+          .execute()
+      ).map((r) => r.resolution_id),
+    );
+    const choices = resolutions
+      .filter((r) => !voted.has(r.id))
+      .map((resolution) => ({ resolution, choice: (resolution.boardProposal ? 'pour' : 'contre') as BallotChoice }));
     if (choices.length === 0) continue;
     // Nobody is given this receipt: its hash only keeps the ballots alike.
-    await insertBallots(trx, { assemblyId: assembly.id, memberId: grantor.memberId, collegeId: grantor.collegeId, via: 'chair', holderId: null, receipt: newReceipt(), choices, now });
+    await insertBallots(trx, {
+      assemblyId: assembly.id,
+      memberId: grantor.memberId,
+      collegeId: grantor.collegeId,
+      via: 'chair',
+      holderId: null,
+      receipt: newReceipt(),
+      choices,
+      now,
+    });
     cast += choices.length;
   }
   return cast;

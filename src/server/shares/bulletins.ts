@@ -66,14 +66,25 @@ export function checkBulletin(input: BulletinInput): Result<{ bulletin: CheckedB
   const college = findCollege(input.college);
   if (!college) return fail(422, `Ce collège n’existe pas. Choisissez parmi\u00a0: ${colleges.map((c) => c.label).join(', ')}.`);
   if (input.parts < college.minimumShares) {
-    return fail(422, `Le collège ${college.label} demande au moins ${college.minimumShares} part${college.minimumShares > 1 ? 's' : ''} (${formatEuros(college.minimumShares * statutes.shares.nominalCents)}).`);
+    return fail(
+      422,
+      `Le collège ${college.label} demande au moins ${college.minimumShares} part${college.minimumShares > 1 ? 's' : ''} (${formatEuros(college.minimumShares * statutes.shares.nominalCents)}).`,
+    );
   }
   if (input.parts > statutes.shares.maximumPerBulletin) {
-    return fail(422, `Un bulletin en ligne compte au plus ${statutes.shares.maximumPerBulletin} parts\u00a0: pour davantage, écrivez-nous à ${CONTACTS.societaires.email}.`);
+    return fail(
+      422,
+      `Un bulletin en ligne compte au plus ${statutes.shares.maximumPerBulletin} parts\u00a0: pour davantage, écrivez-nous à ${CONTACTS.societaires.email}.`,
+    );
   }
   const legal = input.personne === 'morale';
-  if (college.person === 'natural' && legal) return fail(422, `Le collège ${college.label} réunit des personnes physiques\u00a0: une structure souscrit dans le collège des partenaires.`);
-  if (college.person === 'legal' && !legal) return fail(422, `Le collège ${college.label} réunit des structures (${college.who})\u00a0: souscrivez au nom de la structure, ou choisissez un autre collège.`);
+  if (college.person === 'natural' && legal)
+    return fail(422, `Le collège ${college.label} réunit des personnes physiques\u00a0: une structure souscrit dans le collège des partenaires.`);
+  if (college.person === 'legal' && !legal)
+    return fail(
+      422,
+      `Le collège ${college.label} réunit des structures (${college.who})\u00a0: souscrivez au nom de la structure, ou choisissez un autre collège.`,
+    );
   const address = { line1: input.address_line1, line2: input.address_line2, postalCode: input.postal_code, city: input.city, country: input.country };
   const person = `${input.given_name} ${input.family_name}`;
   let identity: MemberIdentity;
@@ -82,11 +93,21 @@ export function checkBulletin(input: BulletinInput): Result<{ bulletin: CheckedB
     if (!input.structure) return fail(422, 'Indiquez le nom de la structure.');
     if (!isSiren(siren)) return fail(422, 'Numéro SIREN invalide\u00a0: 9 chiffres, tels qu’ils figurent sur l’avis de situation de la structure.');
     if (!input.qualite) return fail(422, 'Indiquez en quelle qualité vous représentez la structure (présidente, trésorier…).');
-    identity = { person: 'legal', name: input.structure, givenName: input.given_name, familyName: input.family_name, company: { name: input.structure, siren, representative: person, role: input.qualite }, address };
+    identity = {
+      person: 'legal',
+      name: input.structure,
+      givenName: input.given_name,
+      familyName: input.family_name,
+      company: { name: input.structure, siren, representative: person, role: input.qualite },
+      address,
+    };
   } else {
     identity = { person: 'natural', name: person, givenName: input.given_name, familyName: input.family_name, address };
   }
-  return { ok: true, bulletin: { college, shares: input.parts, amountCents: input.parts * statutes.shares.nominalCents, identity, paymentMethod: input.paiement } };
+  return {
+    ok: true,
+    bulletin: { college, shares: input.parts, amountCents: input.parts * statutes.shares.nominalCents, identity, paymentMethod: input.paiement },
+  };
 }
 
 const METHOD_LABELS: Record<SharePaymentMethod, string> = { card: 'carte bancaire', sepa: 'prélèvement SEPA', transfer: 'virement bancaire' };
@@ -120,7 +141,9 @@ export function bulletinText(b: CheckedBulletin, statutesVersion: string, legacy
 
 /** sha256 (hex) of the bulletin's text as accepted, with its statutes' version. */
 export function bulletinFingerprint(text: readonly string[], statutesVersion: string): string {
-  return createHash('sha256').update(JSON.stringify({ statutes: statutesVersion, text })).digest('hex');
+  return createHash('sha256')
+    .update(JSON.stringify({ statutes: statutesVersion, text }))
+    .digest('hex');
 }
 
 /** The text a bulletin's fingerprint covers: today's wording, or the one it was signed with before (country code, SIREN in one block, the signer's agreement in parentheses). */
@@ -304,14 +327,20 @@ export async function moveBulletin(
 }
 
 /** The day in Paris, YYYY-MM-DD. */
-export const parisDay = (date: Date): string => new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Paris', year: 'numeric', month: '2-digit', day: '2-digit' }).format(date);
+export const parisDay = (date: Date): string =>
+  new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Paris', year: 'numeric', month: '2-digit', day: '2-digit' }).format(date);
 
 /**
  * Admits a paid bulletin: the member (created with their number at the first admission), and a
  * register entry with the shares and the next certificate number, in the bulletin's move's
  * transaction. Undefined when the bulletin was not (or no longer) waiting for a decision.
  */
-export async function admitInTransaction(trx: Kysely<Database>, bulletin: ShareBulletin, adminId: string | null, now: Date): Promise<{ certificateNumber: number; memberNumber: number } | undefined> {
+export async function admitInTransaction(
+  trx: Kysely<Database>,
+  bulletin: ShareBulletin,
+  adminId: string | null,
+  now: Date,
+): Promise<{ certificateNumber: number; memberNumber: number } | undefined> {
   if (!(await moveBulletin(trx, bulletin.id, 'paid', 'admitted', { decidedBy: adminId }, now))) return undefined;
   // Admissions take turns on the register, so two first bulletins of one account admitted at
   // once find or create one member (on PostgreSQL the second sees the first's member row).

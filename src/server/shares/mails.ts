@@ -22,17 +22,44 @@ export function bulletinReceivedMail({ siteUrl, bulletin }: { siteUrl: URL; bull
       {
         kind: 'paragraph',
         text: transfer
-          ? ['Nous avons bien reçu votre bulletin de souscription de ', { strong: sharesOf(bulletin.shares) }, ` (${formatEuros(bulletin.amountCents)}). Il n’attend plus que votre virement\u00a0: indiquez la référence `, { strong: bulletin.transferReference ?? '' }, ' dans son libellé, pour que nous puissions le rattacher à votre bulletin.']
-          : ['Nous avons bien reçu votre souscription de ', { strong: sharesOf(bulletin.shares) }, ` et son paiement (${formatEuros(bulletin.amountCents)}). Merci\u00a0!`],
+          ? [
+              'Nous avons bien reçu votre bulletin de souscription de ',
+              { strong: sharesOf(bulletin.shares) },
+              ` (${formatEuros(bulletin.amountCents)}). Il n’attend plus que votre virement\u00a0: indiquez la référence `,
+              { strong: bulletin.transferReference ?? '' },
+              ' dans son libellé, pour que nous puissions le rattacher à votre bulletin.',
+            ]
+          : [
+              'Nous avons bien reçu votre souscription de ',
+              { strong: sharesOf(bulletin.shares) },
+              ` et son paiement (${formatEuros(bulletin.amountCents)}). Merci\u00a0!`,
+            ],
       },
       ...(transfer
-        ? ([{ kind: 'fields', rows: [['Montant', formatEuros(bulletin.amountCents)], ['Référence', bulletin.transferReference ?? ''], ['Titulaire', CAPITAL_ACCOUNT.holder], ['IBAN', CAPITAL_ACCOUNT.iban], ['BIC', CAPITAL_ACCOUNT.bic]] }] as const)
+        ? ([
+            {
+              kind: 'fields',
+              rows: [
+                ['Montant', formatEuros(bulletin.amountCents)],
+                ['Référence', bulletin.transferReference ?? ''],
+                ['Titulaire', CAPITAL_ACCOUNT.holder],
+                ['IBAN', CAPITAL_ACCOUNT.iban],
+                ['BIC', CAPITAL_ACCOUNT.bic],
+              ],
+            },
+          ] as const)
         : []),
-      { kind: 'paragraph', text: 'La gérance se prononce sur votre admission dans les semaines qui viennent. Vous recevrez alors votre certificat de parts et votre bulletin contresigné.' },
+      {
+        kind: 'paragraph',
+        text: 'La gérance se prononce sur votre admission dans les semaines qui viennent. Vous recevrez alors votre certificat de parts et votre bulletin contresigné.',
+      },
       { kind: 'action', label: 'Télécharger mon bulletin (PDF)', url: siteLink(siteUrl, `/devenir-societaire/bulletin/${encodeURIComponent(bulletin.id)}`) },
       // The withdrawal function (contract-withdrawals): the last day and « Se rétracter du contrat ici », a signed link.
       ...withdrawalBlocks(siteUrl, { bulletinId: bulletin.id }, bulletinPeriod(bulletin.acceptedAt).lastDay),
-      { kind: 'note', text: `Vous pouvez renoncer à votre souscription, sans motif, dans les quatorze jours qui suivent la signature, par le bouton « Se rétracter du contrat ici » ci-dessus ou depuis l’espace Sociétariat de votre compte\u00a0: elle vous sera alors intégralement remboursée. Une question\u00a0? Écrivez-nous à ${MEMBERS_EMAIL}.` },
+      {
+        kind: 'note',
+        text: `Vous pouvez renoncer à votre souscription, sans motif, dans les quatorze jours qui suivent la signature, par le bouton « Se rétracter du contrat ici » ci-dessus ou depuis l’espace Sociétariat de votre compte\u00a0: elle vous sera alors intégralement remboursée. Une question\u00a0? Écrivez-nous à ${MEMBERS_EMAIL}.`,
+      },
     ],
     reason: 'Vous recevez ce message parce que vous avez signé un bulletin de souscription de parts sociales de Contrechamp.',
   });
@@ -45,11 +72,23 @@ export function bulletinReceivedMail({ siteUrl, bulletin }: { siteUrl: URL; bull
 function collegeVoice(collegeId: string): string {
   const college = findCollege(collegeId);
   const others = statutes.colleges.filter((c) => c.id !== collegeId).map((c) => `${c.label} ${c.weightPercent}\u00a0%`);
-  const weight = college ? `Le collège ${college.label} pèse ${college.weightPercent}\u00a0% des voix${others.length ? ` (${others.join(', ')})` : ''}` : 'Chaque collège pèse la part des voix que fixent les statuts';
+  const weight = college
+    ? `Le collège ${college.label} pèse ${college.weightPercent}\u00a0% des voix${others.length ? ` (${others.join(', ')})` : ''}`
+    : 'Chaque collège pèse la part des voix que fixent les statuts';
   return `Aux assemblées générales, chaque sociétaire dispose d’une voix, quel que soit le nombre de ses parts, et les voix sont pondérées par collège, comme le prévoient les statuts\u00a0: ${weight}. Au sein de votre collège, votre voix compte autant que celle de chaque autre membre.`;
 }
 
-export function admittedMail({ siteUrl, bulletin, certificateNumber, memberNumber }: { siteUrl: URL; bulletin: ShareBulletin; certificateNumber: number; memberNumber: number }): MailContent {
+export function admittedMail({
+  siteUrl,
+  bulletin,
+  certificateNumber,
+  memberNumber,
+}: {
+  siteUrl: URL;
+  bulletin: ShareBulletin;
+  certificateNumber: number;
+  memberNumber: number;
+}): MailContent {
   return renderMail('shares-admitted', {
     siteUrl,
     subject: 'Bienvenue parmi les sociétaires de Contrechamp',
@@ -57,8 +96,18 @@ export function admittedMail({ siteUrl, bulletin, certificateNumber, memberNumbe
     preheader: `Votre certificat de parts n° ${certificateNumber} est disponible.`,
     blocks: [
       { kind: 'paragraph', text: 'Bonjour,' },
-      { kind: 'paragraph', text: ['La gérance a prononcé votre admission\u00a0: vous êtes sociétaire n° ', { strong: String(memberNumber) }, ` de Contrechamp, dans le collège ${findCollege(bulletin.collegeId)?.label ?? bulletin.collegeId}, avec ${sharesOf(bulletin.shares)}.`] },
-      { kind: 'paragraph', text: `Votre certificat de parts n° ${certificateNumber} et votre bulletin contresigné vous attendent dans l’espace Sociétariat de votre compte. Vous y trouverez aussi les convocations aux assemblées générales.` },
+      {
+        kind: 'paragraph',
+        text: [
+          'La gérance a prononcé votre admission\u00a0: vous êtes sociétaire n° ',
+          { strong: String(memberNumber) },
+          ` de Contrechamp, dans le collège ${findCollege(bulletin.collegeId)?.label ?? bulletin.collegeId}, avec ${sharesOf(bulletin.shares)}.`,
+        ],
+      },
+      {
+        kind: 'paragraph',
+        text: `Votre certificat de parts n° ${certificateNumber} et votre bulletin contresigné vous attendent dans l’espace Sociétariat de votre compte. Vous y trouverez aussi les convocations aux assemblées générales.`,
+      },
       { kind: 'paragraph', text: collegeVoice(bulletin.collegeId) },
       { kind: 'action', label: 'Mon espace Sociétariat', url: siteLink(siteUrl, '/mon-compte/societariat') },
     ],
@@ -66,7 +115,17 @@ export function admittedMail({ siteUrl, bulletin, certificateNumber, memberNumbe
   });
 }
 
-export function refusedMail({ siteUrl, bulletin, reason, refund }: { siteUrl: URL; bulletin: ShareBulletin; reason: string; refund: 'provider' | 'transfer' | 'none' }): MailContent {
+export function refusedMail({
+  siteUrl,
+  bulletin,
+  reason,
+  refund,
+}: {
+  siteUrl: URL;
+  bulletin: ShareBulletin;
+  reason: string;
+  refund: 'provider' | 'transfer' | 'none';
+}): MailContent {
   return renderMail('shares-refused', {
     siteUrl,
     subject: 'Votre souscription de parts sociales n’a pas été acceptée',
@@ -98,7 +157,16 @@ export function collegeChangedMail({ siteUrl, from, to, effectiveOn }: { siteUrl
     preheader: `Votre voix compte désormais dans le collège ${to}.`,
     blocks: [
       { kind: 'paragraph', text: 'Bonjour,' },
-      { kind: 'paragraph', text: ['La gérance a inscrit au registre des sociétaires votre changement de collège\u00a0: vous passez du collège ', { strong: from }, ' au collège ', { strong: to }, `, à compter du ${effectiveOn}. Vos parts ne changent pas\u00a0; votre voix aux assemblées générales compte désormais dans votre nouveau collège.`] },
+      {
+        kind: 'paragraph',
+        text: [
+          'La gérance a inscrit au registre des sociétaires votre changement de collège\u00a0: vous passez du collège ',
+          { strong: from },
+          ' au collège ',
+          { strong: to },
+          `, à compter du ${effectiveOn}. Vos parts ne changent pas\u00a0; votre voix aux assemblées générales compte désormais dans votre nouveau collège.`,
+        ],
+      },
       { kind: 'action', label: 'Voir mon sociétariat', url: siteLink(siteUrl, '/mon-compte/societariat') },
       { kind: 'note', text: `Une erreur\u00a0? Écrivez-nous à ${MEMBERS_EMAIL}.` },
     ],

@@ -23,7 +23,6 @@ import { formatDateTime } from '../../lib/dates';
 const LEFT = 50;
 const WIDTH = 495;
 
-
 /**
  * The assembly named once: « Assemblée générale extraordinaire : titres participatifs, première
  * convocation », not the kind twice when the title already says it (the back-office's titles
@@ -96,7 +95,11 @@ export async function renderMinutesPdf(input: MinutesInput): Promise<Uint8Array>
   const doc = newDocument({ title: 'Procès-verbal d’assemblée générale', subject: 'Procès-verbal d’assemblée générale, Contrechamp', date: closedAt });
   const label = (id: string) => input.colleges.find((c) => c.id === id)?.label ?? id;
 
-  const font = (style: Style) => doc.font(style.bold ? 'bold' : 'regular').fontSize(style.size ?? 10).fillColor(style.color ?? COLORS.text);
+  const font = (style: Style) =>
+    doc
+      .font(style.bold ? 'bold' : 'regular')
+      .fontSize(style.size ?? 10)
+      .fillColor(style.color ?? COLORS.text);
   const options = (style: Style) => ({ width: WIDTH - (style.indent ?? 0), lineGap: 1.5 });
   const gapOf = (style: Style) => {
     font(style);
@@ -147,13 +150,23 @@ export async function renderMinutesPdf(input: MinutesInput): Promise<Uint8Array>
     p('Procès-verbal', { size: 16, bold: true, gap: 0.1 }),
     p(minutesHeading(input), { size: 12, bold: true, gap: 0.6 }),
     p(`Réunie le ${formatDateTime(input.startsAt)}${input.place ? `, ${input.place}` : ''}${input.onlineUrl ? `, et en ligne (${input.onlineUrl})` : ''}.`),
-    ...(input.firstCallStartsAt ? [p(`Assemblée réunie sur seconde convocation, l’assemblée convoquée sur première convocation le ${formatDateTime(input.firstCallStartsAt)} n’ayant pas atteint le quorum requis.`)] : []),
-    p(`Vote en ligne ouvert ${voteWindow(input.voteOpensAt, input.voteClosesAt)} (heure de Paris) ; résultats arrêtés le ${formatDateTime(closedAt)}. Statuts appliqués : version ${input.statutesVersion}.`),
+    ...(input.firstCallStartsAt
+      ? [
+          p(
+            `Assemblée réunie sur seconde convocation, l’assemblée convoquée sur première convocation le ${formatDateTime(input.firstCallStartsAt)} n’ayant pas atteint le quorum requis.`,
+          ),
+        ]
+      : []),
+    p(
+      `Vote en ligne ouvert ${voteWindow(input.voteOpensAt, input.voteClosesAt)} (heure de Paris) ; résultats arrêtés le ${formatDateTime(closedAt)}. Statuts appliqués : version ${input.statutesVersion}.`,
+    ),
   ]);
 
   // The bureau: roles as the statutes set them, names written in by hand.
   const blank = '______________________________';
-  const scrutineers = Array.from({ length: bureau.scrutineers }, (_, i) => p(`Scrutateur ou scrutatrice${bureau.scrutineers > 1 ? ` n° ${i + 1}` : ''} : ${blank}`, { gap: 0.5 }));
+  const scrutineers = Array.from({ length: bureau.scrutineers }, (_, i) =>
+    p(`Scrutateur ou scrutatrice${bureau.scrutineers > 1 ? ` n° ${i + 1}` : ''} : ${blank}`, { gap: 0.5 }),
+  );
   block([
     space(8),
     heading('Bureau de l’assemblée'),
@@ -194,8 +207,13 @@ export async function renderMinutesPdf(input: MinutesInput): Promise<Uint8Array>
       rows.forEach((row, r) => {
         const y = top + HEAD + r * ROW;
         if (row.bold) doc.rect(LEFT, y - 3, WIDTH, 0.6).fill(COLORS.rule);
-        doc.font(row.bold ? 'bold' : 'regular').fontSize(9).fillColor(COLORS.text);
-        row.cells.forEach((cell, i) => doc.text(typeset(String(cell)), LEFT + columns[i]!.x, y, { width: columns[i]!.width - 4, align: i === 0 ? 'left' : 'right', lineBreak: false }));
+        doc
+          .font(row.bold ? 'bold' : 'regular')
+          .fontSize(9)
+          .fillColor(COLORS.text);
+        row.cells.forEach((cell, i) =>
+          doc.text(typeset(String(cell)), LEFT + columns[i]!.x, y, { width: columns[i]!.width - 4, align: i === 0 ? 'left' : 'right', lineBreak: false }),
+        );
       });
       doc.y = top;
     },
@@ -203,23 +221,40 @@ export async function renderMinutesPdf(input: MinutesInput): Promise<Uint8Array>
   block([
     space(8),
     heading('Feuille de présence et quorum'),
-    p('D’après la liste des sociétaires convoqués et la feuille d’émargement : un sociétaire présent (ou à distance), représenté ou ayant voté est compté une fois.', { size: 9, color: COLORS.muted, gap: 0.5 }),
+    p(
+      'D’après la liste des sociétaires convoqués et la feuille d’émargement : un sociétaire présent (ou à distance), représenté ou ayant voté est compté une fois.',
+      { size: 9, color: COLORS.muted, gap: 0.5 },
+    ),
     table,
-    p(`Quorum requis : ${q.fraction} des ${q.overall.members} sociétaires inscrits, soit ${required} sociétaire${required > 1 ? 's' : ''}. Quorum atteint : ${q.overall.participating} sociétaire${q.overall.participating > 1 ? 's' : ''} (${q.overall.rate}).`, { gap: 0.3 }),
-    p(q.met ? 'Le quorum est atteint : l’assemblée peut valablement délibérer.' : 'Le quorum n’est pas atteint : l’assemblée ne peut valablement délibérer, aucune résolution n’a été délibérée. Les votes exprimés sont consignés ci-dessous pour mémoire.', { bold: true, gap: 0.5 }),
+    p(
+      `Quorum requis : ${q.fraction} des ${q.overall.members} sociétaires inscrits, soit ${required} sociétaire${required > 1 ? 's' : ''}. Quorum atteint : ${q.overall.participating} sociétaire${q.overall.participating > 1 ? 's' : ''} (${q.overall.rate}).`,
+      { gap: 0.3 },
+    ),
+    p(
+      q.met
+        ? 'Le quorum est atteint : l’assemblée peut valablement délibérer.'
+        : 'Le quorum n’est pas atteint : l’assemblée ne peut valablement délibérer, aucune résolution n’a été délibérée. Les votes exprimés sont consignés ci-dessous pour mémoire.',
+      { bold: true, gap: 0.5 },
+    ),
   ]);
 
   input.results.resolutions.forEach((r, index) => {
     const body = input.resolutionTexts.get(r.resolutionId);
     const outcome = resolutionOutcome(q.met, r);
-    const decision = r.share === null ? 'Aucun suffrage exprimé.' : `Part pondérée des voix pour : ${r.sharePercent} (exactement ${r.share}) ; majorité requise : ${r.rule === 'more' ? 'plus de' : 'au moins'} ${r.majority}.`;
+    const decision =
+      r.share === null
+        ? 'Aucun suffrage exprimé.'
+        : `Part pondérée des voix pour : ${r.sharePercent} (exactement ${r.share}) ; majorité requise : ${r.rule === 'more' ? 'plus de' : 'au moins'} ${r.majority}.`;
     block([
       ...(index === 0 ? [space(8), heading('Résolutions')] : []),
       space(4),
       p(`Résolution n° ${r.position} : ${r.title}`, { bold: true, size: 11, gap: 0.2 }),
       ...(body ? [p(body, { size: 9.5, color: COLORS.muted })] : []),
       ...r.colleges.map((c) =>
-        p(`${c.label} (${c.weightPercent} %) : ${c.pour} ${CHOICE.pour}, ${c.contre} ${CHOICE.contre}, ${c.abstention} ${CHOICE.abstention}${c.cast > 0 ? ` — ${c.pourRate} pour, poids retenu ${c.effectiveWeight}` : ' — aucun suffrage exprimé, collège écarté'}.`, { size: 9.5, gap: 0.1 }),
+        p(
+          `${c.label} (${c.weightPercent} %) : ${c.pour} ${CHOICE.pour}, ${c.contre} ${CHOICE.contre}, ${c.abstention} ${CHOICE.abstention}${c.cast > 0 ? ` — ${c.pourRate} pour, poids retenu ${c.effectiveWeight}` : ' — aucun suffrage exprimé, collège écarté'}.`,
+          { size: 9.5, gap: 0.1 },
+        ),
       ),
       p(decision, { size: 9.5, gap: 0.1 }),
       p(DECISION[outcome], { bold: true, color: outcome === 'adopted' ? COLORS.greenDark : COLORS.text, gap: 0.4 }),
@@ -228,7 +263,11 @@ export async function renderMinutesPdf(input: MinutesInput): Promise<Uint8Array>
 
   // The closing and the bureau's signatures, together.
   const signer = (title: string): { title: string } => ({ title });
-  const signers = [signer('La présidence de séance'), signer('Le secrétariat de séance'), ...Array.from({ length: bureau.scrutineers }, (_, i) => signer(`Scrutateur ou scrutatrice${bureau.scrutineers > 1 ? ` n° ${i + 1}` : ''}`))];
+  const signers = [
+    signer('La présidence de séance'),
+    signer('Le secrétariat de séance'),
+    ...Array.from({ length: bureau.scrutineers }, (_, i) => signer(`Scrutateur ou scrutatrice${bureau.scrutineers > 1 ? ` n° ${i + 1}` : ''}`)),
+  ];
   const CELL = 92;
   const half = WIDTH / 2;
   const signatures: Piece = {
@@ -237,11 +276,26 @@ export async function renderMinutesPdf(input: MinutesInput): Promise<Uint8Array>
       signers.forEach((s, i) => {
         const x = LEFT + (i % 2) * half;
         const y = top + Math.floor(i / 2) * CELL;
-        doc.font('bold').fontSize(9).fillColor(COLORS.text).text(typeset(s.title), x, y, { width: half - 20, lineBreak: false });
-        doc.font('regular').fontSize(8.5).fillColor(COLORS.muted).text(typeset('Nom :'), x, y + 16, { width: half - 20, lineBreak: false });
+        doc
+          .font('bold')
+          .fontSize(9)
+          .fillColor(COLORS.text)
+          .text(typeset(s.title), x, y, { width: half - 20, lineBreak: false });
+        doc
+          .font('regular')
+          .fontSize(8.5)
+          .fillColor(COLORS.muted)
+          .text(typeset('Nom :'), x, y + 16, { width: half - 20, lineBreak: false });
         doc.rect(x + 30, y + 25, half - 50, 0.6).fill(COLORS.muted);
-        doc.font('regular').fontSize(8.5).fillColor(COLORS.muted).text(typeset('Signature :'), x, y + 34, { width: half - 20, lineBreak: false });
-        doc.rect(x, y + 46, half - 20, 36).lineWidth(0.6).stroke(COLORS.rule);
+        doc
+          .font('regular')
+          .fontSize(8.5)
+          .fillColor(COLORS.muted)
+          .text(typeset('Signature :'), x, y + 34, { width: half - 20, lineBreak: false });
+        doc
+          .rect(x, y + 46, half - 20, 36)
+          .lineWidth(0.6)
+          .stroke(COLORS.rule);
       });
       doc.y = top;
     },
@@ -249,8 +303,14 @@ export async function renderMinutesPdf(input: MinutesInput): Promise<Uint8Array>
   block([
     space(8),
     heading('Dépouillement'),
-    p('Chaque sociétaire dispose d’une voix, pondérée selon son collège. Pour chaque collège, la part des voix pour est calculée sur les suffrages exprimés (pour et contre ; les abstentions ne sont pas des suffrages exprimés), puis multipliée par le poids du collège. Les collèges où aucun suffrage n’a été exprimé sont écartés et les poids des autres ramenés à 100 %. Le calcul est fait en fractions exactes.', { size: 9.5 }),
-    p(`Bulletins dans l’urne : ${input.results.ballots}. Empreinte SHA-256 de la liste publiée des bulletins : ${input.results.ballotsDigest}. Chaque votant peut y retrouver ses bulletins avec son reçu.`, { size: 9.5 }),
+    p(
+      'Chaque sociétaire dispose d’une voix, pondérée selon son collège. Pour chaque collège, la part des voix pour est calculée sur les suffrages exprimés (pour et contre ; les abstentions ne sont pas des suffrages exprimés), puis multipliée par le poids du collège. Les collèges où aucun suffrage n’a été exprimé sont écartés et les poids des autres ramenés à 100 %. Le calcul est fait en fractions exactes.',
+      { size: 9.5 },
+    ),
+    p(
+      `Bulletins dans l’urne : ${input.results.ballots}. Empreinte SHA-256 de la liste publiée des bulletins : ${input.results.ballotsDigest}. Chaque votant peut y retrouver ses bulletins avec son reçu.`,
+      { size: 9.5 },
+    ),
     space(6),
     p(`Procès-verbal établi le ${longDate(closedAt)}, signé par les membres du bureau.`, { gap: 0.8 }),
     signatures,
@@ -261,7 +321,11 @@ export async function renderMinutesPdf(input: MinutesInput): Promise<Uint8Array>
     doc.switchToPage(i);
     const margin = doc.page.margins.bottom;
     doc.page.margins.bottom = 0;
-    doc.font('regular').fontSize(7.5).fillColor(COLORS.muted).text(typeset(`page ${i - range.start + 1}/${range.count}`), LEFT, 842 - 40, { width: WIDTH, align: 'right', lineBreak: false });
+    doc
+      .font('regular')
+      .fontSize(7.5)
+      .fillColor(COLORS.muted)
+      .text(typeset(`page ${i - range.start + 1}/${range.count}`), LEFT, 842 - 40, { width: WIDTH, align: 'right', lineBreak: false });
     doc.page.margins.bottom = margin;
   }
   return finish(doc);

@@ -22,12 +22,35 @@ export interface RefundOwed {
 
 /** The paragraph and the button that ask for the IBAN. */
 const askIban = (siteUrl: URL, refund: RefundOwed): Block[] => [
-  { kind: 'paragraph', text: ['Nous vous remboursons ', { strong: formatEuros(refund.amountCents) }, ' par virement bancaire. Pour cela, indiquez dans votre espace Sociétariat l’IBAN du compte à créditer et le nom de son titulaire\u00a0: le virement partira dans les quatorze jours qui suivent.'] },
+  {
+    kind: 'paragraph',
+    text: [
+      'Nous vous remboursons ',
+      { strong: formatEuros(refund.amountCents) },
+      ' par virement bancaire. Pour cela, indiquez dans votre espace Sociétariat l’IBAN du compte à créditer et le nom de son titulaire\u00a0: le virement partira dans les quatorze jours qui suivent.',
+    ],
+  },
   { kind: 'action', label: 'Indiquer mon IBAN', url: siteLink(siteUrl, REFUNDS_PATH) },
-  { kind: 'fields', rows: [['Montant', formatEuros(refund.amountCents)], ['Référence du remboursement', refund.reference]] },
+  {
+    kind: 'fields',
+    rows: [
+      ['Montant', formatEuros(refund.amountCents)],
+      ['Référence du remboursement', refund.reference],
+    ],
+  },
 ];
 
-export function refusedByTransferMail({ siteUrl, bulletin, reason, refund }: { siteUrl: URL; bulletin: ShareBulletin; reason: string; refund: RefundOwed }): MailContent {
+export function refusedByTransferMail({
+  siteUrl,
+  bulletin,
+  reason,
+  refund,
+}: {
+  siteUrl: URL;
+  bulletin: ShareBulletin;
+  reason: string;
+  refund: RefundOwed;
+}): MailContent {
   return renderMail('shares-refused', {
     siteUrl,
     subject: 'Votre souscription de parts sociales n’a pas été acceptée',
@@ -51,7 +74,10 @@ export function repaymentByTransferMail({ siteUrl, shares, refund }: { siteUrl: 
     preheader: `${formatEuros(refund.amountCents)} pour le retrait de ${sharesOf(shares)}.`,
     blocks: [
       { kind: 'paragraph', text: 'Bonjour,' },
-      { kind: 'paragraph', text: `La gérance a arrêté à ${formatEuros(refund.amountCents)} le montant qui vous est remboursé pour le retrait de ${sharesOf(shares)}.` },
+      {
+        kind: 'paragraph',
+        text: `La gérance a arrêté à ${formatEuros(refund.amountCents)} le montant qui vous est remboursé pour le retrait de ${sharesOf(shares)}.`,
+      },
       ...askIban(siteUrl, refund),
       { kind: 'note', text: `Une question\u00a0? Écrivez-nous à ${MEMBERS_EMAIL}.` },
     ],
@@ -59,7 +85,17 @@ export function repaymentByTransferMail({ siteUrl, shares, refund }: { siteUrl: 
   });
 }
 
-export function overpaymentMail({ siteUrl, bulletin, receivedCents, refund }: { siteUrl: URL; bulletin: ShareBulletin; receivedCents: number; refund: RefundOwed }): MailContent {
+export function overpaymentMail({
+  siteUrl,
+  bulletin,
+  receivedCents,
+  refund,
+}: {
+  siteUrl: URL;
+  bulletin: ShareBulletin;
+  receivedCents: number;
+  refund: RefundOwed;
+}): MailContent {
   return renderMail('shares-overpayment', {
     siteUrl,
     subject: 'Vous nous avez versé plus que le montant de votre souscription',
@@ -67,7 +103,10 @@ export function overpaymentMail({ siteUrl, bulletin, receivedCents, refund }: { 
     preheader: `${formatEuros(refund.amountCents)} à vous rembourser.`,
     blocks: [
       { kind: 'paragraph', text: 'Bonjour,' },
-      { kind: 'paragraph', text: `Nous avons reçu ${formatEuros(receivedCents)} pour votre souscription de ${sharesOf(bulletin.shares)}, qui s’élève à ${formatEuros(bulletin.amountCents)} (peut-être un virement fait deux fois). Votre souscription est payée\u00a0; la différence vous revient.` },
+      {
+        kind: 'paragraph',
+        text: `Nous avons reçu ${formatEuros(receivedCents)} pour votre souscription de ${sharesOf(bulletin.shares)}, qui s’élève à ${formatEuros(bulletin.amountCents)} (peut-être un virement fait deux fois). Votre souscription est payée\u00a0; la différence vous revient.`,
+      },
       ...askIban(siteUrl, refund),
       { kind: 'note', text: `Une question\u00a0? Écrivez-nous à ${MEMBERS_EMAIL}.` },
     ],
@@ -76,7 +115,19 @@ export function overpaymentMail({ siteUrl, bulletin, receivedCents, refund }: { 
 }
 
 /** The transfer has left the cooperative's account. */
-export function refundMadeMail({ siteUrl, refund, madeOn, maskedIban, accountHolder }: { siteUrl: URL; refund: RefundOwed; madeOn: string; maskedIban: string; accountHolder: string }): MailContent {
+export function refundMadeMail({
+  siteUrl,
+  refund,
+  madeOn,
+  maskedIban,
+  accountHolder,
+}: {
+  siteUrl: URL;
+  refund: RefundOwed;
+  madeOn: string;
+  maskedIban: string;
+  accountHolder: string;
+}): MailContent {
   const day = formatDate(new Date(`${madeOn}T12:00:00Z`));
   return renderMail('shares-refund-made', {
     siteUrl,
@@ -85,10 +136,28 @@ export function refundMadeMail({ siteUrl, refund, madeOn, maskedIban, accountHol
     preheader: `${formatEuros(refund.amountCents)}, virement du ${day}.`,
     blocks: [
       { kind: 'paragraph', text: 'Bonjour,' },
-      { kind: 'paragraph', text: ['Nous vous avons remboursé ', { strong: formatEuros(refund.amountCents) }, ` par un virement parti le ${day}. Selon votre banque, il apparaîtra sur votre compte sous un à trois jours ouvrés.`] },
-      { kind: 'fields', rows: [['Montant', formatEuros(refund.amountCents)], ['Libellé du virement', refund.reference], ['Titulaire', accountHolder], ['IBAN', maskedIban]] },
+      {
+        kind: 'paragraph',
+        text: [
+          'Nous vous avons remboursé ',
+          { strong: formatEuros(refund.amountCents) },
+          ` par un virement parti le ${day}. Selon votre banque, il apparaîtra sur votre compte sous un à trois jours ouvrés.`,
+        ],
+      },
+      {
+        kind: 'fields',
+        rows: [
+          ['Montant', formatEuros(refund.amountCents)],
+          ['Libellé du virement', refund.reference],
+          ['Titulaire', accountHolder],
+          ['IBAN', maskedIban],
+        ],
+      },
       { kind: 'action', label: 'Mon espace Sociétariat', url: siteLink(siteUrl, REFUNDS_PATH) },
-      { kind: 'note', text: `Toujours rien sur votre compte au bout d’une semaine\u00a0? Écrivez-nous à ${MEMBERS_EMAIL}, en indiquant la référence ${refund.reference}.` },
+      {
+        kind: 'note',
+        text: `Toujours rien sur votre compte au bout d’une semaine\u00a0? Écrivez-nous à ${MEMBERS_EMAIL}, en indiquant la référence ${refund.reference}.`,
+      },
     ],
     reason: 'Vous recevez ce message parce qu’un remboursement de la coopérative Contrechamp vous était dû.',
   });

@@ -60,11 +60,18 @@ describeEachDialect('refunds by bank transfer', (kind) => {
     test = await createTestDatabase(kind);
     sent = [];
     clock = fakeClock(new Date('2026-11-23T10:00:00Z'));
-    const mailer: Mailer = { send: async (mail) => { sent.push(mail); return { messageId: 'x' }; } };
+    const mailer: Mailer = {
+      send: async (mail) => {
+        sent.push(mail);
+        return { messageId: 'x' };
+      },
+    };
     deps = withJobs({ db: test.db, mailer, clock, siteUrl: new URL('https://contrechamp.example') });
     admin = await createUser(test.db, { email: `tresorerie${++n}@exemple.fr`, password: 'un mot de passe solide', role: 'admin', now: clock.now() });
   });
-  afterEach(async () => { await test.close(); });
+  afterEach(async () => {
+    await test.close();
+  });
 
   const newUser = (prefix: string) => createUser(test.db, { email: `${prefix}${++n}@exemple.fr`, password: 'un mot de passe solide', now: clock.now() });
   const mailTo = async (userId: string) => {
@@ -75,7 +82,22 @@ describeEachDialect('refunds by bank transfer', (kind) => {
 
   /** A bulletin paid by transfer: signed `daysAgo` days ago, paid, admitted unless told otherwise. */
   async function transferBulletin(userId: string | null, parts: number, { daysAgo = 2, admit = true, pay = true } = {}) {
-    const checked = checkBulletin(bulletinForm.parse({ parts: String(parts), college: 'lecteurs', personne: 'physique', given_name: 'Inès', family_name: `Durand ${n}`, address_line1: '3 rue du Port', postal_code: '44000', city: 'Nantes', country: 'FR', paiement: 'transfer', statuts: true, risque: true }));
+    const checked = checkBulletin(
+      bulletinForm.parse({
+        parts: String(parts),
+        college: 'lecteurs',
+        personne: 'physique',
+        given_name: 'Inès',
+        family_name: `Durand ${n}`,
+        address_line1: '3 rue du Port',
+        postal_code: '44000',
+        city: 'Nantes',
+        country: 'FR',
+        paiement: 'transfer',
+        statuts: true,
+        risque: true,
+      }),
+    );
     if (!checked.ok) throw new Error(checked.message);
     const signed = new Date(clock.now().getTime() - daysAgo * 86_400_000);
     return writeTransaction(test.db, async (trx) => {
@@ -114,17 +136,33 @@ describeEachDialect('refunds by bank transfer', (kind) => {
 
     // The back-office sees it, awaiting the IBAN; it cannot be marked made yet.
     const listed = await refundsForAdmin(deps, admin);
-    expect(listed).toMatchObject({ ok: true, open: [{ reference: 'RBT-2026-0001', amountCents: 15_000, status: 'awaiting_iban', iban: null, name: `Inès Durand ${n}` }], made: [] });
+    expect(listed).toMatchObject({
+      ok: true,
+      open: [{ reference: 'RBT-2026-0001', amountCents: 15_000, status: 'awaiting_iban', iban: null, name: `Inès Durand ${n}` }],
+      made: [],
+    });
     expect(await refundsForAdmin(deps, reader)).toMatchObject({ ok: false, status: 403 });
-    expect(await markRefundMade(deps, admin, refund!.id, { madeOn: '2026-11-23', iban: '' })).toMatchObject({ ok: false, status: 409, message: expect.stringContaining('pas encore indiqué son IBAN') });
+    expect(await markRefundMade(deps, admin, refund!.id, { madeOn: '2026-11-23', iban: '' })).toMatchObject({
+      ok: false,
+      status: 409,
+      message: expect.stringContaining('pas encore indiqué son IBAN'),
+    });
 
     // Another member can neither see nor set it.
     const other = await newUser('autre');
     expect(await memberRefunds(test.db, other)).toEqual([]);
-    expect(await giveRefundIban(deps, other, refund!.id, { iban: 'DE89 3704 0044 0532 0130 00', holder: 'Quelqu’un d’autre' })).toEqual({ ok: false, status: 404, message: 'Ce remboursement est introuvable.' });
+    expect(await giveRefundIban(deps, other, refund!.id, { iban: 'DE89 3704 0044 0532 0130 00', holder: 'Quelqu’un d’autre' })).toEqual({
+      ok: false,
+      status: 404,
+      message: 'Ce remboursement est introuvable.',
+    });
 
     // A bad IBAN or holder: a French message, nothing changed.
-    expect(await giveRefundIban(deps, reader, refund!.id, { iban: 'FR76 3000 6000 0112 3456 7890 188', holder: 'Inès Durand' })).toMatchObject({ ok: false, status: 422, message: expect.stringContaining('clé de contrôle') });
+    expect(await giveRefundIban(deps, reader, refund!.id, { iban: 'FR76 3000 6000 0112 3456 7890 188', holder: 'Inès Durand' })).toMatchObject({
+      ok: false,
+      status: 422,
+      message: expect.stringContaining('clé de contrôle'),
+    });
     expect(await giveRefundIban(deps, reader, refund!.id, { iban: IBAN, holder: ' ' })).toMatchObject({ ok: false, status: 422 });
     expect((await memberRefunds(test.db, reader))[0]).toMatchObject({ status: 'awaiting_iban', maskedIban: null, accountHolder: null });
 
@@ -136,19 +174,39 @@ describeEachDialect('refunds by bank transfer', (kind) => {
     expect(staff.open[0]).toMatchObject({ status: 'to_make', iban: IBAN, ibanFormatted: 'FR76 3000 6000 0112 3456 7890 189', accountHolder: 'Inès Durand' });
 
     // Bad marks change nothing.
-    expect(await markRefundMade(deps, admin, refund!.id, { madeOn: '2026-11-24', iban: IBAN })).toMatchObject({ ok: false, status: 422, message: expect.stringContaining('futur') });
-    expect(await markRefundMade(deps, admin, refund!.id, { madeOn: '2026-11-23', iban: 'DE89370400440532013000' })).toMatchObject({ ok: false, status: 409, message: expect.stringContaining('a changé') });
+    expect(await markRefundMade(deps, admin, refund!.id, { madeOn: '2026-11-24', iban: IBAN })).toMatchObject({
+      ok: false,
+      status: 422,
+      message: expect.stringContaining('futur'),
+    });
+    expect(await markRefundMade(deps, admin, refund!.id, { madeOn: '2026-11-23', iban: 'DE89370400440532013000' })).toMatchObject({
+      ok: false,
+      status: 409,
+      message: expect.stringContaining('a changé'),
+    });
     expect(await markRefundMade(deps, admin, 'inconnu', { madeOn: '2026-11-23', iban: IBAN })).toMatchObject({ ok: false, status: 404 });
     expect((await registerEntries(test.db)).filter((e) => e.kind === 'repayment')).toEqual([]);
 
     clock.set(new Date('2026-11-25T09:00:00Z'));
-    expect(await markRefundMadeAsAdmin(deps, admin, refund!.id, { madeOn: '2026-11-24', iban: IBAN })).toMatchObject({ ok: true, message: expect.stringContaining('RBT-2026-0001') });
+    expect(await markRefundMadeAsAdmin(deps, admin, refund!.id, { madeOn: '2026-11-24', iban: IBAN })).toMatchObject({
+      ok: true,
+      message: expect.stringContaining('RBT-2026-0001'),
+    });
     // Once: the second mark is refused and writes nothing.
-    expect(await markRefundMade(deps, admin, refund!.id, { madeOn: '2026-11-25', iban: IBAN })).toMatchObject({ ok: false, status: 409, message: expect.stringContaining('déjà marqué comme fait') });
+    expect(await markRefundMade(deps, admin, refund!.id, { madeOn: '2026-11-25', iban: IBAN })).toMatchObject({
+      ok: false,
+      status: 409,
+      message: expect.stringContaining('déjà marqué comme fait'),
+    });
     const repayments = (await registerEntries(test.db)).filter((e) => e.kind === 'repayment');
     expect(repayments.map((e) => [e.sharesDelta, e.repaidCents, e.effectiveOn, e.recordedBy])).toEqual([[0, 15_000, '2026-11-24', admin]]);
     expect(repayments[0]!.note).toContain('RBT-2026-0001');
-    expect((await refundTransfersForStaff(test.db)).made[0]).toMatchObject({ status: 'made', madeOn: '2026-11-24', madeBy: admin, madeByEmail: expect.stringContaining('tresorerie') });
+    expect((await refundTransfersForStaff(test.db)).made[0]).toMatchObject({
+      status: 'made',
+      madeOn: '2026-11-24',
+      madeBy: admin,
+      madeByEmail: expect.stringContaining('tresorerie'),
+    });
     expect(await giveRefundIban(deps, reader, refund!.id, { iban: IBAN, holder: 'Inès Durand' })).toMatchObject({ ok: false, status: 409 });
     expect(await sharesBlockDeletion(deps, reader)).toBeNull();
 
@@ -165,7 +223,10 @@ describeEachDialect('refunds by bank transfer', (kind) => {
 
   it('a renunciation that opens no refund says so, even while another refund awaits the IBAN', async () => {
     const reader = await newUser('lectrice');
-    expect(await renounceBulletin(deps, reader, await transferBulletin(reader, 2, { admit: false }), recordNothing)).toEqual({ ok: true, refundByTransfer: 'RBT-2026-0001' });
+    expect(await renounceBulletin(deps, reader, await transferBulletin(reader, 2, { admit: false }), recordNothing)).toEqual({
+      ok: true,
+      refundByTransfer: 'RBT-2026-0001',
+    });
     // Not paid yet: nothing to refund, though the first refund still awaits the IBAN.
     expect(await renounceBulletin(deps, reader, await transferBulletin(reader, 1, { pay: false }), recordNothing)).toEqual({ ok: true });
     expect((await memberRefunds(test.db, reader)).map((r) => r.status)).toEqual(['awaiting_iban']);
@@ -178,11 +239,27 @@ describeEachDialect('refunds by bank transfer', (kind) => {
     expect(await giveRefundIban(deps, reader, refund!.id, { iban: IBAN, holder: 'Inès Durand' })).toMatchObject({ ok: true });
     clock.set(new Date('2027-03-10T10:00:00Z'));
     for (const madeOn of ['2027-02-31', '2027-02-29', '2026-11-31', '2027-13-01', '2027-00-10']) {
-      expect(await markRefundMade(deps, admin, refund!.id, { madeOn, iban: IBAN })).toMatchObject({ ok: false, status: 422, message: expect.stringContaining('n’existe pas') });
+      expect(await markRefundMade(deps, admin, refund!.id, { madeOn, iban: IBAN })).toMatchObject({
+        ok: false,
+        status: 422,
+        message: expect.stringContaining('n’existe pas'),
+      });
     }
-    expect(await markRefundMade(deps, admin, refund!.id, { madeOn: '2027-03-11', iban: IBAN })).toMatchObject({ ok: false, status: 422, message: expect.stringContaining('futur') });
-    expect(await markRefundMade(deps, admin, refund!.id, { madeOn: '2026-11-22', iban: IBAN })).toMatchObject({ ok: false, status: 422, message: expect.stringContaining('avant que le remboursement soit dû') });
-    expect(await markRefundMade(deps, admin, refund!.id, { madeOn: 'hier', iban: IBAN })).toMatchObject({ ok: false, status: 422, message: 'Indiquez la date du virement.' });
+    expect(await markRefundMade(deps, admin, refund!.id, { madeOn: '2027-03-11', iban: IBAN })).toMatchObject({
+      ok: false,
+      status: 422,
+      message: expect.stringContaining('futur'),
+    });
+    expect(await markRefundMade(deps, admin, refund!.id, { madeOn: '2026-11-22', iban: IBAN })).toMatchObject({
+      ok: false,
+      status: 422,
+      message: expect.stringContaining('avant que le remboursement soit dû'),
+    });
+    expect(await markRefundMade(deps, admin, refund!.id, { madeOn: 'hier', iban: IBAN })).toMatchObject({
+      ok: false,
+      status: 422,
+      message: 'Indiquez la date du virement.',
+    });
     expect((await memberRefunds(test.db, reader))[0]).toMatchObject({ status: 'to_make', madeOn: null });
     expect(await markRefundMade(deps, admin, refund!.id, { madeOn: '2027-02-28', iban: IBAN })).toMatchObject({ ok: true, refund: { madeOn: '2027-02-28' } });
   });
@@ -198,8 +275,12 @@ describeEachDialect('refunds by bank transfer', (kind) => {
     expect(await findBulletin(test.db, waiting)).toMatchObject({ status: 'paid', transferReceivedCents: 10_000 });
     await deps.flush();
 
-    expect(await memberRefunds(test.db, refused)).toMatchObject([{ reference: 'RBT-2026-0001', cause: 'refusal', amountCents: 10_000, status: 'awaiting_iban' }]);
-    expect(await memberRefunds(test.db, twice)).toMatchObject([{ reference: 'RBT-2026-0002', cause: 'overpayment', amountCents: 5_000, status: 'awaiting_iban' }]);
+    expect(await memberRefunds(test.db, refused)).toMatchObject([
+      { reference: 'RBT-2026-0001', cause: 'refusal', amountCents: 10_000, status: 'awaiting_iban' },
+    ]);
+    expect(await memberRefunds(test.db, twice)).toMatchObject([
+      { reference: 'RBT-2026-0002', cause: 'overpayment', amountCents: 5_000, status: 'awaiting_iban' },
+    ]);
     const refusal = (await mailTo(refused)).find((m) => m.subject.includes('pas été acceptée'))!;
     expect(flat(refusal.text)).toContain('Nous vous remboursons 100 € par virement bancaire');
     expect(refusal.text).toContain('/mon-compte/societariat#remboursements');
@@ -226,18 +307,36 @@ describeEachDialect('refunds by bank transfer', (kind) => {
     expect(await markRefundMade(deps, admin, owed.id, { madeOn: '2026-11-23', iban: '' })).toMatchObject({ ok: false, status: 409 });
 
     // A wrong IBAN or no holder: refused in French, nothing recorded.
-    expect(await giveRefundIbanAsAdmin(deps, admin, owed.id, { iban: 'FR7630006000011234567890188', holder: 'Inès Durand' })).toMatchObject({ ok: false, status: 422, message: expect.stringContaining('clé de contrôle') });
-    expect(await giveRefundIbanAsAdmin(deps, admin, owed.id, { iban: IBAN, holder: ' ' })).toMatchObject({ ok: false, status: 422, message: expect.stringContaining('titulaire') });
+    expect(await giveRefundIbanAsAdmin(deps, admin, owed.id, { iban: 'FR7630006000011234567890188', holder: 'Inès Durand' })).toMatchObject({
+      ok: false,
+      status: 422,
+      message: expect.stringContaining('clé de contrôle'),
+    });
+    expect(await giveRefundIbanAsAdmin(deps, admin, owed.id, { iban: IBAN, holder: ' ' })).toMatchObject({
+      ok: false,
+      status: 422,
+      message: expect.stringContaining('titulaire'),
+    });
     expect((await refundTransfersForStaff(test.db)).open.find((r) => r.id === owed.id)).toMatchObject({ status: 'awaiting_iban', iban: null });
     // Someone who is not an administrator cannot.
     const reader = await newUser('curieux');
     expect(await giveRefundIbanAsAdmin(deps, reader, owed.id, { iban: IBAN, holder: 'Inès Durand' })).toMatchObject({ ok: false, status: 403 });
 
-    expect(await giveRefundIbanAsAdmin(deps, admin, owed.id, { iban: 'fr76 3000 6000 0112 3456 7890 189', holder: 'Inès  Durand' })).toMatchObject({ ok: true, message: expect.stringContaining(owed.reference) });
-    expect((await refundTransfersForStaff(test.db)).open.find((r) => r.id === owed.id)).toMatchObject({ status: 'to_make', iban: IBAN, accountHolder: 'Inès Durand' });
+    expect(await giveRefundIbanAsAdmin(deps, admin, owed.id, { iban: 'fr76 3000 6000 0112 3456 7890 189', holder: 'Inès  Durand' })).toMatchObject({
+      ok: true,
+      message: expect.stringContaining(owed.reference),
+    });
+    expect((await refundTransfersForStaff(test.db)).open.find((r) => r.id === owed.id)).toMatchObject({
+      status: 'to_make',
+      iban: IBAN,
+      accountHolder: 'Inès Durand',
+    });
     expect(await markRefundMadeAsAdmin(deps, admin, owed.id, { madeOn: '2026-11-23', iban: IBAN })).toMatchObject({ ok: true });
     // Once made, its IBAN no longer changes.
-    expect(await giveRefundIbanAsAdmin(deps, admin, owed.id, { iban: 'DE89 3704 0044 0532 0130 00', holder: 'Autre Personne' })).toMatchObject({ ok: false, status: 409 });
+    expect(await giveRefundIbanAsAdmin(deps, admin, owed.id, { iban: 'DE89 3704 0044 0532 0130 00', holder: 'Autre Personne' })).toMatchObject({
+      ok: false,
+      status: 409,
+    });
     expect((await refundTransfersForStaff(test.db)).made.find((r) => r.id === owed.id)).toMatchObject({ iban: IBAN, status: 'made' });
 
     // A refund owed to an account: the member says where the money goes, not staff.
@@ -266,7 +365,11 @@ describeEachDialect('refunds by bank transfer', (kind) => {
     expect(await giveRefundIban(deps, leaving, refund!.id, { iban: IBAN, holder: 'Inès Durand' })).toMatchObject({ ok: true });
     expect(await markRefundMade(deps, admin, refund!.id, { madeOn: '2027-06-30', iban: IBAN })).toMatchObject({ ok: true });
     expect(await markRefundMade(deps, admin, refund!.id, { madeOn: '2027-06-30', iban: IBAN })).toMatchObject({ ok: false, status: 409 });
-    expect((await registerEntries(test.db)).filter((e) => e.kind === 'repayment').map((e) => [e.withdrawalId, e.repaidCents, e.effectiveOn])).toEqual([[asked.withdrawalId, 20_000, '2027-06-30']]);
-    expect(await test.db.selectFrom('share_withdrawals').select('status').where('id', '=', asked.withdrawalId).executeTakeFirst()).toEqual({ status: 'repaid' });
+    expect((await registerEntries(test.db)).filter((e) => e.kind === 'repayment').map((e) => [e.withdrawalId, e.repaidCents, e.effectiveOn])).toEqual([
+      [asked.withdrawalId, 20_000, '2027-06-30'],
+    ]);
+    expect(await test.db.selectFrom('share_withdrawals').select('status').where('id', '=', asked.withdrawalId).executeTakeFirst()).toEqual({
+      status: 'repaid',
+    });
   });
 });

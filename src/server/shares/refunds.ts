@@ -52,15 +52,43 @@ export interface RefundTransfer {
 }
 
 type Row = {
-  id: string; reference: string; source_key: string; cause: RefundTransferCause; user_id: string | null; member_id: string | null; bulletin_id: string | null; withdrawal_id: string | null;
-  amount_cents: number; iban: string | null; account_holder: string | null; iban_given_at: string | null; status: RefundTransferStatus; made_on: string | null; made_by: string | null; made_at: string | null;
-  created_at: string; updated_at: string;
+  id: string;
+  reference: string;
+  source_key: string;
+  cause: RefundTransferCause;
+  user_id: string | null;
+  member_id: string | null;
+  bulletin_id: string | null;
+  withdrawal_id: string | null;
+  amount_cents: number;
+  iban: string | null;
+  account_holder: string | null;
+  iban_given_at: string | null;
+  status: RefundTransferStatus;
+  made_on: string | null;
+  made_by: string | null;
+  made_at: string | null;
+  created_at: string;
+  updated_at: string;
 };
 
 const toRefund = (r: Row): RefundTransfer => ({
-  id: r.id, reference: r.reference, cause: r.cause, userId: r.user_id, memberId: r.member_id, bulletinId: r.bulletin_id, withdrawalId: r.withdrawal_id, amountCents: Number(r.amount_cents),
-  iban: r.iban, accountHolder: r.account_holder, ibanGivenAt: r.iban_given_at ? new Date(r.iban_given_at) : null, status: r.status, madeOn: r.made_on, madeBy: r.made_by,
-  madeAt: r.made_at ? new Date(r.made_at) : null, createdAt: new Date(r.created_at),
+  id: r.id,
+  reference: r.reference,
+  cause: r.cause,
+  userId: r.user_id,
+  memberId: r.member_id,
+  bulletinId: r.bulletin_id,
+  withdrawalId: r.withdrawal_id,
+  amountCents: Number(r.amount_cents),
+  iban: r.iban,
+  accountHolder: r.account_holder,
+  ibanGivenAt: r.iban_given_at ? new Date(r.iban_given_at) : null,
+  status: r.status,
+  madeOn: r.made_on,
+  madeBy: r.made_by,
+  madeAt: r.made_at ? new Date(r.made_at) : null,
+  createdAt: new Date(r.created_at),
 });
 
 /** What the refund is for, as the member and the back-office read it. */
@@ -86,10 +114,19 @@ export const refundReference = (year: number, number: number): string => `RBT-${
  */
 export async function openRefundTransfer(
   trx: Kysely<Database>,
-  input: { cause: RefundTransferCause; sourceId: string; userId: string | null; memberId?: string | null; bulletinId?: string | null; withdrawalId?: string | null; amountCents: number },
+  input: {
+    cause: RefundTransferCause;
+    sourceId: string;
+    userId: string | null;
+    memberId?: string | null;
+    bulletinId?: string | null;
+    withdrawalId?: string | null;
+    amountCents: number;
+  },
   now: Date,
 ): Promise<RefundTransfer> {
-  if (!Number.isSafeInteger(input.amountCents) || input.amountCents <= 0) throw new Error(`A refund by transfer needs a positive amount (${input.amountCents})`);
+  if (!Number.isSafeInteger(input.amountCents) || input.amountCents <= 0)
+    throw new Error(`A refund by transfer needs a positive amount (${input.amountCents})`);
   const sourceKey = `${input.cause}:${input.sourceId}`;
   const found = await trx.selectFrom('share_refund_transfers').selectAll().where('source_key', '=', sourceKey).executeTakeFirst();
   if (found) return toRefund(found);
@@ -119,7 +156,13 @@ export async function openRefundTransfer(
 }
 
 /** Schedules a mail to the account, in the caller's transaction (nothing if it was deleted). */
-export async function mailAccount(deps: Pick<ServerDeps, 'clock'>, trx: Kysely<Database>, userId: string | null, mail: MailContent, uniqueKey: string): Promise<void> {
+export async function mailAccount(
+  deps: Pick<ServerDeps, 'clock'>,
+  trx: Kysely<Database>,
+  userId: string | null,
+  mail: MailContent,
+  uniqueKey: string,
+): Promise<void> {
   const user = userId ? await findUser(trx, userId) : undefined;
   if (user) await schedule(deps, trx, SEND_MAIL, mailFor(user, mail), { uniqueKey });
 }
@@ -141,7 +184,15 @@ export interface MemberRefund {
 }
 
 const forMember = (r: RefundTransfer): MemberRefund => ({
-  id: r.id, reference: r.reference, cause: r.cause, amountCents: r.amountCents, status: r.status, maskedIban: r.iban ? maskIban(r.iban) : null, accountHolder: r.accountHolder, madeOn: r.madeOn, createdAt: r.createdAt,
+  id: r.id,
+  reference: r.reference,
+  cause: r.cause,
+  amountCents: r.amountCents,
+  status: r.status,
+  maskedIban: r.iban ? maskIban(r.iban) : null,
+  accountHolder: r.accountHolder,
+  madeOn: r.madeOn,
+  createdAt: r.createdAt,
 });
 
 /** The refunds by transfer owed to (or made to) the account, newest first. */
@@ -160,13 +211,20 @@ export interface IbanInput {
  * account holder's name. Until the transfer is made, they may correct it; another account's
  * refund answers 404, like an unknown one.
  */
-export async function giveRefundIban(deps: Pick<ServerDeps, 'db' | 'clock'>, userId: string, refundId: string, input: IbanInput): Promise<Result<{ refund: MemberRefund }>> {
+export async function giveRefundIban(
+  deps: Pick<ServerDeps, 'db' | 'clock'>,
+  userId: string,
+  refundId: string,
+  input: IbanInput,
+): Promise<Result<{ refund: MemberRefund }>> {
   const row = await deps.db.selectFrom('share_refund_transfers').selectAll().where('id', '=', refundId).where('user_id', '=', userId).executeTakeFirst();
   if (!row) return fail(404, 'Ce remboursement est introuvable.');
   const refund = toRefund(row);
-  if (refund.status === 'made') return fail(409, `Ce remboursement est déjà fait\u00a0: le virement est parti le ${formatDate(new Date(`${refund.madeOn}T12:00:00Z`))}.`);
+  if (refund.status === 'made')
+    return fail(409, `Ce remboursement est déjà fait\u00a0: le virement est parti le ${formatDate(new Date(`${refund.madeOn}T12:00:00Z`))}.`);
   const holder = input.holder.replace(/\s+/g, ' ').trim();
-  if (holder.length < 2 || holder.length > 70 || /[\p{Cc}<>]/u.test(holder)) return fail(422, 'Indiquez le nom du titulaire du compte, tel qu’il figure sur votre RIB (70 caractères au plus).');
+  if (holder.length < 2 || holder.length > 70 || /[\p{Cc}<>]/u.test(holder))
+    return fail(422, 'Indiquez le nom du titulaire du compte, tel qu’il figure sur votre RIB (70 caractères au plus).');
   const checked = checkIban(input.iban);
   if (!checked.ok) return fail(422, checked.message);
   const now = deps.clock.now();
@@ -190,14 +248,20 @@ export async function giveRefundIban(deps: Pick<ServerDeps, 'db' | 'clock'>, use
  * A refund owed to an account is the account's to give (`giveRefundIban`): staff cannot redirect
  * that money. Until the transfer is made, it can be corrected.
  */
-export async function giveRefundIbanForPerson(deps: Pick<ServerDeps, 'db' | 'clock'>, refundId: string, input: IbanInput): Promise<Result<{ refund: RefundTransfer }>> {
+export async function giveRefundIbanForPerson(
+  deps: Pick<ServerDeps, 'db' | 'clock'>,
+  refundId: string,
+  input: IbanInput,
+): Promise<Result<{ refund: RefundTransfer }>> {
   const row = await deps.db.selectFrom('share_refund_transfers').selectAll().where('id', '=', refundId).executeTakeFirst();
   if (!row) return fail(404, 'Ce remboursement n’existe pas.');
   const refund = toRefund(row);
   if (refund.userId !== null) return fail(409, 'Ce remboursement est dû à un compte : la personne indique elle-même son IBAN depuis son espace sociétaire.');
-  if (refund.status === 'made') return fail(409, `Ce virement est déjà fait (le ${formatDate(new Date(`${refund.madeOn}T12:00:00Z`))}) : son IBAN ne change plus.`);
+  if (refund.status === 'made')
+    return fail(409, `Ce virement est déjà fait (le ${formatDate(new Date(`${refund.madeOn}T12:00:00Z`))}) : son IBAN ne change plus.`);
   const holder = input.holder.replace(/\s+/g, ' ').trim();
-  if (holder.length < 2 || holder.length > 70 || /[\p{Cc}<>]/u.test(holder)) return fail(422, 'Indiquez le nom du titulaire du compte, tel qu’il figure sur le RIB (70 caractères au plus).');
+  if (holder.length < 2 || holder.length > 70 || /[\p{Cc}<>]/u.test(holder))
+    return fail(422, 'Indiquez le nom du titulaire du compte, tel qu’il figure sur le RIB (70 caractères au plus).');
   const checked = checkIban(input.iban);
   if (!checked.ok) return fail(422, checked.message);
   const now = deps.clock.now();
@@ -250,7 +314,10 @@ export async function refundTransfersForStaff(db: Kysely<Database>, madeLimit = 
 }
 
 class Refused extends Error {
-  constructor(readonly status: 404 | 409 | 422, message: string) {
+  constructor(
+    readonly status: 404 | 409 | 422,
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -262,21 +329,31 @@ class Refused extends Error {
  * money went. In the same transaction the register gets its repayment entry, dated the day of the
  * transfer, and a withdrawal is closed as repaid.
  */
-export async function markRefundMade(deps: RefundDeps, staffId: string, refundId: string, input: { madeOn: string; iban: string }): Promise<Result<{ refund: RefundTransfer }>> {
+export async function markRefundMade(
+  deps: RefundDeps,
+  staffId: string,
+  refundId: string,
+  input: { madeOn: string; iban: string },
+): Promise<Result<{ refund: RefundTransfer }>> {
   const row = await deps.db.selectFrom('share_refund_transfers').selectAll().where('id', '=', refundId).executeTakeFirst();
   if (!row) return fail(404, 'Ce remboursement n’existe pas.');
   const refund = toRefund(row);
-  if (refund.status === 'made') return fail(409, `Ce virement est déjà marqué comme fait (le ${formatDate(new Date(`${refund.madeOn}T12:00:00Z`))})\u00a0: rien n’a changé.`);
-  if (refund.status === 'awaiting_iban' || !refund.iban) return fail(409, 'La personne n’a pas encore indiqué son IBAN\u00a0: le virement ne peut pas encore être fait.');
+  if (refund.status === 'made')
+    return fail(409, `Ce virement est déjà marqué comme fait (le ${formatDate(new Date(`${refund.madeOn}T12:00:00Z`))})\u00a0: rien n’a changé.`);
+  if (refund.status === 'awaiting_iban' || !refund.iban)
+    return fail(409, 'La personne n’a pas encore indiqué son IBAN\u00a0: le virement ne peut pas encore être fait.');
   const now = deps.clock.now();
   const madeOn = input.madeOn.trim();
   if (!/^\d{4}-\d{2}-\d{2}$/.test(madeOn)) return fail(422, 'Indiquez la date du virement.');
   // A day that exists: « 2026-02-31 » would otherwise be read as 3 March and go into the register as such.
   const parsed = new Date(`${madeOn}T12:00:00Z`);
-  if (Number.isNaN(parsed.getTime()) || parsed.toISOString().slice(0, 10) !== madeOn) return fail(422, `La date du virement n’existe pas (${madeOn})\u00a0: vérifiez le jour et le mois.`);
+  if (Number.isNaN(parsed.getTime()) || parsed.toISOString().slice(0, 10) !== madeOn)
+    return fail(422, `La date du virement n’existe pas (${madeOn})\u00a0: vérifiez le jour et le mois.`);
   if (madeOn > parisDay(now)) return fail(422, 'La date du virement ne peut pas être dans le futur.');
-  if (madeOn < parisDay(refund.createdAt)) return fail(422, `Le virement ne peut pas être fait avant que le remboursement soit dû, le ${formatDate(refund.createdAt)}.`);
-  if (input.iban.replace(/\s/g, '').toUpperCase() !== refund.iban) return fail(409, 'L’IBAN de ce remboursement a changé depuis l’affichage de la page\u00a0: rechargez-la et vérifiez le virement.');
+  if (madeOn < parisDay(refund.createdAt))
+    return fail(422, `Le virement ne peut pas être fait avant que le remboursement soit dû, le ${formatDate(refund.createdAt)}.`);
+  if (input.iban.replace(/\s/g, '').toUpperCase() !== refund.iban)
+    return fail(409, 'L’IBAN de ce remboursement a changé depuis l’affichage de la page\u00a0: rechargez-la et vérifiez le virement.');
   const outcome = await writeTransaction(deps.db, async (trx) => {
     const moved = await trx
       .updateTable('share_refund_transfers')
@@ -287,7 +364,13 @@ export async function markRefundMade(deps: RefundDeps, staffId: string, refundId
       .executeTakeFirst();
     if (moved.numUpdatedRows === 0n) throw new Refused(409, 'Ce remboursement vient de changer (marqué fait, ou un nouvel IBAN)\u00a0: rechargez la page.');
     await recordInRegister(trx, refund, staffId, madeOn, now);
-    await mailAccount(deps, trx, refund.userId, refundMadeMail({ siteUrl: deps.siteUrl, refund, madeOn, maskedIban: maskIban(refund.iban!), accountHolder: refund.accountHolder ?? '' }), `shares.refund-made:${refund.id}`);
+    await mailAccount(
+      deps,
+      trx,
+      refund.userId,
+      refundMadeMail({ siteUrl: deps.siteUrl, refund, madeOn, maskedIban: maskIban(refund.iban!), accountHolder: refund.accountHolder ?? '' }),
+      `shares.refund-made:${refund.id}`,
+    );
     return { ...refund, status: 'made' as const, madeOn, madeBy: staffId, madeAt: now };
   }).catch((error: unknown) => {
     if (error instanceof Refused) return fail(error.status, error.message);
@@ -312,10 +395,24 @@ export async function currentCollegeOf(trx: Kysely<Database>, memberId: string, 
 /** What the money made does to the register: shares repaid by a new entry, dated the transfer's day. */
 async function recordInRegister(trx: Kysely<Database>, refund: RefundTransfer, staffId: string, madeOn: string, now: Date): Promise<void> {
   if (refund.cause === 'withdrawal' && refund.withdrawalId) {
-    const w = await trx.selectFrom('share_withdrawals').select(['id', 'member_id', 'shares', 'status']).where('id', '=', refund.withdrawalId).executeTakeFirst();
-    const entry = await trx.selectFrom('share_register').select(['college_id', 'nominal_cents']).where('withdrawal_id', '=', refund.withdrawalId).where('kind', '=', 'withdrawal').executeTakeFirst();
+    const w = await trx
+      .selectFrom('share_withdrawals')
+      .select(['id', 'member_id', 'shares', 'status'])
+      .where('id', '=', refund.withdrawalId)
+      .executeTakeFirst();
+    const entry = await trx
+      .selectFrom('share_register')
+      .select(['college_id', 'nominal_cents'])
+      .where('withdrawal_id', '=', refund.withdrawalId)
+      .where('kind', '=', 'withdrawal')
+      .executeTakeFirst();
     if (!w || !entry) throw new Refused(409, 'Ce retrait n’est pas inscrit au registre.');
-    const closed = await trx.updateTable('share_withdrawals').set({ status: 'repaid', repaid_at: toTimestamp(now), updated_at: toTimestamp(now) }).where('id', '=', w.id).where('status', '=', 'accepted').executeTakeFirst();
+    const closed = await trx
+      .updateTable('share_withdrawals')
+      .set({ status: 'repaid', repaid_at: toTimestamp(now), updated_at: toTimestamp(now) })
+      .where('id', '=', w.id)
+      .where('status', '=', 'accepted')
+      .executeTakeFirst();
     if (closed.numUpdatedRows === 0n) throw new Refused(409, 'Ce retrait est déjà remboursé.');
     const shares = Number(w.shares);
     const nominal = shares * Number(entry.nominal_cents);
@@ -323,21 +420,46 @@ async function recordInRegister(trx: Kysely<Database>, refund: RefundTransfer, s
     // change of college slips in between the college read and the entry.
     await lockRegister(trx);
     const collegeId = await currentCollegeOf(trx, w.member_id, parisDay(now), entry.college_id);
-    await addRegisterEntry(trx, {
-      memberId: w.member_id, kind: 'repayment', collegeId, nominalCents: Number(entry.nominal_cents), repaidCents: refund.amountCents, withdrawalId: w.id, effectiveOn: madeOn, recordedBy: staffId,
-      note: `Remboursement de ${shares} part${shares > 1 ? 's' : ''} : ${formatEuros(refund.amountCents)}${refund.amountCents < nominal ? ` (valeur nominale ${formatEuros(nominal)}, diminuée de la quote-part des pertes)` : ''}, virement ${refund.reference}`,
-    }, now);
+    await addRegisterEntry(
+      trx,
+      {
+        memberId: w.member_id,
+        kind: 'repayment',
+        collegeId,
+        nominalCents: Number(entry.nominal_cents),
+        repaidCents: refund.amountCents,
+        withdrawalId: w.id,
+        effectiveOn: madeOn,
+        recordedBy: staffId,
+        note: `Remboursement de ${shares} part${shares > 1 ? 's' : ''} : ${formatEuros(refund.amountCents)}${refund.amountCents < nominal ? ` (valeur nominale ${formatEuros(nominal)}, diminuée de la quote-part des pertes)` : ''}, virement ${refund.reference}`,
+      },
+      now,
+    );
     return;
   }
   if (refund.cause === 'renunciation' && refund.memberId && refund.bulletinId) {
-    const b = await trx.selectFrom('share_bulletins').select(['college_id', 'nominal_cents', 'shares', 'accepted_at']).where('id', '=', refund.bulletinId).executeTakeFirst();
+    const b = await trx
+      .selectFrom('share_bulletins')
+      .select(['college_id', 'nominal_cents', 'shares', 'accepted_at'])
+      .where('id', '=', refund.bulletinId)
+      .executeTakeFirst();
     if (!b) return;
     await lockRegister(trx);
     const collegeId = await currentCollegeOf(trx, refund.memberId, parisDay(now), b.college_id);
-    await addRegisterEntry(trx, {
-      memberId: refund.memberId, kind: 'repayment', collegeId, nominalCents: Number(b.nominal_cents), repaidCents: refund.amountCents, effectiveOn: madeOn, recordedBy: staffId,
-      note: `Remboursement de la renonciation au bulletin signé le ${parisDay(new Date(b.accepted_at))} : ${formatEuros(refund.amountCents)}, virement ${refund.reference}`,
-    }, now);
+    await addRegisterEntry(
+      trx,
+      {
+        memberId: refund.memberId,
+        kind: 'repayment',
+        collegeId,
+        nominalCents: Number(b.nominal_cents),
+        repaidCents: refund.amountCents,
+        effectiveOn: madeOn,
+        recordedBy: staffId,
+        note: `Remboursement de la renonciation au bulletin signé le ${parisDay(new Date(b.accepted_at))} : ${formatEuros(refund.amountCents)}, virement ${refund.reference}`,
+      },
+      now,
+    );
   }
   // A refusal or an overpayment: the money never entered the capital; the register has nothing to say.
 }

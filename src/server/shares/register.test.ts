@@ -10,15 +10,36 @@ import { colleges, statutes } from '../../config/statutes';
 import { createTestDatabase, describeEachDialect, type TestDatabase } from '../../../tests/helpers/db';
 import { createUser } from '../auth/service';
 import { writeTransaction } from '../db/transaction';
-import { admitInTransaction, type BulletinInput, bulletinFingerprint, bulletinForm, bulletinText, checkBulletin, findUserBulletin, insertBulletin, moveBulletin } from './bulletins';
+import {
+  admitInTransaction,
+  type BulletinInput,
+  bulletinFingerprint,
+  bulletinForm,
+  bulletinText,
+  checkBulletin,
+  findUserBulletin,
+  insertBulletin,
+  moveBulletin,
+} from './bulletins';
 import { capitalOf, currentHoldings, deriveHoldings, highestCapital, holdingOfUser, type RegisterEntry, registerEntries } from './register';
 
 vi.setConfig({ testTimeout: 120_000 });
 
 const person = (over: Partial<Record<keyof BulletinInput, unknown>> = {}) =>
   bulletinForm.parse({
-    parts: '3', college: 'lecteurs', personne: 'physique', given_name: 'Inès', family_name: 'Durand', address_line1: '3 rue du Port', postal_code: '44000', city: 'Nantes', country: 'FR',
-    paiement: 'card', statuts: true, risque: true, ...over,
+    parts: '3',
+    college: 'lecteurs',
+    personne: 'physique',
+    given_name: 'Inès',
+    family_name: 'Durand',
+    address_line1: '3 rue du Port',
+    postal_code: '44000',
+    city: 'Nantes',
+    country: 'FR',
+    paiement: 'card',
+    statuts: true,
+    risque: true,
+    ...over,
   });
 
 describe('bulletin rules', () => {
@@ -26,13 +47,50 @@ describe('bulletin rules', () => {
     const ok = checkBulletin(person());
     expect(ok).toMatchObject({ ok: true, bulletin: { shares: 3, amountCents: 3 * statutes.shares.nominalCents, college: { id: 'lecteurs' } } });
     const partner = colleges.find((c) => c.id === 'partenaires')!;
-    expect(checkBulletin(person({ college: 'inconnu' }))).toMatchObject({ ok: false, status: 422, message: expect.stringContaining('Ce collège n’existe pas') });
-    expect(checkBulletin(person({ college: 'partenaires', personne: 'morale', structure: 'Les Amis du Port', siren: '732 829 320', qualite: 'présidente', parts: String(partner.minimumShares - 1) }))).toMatchObject({ ok: false, status: 422, message: expect.stringContaining(`au moins ${partner.minimumShares} parts`) });
-    expect(checkBulletin(person({ college: 'partenaires', personne: 'morale', structure: 'Les Amis du Port', siren: '732 829 320', qualite: 'présidente', parts: String(partner.minimumShares) }))).toMatchObject({ ok: true, bulletin: { identity: { person: 'legal', company: { siren: '732829320' } } } });
-    expect(checkBulletin(person({ college: 'partenaires', personne: 'morale', structure: 'X', siren: '732829321', qualite: 'trésorier', parts: '10' }))).toMatchObject({ ok: false, message: expect.stringContaining('SIREN invalide') });
-    expect(checkBulletin(person({ college: 'partenaires', parts: '10' }))).toMatchObject({ ok: false, message: expect.stringContaining('souscrivez au nom de la structure') });
-    expect(checkBulletin(person({ personne: 'morale', structure: 'X', siren: '732829320', qualite: 'gérant' }))).toMatchObject({ ok: false, message: expect.stringContaining('personnes physiques') });
-    expect(checkBulletin(person({ parts: String(statutes.shares.maximumPerBulletin + 1) }))).toMatchObject({ ok: false, message: expect.stringContaining(`au plus ${statutes.shares.maximumPerBulletin} parts`) });
+    expect(checkBulletin(person({ college: 'inconnu' }))).toMatchObject({
+      ok: false,
+      status: 422,
+      message: expect.stringContaining('Ce collège n’existe pas'),
+    });
+    expect(
+      checkBulletin(
+        person({
+          college: 'partenaires',
+          personne: 'morale',
+          structure: 'Les Amis du Port',
+          siren: '732 829 320',
+          qualite: 'présidente',
+          parts: String(partner.minimumShares - 1),
+        }),
+      ),
+    ).toMatchObject({ ok: false, status: 422, message: expect.stringContaining(`au moins ${partner.minimumShares} parts`) });
+    expect(
+      checkBulletin(
+        person({
+          college: 'partenaires',
+          personne: 'morale',
+          structure: 'Les Amis du Port',
+          siren: '732 829 320',
+          qualite: 'présidente',
+          parts: String(partner.minimumShares),
+        }),
+      ),
+    ).toMatchObject({ ok: true, bulletin: { identity: { person: 'legal', company: { siren: '732829320' } } } });
+    expect(
+      checkBulletin(person({ college: 'partenaires', personne: 'morale', structure: 'X', siren: '732829321', qualite: 'trésorier', parts: '10' })),
+    ).toMatchObject({ ok: false, message: expect.stringContaining('SIREN invalide') });
+    expect(checkBulletin(person({ college: 'partenaires', parts: '10' }))).toMatchObject({
+      ok: false,
+      message: expect.stringContaining('souscrivez au nom de la structure'),
+    });
+    expect(checkBulletin(person({ personne: 'morale', structure: 'X', siren: '732829320', qualite: 'gérant' }))).toMatchObject({
+      ok: false,
+      message: expect.stringContaining('personnes physiques'),
+    });
+    expect(checkBulletin(person({ parts: String(statutes.shares.maximumPerBulletin + 1) }))).toMatchObject({
+      ok: false,
+      message: expect.stringContaining(`au plus ${statutes.shares.maximumPerBulletin} parts`),
+    });
     for (const bad of ['0', '-2', '1.5', 'trois']) expect(bulletinForm.safeParse({ ...person(), parts: bad }).success).toBe(false);
     expect(bulletinForm.safeParse({ ...person(), statuts: false }).error?.issues[0]?.message).toBe('Pour souscrire, acceptez les statuts et le bulletin.');
   });
@@ -50,14 +108,32 @@ describe('bulletin rules', () => {
 
 describe('register derivation', () => {
   const day = fc.integer({ min: 0, max: 60 }).map((n) => `2026-${String(1 + Math.floor(n / 28)).padStart(2, '0')}-${String(1 + (n % 28)).padStart(2, '0')}`);
-  const entry = fc.record({ member: fc.integer({ min: 0, max: 4 }), delta: fc.integer({ min: -3, max: 5 }), college: fc.constantFrom('salaries', 'lecteurs', 'partenaires'), on: day });
+  const entry = fc.record({
+    member: fc.integer({ min: 0, max: 4 }),
+    delta: fc.integer({ min: -3, max: 5 }),
+    college: fc.constantFrom('salaries', 'lecteurs', 'partenaires'),
+    on: day,
+  });
 
   it('holdings, capital and the highest capital match a step-by-step reference, for any entries and day', () => {
     fc.assert(
       fc.property(fc.array(entry, { maxLength: 30 }), day, (raw, asOf) => {
         const entries: RegisterEntry[] = raw.map((e, i) => ({
-          id: `e${i}`, entryNumber: i + 1, memberId: `m${e.member}`, kind: e.delta >= 0 ? 'admission' : 'withdrawal', collegeId: e.college, sharesDelta: e.delta, nominalCents: 5000, repaidCents: 0,
-          certificateNumber: null, bulletinId: null, withdrawalId: null, effectiveOn: e.on, recordedAt: new Date(0), recordedBy: null, note: '',
+          id: `e${i}`,
+          entryNumber: i + 1,
+          memberId: `m${e.member}`,
+          kind: e.delta >= 0 ? 'admission' : 'withdrawal',
+          collegeId: e.college,
+          sharesDelta: e.delta,
+          nominalCents: 5000,
+          repaidCents: 0,
+          certificateNumber: null,
+          bulletinId: null,
+          withdrawalId: null,
+          effectiveOn: e.on,
+          recordedAt: new Date(0),
+          recordedBy: null,
+          note: '',
         }));
         const members = new Map([0, 1, 2, 3, 4].map((m) => [`m${m}`, { memberNumber: m + 1, userId: null, name: `M${m}`, person: 'natural' as const }]));
         // Reference: walk the entries in number order, keeping those effective by the day.
@@ -68,7 +144,10 @@ describe('register derivation', () => {
           shares.set(`m${e.member}`, (shares.get(`m${e.member}`) ?? 0) + e.delta);
           college.set(`m${e.member}`, e.college);
         }
-        const expected = [...shares].filter(([, n]) => n > 0).map(([m, n]) => ({ memberId: m, shares: n, collegeId: college.get(m) })).sort((a, b) => a.memberId.localeCompare(b.memberId));
+        const expected = [...shares]
+          .filter(([, n]) => n > 0)
+          .map(([m, n]) => ({ memberId: m, shares: n, collegeId: college.get(m) }))
+          .sort((a, b) => a.memberId.localeCompare(b.memberId));
         const derived = deriveHoldings(entries, members, asOf).map((h) => ({ memberId: h.memberId, shares: h.shares, collegeId: h.collegeId }));
         expect(derived).toEqual(expected);
         expect(capitalOf(entries, asOf)).toBe(raw.filter((e) => e.on <= asOf).reduce((s, e) => s + e.delta * 5000, 0));
@@ -82,8 +161,12 @@ describe('register derivation', () => {
 describeEachDialect('the register', (kind) => {
   let test: TestDatabase;
   let n = 0;
-  beforeAll(async () => { test = await createTestDatabase(kind); });
-  afterAll(async () => { await test.close(); });
+  beforeAll(async () => {
+    test = await createTestDatabase(kind);
+  });
+  afterAll(async () => {
+    await test.close();
+  });
   const now = new Date('2026-11-23T10:00:00Z');
   const newUser = () => createUser(test.db, { email: `societaire${++n}@exemple.fr`, password: 'un mot de passe solide', now });
 
@@ -141,7 +224,13 @@ describeEachDialect('the register', (kind) => {
 
   it('the register and its members refuse UPDATE and DELETE', async () => {
     const [entry] = await registerEntries(test.db);
-    await expect(test.db.updateTable('share_register').set({ note: 'modifié' } as never).where('id', '=', entry!.id).execute()).rejects.toThrow(/append-only/);
+    await expect(
+      test.db
+        .updateTable('share_register')
+        .set({ note: 'modifié' } as never)
+        .where('id', '=', entry!.id)
+        .execute(),
+    ).rejects.toThrow(/append-only/);
     await expect(test.db.deleteFrom('share_register').where('id', '=', entry!.id).execute()).rejects.toThrow(/append-only/);
     await expect(test.db.deleteFrom('share_members').execute()).rejects.toThrow(/append-only/);
     expect((await registerEntries(test.db))[0]).toEqual(entry);

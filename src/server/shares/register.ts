@@ -62,14 +62,27 @@ export interface Holding {
  */
 export async function lockRegister(trx: Kysely<Database>): Promise<void> {
   for (let attempt = 0; attempt < 2; attempt++) {
-    const held = await trx.updateTable('document_counters').set((eb) => ({ last_number: eb.ref('last_number') })).where('series', '=', REGISTER_SERIES.entry).executeTakeFirst();
+    const held = await trx
+      .updateTable('document_counters')
+      .set((eb) => ({ last_number: eb.ref('last_number') }))
+      .where('series', '=', REGISTER_SERIES.entry)
+      .executeTakeFirst();
     if (held.numUpdatedRows > 0n) return;
-    await trx.insertInto('document_counters').values({ series: REGISTER_SERIES.entry, last_number: 0 }).onConflict((oc) => oc.column('series').doNothing()).execute();
+    await trx
+      .insertInto('document_counters')
+      .values({ series: REGISTER_SERIES.entry, last_number: 0 })
+      .onConflict((oc) => oc.column('series').doNothing())
+      .execute();
   }
 }
 
 /** The member of an account, created with its number at the first admission. */
-export async function ensureMember(trx: Kysely<Database>, userId: string | null, identity: MemberIdentity, now: Date): Promise<{ id: string; memberNumber: number; created: boolean }> {
+export async function ensureMember(
+  trx: Kysely<Database>,
+  userId: string | null,
+  identity: MemberIdentity,
+  now: Date,
+): Promise<{ id: string; memberNumber: number; created: boolean }> {
   if (userId) {
     const found = await trx.selectFrom('share_members').select(['id', 'member_number']).where('user_id', '=', userId).executeTakeFirst();
     if (found) return { id: found.id, memberNumber: found.member_number, created: false };
@@ -78,7 +91,15 @@ export async function ensureMember(trx: Kysely<Database>, userId: string | null,
   const memberNumber = await allotNumber(trx, REGISTER_SERIES.member);
   await trx
     .insertInto('share_members')
-    .values({ id, member_number: memberNumber, user_id: userId, person: identity.person, name: identity.name, identity: JSON.stringify(identity), created_at: toTimestamp(now) })
+    .values({
+      id,
+      member_number: memberNumber,
+      user_id: userId,
+      person: identity.person,
+      name: identity.name,
+      identity: JSON.stringify(identity),
+      created_at: toTimestamp(now),
+    })
     .execute();
   return { id, memberNumber, created: true };
 }
@@ -172,7 +193,11 @@ export async function registerEntries(db: Kysely<Database>, memberId?: string): 
  * at least one share then: the college is the one of their latest entry effective by then.
  * Pure, so that the register's derivation can be tested against any list of entries.
  */
-export function deriveHoldings(entries: readonly RegisterEntry[], members: ReadonlyMap<string, { memberNumber: number; userId: string | null; name: string; person: 'natural' | 'legal' }>, asOf: string): Holding[] {
+export function deriveHoldings(
+  entries: readonly RegisterEntry[],
+  members: ReadonlyMap<string, { memberNumber: number; userId: string | null; name: string; person: 'natural' | 'legal' }>,
+  asOf: string,
+): Holding[] {
   const state = new Map<string, { shares: number; collegeId: string; since: string | null; last: number }>();
   for (const e of [...entries].sort((a, b) => a.entryNumber - b.entryNumber)) {
     if (e.effectiveOn > asOf) continue;
@@ -187,7 +212,16 @@ export function deriveHoldings(entries: readonly RegisterEntry[], members: Reado
   for (const [memberId, s] of state) {
     const member = members.get(memberId);
     if (!member || s.shares <= 0) continue;
-    holdings.push({ memberId, memberNumber: member.memberNumber, userId: member.userId, name: member.name, person: member.person, collegeId: s.collegeId, shares: s.shares, memberSince: s.since ?? '' });
+    holdings.push({
+      memberId,
+      memberNumber: member.memberNumber,
+      userId: member.userId,
+      name: member.name,
+      person: member.person,
+      collegeId: s.collegeId,
+      shares: s.shares,
+      memberSince: s.since ?? '',
+    });
   }
   return holdings.sort((a, b) => a.memberNumber - b.memberNumber);
 }
@@ -205,7 +239,11 @@ export async function currentHoldings(db: Kysely<Database>, asOf: string): Promi
 
 /** The holding of one account's member on a day; undefined when the account holds no share then. */
 export async function holdingOfUser(db: Kysely<Database>, userId: string, asOf: string): Promise<Holding | undefined> {
-  const member = await db.selectFrom('share_members').select(['id', 'member_number', 'user_id', 'name', 'person']).where('user_id', '=', userId).executeTakeFirst();
+  const member = await db
+    .selectFrom('share_members')
+    .select(['id', 'member_number', 'user_id', 'name', 'person'])
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
   if (!member) return undefined;
   const entries = await registerEntries(db, member.id);
   const map = new Map([[member.id, { memberNumber: Number(member.member_number), userId: member.user_id, name: member.name, person: member.person }]]);

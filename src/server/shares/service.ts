@@ -29,9 +29,29 @@ import { SEND_MAIL } from '../mail/jobs';
 import { mailFor, type MailContent } from '../mail/layout';
 import { type Fulfilment, scheduleUnwantedRefund } from '../orders/service';
 import { findUser } from '../auth/service';
-import { addRegisterEntry, capitalOf, deriveHoldings, type Holding, holdingOfUser, lockRegister, memberMap, registerEntries, type RegisterEntry } from './register';
+import {
+  addRegisterEntry,
+  capitalOf,
+  deriveHoldings,
+  type Holding,
+  holdingOfUser,
+  lockRegister,
+  memberMap,
+  registerEntries,
+  type RegisterEntry,
+} from './register';
 import { bulletinPeriod } from '../contract-withdrawals/links';
-import { admitInTransaction, bulletinOfOrder, findBulletin, findUserBulletin, listUserBulletins, moveBulletin, parisDay, RENUNCIATION_DAYS, type ShareBulletin } from './bulletins';
+import {
+  admitInTransaction,
+  bulletinOfOrder,
+  findBulletin,
+  findUserBulletin,
+  listUserBulletins,
+  moveBulletin,
+  parisDay,
+  RENUNCIATION_DAYS,
+  type ShareBulletin,
+} from './bulletins';
 import { admittedMail, bulletinReceivedMail, collegeChangedMail, refusedMail } from './mails';
 import { overpaymentMail, refusedByTransferMail } from './refund-mails';
 import { memberRefunds, openRefundTransfer, refundsOwedTo } from './refunds';
@@ -45,7 +65,11 @@ export type SharesDeps = Pick<ServerDeps, 'db' | 'clock' | 'siteUrl' | 'jobs' | 
  * received (paid, or signed for a transfer) and once countersigned at the admission. Rendered
  * when the job runs, from the bulletin and the register, which never change.
  */
-export const BULLETIN_MAIL = jobType({ kind: 'shares.bulletin-mail', schema: z.object({ bulletinId: z.string(), event: z.enum(['received', 'admitted']) }), maxAttempts: 8 });
+export const BULLETIN_MAIL = jobType({
+  kind: 'shares.bulletin-mail',
+  schema: z.object({ bulletinId: z.string(), event: z.enum(['received', 'admitted']) }),
+  maxAttempts: 8,
+});
 
 async function sendBulletinMail(deps: Pick<ServerDeps, 'db' | 'mailer' | 'siteUrl'>, bulletinId: string, event: 'received' | 'admitted'): Promise<void> {
   const bulletin = await findBulletin(deps.db, bulletinId);
@@ -61,13 +85,25 @@ async function sendBulletinMail(deps: Pick<ServerDeps, 'db' | 'mailer' | 'siteUr
     mail = bulletinReceivedMail({ siteUrl: deps.siteUrl, bulletin });
   }
   const pdf = await renderBulletinPdf(bulletin, event === 'admitted' ? countersigned : null);
-  await deps.mailer.send({ to: user.email, ...mail, attachments: [{ filename: event === 'admitted' ? 'bulletin-contresigne-contrechamp.pdf' : 'bulletin-de-souscription-contrechamp.pdf', contentType: 'application/pdf', content: pdf }] });
+  await deps.mailer.send({
+    to: user.email,
+    ...mail,
+    attachments: [
+      {
+        filename: event === 'admitted' ? 'bulletin-contresigne-contrechamp.pdf' : 'bulletin-de-souscription-contrechamp.pdf',
+        contentType: 'application/pdf',
+        content: pdf,
+      },
+    ],
+  });
 }
 
 const bulletinMail = (deps: Pick<ServerDeps, 'clock'>, trx: Kysely<Database>, bulletin: ShareBulletin, event: 'received' | 'admitted') =>
   schedule(deps, trx, BULLETIN_MAIL, { bulletinId: bulletin.id, event }, { uniqueKey: `shares.bulletin-mail:${bulletin.id}:${event}` });
 
-export const shareJobs = (deps: Pick<ServerDeps, 'db' | 'mailer' | 'siteUrl'>) => [handle(BULLETIN_MAIL, ({ payload }) => sendBulletinMail(deps, payload.bulletinId, payload.event))];
+export const shareJobs = (deps: Pick<ServerDeps, 'db' | 'mailer' | 'siteUrl'>) => [
+  handle(BULLETIN_MAIL, ({ payload }) => sendBulletinMail(deps, payload.bulletinId, payload.event)),
+];
 
 async function mailTo(deps: Pick<ServerDeps, 'clock'>, trx: Kysely<Database>, userId: string | null, mail: MailContent, uniqueKey: string): Promise<void> {
   if (!userId) return;
@@ -106,7 +142,8 @@ export function shareFulfilment(deps: SharesDeps): Fulfilment {
       const bulletin = await bulletinOfOrder(trx, order.id);
       if (!bulletin) return;
       if (await moveBulletin(trx, bulletin.id, 'paid', 'refused', { decidedBy: null, note: 'Souscription remboursée' }, now)) return;
-      if ((await bulletinOfOrder(trx, order.id))?.status === 'admitted') log.warn('shares.refund_of_admitted_bulletin', { bulletinId: bulletin.id, orderId: order.id });
+      if ((await bulletinOfOrder(trx, order.id))?.status === 'admitted')
+        log.warn('shares.refund_of_admitted_bulletin', { bulletinId: bulletin.id, orderId: order.id });
     },
   };
 }
@@ -141,34 +178,61 @@ export async function confirmTransfer(deps: SharesDeps, bulletinId: string, admi
   if (bulletin.paymentMethod !== 'transfer') return fail(409, 'Ce bulletin n’est pas payé par virement.');
   const now = deps.clock.now();
   if (!Number.isSafeInteger(received.amountCents) || received.amountCents <= 0) return fail(422, 'Indiquez le montant reçu, en euros.');
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(received.receivedOn) || Number.isNaN(Date.parse(`${received.receivedOn}T12:00:00Z`))) return fail(422, 'Indiquez la date de réception du virement.');
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(received.receivedOn) || Number.isNaN(Date.parse(`${received.receivedOn}T12:00:00Z`)))
+    return fail(422, 'Indiquez la date de réception du virement.');
   if (received.receivedOn > parisDay(now)) return fail(422, 'La date de réception du virement ne peut pas être dans le futur.');
-  if (received.receivedOn < parisDay(bulletin.acceptedAt)) return fail(422, `Le virement ne peut pas être reçu avant la signature du bulletin, le ${formatDate(bulletin.acceptedAt)}.`);
+  if (received.receivedOn < parisDay(bulletin.acceptedAt))
+    return fail(422, `Le virement ne peut pas être reçu avant la signature du bulletin, le ${formatDate(bulletin.acceptedAt)}.`);
   if (received.amountCents !== bulletin.amountCents && !received.override) {
-    return fail(422, `Le montant reçu (${formatEuros(received.amountCents)}) ne correspond pas au montant du bulletin (${formatEuros(bulletin.amountCents)}). Vérifiez le virement ; pour l’enregistrer malgré l’écart, cochez « Enregistrer malgré l’écart ».`);
+    return fail(
+      422,
+      `Le montant reçu (${formatEuros(received.amountCents)}) ne correspond pas au montant du bulletin (${formatEuros(bulletin.amountCents)}). Vérifiez le virement ; pour l’enregistrer malgré l’écart, cochez « Enregistrer malgré l’écart ».`,
+    );
   }
   const paidAt = fromZonedTime(`${received.receivedOn}T12:00:00`, 'Europe/Paris');
   const moved = await writeTransaction(deps.db, async (trx) => {
     // The transfer's mail went at signing (with the reference): the payment is told at the admission.
-    if (!(await moveBulletin(trx, bulletin.id, 'awaiting_payment', 'paid', { paidAt, receivedCents: received.amountCents, decidedBy: adminId }, now))) return false;
+    if (!(await moveBulletin(trx, bulletin.id, 'awaiting_payment', 'paid', { paidAt, receivedCents: received.amountCents, decidedBy: adminId }, now)))
+      return false;
     // More than the bulletin (a transfer made twice): the difference is owed back, by transfer (refunds.ts).
     const over = received.amountCents - bulletin.amountCents;
     if (over > 0) {
-      const refund = await openRefundTransfer(trx, { cause: 'overpayment', sourceId: bulletin.id, userId: bulletin.userId, bulletinId: bulletin.id, amountCents: over }, now);
-      await mailTo(deps, trx, bulletin.userId, overpaymentMail({ siteUrl: deps.siteUrl, bulletin, receivedCents: received.amountCents, refund }), `shares.overpayment:${bulletin.id}`);
+      const refund = await openRefundTransfer(
+        trx,
+        { cause: 'overpayment', sourceId: bulletin.id, userId: bulletin.userId, bulletinId: bulletin.id, amountCents: over },
+        now,
+      );
+      await mailTo(
+        deps,
+        trx,
+        bulletin.userId,
+        overpaymentMail({ siteUrl: deps.siteUrl, bulletin, receivedCents: received.amountCents, refund }),
+        `shares.overpayment:${bulletin.id}`,
+      );
     }
     return true;
   });
   if (!moved) return fail(409, 'Ce bulletin n’attend plus de virement\u00a0: rechargez la page.');
-  if (received.amountCents !== bulletin.amountCents) log.warn('shares.transfer_mismatch_recorded', { bulletinId: bulletin.id, adminId, expected: bulletin.amountCents, received: received.amountCents });
+  if (received.amountCents !== bulletin.amountCents)
+    log.warn('shares.transfer_mismatch_recorded', { bulletinId: bulletin.id, adminId, expected: bulletin.amountCents, received: received.amountCents });
   deps.jobs.wake();
   return { ok: true };
 }
 
-export async function admitBulletin(deps: SharesDeps, bulletinId: string, adminId: string): Promise<Result<{ certificateNumber: number; memberNumber: number }>> {
+export async function admitBulletin(
+  deps: SharesDeps,
+  bulletinId: string,
+  adminId: string,
+): Promise<Result<{ certificateNumber: number; memberNumber: number }>> {
   const bulletin = await findBulletin(deps.db, bulletinId);
   if (!bulletin) return fail(404, 'Ce bulletin n’existe pas.');
-  if (bulletin.status !== 'paid') return fail(409, bulletin.status === 'awaiting_payment' ? 'Ce bulletin n’est pas encore payé\u00a0: il ne peut pas être accepté.' : 'Ce bulletin a déjà fait l’objet d’une décision.');
+  if (bulletin.status !== 'paid')
+    return fail(
+      409,
+      bulletin.status === 'awaiting_payment'
+        ? 'Ce bulletin n’est pas encore payé\u00a0: il ne peut pas être accepté.'
+        : 'Ce bulletin a déjà fait l’objet d’une décision.',
+    );
   const now = deps.clock.now();
   const admitted = await writeTransaction(deps.db, async (trx) => {
     const done = await admitInTransaction(trx, bulletin, adminId, now);
@@ -185,7 +249,12 @@ export async function admitBulletin(deps: SharesDeps, bulletinId: string, adminI
  * by the durable `orders.refund-unwanted` job (the provider is never called inside the
  * transaction, and the job retries until it has answered); a transfer by the treasurer.
  */
-async function refundInTransaction(deps: Pick<ServerDeps, 'clock'>, trx: Kysely<Database>, bulletin: ShareBulletin, cause: string): Promise<'provider' | 'transfer' | 'none'> {
+async function refundInTransaction(
+  deps: Pick<ServerDeps, 'clock'>,
+  trx: Kysely<Database>,
+  bulletin: ShareBulletin,
+  cause: string,
+): Promise<'provider' | 'transfer' | 'none'> {
   if (!bulletin.paidAt) return 'none';
   if (bulletin.paymentMethod === 'transfer' || !bulletin.orderId) return 'transfer';
   await scheduleUnwantedRefund(deps, trx, bulletin.orderId, cause);
@@ -207,8 +276,23 @@ export async function refuseBulletin(deps: SharesDeps, bulletinId: string, admin
     if (!(await moveBulletin(trx, bulletin.id, bulletin.status, 'refused', { decidedBy: adminId, note: why }, now))) return false;
     const refund = await refundInTransaction(deps, trx, bulletin, `souscription refusée par la gérance (${why})`);
     // Money the provider cannot give back: a transfer to make, once the person has given an IBAN.
-    const owed = refund === 'transfer' ? await openRefundTransfer(trx, { cause: 'refusal', sourceId: bulletin.id, userId: bulletin.userId, bulletinId: bulletin.id, amountCents: paidCents(bulletin) }, now) : null;
-    await mailTo(deps, trx, bulletin.userId, owed ? refusedByTransferMail({ siteUrl: deps.siteUrl, bulletin, reason: why, refund: owed }) : refusedMail({ siteUrl: deps.siteUrl, bulletin, reason: why, refund }), `shares.refused:${bulletin.id}`);
+    const owed =
+      refund === 'transfer'
+        ? await openRefundTransfer(
+            trx,
+            { cause: 'refusal', sourceId: bulletin.id, userId: bulletin.userId, bulletinId: bulletin.id, amountCents: paidCents(bulletin) },
+            now,
+          )
+        : null;
+    await mailTo(
+      deps,
+      trx,
+      bulletin.userId,
+      owed
+        ? refusedByTransferMail({ siteUrl: deps.siteUrl, bulletin, reason: why, refund: owed })
+        : refusedMail({ siteUrl: deps.siteUrl, bulletin, reason: why, refund }),
+      `shares.refused:${bulletin.id}`,
+    );
     return true;
   });
   if (!moved) return fail(409, 'Ce bulletin vient de faire l’objet d’une décision\u00a0: rechargez la page. Rien n’a été remboursé.');
@@ -241,12 +325,22 @@ export type RenunciationRecorder = (trx: Kysely<Database>, outcome: { refund: 'p
  * `refundByTransfer`: the reference of the refund by transfer this renunciation opened (the
  * member is to give an IBAN), absent when the provider refunds or nothing was paid.
  */
-export async function renounceBulletin(deps: SharesDeps, userId: string, bulletinId: string, record: RenunciationRecorder): Promise<Result<{ refundByTransfer?: string }>> {
+export async function renounceBulletin(
+  deps: SharesDeps,
+  userId: string,
+  bulletinId: string,
+  record: RenunciationRecorder,
+): Promise<Result<{ refundByTransfer?: string }>> {
   const bulletin = await findUserBulletin(deps.db, userId, bulletinId);
   if (!bulletin) return fail(404, 'Ce bulletin est introuvable.');
   const now = deps.clock.now();
   if (!canRenounce(bulletin, now)) {
-    return fail(409, bulletin.status === 'renounced' ? 'Vous avez déjà renoncé à cette souscription.' : `Le délai de renonciation de ${RENUNCIATION_DAYS} jours est passé, ou ce bulletin est clos\u00a0: pour quitter la coopérative, demandez le retrait de vos parts.`);
+    return fail(
+      409,
+      bulletin.status === 'renounced'
+        ? 'Vous avez déjà renoncé à cette souscription.'
+        : `Le délai de renonciation de ${RENUNCIATION_DAYS} jours est passé, ou ce bulletin est clos\u00a0: pour quitter la coopérative, demandez le retrait de vos parts.`,
+    );
   }
   const outcome = await writeTransaction(deps.db, async (trx) => {
     let memberId: string | null = null;
@@ -256,7 +350,12 @@ export async function renounceBulletin(deps: SharesDeps, userId: string, bulleti
       const admission = await trx.selectFrom('share_register').select(['member_id']).where('bulletin_id', '=', bulletin.id).executeTakeFirst();
       memberId = admission?.member_id ?? null;
       if (memberId) {
-        const open = await trx.selectFrom('share_withdrawals').select('id').where('member_id', '=', memberId).where('status', 'in', ['requested', 'accepted']).executeTakeFirst();
+        const open = await trx
+          .selectFrom('share_withdrawals')
+          .select('id')
+          .where('member_id', '=', memberId)
+          .where('status', 'in', ['requested', 'accepted'])
+          .executeTakeFirst();
         const left = (await registerEntries(trx, memberId)).reduce((sum, e) => sum + e.sharesDelta, 0);
         if (open || left < bulletin.shares) throw new SharesLeaving();
       }
@@ -264,9 +363,30 @@ export async function renounceBulletin(deps: SharesDeps, userId: string, bulleti
     if (!(await moveBulletin(trx, bulletin.id, bulletin.status, 'renounced', { note: 'Renonciation' }, now))) return 'moved' as const;
     const refund = await refundInTransaction(deps, trx, bulletin, `renonciation à la souscription (CGV, art. 10)`);
     // Paid by transfer: a transfer to make; the register says « repaid » only once it is made (refunds.ts).
-    const owed = refund === 'transfer' ? await openRefundTransfer(trx, { cause: 'renunciation', sourceId: bulletin.id, userId, memberId, bulletinId: bulletin.id, amountCents: paidCents(bulletin) }, now) : null;
+    const owed =
+      refund === 'transfer'
+        ? await openRefundTransfer(
+            trx,
+            { cause: 'renunciation', sourceId: bulletin.id, userId, memberId, bulletinId: bulletin.id, amountCents: paidCents(bulletin) },
+            now,
+          )
+        : null;
     if (memberId) {
-      await addRegisterEntry(trx, { memberId, kind: 'correction', collegeId: bulletin.collegeId, sharesDelta: -bulletin.shares, nominalCents: bulletin.nominalCents, repaidCents: refund === 'provider' ? bulletin.amountCents : 0, effectiveOn: parisDay(now), recordedBy: null, note: `Renonciation dans les ${RENUNCIATION_DAYS} jours au bulletin signé le ${parisDay(bulletin.acceptedAt)}${owed ? ` ; remboursement par virement ${owed.reference} à faire` : ''}` }, now);
+      await addRegisterEntry(
+        trx,
+        {
+          memberId,
+          kind: 'correction',
+          collegeId: bulletin.collegeId,
+          sharesDelta: -bulletin.shares,
+          nominalCents: bulletin.nominalCents,
+          repaidCents: refund === 'provider' ? bulletin.amountCents : 0,
+          effectiveOn: parisDay(now),
+          recordedBy: null,
+          note: `Renonciation dans les ${RENUNCIATION_DAYS} jours au bulletin signé le ${parisDay(bulletin.acceptedAt)}${owed ? ` ; remboursement par virement ${owed.reference} à faire` : ''}`,
+        },
+        now,
+      );
     }
     await record(trx, { refund, ...(owed ? { refundByTransfer: owed.reference } : {}) });
     return { refundByTransfer: owed?.reference };
@@ -274,7 +394,11 @@ export async function renounceBulletin(deps: SharesDeps, userId: string, bulleti
     if (error instanceof SharesLeaving) return 'leaving' as const;
     throw error;
   });
-  if (outcome === 'leaving') return fail(409, `Un retrait de parts est en cours pour votre compte\u00a0: la renonciation à cette souscription n’est plus possible. Écrivez-nous à ${CONTACTS.societaires.email}.`);
+  if (outcome === 'leaving')
+    return fail(
+      409,
+      `Un retrait de parts est en cours pour votre compte\u00a0: la renonciation à cette souscription n’est plus possible. Écrivez-nous à ${CONTACTS.societaires.email}.`,
+    );
   if (outcome === 'moved') return fail(409, 'Ce bulletin vient de changer\u00a0: rechargez la page.');
   deps.jobs.wake();
   return outcome.refundByTransfer ? { ok: true, refundByTransfer: outcome.refundByTransfer } : { ok: true };
@@ -310,7 +434,14 @@ export async function memberView(deps: Pick<ServerDeps, 'db' | 'clock'>, userId:
     memberNumber: member ? Number(member.member_number) : null,
     certificates: entries
       .filter((e) => e.kind === 'admission' && e.certificateNumber !== null)
-      .map((e) => ({ number: e.certificateNumber!, shares: e.sharesDelta, nominalCents: e.nominalCents, collegeId: e.collegeId, admittedOn: e.effectiveOn, undone: e.bulletinId !== null && renounced.has(e.bulletinId) }))
+      .map((e) => ({
+        number: e.certificateNumber!,
+        shares: e.sharesDelta,
+        nominalCents: e.nominalCents,
+        collegeId: e.collegeId,
+        admittedOn: e.effectiveOn,
+        undone: e.bulletinId !== null && renounced.has(e.bulletinId),
+      }))
       .reverse(),
     bulletins,
     entries,
@@ -325,7 +456,9 @@ async function countersignatureOf(db: Kysely<Database>, bulletin: ShareBulletin)
     .select(['r.certificate_number', 'r.recorded_at', 'm.member_number'])
     .where('r.bulletin_id', '=', bulletin.id)
     .executeTakeFirst();
-  return entry?.certificate_number ? { at: new Date(entry.recorded_at), certificateNumber: Number(entry.certificate_number), memberNumber: Number(entry.member_number) } : null;
+  return entry?.certificate_number
+    ? { at: new Date(entry.recorded_at), certificateNumber: Number(entry.certificate_number), memberNumber: Number(entry.member_number) }
+    : null;
 }
 
 /** The subscriber's own bulletin as a PDF (countersigned once admitted); undefined for any other id. */
@@ -346,7 +479,15 @@ export async function certificatePdf(deps: Pick<ServerDeps, 'db'>, userId: strin
     .where('m.user_id', '=', userId)
     .executeTakeFirst();
   if (!row) return undefined;
-  return renderCertificatePdf({ certificateNumber: Number(row.certificate_number), memberNumber: Number(row.member_number), name: row.name, collegeId: row.college_id, shares: Number(row.shares_delta), nominalCents: Number(row.nominal_cents), admittedOn: new Date(row.recorded_at) });
+  return renderCertificatePdf({
+    certificateNumber: Number(row.certificate_number),
+    memberNumber: Number(row.member_number),
+    name: row.name,
+    collegeId: row.college_id,
+    shares: Number(row.shares_delta),
+    nominalCents: Number(row.nominal_cents),
+    admittedOn: new Date(row.recorded_at),
+  });
 }
 
 /** The live figures of the pitch page: members and shares today. */
@@ -366,13 +507,20 @@ export async function cooperativeFigures(deps: Pick<ServerDeps, 'db' | 'clock'>)
  */
 export async function sharesBlockDeletion(deps: Pick<ServerDeps, 'db' | 'clock'>, userId: string): Promise<string | null> {
   const today = parisDay(deps.clock.now());
-  if (await holdingOfUser(deps.db, userId, today)) return 'Vous êtes sociétaire de Contrechamp : demandez d’abord le retrait de vos parts (espace Sociétariat). Une fois le retrait effectif et remboursé, vous pourrez supprimer votre compte.';
+  if (await holdingOfUser(deps.db, userId, today))
+    return 'Vous êtes sociétaire de Contrechamp : demandez d’abord le retrait de vos parts (espace Sociétariat). Une fois le retrait effectif et remboursé, vous pourrez supprimer votre compte.';
   // A bulletin paid and waiting for its decision; one not paid yet is closed by the deletion (detachUserShares).
   const open = await deps.db.selectFrom('share_bulletins').select('id').where('user_id', '=', userId).where('status', '=', 'paid').executeTakeFirst();
   if (open) return 'Une souscription de parts payée attend la décision de la gérance : renoncez-y ou attendez cette décision avant de supprimer votre compte.';
-  const withdrawal = await deps.db.selectFrom('share_withdrawals').select('id').where('user_id', '=', userId).where('status', 'in', ['requested', 'accepted']).executeTakeFirst();
+  const withdrawal = await deps.db
+    .selectFrom('share_withdrawals')
+    .select('id')
+    .where('user_id', '=', userId)
+    .where('status', 'in', ['requested', 'accepted'])
+    .executeTakeFirst();
   if (withdrawal) return 'Un retrait de parts est en cours : vous pourrez supprimer votre compte une fois vos parts remboursées.';
-  if ((await refundsOwedTo(deps.db, userId)) > 0) return 'Un remboursement par virement vous est dû (espace Sociétariat) : vous pourrez supprimer votre compte une fois le virement fait.';
+  if ((await refundsOwedTo(deps.db, userId)) > 0)
+    return 'Un remboursement par virement vous est dû (espace Sociétariat) : vous pourrez supprimer votre compte une fois le virement fait.';
   return null;
 }
 
@@ -380,7 +528,11 @@ export async function sharesBlockDeletion(deps: Pick<ServerDeps, 'db' | 'clock'>
 export async function exportUserShares(db: Kysely<Database>, userId: string) {
   const member = await db.selectFrom('share_members').selectAll().where('user_id', '=', userId).executeTakeFirst();
   const bulletins = await listUserBulletins(db, userId);
-  const withdrawals = await db.selectFrom('share_withdrawals').select(['shares', 'reason', 'requested_at', 'status', 'effective_on', 'decided_at', 'decision_note', 'repaid_at']).where('user_id', '=', userId).execute();
+  const withdrawals = await db
+    .selectFrom('share_withdrawals')
+    .select(['shares', 'reason', 'requested_at', 'status', 'effective_on', 'decided_at', 'decision_note', 'repaid_at'])
+    .where('user_id', '=', userId)
+    .execute();
   const entries = member ? await registerEntries(db, member.id) : [];
   const memberId = member?.id ?? '';
   const participation = await db
@@ -391,7 +543,12 @@ export async function exportUserShares(db: Kysely<Database>, userId: string) {
     .where('p.member_id', '=', memberId)
     .orderBy('p.voted_at')
     .execute();
-  const attendance = await db.selectFrom('assembly_attendance as t').innerJoin('assemblies as a', 'a.id', 't.assembly_id').select(['a.title as assembly', 't.mode', 't.updated_at']).where('t.member_id', '=', memberId).execute();
+  const attendance = await db
+    .selectFrom('assembly_attendance as t')
+    .innerJoin('assemblies as a', 'a.id', 't.assembly_id')
+    .select(['a.title as assembly', 't.mode', 't.updated_at'])
+    .where('t.member_id', '=', memberId)
+    .execute();
   // Proxies given and held: the other member appears by member number only, as on the notice.
   const proxies = await db
     .selectFrom('assembly_proxies as x')
@@ -405,15 +562,53 @@ export async function exportUserShares(db: Kysely<Database>, userId: string) {
   return {
     note: 'Le registre des sociétaires et les bulletins de souscription sont des documents sociaux que la coopérative conserve tant que vous êtes sociétaire, puis dix ans ; la suppression du compte ne les efface pas. Vos votes sont secrets : seule votre participation est enregistrée, jamais votre choix.',
     member: member ? { memberNumber: Number(member.member_number), identity: JSON.parse(member.identity) as unknown, since: member.created_at } : null,
-    bulletins: bulletins.map((b) => ({ id: b.id, college: b.collegeId, shares: b.shares, amountCents: b.amountCents, identity: b.identity, statutesVersion: b.statutesVersion, acceptedAt: b.acceptedAt, fingerprint: b.fingerprint, paymentMethod: b.paymentMethod, status: b.status })),
-    register: entries.map((e) => ({ entry: e.entryNumber, kind: e.kind, college: e.collegeId, shares: e.sharesDelta, repaidCents: e.repaidCents, certificate: e.certificateNumber, effectiveOn: e.effectiveOn, note: e.note })),
+    bulletins: bulletins.map((b) => ({
+      id: b.id,
+      college: b.collegeId,
+      shares: b.shares,
+      amountCents: b.amountCents,
+      identity: b.identity,
+      statutesVersion: b.statutesVersion,
+      acceptedAt: b.acceptedAt,
+      fingerprint: b.fingerprint,
+      paymentMethod: b.paymentMethod,
+      status: b.status,
+    })),
+    register: entries.map((e) => ({
+      entry: e.entryNumber,
+      kind: e.kind,
+      college: e.collegeId,
+      shares: e.sharesDelta,
+      repaidCents: e.repaidCents,
+      certificate: e.certificateNumber,
+      effectiveOn: e.effectiveOn,
+      note: e.note,
+    })),
     withdrawals,
     // Refunds by transfer: the IBAN masked, as everywhere after it was given.
-    refundsByTransfer: (await memberRefunds(db, userId)).map((r) => ({ reference: r.reference, cause: r.cause, amountCents: r.amountCents, status: r.status, iban: r.maskedIban, accountHolder: r.accountHolder, madeOn: r.madeOn, owedSince: r.createdAt })),
+    refundsByTransfer: (await memberRefunds(db, userId)).map((r) => ({
+      reference: r.reference,
+      cause: r.cause,
+      amountCents: r.amountCents,
+      status: r.status,
+      iban: r.maskedIban,
+      accountHolder: r.accountHolder,
+      madeOn: r.madeOn,
+      owedSince: r.createdAt,
+    })),
     assemblies: {
       attendance: attendance.map((a) => ({ assembly: a.assembly, said: a.mode, at: a.updated_at })),
-      proxiesGiven: proxies.filter((x) => x.grantor_id === memberId).map((x) => ({ assembly: x.assembly, to: x.holder_number === null ? 'la présidence' : `sociétaire n° ${Number(x.holder_number)}`, givenAt: x.given_at, revokedAt: x.revoked_at })),
-      proxiesHeld: proxies.filter((x) => x.grantor_id !== memberId).map((x) => ({ assembly: x.assembly, from: `sociétaire n° ${Number(x.grantor_number)}`, givenAt: x.given_at, revokedAt: x.revoked_at })),
+      proxiesGiven: proxies
+        .filter((x) => x.grantor_id === memberId)
+        .map((x) => ({
+          assembly: x.assembly,
+          to: x.holder_number === null ? 'la présidence' : `sociétaire n° ${Number(x.holder_number)}`,
+          givenAt: x.given_at,
+          revokedAt: x.revoked_at,
+        })),
+      proxiesHeld: proxies
+        .filter((x) => x.grantor_id !== memberId)
+        .map((x) => ({ assembly: x.assembly, from: `sociétaire n° ${Number(x.grantor_number)}`, givenAt: x.given_at, revokedAt: x.revoked_at })),
       votesTakenPart: participation.map((p) => ({ assembly: p.assembly, resolution: `${p.position}. ${p.resolution}`, via: p.via, at: p.voted_at })),
     },
   };
@@ -422,15 +617,36 @@ export async function exportUserShares(db: Kysely<Database>, userId: string) {
 /** At the account's deletion (allowed only once nothing is held or decided): bulletins and withdrawals detached, kept. */
 export async function detachUserShares(db: Kysely<Database>, userId: string, now: Date): Promise<void> {
   // Not paid yet: closed (a payment that lands later is given back by the fulfilment).
-  await db.updateTable('share_bulletins').set({ status: 'canceled', updated_at: toTimestamp(now) }).where('user_id', '=', userId).where('status', '=', 'awaiting_payment').execute();
-  await db.updateTable('share_bulletins').set({ user_id: null, updated_at: toTimestamp(now) }).where('user_id', '=', userId).execute();
-  await db.updateTable('share_withdrawals').set({ user_id: null, updated_at: toTimestamp(now) }).where('user_id', '=', userId).execute();
+  await db
+    .updateTable('share_bulletins')
+    .set({ status: 'canceled', updated_at: toTimestamp(now) })
+    .where('user_id', '=', userId)
+    .where('status', '=', 'awaiting_payment')
+    .execute();
+  await db
+    .updateTable('share_bulletins')
+    .set({ user_id: null, updated_at: toTimestamp(now) })
+    .where('user_id', '=', userId)
+    .execute();
+  await db
+    .updateTable('share_withdrawals')
+    .set({ user_id: null, updated_at: toTimestamp(now) })
+    .where('user_id', '=', userId)
+    .execute();
 }
 
 export const collegeChangeForm = z.object({
-  numero: z.coerce.number({ error: 'Indiquez le numéro du sociétaire.' }).int('Indiquez le numéro du sociétaire.').positive('Indiquez le numéro du sociétaire.').max(10_000_000, 'Indiquez le numéro du sociétaire.'),
+  numero: z.coerce
+    .number({ error: 'Indiquez le numéro du sociétaire.' })
+    .int('Indiquez le numéro du sociétaire.')
+    .positive('Indiquez le numéro du sociétaire.')
+    .max(10_000_000, 'Indiquez le numéro du sociétaire.'),
   college: z.string().max(40),
-  motif: z.string().trim().min(3, 'Indiquez le motif du changement (par exemple « a quitté l’équipe salariée »).').max(300, 'Le motif : 300 caractères au plus.'),
+  motif: z
+    .string()
+    .trim()
+    .min(3, 'Indiquez le motif du changement (par exemple « a quitté l’équipe salariée »).')
+    .max(300, 'Le motif : 300 caractères au plus.'),
 });
 
 /**
@@ -438,7 +654,11 @@ export const collegeChangeForm = z.object({
  * reader hired): a `college` entry in the register, effective today, with no change of shares.
  * The new college must take this kind of person and the shares held must reach its minimum.
  */
-export async function changeCollege(deps: Pick<ServerDeps, 'db' | 'clock' | 'siteUrl'>, adminId: string, input: z.input<typeof collegeChangeForm>): Promise<Result<{ message: string }>> {
+export async function changeCollege(
+  deps: Pick<ServerDeps, 'db' | 'clock' | 'siteUrl'>,
+  adminId: string,
+  input: z.input<typeof collegeChangeForm>,
+): Promise<Result<{ message: string }>> {
   const parsed = collegeChangeForm.safeParse(input);
   if (!parsed.success) return fail(422, parsed.error.issues[0]?.message ?? 'Formulaire incomplet.');
   const { numero, motif } = parsed.data;
@@ -449,17 +669,42 @@ export async function changeCollege(deps: Pick<ServerDeps, 'db' | 'clock' | 'sit
   const day = parisDay(now);
   return writeTransaction(deps.db, async (trx): Promise<Result<{ message: string }>> => {
     await lockRegister(trx);
-    const member = await trx.selectFrom('share_members').select(['id', 'member_number', 'user_id', 'name', 'person']).where('member_number', '=', numero).executeTakeFirst();
+    const member = await trx
+      .selectFrom('share_members')
+      .select(['id', 'member_number', 'user_id', 'name', 'person'])
+      .where('member_number', '=', numero)
+      .executeTakeFirst();
     if (!member) return fail(404, `Aucun sociétaire ne porte le n° ${numero}.`);
     const map = new Map([[member.id, { memberNumber: Number(member.member_number), userId: member.user_id, name: member.name, person: member.person }]]);
     const holding = deriveHoldings(await registerEntries(trx, member.id), map, day)[0];
     if (!holding) return fail(409, `Le sociétaire n° ${numero} ne détient plus de parts.`);
     const from = findCollege(holding.collegeId);
     if (holding.collegeId === to.id) return fail(409, `Le sociétaire n° ${numero} est déjà dans le collège ${to.label}.`);
-    if (to.person !== member.person) return fail(422, `Le collège ${to.label} est réservé aux ${to.person === 'legal' ? 'personnes morales' : 'personnes physiques'}.`);
-    if (holding.shares < to.minimumShares) return fail(422, `Le collège ${to.label} demande au moins ${to.minimumShares} parts ; le sociétaire n° ${numero} en détient ${holding.shares}.`);
-    await addRegisterEntry(trx, { memberId: member.id, kind: 'college', collegeId: to.id, sharesDelta: 0, nominalCents: statutes.shares.nominalCents, effectiveOn: day, recordedBy: adminId, note: `Changement de collège : ${from?.label ?? holding.collegeId} → ${to.label} (${motif})` }, now);
-    await mailTo(deps, trx, member.user_id, collegeChangedMail({ siteUrl: deps.siteUrl, from: from?.label ?? holding.collegeId, to: to.label, effectiveOn: formatDate(now) }), `shares.college:${member.id}:${day}:${to.id}`);
+    if (to.person !== member.person)
+      return fail(422, `Le collège ${to.label} est réservé aux ${to.person === 'legal' ? 'personnes morales' : 'personnes physiques'}.`);
+    if (holding.shares < to.minimumShares)
+      return fail(422, `Le collège ${to.label} demande au moins ${to.minimumShares} parts ; le sociétaire n° ${numero} en détient ${holding.shares}.`);
+    await addRegisterEntry(
+      trx,
+      {
+        memberId: member.id,
+        kind: 'college',
+        collegeId: to.id,
+        sharesDelta: 0,
+        nominalCents: statutes.shares.nominalCents,
+        effectiveOn: day,
+        recordedBy: adminId,
+        note: `Changement de collège : ${from?.label ?? holding.collegeId} → ${to.label} (${motif})`,
+      },
+      now,
+    );
+    await mailTo(
+      deps,
+      trx,
+      member.user_id,
+      collegeChangedMail({ siteUrl: deps.siteUrl, from: from?.label ?? holding.collegeId, to: to.label, effectiveOn: formatDate(now) }),
+      `shares.college:${member.id}:${day}:${to.id}`,
+    );
     log.info('shares.college_changed', { memberNumber: numero, from: holding.collegeId, to: to.id, adminId });
     return { ok: true, message: `Le sociétaire n° ${numero} est inscrit au collège ${to.label} à compter d’aujourd’hui.` };
   });

@@ -21,7 +21,17 @@ import { findOrder } from '../orders/repository';
 import { PROMPT_DELIVERY, submitSimulatedSession, type SimulatedProvider } from '../payments/simulated';
 import { bulletinForm, findBulletin } from './bulletins';
 import { holdingOfUser } from './register';
-import { admitBulletin, bulletinPdf, certificatePdf, confirmTransfer, cooperativeFigures, memberView, refuseBulletin, renounceBulletin, type RenunciationRecorder } from './service';
+import {
+  admitBulletin,
+  bulletinPdf,
+  certificatePdf,
+  confirmTransfer,
+  cooperativeFigures,
+  memberView,
+  refuseBulletin,
+  renounceBulletin,
+  type RenunciationRecorder,
+} from './service';
 import { changeCollegeAsAdmin, decideBulletin, pendingBulletins, REGISTER_HEADER, registerCsv, registerForAdmin } from '../admin/shares';
 import { seedDemoAccounts, seedDemoAssemblies, seedDemoCooperative } from '../demo/seed';
 import { refundTransfersForStaff } from './refunds';
@@ -38,8 +48,19 @@ const DAY = 24 * 3600_000;
 const SITE = new URL('https://contrechamp.example');
 const form = (over: Record<string, unknown> = {}) => ({
   ...bulletinForm.parse({
-    parts: '3', college: 'lecteurs', personne: 'physique', given_name: 'Inès', family_name: 'Durand', address_line1: '3 rue du Port', postal_code: '44000', city: 'Nantes', country: 'FR',
-    paiement: 'card', statuts: true, risque: true, ...over,
+    parts: '3',
+    college: 'lecteurs',
+    personne: 'physique',
+    given_name: 'Inès',
+    family_name: 'Durand',
+    address_line1: '3 rue du Port',
+    postal_code: '44000',
+    city: 'Nantes',
+    country: 'FR',
+    paiement: 'card',
+    statuts: true,
+    risque: true,
+    ...over,
   }),
   tentative: randomUUID(),
 });
@@ -59,8 +80,12 @@ describeEachDialect('becoming a sociétaire', (kind) => {
   let admin: string;
   let n = 0;
 
-  beforeAll(async () => { test = await createTestDatabase(kind); });
-  afterAll(async () => { await test.close(); });
+  beforeAll(async () => {
+    test = await createTestDatabase(kind);
+  });
+  afterAll(async () => {
+    await test.close();
+  });
   beforeEach(async () => {
     await test.db.deleteFrom('jobs').execute();
     sent = [];
@@ -74,7 +99,11 @@ describeEachDialect('becoming a sociétaire', (kind) => {
   async function subscribeAndPay(who: string, over: Record<string, unknown> = {}) {
     const placed = await subscribeShares(deps, who, form(over), '203.0.113.7');
     if (!placed.ok) throw new Error(placed.message);
-    await submitSimulatedSession(provider, new URL(placed.url, SITE).pathname.split('/').pop()!, { action: 'pay', number: '4242424242424242', delivery: PROMPT_DELIVERY });
+    await submitSimulatedSession(provider, new URL(placed.url, SITE).pathname.split('/').pop()!, {
+      action: 'pay',
+      number: '4242424242424242',
+      delivery: PROMPT_DELIVERY,
+    });
     await deps.flush();
     return placed.bulletinId;
   }
@@ -83,7 +112,14 @@ describeEachDialect('becoming a sociétaire', (kind) => {
     const before = await cooperativeFigures(deps);
     const id = await subscribeAndPay(reader);
     const bulletin = await findBulletin(test.db, id);
-    expect(bulletin).toMatchObject({ status: 'paid', shares: 3, amountCents: 15000, collegeId: 'lecteurs', statutesVersion: '2026-06', acceptedFrom: expect.stringContaining('203.0.113.7') });
+    expect(bulletin).toMatchObject({
+      status: 'paid',
+      shares: 3,
+      amountCents: 15000,
+      collegeId: 'lecteurs',
+      statutesVersion: '2026-06',
+      acceptedFrom: expect.stringContaining('203.0.113.7'),
+    });
     const order = await findOrder(test.db, bulletin!.orderId!);
     expect(order).toMatchObject({ purpose: 'shares', amountCents: 15000, vatCents: 0, status: 'paid' });
     expect(subjects()).toContain('Votre souscription de parts sociales est enregistrée');
@@ -109,7 +145,9 @@ describeEachDialect('becoming a sociétaire', (kind) => {
     const welcome = sent.find((m) => m.subject.startsWith('Bienvenue'))!;
     // What the statutes say of the vote: one voice each, weighted by college (not « autant que chacun »).
     const welcomeText = welcome.text.replace(/\s+/g, ' ');
-    expect(welcomeText).toContain('Aux assemblées générales, chaque sociétaire dispose d’une voix, quel que soit le nombre de ses parts, et les voix sont pondérées par collège');
+    expect(welcomeText).toContain(
+      'Aux assemblées générales, chaque sociétaire dispose d’une voix, quel que soit le nombre de ses parts, et les voix sont pondérées par collège',
+    );
     expect(welcomeText).toContain('Le collège Lecteurs-sociétaires pèse 45 % des voix (Salariés 35 %, Partenaires 20 %)');
     expect(pdfText(welcome.attachments![0]!.content)).toContain(`${admitted.certificateNumber}`);
     expect(await holdingOfUser(test.db, reader, '2026-11-23')).toMatchObject({ shares: 3, collegeId: 'lecteurs' });
@@ -154,14 +192,30 @@ describeEachDialect('becoming a sociétaire', (kind) => {
     const waiting = await findBulletin(test.db, transfer.bulletinId);
     expect(waiting).toMatchObject({ status: 'awaiting_payment', transferReference: expect.stringMatching(/^PS-[2-9A-Z]{4}-[2-9A-Z]{4}$/) });
     expect(sent.at(-1)!.text).toContain(waiting!.transferReference!);
-    expect(await admitBulletin(deps, transfer.bulletinId, admin)).toMatchObject({ ok: false, status: 409, message: expect.stringContaining('pas encore payé') });
+    expect(await admitBulletin(deps, transfer.bulletinId, admin)).toMatchObject({
+      ok: false,
+      status: 409,
+      message: expect.stringContaining('pas encore payé'),
+    });
     // What arrived is checked against the bulletin: a wrong amount, a day ahead or before the signature change nothing.
     const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Paris' }).format(clock.now());
     const tomorrow = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Paris' }).format(new Date(clock.now().getTime() + DAY));
     const amount = waiting!.amountCents;
-    expect(await confirmTransfer(deps, transfer.bulletinId, admin, { amountCents: amount - 5000, receivedOn: today })).toMatchObject({ ok: false, status: 422, message: expect.stringContaining('ne correspond pas au montant du bulletin') });
-    expect(await confirmTransfer(deps, transfer.bulletinId, admin, { amountCents: amount, receivedOn: tomorrow })).toMatchObject({ ok: false, status: 422, message: expect.stringContaining('dans le futur') });
-    expect(await confirmTransfer(deps, transfer.bulletinId, admin, { amountCents: amount, receivedOn: '2020-01-01' })).toMatchObject({ ok: false, status: 422, message: expect.stringContaining('avant la signature') });
+    expect(await confirmTransfer(deps, transfer.bulletinId, admin, { amountCents: amount - 5000, receivedOn: today })).toMatchObject({
+      ok: false,
+      status: 422,
+      message: expect.stringContaining('ne correspond pas au montant du bulletin'),
+    });
+    expect(await confirmTransfer(deps, transfer.bulletinId, admin, { amountCents: amount, receivedOn: tomorrow })).toMatchObject({
+      ok: false,
+      status: 422,
+      message: expect.stringContaining('dans le futur'),
+    });
+    expect(await confirmTransfer(deps, transfer.bulletinId, admin, { amountCents: amount, receivedOn: '2020-01-01' })).toMatchObject({
+      ok: false,
+      status: 422,
+      message: expect.stringContaining('avant la signature'),
+    });
     expect(await findBulletin(test.db, transfer.bulletinId)).toMatchObject({ status: 'awaiting_payment', paidAt: null, transferReceivedCents: null });
     expect(await confirmTransfer(deps, transfer.bulletinId, admin, { amountCents: amount, receivedOn: today })).toEqual({ ok: true });
     expect(await findBulletin(test.db, transfer.bulletinId)).toMatchObject({ status: 'paid', transferReceivedCents: amount });
@@ -189,18 +243,34 @@ describeEachDialect('becoming a sociétaire', (kind) => {
     expect(entries).toEqual(expect.arrayContaining([{ kind: 'correction', shares_delta: -3 }]));
     expect((await findOrder(test.db, (await findBulletin(test.db, id))!.orderId!))!.status).toBe('refunded');
     expect((await memberView(deps, reader)).certificates[0]).toMatchObject({ undone: true });
-    expect(await renounceBulletin(deps, reader, id, recordNothing)).toMatchObject({ ok: false, status: 409, message: 'Vous avez déjà renoncé à cette souscription.' });
+    expect(await renounceBulletin(deps, reader, id, recordNothing)).toMatchObject({
+      ok: false,
+      status: 409,
+      message: 'Vous avez déjà renoncé à cette souscription.',
+    });
 
     const late = await subscribeAndPay(reader);
     clock.advance(15 * DAY);
-    expect(await renounceBulletin(deps, reader, late, recordNothing)).toMatchObject({ ok: false, status: 409, message: expect.stringContaining('demandez le retrait') });
+    expect(await renounceBulletin(deps, reader, late, recordNothing)).toMatchObject({
+      ok: false,
+      status: 409,
+      message: expect.stringContaining('demandez le retrait'),
+    });
   });
 
   it('personal data: a sociétaire’s account is not deleted while they hold shares; the export lists bulletins and register entries', async () => {
     const id = await subscribeAndPay(reader);
-    expect(await deleteAccount(deps, { userId: reader, password: 'un mot de passe solide' })).toMatchObject({ ok: false, status: 409, message: expect.stringContaining('attend la décision de la gérance') });
+    expect(await deleteAccount(deps, { userId: reader, password: 'un mot de passe solide' })).toMatchObject({
+      ok: false,
+      status: 409,
+      message: expect.stringContaining('attend la décision de la gérance'),
+    });
     await admitBulletin(deps, id, admin);
-    expect(await deleteAccount(deps, { userId: reader, password: 'un mot de passe solide' })).toMatchObject({ ok: false, status: 409, message: expect.stringContaining('demandez d’abord le retrait de vos parts') });
+    expect(await deleteAccount(deps, { userId: reader, password: 'un mot de passe solide' })).toMatchObject({
+      ok: false,
+      status: 409,
+      message: expect.stringContaining('demandez d’abord le retrait de vos parts'),
+    });
     expect(await test.db.selectFrom('users').select('id').where('id', '=', reader).executeTakeFirst()).toBeDefined();
     const data = await exportUserShares(test.db, reader);
     expect(data.bulletins).toEqual([expect.objectContaining({ id, shares: 3, status: 'admitted' })]);
@@ -211,7 +281,11 @@ describeEachDialect('becoming a sociétaire', (kind) => {
   it('renounced while the SEPA debit is on its way: the debit that lands is given back, without anyone asking', async () => {
     const placed = await subscribeShares(deps, reader, form({ paiement: 'sepa' }), 'c');
     if (!placed.ok) throw new Error(placed.message);
-    await submitSimulatedSession(provider, new URL(placed.url, SITE).pathname.split('/').pop()!, { action: 'pay', number: 'FR1420041010050500013M02606', delivery: PROMPT_DELIVERY });
+    await submitSimulatedSession(provider, new URL(placed.url, SITE).pathname.split('/').pop()!, {
+      action: 'pay',
+      number: 'FR1420041010050500013M02606',
+      delivery: PROMPT_DELIVERY,
+    });
     await deps.flush();
     expect(await findBulletin(test.db, placed.bulletinId)).toMatchObject({ status: 'awaiting_payment' });
     expect(await renounceBulletin(deps, reader, placed.bulletinId, recordNothing)).toEqual({ ok: true });
@@ -228,7 +302,11 @@ describeEachDialect('becoming a sociétaire', (kind) => {
   it('bad bulletins are refused in French and nothing is written', async () => {
     const count = async () => (await test.db.selectFrom('share_bulletins').select('id').where('user_id', '=', reader).execute()).length;
     expect(await subscribeShares(deps, reader, form({ college: 'partenaires' }), 'c')).toMatchObject({ ok: false, status: 422 });
-    expect(await subscribeShares(deps, reader, form({ college: 'nulle-part' }), 'c')).toMatchObject({ ok: false, status: 422, message: expect.stringContaining('Ce collège n’existe pas') });
+    expect(await subscribeShares(deps, reader, form({ college: 'nulle-part' }), 'c')).toMatchObject({
+      ok: false,
+      status: 422,
+      message: expect.stringContaining('Ce collège n’existe pas'),
+    });
     expect(await count()).toBe(0);
     expect(await test.db.selectFrom('orders').select('id').where('user_id', '=', reader).execute()).toEqual([]);
   });
@@ -248,7 +326,10 @@ describeEachDialect('becoming a sociétaire', (kind) => {
     expect(register.byCollege.find((c) => c.id === 'lecteurs')!.shares).toBeGreaterThanOrEqual(3);
     const file = await registerCsv(deps, admin);
     if (!file.ok) throw new Error(file.message);
-    const lines = file.csv.replace(/^\uFEFF/, '').trim().split('\r\n');
+    const lines = file.csv
+      .replace(/^\uFEFF/, '')
+      .trim()
+      .split('\r\n');
     expect(lines[0]).toBe(REGISTER_HEADER.join(';'));
     expect(lines.at(-1)).toContain(';Admission;');
     expect(lines.at(-1)).toContain(';150,00;');
@@ -260,9 +341,13 @@ describeEachDialect('becoming a sociétaire', (kind) => {
     if (!admitted.ok) throw new Error(admitted.message);
     const numero = Number(/sociétaire n° (\d+)/.exec(admitted.message)![1]);
     await deps.flush();
-    const entriesBefore = (await registerForAdmin(deps, admin) as { rows: unknown[] }).rows.length;
-    const change = (over: Record<string, unknown>) => changeCollegeAsAdmin(deps, admin, { numero: String(numero), college: 'salaries', motif: 'Embauchée comme monteuse', ...over });
-    expect(await changeCollegeAsAdmin(deps, reader, { numero: String(numero), college: 'salaries', motif: 'Embauchée' })).toMatchObject({ ok: false, status: 403 });
+    const entriesBefore = ((await registerForAdmin(deps, admin)) as { rows: unknown[] }).rows.length;
+    const change = (over: Record<string, unknown>) =>
+      changeCollegeAsAdmin(deps, admin, { numero: String(numero), college: 'salaries', motif: 'Embauchée comme monteuse', ...over });
+    expect(await changeCollegeAsAdmin(deps, reader, { numero: String(numero), college: 'salaries', motif: 'Embauchée' })).toMatchObject({
+      ok: false,
+      status: 403,
+    });
     expect(await change({ college: 'inconnu' })).toMatchObject({ ok: false, status: 422, message: 'Ce collège n’existe pas dans les statuts.' });
     expect(await change({ college: '' })).toMatchObject({ ok: false, status: 422, message: 'Choisissez le nouveau collège.' });
     expect(await change({ college: 'lecteurs' })).toMatchObject({ ok: false, status: 409, message: expect.stringContaining('déjà dans le collège') });
@@ -270,13 +355,18 @@ describeEachDialect('becoming a sociétaire', (kind) => {
     expect(await change({ numero: '999999' })).toMatchObject({ ok: false, status: 404 });
     expect(await change({ numero: 'douze' })).toMatchObject({ ok: false, status: 422 });
     expect(await change({ motif: '' })).toMatchObject({ ok: false, status: 422, message: expect.stringContaining('motif') });
-    expect((await registerForAdmin(deps, admin) as { rows: unknown[] }).rows).toHaveLength(entriesBefore);
+    expect(((await registerForAdmin(deps, admin)) as { rows: unknown[] }).rows).toHaveLength(entriesBefore);
 
     expect(await change({})).toMatchObject({ ok: true, message: expect.stringContaining('collège Salariés') });
     expect(await holdingOfUser(test.db, reader, '2026-11-23')).toMatchObject({ shares: 2, collegeId: 'salaries' });
     const register = await registerForAdmin(deps, admin);
     if (!register.ok) throw new Error(register.message);
-    expect(register.rows.at(-1)).toMatchObject({ kind: 'college', sharesDelta: 0, collegeId: 'salaries', note: expect.stringContaining('Embauchée comme monteuse') });
+    expect(register.rows.at(-1)).toMatchObject({
+      kind: 'college',
+      sharesDelta: 0,
+      collegeId: 'salaries',
+      note: expect.stringContaining('Embauchée comme monteuse'),
+    });
     await deps.flush();
     expect(subjects()).toContain('Votre collège de sociétaire a changé');
     // Twice the same day: already there, nothing more written.
@@ -297,12 +387,17 @@ describeEachDialect('becoming a sociétaire', (kind) => {
       expect(pdfText((await bulletinPdf(demo, societaire, view.bulletins[0]!.id))!)).toContain('Certificat de parts n°');
       const figures = await cooperativeFigures(demo);
       expect(figures.members).toBe(14);
-      const register = await registerForAdmin(demo, (await fresh.db.selectFrom('users').select('id').where('email', '=', 'administration@exemple.fr').executeTakeFirstOrThrow()).id);
+      const register = await registerForAdmin(
+        demo,
+        (await fresh.db.selectFrom('users').select('id').where('email', '=', 'administration@exemple.fr').executeTakeFirstOrThrow()).id,
+      );
       if (!register.ok) throw new Error(register.message);
       expect(register.byCollege.every((c) => c.members >= 3)).toBe(true);
       // A transfer made twice by a member without an account: the refund waits in the back-office for his RIB.
       const refunds = await refundTransfersForStaff(fresh.db);
-      expect(refunds.open.map((r) => [r.name, r.cause, r.amountCents, r.status, r.userId])).toEqual([['Théo Garnier', 'overpayment', 5_000, 'awaiting_iban', null]]);
+      expect(refunds.open.map((r) => [r.name, r.cause, r.amountCents, r.status, r.userId])).toEqual([
+        ['Théo Garnier', 'overpayment', 5_000, 'awaiting_iban', null],
+      ]);
       expect(refunds.open[0]!.reference).toMatch(/^RBT-\d{4}-0001$/);
 
       await seedDemoAssemblies(demo);
@@ -338,7 +433,9 @@ describeEachDialect('becoming a sociétaire', (kind) => {
       expect(pdfText((await memberMinutesPdf(demo, societaire, assemblies[3]!.id))!.bytes)).toMatch(/procès-verbal/i);
       // The personal-data export says what the member did in the assemblies, never what they voted.
       const exported = await exportUserShares(fresh.db, societaire);
-      expect(exported.assemblies.proxiesHeld).toEqual([expect.objectContaining({ assembly: 'Assemblée générale extraordinaire : modification des statuts', revokedAt: null })]);
+      expect(exported.assemblies.proxiesHeld).toEqual([
+        expect.objectContaining({ assembly: 'Assemblée générale extraordinaire : modification des statuts', revokedAt: null }),
+      ]);
       expect(exported.assemblies.proxiesHeld[0]!.from).toMatch(/^sociétaire n° \d+$/);
       expect(exported.assemblies.votesTakenPart.length).toBeGreaterThan(0);
       expect(JSON.stringify(exported)).not.toMatch(/"(pour|contre|abstention)"/);

@@ -11,13 +11,11 @@ import { type BallotLike, computeQuorum, type CollegeRule, type MajorityRule, pa
 const choice = fc.constantFrom('pour' as const, 'contre' as const, 'abstention' as const);
 
 /** 1 to 5 colleges with positive weights, and ballots in them. */
-const assemblyArb = fc
-  .array(fc.integer({ min: 1, max: 60 }), { minLength: 1, maxLength: 5 })
-  .chain((weights) => {
-    const colleges: CollegeRule[] = weights.map((w, i) => ({ id: `c${i}`, label: `Collège ${i}`, weightPercent: w }));
-    const ballot = fc.record({ collegeId: fc.constantFrom(...colleges.map((c) => c.id)), choice });
-    return fc.record({ colleges: fc.constant(colleges), ballots: fc.array(ballot, { maxLength: 120 }) });
-  });
+const assemblyArb = fc.array(fc.integer({ min: 1, max: 60 }), { minLength: 1, maxLength: 5 }).chain((weights) => {
+  const colleges: CollegeRule[] = weights.map((w, i) => ({ id: `c${i}`, label: `Collège ${i}`, weightPercent: w }));
+  const ballot = fc.record({ collegeId: fc.constantFrom(...colleges.map((c) => c.id)), choice });
+  return fc.record({ colleges: fc.constant(colleges), ballots: fc.array(ballot, { maxLength: 120 }) });
+});
 
 const majorityArb: fc.Arbitrary<MajorityRule> = fc
   .record({ d: fc.integer({ min: 1, max: 12 }), n: fc.integer({ min: 0, max: 12 }), rule: fc.constantFrom('more' as const, 'atLeast' as const) })
@@ -32,7 +30,11 @@ function referencePasses(colleges: readonly CollegeRule[], ballots: readonly Bal
   const lines = colleges
     .map((c) => {
       const mine = ballots.filter((b) => b.collegeId === c.id);
-      return { w: BigInt(c.weightPercent), pour: BigInt(mine.filter((b) => b.choice === 'pour').length), total: BigInt(mine.filter((b) => b.choice !== 'abstention').length) };
+      return {
+        w: BigInt(c.weightPercent),
+        pour: BigInt(mine.filter((b) => b.choice === 'pour').length),
+        total: BigInt(mine.filter((b) => b.choice !== 'abstention').length),
+      };
     })
     .filter((l) => l.total > 0n);
   if (lines.length === 0) return false;
@@ -111,10 +113,17 @@ describe('weighted tally', () => {
 
   it('a share exactly at the majority passes « at least » and fails « more than »', () => {
     const colleges = statuteColleges.map((c) => ({ id: c.id, label: c.label, weightPercent: c.weightPercent }));
-    const half = colleges.flatMap((c) => [{ collegeId: c.id, choice: 'pour' as const }, { collegeId: c.id, choice: 'contre' as const }]);
+    const half = colleges.flatMap((c) => [
+      { collegeId: c.id, choice: 'pour' as const },
+      { collegeId: c.id, choice: 'contre' as const },
+    ]);
     expect(tallyResolution(half, colleges, statutes.assemblies.ordinary.majority)).toMatchObject({ share: '1/2', passed: false });
     expect(tallyResolution(half, colleges, { share: { n: 1, d: 2 }, rule: 'atLeast' }).passed).toBe(true);
-    const twoThirds = colleges.flatMap((c) => [{ collegeId: c.id, choice: 'pour' as const }, { collegeId: c.id, choice: 'pour' as const }, { collegeId: c.id, choice: 'contre' as const }]);
+    const twoThirds = colleges.flatMap((c) => [
+      { collegeId: c.id, choice: 'pour' as const },
+      { collegeId: c.id, choice: 'pour' as const },
+      { collegeId: c.id, choice: 'contre' as const },
+    ]);
     expect(tallyResolution(twoThirds, colleges, statutes.assemblies.extraordinary.majority)).toMatchObject({ share: '2/3', passed: true });
     expect(tallyResolution(twoThirds, colleges, { share: { n: 2, d: 3 }, rule: 'more' }).passed).toBe(false);
   });
@@ -122,14 +131,23 @@ describe('weighted tally', () => {
   it('rescales the weights of the colleges that voted: 35 % pour and 45 % contre give 35/80', () => {
     const colleges = statuteColleges.map((c) => ({ id: c.id, label: c.label, weightPercent: c.weightPercent }));
     const tally = tallyResolution(
-      [{ collegeId: 'salaries', choice: 'pour' }, { collegeId: 'lecteurs', choice: 'contre' }, { collegeId: 'lecteurs', choice: 'contre' }, { collegeId: 'partenaires', choice: 'abstention' }],
+      [
+        { collegeId: 'salaries', choice: 'pour' },
+        { collegeId: 'lecteurs', choice: 'contre' },
+        { collegeId: 'lecteurs', choice: 'contre' },
+        { collegeId: 'partenaires', choice: 'abstention' },
+      ],
       colleges,
       statutes.assemblies.ordinary.majority,
     );
     expect(tally).toMatchObject({ share: '7/16', sharePercent: '43,8\u00a0%', passed: false });
     expect(tally.colleges.map((c) => c.effectiveWeight)).toEqual(['7/16', '9/16', '0/1']);
     // One vote pour in a small college outweighs many against in a big one, by design.
-    const small = tallyResolution([{ collegeId: 'salaries', choice: 'pour' }, ...Array.from({ length: 9 }, () => ({ collegeId: 'partenaires', choice: 'contre' as const }))], colleges, statutes.assemblies.ordinary.majority);
+    const small = tallyResolution(
+      [{ collegeId: 'salaries', choice: 'pour' }, ...Array.from({ length: 9 }, () => ({ collegeId: 'partenaires', choice: 'contre' as const }))],
+      colleges,
+      statutes.assemblies.ordinary.majority,
+    );
     expect(small).toMatchObject({ share: '7/11', passed: true });
   });
 
@@ -140,7 +158,9 @@ describe('weighted tally', () => {
 });
 
 describe('quorum', () => {
-  const rollArb = fc.array(fc.record({ college: fc.nat({ max: 2 }), present: fc.boolean(), represented: fc.boolean(), voted: fc.boolean() }), { maxLength: 80 });
+  const rollArb = fc.array(fc.record({ college: fc.nat({ max: 2 }), present: fc.boolean(), represented: fc.boolean(), voted: fc.boolean() }), {
+    maxLength: 80,
+  });
   const fractionArb = fc.record({ d: fc.integer({ min: 1, max: 10 }), n: fc.integer({ min: 0, max: 10 }) }).map(({ n, d }) => ({ n: Math.min(n, d), d }));
   const colleges: CollegeRule[] = [0, 1, 2].map((i) => ({ id: `c${i}`, label: `C${i}`, weightPercent: [35, 45, 20][i]! }));
 
@@ -171,8 +191,17 @@ describe('quorum', () => {
   it('one fifth exactly meets the ordinary first call; the second call needs nobody', () => {
     const roll = Array.from({ length: 10 }, (_, i) => ({ memberId: `m${i}`, collegeId: 'c0' }));
     const empty = new Set<string>();
-    expect(computeQuorum(roll, { present: new Set(['m1']), represented: new Set(['m2']), voted: empty }, statutes.assemblies.ordinary.quorumFirstCall, colleges).met).toBe(true);
-    expect(computeQuorum(roll, { present: new Set(['m1']), represented: new Set(['m1']), voted: new Set(['m1']) }, statutes.assemblies.ordinary.quorumFirstCall, colleges).met).toBe(false);
+    expect(
+      computeQuorum(roll, { present: new Set(['m1']), represented: new Set(['m2']), voted: empty }, statutes.assemblies.ordinary.quorumFirstCall, colleges).met,
+    ).toBe(true);
+    expect(
+      computeQuorum(
+        roll,
+        { present: new Set(['m1']), represented: new Set(['m1']), voted: new Set(['m1']) },
+        statutes.assemblies.ordinary.quorumFirstCall,
+        colleges,
+      ).met,
+    ).toBe(false);
     expect(computeQuorum(roll, { present: empty, represented: empty, voted: empty }, statutes.assemblies.ordinary.quorumSecondCall, colleges).met).toBe(true);
   });
 });

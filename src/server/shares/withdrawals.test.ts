@@ -39,14 +39,37 @@ describeEachDialect('withdrawals', (kind) => {
     test = await createTestDatabase(kind);
     sent = [];
     clock = fakeClock(new Date('2026-11-23T10:00:00Z'));
-    const mailer: Mailer = { send: async (mail) => { sent.push(mail); return { messageId: 'x' }; } };
+    const mailer: Mailer = {
+      send: async (mail) => {
+        sent.push(mail);
+        return { messageId: 'x' };
+      },
+    };
     deps = withJobs({ db: test.db, mailer, clock, siteUrl: new URL('https://contrechamp.example') });
   });
-  afterEach(async () => { await test.close(); });
+  afterEach(async () => {
+    await test.close();
+  });
 
   async function member(parts: number, college = 'lecteurs', extra: Record<string, string> = {}) {
     const userId = await createUser(test.db, { email: `retrait${++n}@exemple.fr`, password: 'un mot de passe solide', now: clock.now() });
-    const checked = checkBulletin(bulletinForm.parse({ parts: String(parts), college, personne: 'physique', given_name: 'Inès', family_name: `Durand ${n}`, address_line1: '3 rue du Port', postal_code: '44000', city: 'Nantes', country: 'FR', paiement: 'transfer', statuts: true, risque: true, ...extra }));
+    const checked = checkBulletin(
+      bulletinForm.parse({
+        parts: String(parts),
+        college,
+        personne: 'physique',
+        given_name: 'Inès',
+        family_name: `Durand ${n}`,
+        address_line1: '3 rue du Port',
+        postal_code: '44000',
+        city: 'Nantes',
+        country: 'FR',
+        paiement: 'transfer',
+        statuts: true,
+        risque: true,
+        ...extra,
+      }),
+    );
     if (!checked.ok) throw new Error(checked.message);
     await writeTransaction(test.db, async (trx) => {
       const b = await insertBulletin(trx, checked.bulletin, { userId, client: 'test', orderId: null }, new Date('2026-01-10T10:00:00Z'));
@@ -60,8 +83,16 @@ describeEachDialect('withdrawals', (kind) => {
     const admin = await createUser(test.db, { email: `admin${++n}@exemple.fr`, password: 'un mot de passe solide', role: 'admin', now: clock.now() });
     await member(20);
     const partner = await member(6, 'partenaires', { personne: 'morale', structure: 'Les Amis du Port', siren: '732829320', qualite: 'président' });
-    expect(await requestWithdrawal(deps, partner, { parts: 7, motif: '' })).toMatchObject({ ok: false, status: 422, message: 'Vous pouvez retirer 6 parts au plus.' });
-    expect(await requestWithdrawal(deps, partner, { parts: 3, motif: '' })).toMatchObject({ ok: false, status: 422, message: expect.stringContaining('au moins 4 parts') });
+    expect(await requestWithdrawal(deps, partner, { parts: 7, motif: '' })).toMatchObject({
+      ok: false,
+      status: 422,
+      message: 'Vous pouvez retirer 6 parts au plus.',
+    });
+    expect(await requestWithdrawal(deps, partner, { parts: 3, motif: '' })).toMatchObject({
+      ok: false,
+      status: 422,
+      message: expect.stringContaining('au moins 4 parts'),
+    });
     const asked = await requestWithdrawal(deps, partner, { parts: 2, motif: 'Budget de l’association' });
     expect(asked).toMatchObject({ ok: true, effectiveOn: '2026-12-31' });
     expect(await requestWithdrawal(deps, partner, { parts: 1, motif: '' })).toMatchObject({ ok: false, status: 409 });
@@ -70,7 +101,9 @@ describeEachDialect('withdrawals', (kind) => {
     // Refused: the shares stay, and a new request can be made.
     if (!asked.ok) return;
     expect(await decideWithdrawal(deps, admin, asked.withdrawalId, { accept: false, note: 'non' })).toMatchObject({ ok: false, status: 422 });
-    expect(await decideWithdrawal(deps, admin, asked.withdrawalId, { accept: false, note: 'Demande à représenter après l’assemblée' })).toMatchObject({ ok: true });
+    expect(await decideWithdrawal(deps, admin, asked.withdrawalId, { accept: false, note: 'Demande à représenter après l’assemblée' })).toMatchObject({
+      ok: true,
+    });
     expect(await holdingOfUser(test.db, partner, '2027-01-01')).toMatchObject({ shares: 6 });
     expect(await requestWithdrawal(deps, partner, { parts: 6, motif: '' })).toMatchObject({ ok: true });
     const stranger = await createUser(test.db, { email: `personne${++n}@exemple.fr`, password: 'un mot de passe solide', now: clock.now() });
@@ -87,13 +120,22 @@ describeEachDialect('withdrawals', (kind) => {
     expect(await decideWithdrawal(deps, admin, asked.withdrawalId, { accept: true })).toMatchObject({ ok: false, status: 409 });
     expect(await holdingOfUser(test.db, leaving, '2026-12-30')).toMatchObject({ shares: 4 });
     expect(await holdingOfUser(test.db, leaving, '2026-12-31')).toBeUndefined();
-    expect(await recordRepayment(deps, admin, asked.withdrawalId, 20_000)).toMatchObject({ ok: false, status: 409, message: expect.stringContaining('le remboursement vient après') });
+    expect(await recordRepayment(deps, admin, asked.withdrawalId, 20_000)).toMatchObject({
+      ok: false,
+      status: 409,
+      message: expect.stringContaining('le remboursement vient après'),
+    });
     clock.set(new Date('2027-06-30T10:00:00Z'));
     expect(await recordRepayment(deps, admin, asked.withdrawalId, 20_001)).toMatchObject({ ok: false, status: 422 });
     expect(await recordRepayment(deps, admin, asked.withdrawalId, 19_000)).toEqual({ ok: true, reference: 'RBT-2027-0001' });
-    expect(await recordRepayment(deps, admin, asked.withdrawalId, 19_000)).toMatchObject({ ok: false, status: 409, message: expect.stringContaining('RBT-2027-0001') });
+    expect(await recordRepayment(deps, admin, asked.withdrawalId, 19_000)).toMatchObject({
+      ok: false,
+      status: 409,
+      message: expect.stringContaining('RBT-2027-0001'),
+    });
     // Decided, not paid: the register and the request wait for the transfer (refunds.ts).
-    const repaid = async () => (await registerEntries(test.db)).filter((e) => e.withdrawalId === asked.withdrawalId).map((e) => [e.kind, e.sharesDelta, e.repaidCents, e.effectiveOn]);
+    const repaid = async () =>
+      (await registerEntries(test.db)).filter((e) => e.withdrawalId === asked.withdrawalId).map((e) => [e.kind, e.sharesDelta, e.repaidCents, e.effectiveOn]);
     expect(await repaid()).toEqual([['withdrawal', -4, 0, '2026-12-31']]);
     expect((await listUserWithdrawals(test.db, leaving))[0]).toMatchObject({ status: 'accepted' });
     const [refund] = await memberRefunds(test.db, leaving);
@@ -101,7 +143,10 @@ describeEachDialect('withdrawals', (kind) => {
     expect(await giveRefundIban(deps, leaving, refund!.id, { iban: 'FR76 3000 6000 0112 3456 7890 189', holder: 'Inès Durand' })).toMatchObject({ ok: true });
     clock.set(new Date('2027-07-02T10:00:00Z'));
     expect(await markRefundMade(deps, admin, refund!.id, { madeOn: '2027-07-01', iban: 'FR7630006000011234567890189' })).toMatchObject({ ok: true });
-    expect(await repaid()).toEqual([['withdrawal', -4, 0, '2026-12-31'], ['repayment', 0, 19_000, '2027-07-01']]);
+    expect(await repaid()).toEqual([
+      ['withdrawal', -4, 0, '2026-12-31'],
+      ['repayment', 0, 19_000, '2027-07-01'],
+    ]);
     expect((await listUserWithdrawals(test.db, leaving))[0]).toMatchObject({ status: 'repaid' });
     expect(await recordRepayment(deps, admin, asked.withdrawalId, 19_000)).toMatchObject({ ok: false, status: 409, message: 'Ce retrait est déjà remboursé.' });
   });
@@ -118,10 +163,16 @@ describeEachDialect('withdrawals', (kind) => {
     await Promise.all([1, 2, 3, 4].map(() => test.db.selectFrom('share_withdrawals').select('id').execute()));
     const both = await Promise.all([recordRepayment(deps, admin, asked.withdrawalId, 19_000), recordRepayment(deps, admin, asked.withdrawalId, 19_000)]);
     expect(both.filter((r) => r.ok)).toEqual([{ ok: true, reference: 'RBT-2027-0001' }]);
-    expect(both.find((r) => !r.ok)).toEqual({ ok: false, status: 409, message: 'Le remboursement de ce retrait est déjà en cours, par le virement RBT-2027-0001.' });
+    expect(both.find((r) => !r.ok)).toEqual({
+      ok: false,
+      status: 409,
+      message: 'Le remboursement de ce retrait est déjà en cours, par le virement RBT-2027-0001.',
+    });
     expect(await test.db.selectFrom('share_refund_transfers').select('reference').execute()).toEqual([{ reference: 'RBT-2027-0001' }]);
     // No reference consumed by the second.
-    expect(Number((await test.db.selectFrom('document_counters').select('last_number').where('series', '=', 'RBT-2027').executeTakeFirstOrThrow()).last_number)).toBe(1);
+    expect(
+      Number((await test.db.selectFrom('document_counters').select('last_number').where('series', '=', 'RBT-2027').executeTakeFirstOrThrow()).last_number),
+    ).toBe(1);
   });
 
   it('a repayment marked after a change of college keeps the member in their new college', async () => {
@@ -152,7 +203,11 @@ describeEachDialect('withdrawals', (kind) => {
     // Highest capital 100 shares; a quarter is 25: 90 leaving would leave 10.
     const asked = await requestWithdrawal(deps, big, { parts: 80, motif: '' });
     if (!asked.ok) throw new Error(asked.message);
-    expect(await decideWithdrawal(deps, admin, asked.withdrawalId, { accept: true })).toMatchObject({ ok: false, status: 409, message: expect.stringContaining('il est différé') });
+    expect(await decideWithdrawal(deps, admin, asked.withdrawalId, { accept: true })).toMatchObject({
+      ok: false,
+      status: 409,
+      message: expect.stringContaining('il est différé'),
+    });
     expect((await listUserWithdrawals(test.db, big))[0]).toMatchObject({ status: 'requested' });
     expect((await registerEntries(test.db)).filter((e) => e.kind === 'withdrawal')).toEqual([]);
   });
@@ -180,7 +235,11 @@ describeEachDialect('withdrawals', (kind) => {
     const bulletin = (await test.db.selectFrom('share_bulletins').select('id').where('user_id', '=', userId).executeTakeFirstOrThrow()).id;
     const asked = await requestWithdrawal(deps, userId, { parts: 3, motif: '' });
     expect(asked).toMatchObject({ ok: true });
-    expect(await renounceBulletin(deps, userId, bulletin, recordNothing)).toMatchObject({ ok: false, status: 409, message: expect.stringContaining('retrait de parts est en cours') });
+    expect(await renounceBulletin(deps, userId, bulletin, recordNothing)).toMatchObject({
+      ok: false,
+      status: 409,
+      message: expect.stringContaining('retrait de parts est en cours'),
+    });
     expect(await findUserBulletin(test.db, userId, bulletin)).toMatchObject({ status: 'admitted' });
     if (!asked.ok) return;
     expect(await decideWithdrawal(deps, admin, asked.withdrawalId, { accept: true })).toMatchObject({ ok: true });

@@ -63,11 +63,23 @@ const samples: Array<{ name: string; mail: MailContent; links: string[] }> = [
   { name: 'payment-received', mail: paymentReceivedMail({ ...donationPayment, recurring: true }), links: [SUB_LIST] },
   {
     name: 'subscription-started',
-    mail: subscriptionStartedMail({ siteUrl, subscriptionId: SUB, planLabel: 'Mensuel', amountCents: 700, interval: 'month', nextPaymentAt: NOV_21, immediateStart: true }),
+    mail: subscriptionStartedMail({
+      siteUrl,
+      subscriptionId: SUB,
+      planLabel: 'Mensuel',
+      amountCents: 700,
+      interval: 'month',
+      nextPaymentAt: NOV_21,
+      immediateStart: true,
+    }),
     links: [SUB_PAGE, `${SITE}/cgv`],
   },
   { name: 'donation-started', mail: donationStartedMail({ siteUrl, subscriptionId: SUB, amountCents: 1000, nextPaymentAt: NOV_21 }), links: [SUB_PAGE] },
-  { name: 'renewal-notice', mail: renewalNoticeMail({ siteUrl, subscriptionId: SUB, planLabel: 'Annuel', amountCents: 7000, renewsAt: NOV_21 }), links: [SUB_PAGE, `${SITE}/cgv`] },
+  {
+    name: 'renewal-notice',
+    mail: renewalNoticeMail({ siteUrl, subscriptionId: SUB, planLabel: 'Annuel', amountCents: 7000, renewsAt: NOV_21 }),
+    links: [SUB_PAGE, `${SITE}/cgv`],
+  },
   {
     name: 'payment-failed',
     mail: paymentFailedMail({ siteUrl, subscriptionId: SUB, kind: 'plan', label: 'Mensuel', amountCents: 700, reason: 'Carte expirée', nextAttemptAt: NOV_21 }),
@@ -75,7 +87,15 @@ const samples: Array<{ name: string; mail: MailContent; links: string[] }> = [
   },
   {
     name: 'payment-failed',
-    mail: paymentFailedMail({ siteUrl, subscriptionId: SUB, kind: 'donation', label: 'Don mensuel', amountCents: 1000, reason: 'Fonds insuffisants', nextAttemptAt: null }),
+    mail: paymentFailedMail({
+      siteUrl,
+      subscriptionId: SUB,
+      kind: 'donation',
+      label: 'Don mensuel',
+      amountCents: 1000,
+      reason: 'Fonds insuffisants',
+      nextAttemptAt: null,
+    }),
     links: [`${SITE}/soutenir`],
   },
   { name: 'cancellation', mail: cancellationMail({ siteUrl, subscriptionId: SUB, kind: 'plan', label: 'Mensuel', endsAt: NOV_21 }), links: [SUB_PAGE] },
@@ -85,46 +105,75 @@ const samples: Array<{ name: string; mail: MailContent; links: string[] }> = [
   { name: 'ended', mail: endedMail({ siteUrl, kind: 'gift', label: 'Abonnement offert', reason: 'admin' }), links: [`${SITE}/soutenir`] },
   {
     name: 'plan-changed',
-    mail: planChangedMail({ siteUrl, subscriptionId: SUB, kind: 'plan', fromLabel: 'Mensuel', toLabel: 'Annuel', amountCents: 7000, interval: 'year', effectiveAt: NOV_21 }),
+    mail: planChangedMail({
+      siteUrl,
+      subscriptionId: SUB,
+      kind: 'plan',
+      fromLabel: 'Mensuel',
+      toLabel: 'Annuel',
+      amountCents: 7000,
+      interval: 'year',
+      effectiveAt: NOV_21,
+    }),
     links: [SUB_PAGE],
   },
 ];
 
 describe('every subscription mail', () => {
-  it.each(samples.map((s, i) => [`${s.name} #${i}`, s] as const))('%s: links on the configured site, footer reason, French typography', (_, { name, mail, links }) => {
-    expect(mail.template).toBe(name);
-    expect(mail.template).toMatch(/^[a-z]+(-[a-z]+)*$/);
+  it.each(samples.map((s, i) => [`${s.name} #${i}`, s] as const))(
+    '%s: links on the configured site, footer reason, French typography',
+    (_, { name, mail, links }) => {
+      expect(mail.template).toBe(name);
+      expect(mail.template).toMatch(/^[a-z]+(-[a-z]+)*$/);
 
-    const found = linksIn(mail.text);
-    for (const link of links) expect(found).toContain(link);
-    // Every link points to the configured site, and the HTML part carries the same ones.
-    for (const link of found) expect(new URL(link).origin).toBe(SITE);
-    for (const link of links) expect(mail.html).toContain(`href="${link}"`);
+      const found = linksIn(mail.text);
+      for (const link of links) expect(found).toContain(link);
+      // Every link points to the configured site, and the HTML part carries the same ones.
+      for (const link of found) expect(new URL(link).origin).toBe(SITE);
+      for (const link of links) expect(mail.html).toContain(`href="${link}"`);
 
-    expect(footer(mail)).toMatch(/^Vous recevez ce message parce que .*Contrechamp/);
+      expect(footer(mail)).toMatch(/^Vous recevez ce message parce que .*Contrechamp/);
 
-    // French typography: no breakable space before a high punctuation mark, a closing guillemet or
-    // a unit, none after an opening guillemet, typographic apostrophes only.
-    for (const part of [mail.subject, mail.text]) {
-      expect(part).not.toMatch(/ [:;?!»€%]/);
-      expect(part).not.toMatch(/« /);
-      expect(part).not.toMatch(/[a-zà-ÿ]'[a-zà-ÿ]/i);
-    }
-    expect(mail.html).toMatch(/^<!doctype html>/);
-  });
+      // French typography: no breakable space before a high punctuation mark, a closing guillemet or
+      // a unit, none after an opening guillemet, typographic apostrophes only.
+      for (const part of [mail.subject, mail.text]) {
+        expect(part).not.toMatch(/ [:;?!»€%]/);
+        expect(part).not.toMatch(/« /);
+        expect(part).not.toMatch(/[a-zà-ÿ]'[a-zà-ÿ]/i);
+      }
+      expect(mail.html).toMatch(/^<!doctype html>/);
+    },
+  );
 
   it('escapes every value in the HTML part and keeps it as written in the text part', () => {
     const hostile = '<script>alert("x")</script>';
     const mails = [
       paymentReceivedMail({ ...subscriptionPayment, description: hostile, methodLabel: hostile, orderReference: hostile }),
       paymentReceivedMail({ ...donationPayment, description: hostile }),
-      subscriptionStartedMail({ siteUrl, subscriptionId: SUB, planLabel: hostile, amountCents: 700, interval: 'month', nextPaymentAt: NOV_21, immediateStart: false }),
+      subscriptionStartedMail({
+        siteUrl,
+        subscriptionId: SUB,
+        planLabel: hostile,
+        amountCents: 700,
+        interval: 'month',
+        nextPaymentAt: NOV_21,
+        immediateStart: false,
+      }),
       renewalNoticeMail({ siteUrl, subscriptionId: SUB, planLabel: hostile, amountCents: 7000, renewsAt: NOV_21 }),
       paymentFailedMail({ siteUrl, subscriptionId: SUB, kind: 'plan', label: hostile, amountCents: 700, reason: hostile, nextAttemptAt: NOV_21 }),
       cancellationMail({ siteUrl, subscriptionId: SUB, kind: 'plan', label: hostile, endsAt: NOV_21 }),
       resumedMail({ siteUrl, subscriptionId: SUB, kind: 'donation', label: hostile, nextPaymentAt: NOV_21 }),
       endedMail({ siteUrl, kind: 'plan', label: hostile, reason: 'admin' }),
-      planChangedMail({ siteUrl, subscriptionId: SUB, kind: 'plan', fromLabel: hostile, toLabel: hostile, amountCents: 700, interval: 'month', effectiveAt: NOV_21 }),
+      planChangedMail({
+        siteUrl,
+        subscriptionId: SUB,
+        kind: 'plan',
+        fromLabel: hostile,
+        toLabel: hostile,
+        amountCents: 700,
+        interval: 'month',
+        effectiveAt: NOV_21,
+      }),
     ];
     for (const mail of mails) {
       expect(mail.html).not.toContain('<script');
@@ -199,7 +248,15 @@ describe('paymentReceivedMail', () => {
 });
 
 describe('subscriptionStartedMail', () => {
-  const base = { siteUrl, subscriptionId: SUB, planLabel: 'Annuel', amountCents: 7000, interval: 'year' as const, nextPaymentAt: NEW_YEAR_IN_PARIS, immediateStart: true };
+  const base = {
+    siteUrl,
+    subscriptionId: SUB,
+    planLabel: 'Annuel',
+    amountCents: 7000,
+    interval: 'year' as const,
+    nextPaymentAt: NEW_YEAR_IN_PARIS,
+    immediateStart: true,
+  };
 
   it('names the plan, its price, the next payment, tacit renewal, cancellation in three clicks and the 14-day withdrawal', () => {
     const mail = subscriptionStartedMail(base);
@@ -253,7 +310,9 @@ describe('renewalNoticeMail', () => {
     const mail = renewalNoticeMail({ siteUrl, subscriptionId: SUB, planLabel: 'Solidaire annuel', amountCents: 3000, renewsAt: NEW_YEAR_IN_PARIS });
     expect(plain(mail.subject)).toContain('1er janvier 2027');
     const text = body(mail);
-    expect(text).toMatch(/Votre abonnement « Solidaire annuel » sera reconduit tacitement pour un an le 1er janvier 2027, au prix de 30 €, sauf si vous le résiliez avant/);
+    expect(text).toMatch(
+      /Votre abonnement « Solidaire annuel » sera reconduit tacitement pour un an le 1er janvier 2027, au prix de 30 €, sauf si vous le résiliez avant/,
+    );
     expect(text).toContain('Solidaire annuel');
     expect(text).toMatch(/avant le 1er janvier 2027/);
     expect(text).toMatch(/trois clics/);
@@ -354,7 +413,16 @@ describe('endedMail', () => {
 
 describe('planChangedMail', () => {
   it('a change of plan: from, to, the new price and when it applies', () => {
-    const mail = planChangedMail({ siteUrl, subscriptionId: SUB, kind: 'plan', fromLabel: 'Mensuel', toLabel: 'Annuel', amountCents: 7000, interval: 'year', effectiveAt: NEW_YEAR_IN_PARIS });
+    const mail = planChangedMail({
+      siteUrl,
+      subscriptionId: SUB,
+      kind: 'plan',
+      fromLabel: 'Mensuel',
+      toLabel: 'Annuel',
+      amountCents: 7000,
+      interval: 'year',
+      effectiveAt: NEW_YEAR_IN_PARIS,
+    });
     expect(plain(mail.subject)).toContain('1er janvier 2027');
     const text = body(mail);
     expect(text).toContain('Formule actuelle : Mensuel');
@@ -365,7 +433,16 @@ describe('planChangedMail', () => {
   });
 
   it('a new amount for a monthly donation', () => {
-    const mail = planChangedMail({ siteUrl, subscriptionId: SUB, kind: 'donation', fromLabel: '10 € par mois', toLabel: '25 € par mois', amountCents: 2500, interval: 'month', effectiveAt: NOV_21 });
+    const mail = planChangedMail({
+      siteUrl,
+      subscriptionId: SUB,
+      kind: 'donation',
+      fromLabel: '10 € par mois',
+      toLabel: '25 € par mois',
+      amountCents: 2500,
+      interval: 'month',
+      effectiveAt: NOV_21,
+    });
     expect(plain(mail.subject)).toMatch(/don mensuel/);
     const text = body(mail);
     expect(text).toContain('Montant actuel : 10 € par mois');

@@ -41,7 +41,11 @@ export function donationNextSteps(siteUrl: URL): Block[] {
   return [
     { kind: 'paragraph', text: 'Et maintenant ? Trois façons d’aller plus loin :' },
     { kind: 'link', label: 'Recevoir notre lettre d’information', url: siteLink(siteUrl, '/mailinglist') },
-    { kind: 'link', label: 'Parler de Contrechamp autour de vous', url: new URL(`mailto:?subject=${encodeURIComponent(title)}&body=${encodeURIComponent(`${title}\n\n${support}`)}`) },
+    {
+      kind: 'link',
+      label: 'Parler de Contrechamp autour de vous',
+      url: new URL(`mailto:?subject=${encodeURIComponent(title)}&body=${encodeURIComponent(`${title}\n\n${support}`)}`),
+    },
     { kind: 'link', label: 'Retrouver votre don et vos reçus dans votre compte', url: siteLink(siteUrl, '/mon-compte') },
   ];
 }
@@ -140,8 +144,16 @@ export function paymentReceivedMail({
         {
           kind: 'paragraph',
           text: renewal
-            ? ['Nous avons bien reçu votre don de ', { strong: amount }, ' pour ce mois-ci. Merci, mois après mois, de rendre possible un journalisme indépendant, sans publicité et gratuit pour tout le monde.']
-            : ['Nous avons bien reçu votre don de ', { strong: amount }, '. Merci du fond du cœur : c’est grâce à des lectrices et des lecteurs comme vous que Contrechamp reste indépendant, sans publicité et gratuit pour tout le monde.'],
+            ? [
+                'Nous avons bien reçu votre don de ',
+                { strong: amount },
+                ' pour ce mois-ci. Merci, mois après mois, de rendre possible un journalisme indépendant, sans publicité et gratuit pour tout le monde.',
+              ]
+            : [
+                'Nous avons bien reçu votre don de ',
+                { strong: amount },
+                '. Merci du fond du cœur : c’est grâce à des lectrices et des lecteurs comme vous que Contrechamp reste indépendant, sans publicité et gratuit pour tout le monde.',
+              ],
         },
         {
           kind: 'fields',
@@ -156,10 +168,15 @@ export function paymentReceivedMail({
             ...(document ? ([['Reçu', `n° ${document.label}`]] as [string, string][]) : []),
           ],
         },
-        ...(document ? ([{ kind: 'link', label: `Télécharger mon reçu n° ${document.label} (PDF)`, url: documentUrl(siteUrl, document.id) }] satisfies Block[]) : []),
+        ...(document
+          ? ([{ kind: 'link', label: `Télécharger mon reçu n° ${document.label} (PDF)`, url: documentUrl(siteUrl, document.id) }] satisfies Block[])
+          : []),
         ...(recurring
           ? ([
-              { kind: 'paragraph', text: 'Votre don mensuel se poursuit jusqu’à ce que vous l’arrêtiez, ce que vous pouvez faire à tout moment depuis votre compte.' },
+              {
+                kind: 'paragraph',
+                text: 'Votre don mensuel se poursuit jusqu’à ce que vous l’arrêtiez, ce que vous pouvez faire à tout moment depuis votre compte.',
+              },
               { kind: 'link', label: 'Mes abonnements et dons mensuels', url: siteLink(siteUrl, SUBSCRIPTIONS_PATH) },
             ] satisfies Block[])
           : []),
@@ -189,8 +206,16 @@ export function paymentReceivedMail({
       {
         kind: 'paragraph',
         text: renewal
-          ? ['Nous avons bien reçu le paiement de ', { strong: amount }, ', qui renouvelle votre abonnement. Merci de continuer à faire vivre un journalisme indépendant, sans publicité et gratuit pour tout le monde.']
-          : ['Nous avons bien reçu votre paiement de ', { strong: amount }, '. Merci : c’est grâce à vous que Contrechamp reste indépendant, sans publicité et gratuit pour tout le monde.'],
+          ? [
+              'Nous avons bien reçu le paiement de ',
+              { strong: amount },
+              ', qui renouvelle votre abonnement. Merci de continuer à faire vivre un journalisme indépendant, sans publicité et gratuit pour tout le monde.',
+            ]
+          : [
+              'Nous avons bien reçu votre paiement de ',
+              { strong: amount },
+              '. Merci : c’est grâce à vous que Contrechamp reste indépendant, sans publicité et gratuit pour tout le monde.',
+            ],
       },
       {
         kind: 'fields',
@@ -207,7 +232,10 @@ export function paymentReceivedMail({
       },
       ...(document
         ? ([
-            { kind: 'paragraph', text: `Votre facture n° ${document.label} est disponible au format PDF ; vous la retrouverez aussi dans votre compte, rubrique « Mes factures ».` },
+            {
+              kind: 'paragraph',
+              text: `Votre facture n° ${document.label} est disponible au format PDF ; vous la retrouverez aussi dans votre compte, rubrique « Mes factures ».`,
+            },
             { kind: 'link', label: `Télécharger ma facture n° ${document.label} (PDF)`, url: documentUrl(siteUrl, document.id) },
           ] satisfies Block[])
         : ([
@@ -253,7 +281,13 @@ export function paymentFailedMail({
     { kind: 'paragraph', text: 'Bonjour,' },
     { kind: 'paragraph', text: ['Le paiement de ', { strong: amount }, ` pour ${w.your} n’a pas abouti. Voici le motif qui nous a été transmis :`] },
     { kind: 'quote', text: reason },
-    { kind: 'fields', rows: [[w.row, label], ['Montant', amount]] },
+    {
+      kind: 'fields',
+      rows: [
+        [w.row, label],
+        ['Montant', amount],
+      ],
+    },
   ];
 
   if (nextAttemptAt) {
@@ -270,7 +304,14 @@ export function paymentFailedMail({
           text: `Le plus souvent, il suffit de mettre à jour votre moyen de paiement depuis la page de ${w.your}, par exemple si votre carte a expiré ou a été remplacée. En cas de doute, votre banque pourra vous renseigner.`,
         },
         { kind: 'action', label: 'Mettre à jour mon moyen de paiement', url: subscriptionUrl(siteUrl, subscriptionId) },
-        { kind: 'paragraph', text: ['Nous réessaierons le ', { strong: next }, `. Si le paiement aboutit, ${w.your} continuera sans interruption ; si nos dernières tentatives échouent aussi, il prendra fin.`] },
+        {
+          kind: 'paragraph',
+          text: [
+            'Nous réessaierons le ',
+            { strong: next },
+            `. Si le paiement aboutit, ${w.your} continuera sans interruption ; si nos dernières tentatives échouent aussi, il prendra fin.`,
+          ],
+        },
         // A SEPA debit presented again is a debit of its own: announced here, with its mandate (CGV art. 5).
         ...(sepa ? [{ kind: 'fields', rows: sepaDebitRows(sepa, amount, next) } satisfies Block, sepaPrenotice(amount, next)] : []),
       ],
@@ -392,12 +433,26 @@ export function donationStartedMail({
   amountCents: number;
   nextPaymentAt: Date;
   /** The first payment: its date, method, reference and receipt. */
-  payment?: { paidAt: Date; methodLabel: string; orderReference: string; document?: { id: string; label: string } | undefined; mandate?: SepaMandate | null | undefined } | undefined;
+  payment?:
+    | {
+        paidAt: Date;
+        methodLabel: string;
+        orderReference: string;
+        document?: { id: string; label: string } | undefined;
+        mandate?: SepaMandate | null | undefined;
+      }
+    | undefined;
 }): MailContent {
   const amount = formatEuros(amountCents);
   const next = formatDate(nextPaymentAt);
   const paidRows: [string, string][] = payment
-    ? [['Premier paiement', formatDate(payment.paidAt)], ['Moyen de paiement', payment.methodLabel], ['Référence', payment.orderReference], ...(payment.mandate ? mandateRows(payment.mandate) : []), ...(payment.document ? ([['Reçu', `n° ${payment.document.label}`]] as [string, string][]) : [])]
+    ? [
+        ['Premier paiement', formatDate(payment.paidAt)],
+        ['Moyen de paiement', payment.methodLabel],
+        ['Référence', payment.orderReference],
+        ...(payment.mandate ? mandateRows(payment.mandate) : []),
+        ...(payment.document ? ([['Reçu', `n° ${payment.document.label}`]] as [string, string][]) : []),
+      ]
     : [];
   return renderMail('donation-started', {
     siteUrl,
@@ -416,13 +471,13 @@ export function donationStartedMail({
       },
       {
         kind: 'fields',
-        rows: [
-          ['Montant', `${amount} ${intervalLabel('month')}`],
-          ...paidRows,
-          ['Prochain prélèvement', next],
-        ],
+        rows: [['Montant', `${amount} ${intervalLabel('month')}`], ...paidRows, ['Prochain prélèvement', next]],
       },
-      ...(payment?.document ? ([{ kind: 'link', label: `Télécharger mon reçu n° ${payment.document.label} (PDF)`, url: documentUrl(siteUrl, payment.document.id) }] satisfies Block[]) : []),
+      ...(payment?.document
+        ? ([
+            { kind: 'link', label: `Télécharger mon reçu n° ${payment.document.label} (PDF)`, url: documentUrl(siteUrl, payment.document.id) },
+          ] satisfies Block[])
+        : []),
       {
         kind: 'paragraph',
         text: 'Votre don est prélevé chaque mois jusqu’à ce que vous l’arrêtiez. Vous pouvez y mettre fin ou en changer le montant à tout moment, sans frais, depuis votre compte.',
@@ -468,7 +523,15 @@ export function renewalNoticeMail({
       { kind: 'paragraph', text: 'Bonjour,' },
       {
         kind: 'paragraph',
-        text: ['Votre abonnement « ', { strong: planLabel }, ' » sera reconduit tacitement pour un an le ', { strong: date }, ', au prix de ', { strong: amount }, ', sauf si vous le résiliez avant cette date.'],
+        text: [
+          'Votre abonnement « ',
+          { strong: planLabel },
+          ' » sera reconduit tacitement pour un an le ',
+          { strong: date },
+          ', au prix de ',
+          { strong: amount },
+          ', sauf si vous le résiliez avant cette date.',
+        ],
       },
       // L. 215-1 wants the deadline « dans un encadré apparent »: the quote block is the framed one.
       { kind: 'quote', text: frenchSpacing(`Date limite pour ne pas reconduire votre abonnement : résiliez-le avant le ${date}.`) },
@@ -481,7 +544,10 @@ export function renewalNoticeMail({
           ...(sepa ? sepaDebitRows(sepa, amount, date) : []),
         ],
       },
-      { kind: 'paragraph', text: 'Si vous souhaitez continuer, vous n’avez rien à faire : le montant sera réglé avec le moyen de paiement enregistré. Merci de votre fidélité !' },
+      {
+        kind: 'paragraph',
+        text: 'Si vous souhaitez continuer, vous n’avez rien à faire : le montant sera réglé avec le moyen de paiement enregistré. Merci de votre fidélité !',
+      },
       ...(sepa ? [sepaPrenotice(amount, date)] : []),
       {
         kind: 'paragraph',
@@ -528,7 +594,12 @@ function announcedDebitBlocks(debit: DebitToAnnounce | null | undefined, what: s
     { kind: 'fields', rows: sepaDebitRows(debit, amount, date) },
     sepaPrenotice(amount, date),
     ...(debit.late
-      ? [{ kind: 'note', text: `Cette annonce vous parvient moins de ${SEPA_PRENOTICE_DAYS} jours avant le prélèvement, parce que votre modification intervient peu avant l’échéance : comme le prévoient nos conditions générales de vente (article 5), le prélèvement garde sa date. Si vous le préférez, vous pouvez encore, avant cette date, revenir sur cette modification ou choisir un autre moyen de paiement depuis votre compte.` } satisfies Block]
+      ? [
+          {
+            kind: 'note',
+            text: `Cette annonce vous parvient moins de ${SEPA_PRENOTICE_DAYS} jours avant le prélèvement, parce que votre modification intervient peu avant l’échéance : comme le prévoient nos conditions générales de vente (article 5), le prélèvement garde sa date. Si vous le préférez, vous pouvez encore, avant cette date, revenir sur cette modification ou choisir un autre moyen de paiement depuis votre compte.`,
+          } satisfies Block,
+        ]
       : []),
   ];
 }
@@ -566,9 +637,15 @@ export function sepaDebitNoticeMail({
     preheader: `Prélèvement de ${amount} le ${date} pour ${w.your}.`,
     blocks: [
       { kind: 'paragraph', text: 'Bonjour,' },
-      { kind: 'paragraph', text: ['Pour ', w.your, ' « ', { strong: label }, ' », nous prélèverons ', { strong: amount }, ' sur votre compte bancaire le ', { strong: date }, '.'] },
+      {
+        kind: 'paragraph',
+        text: ['Pour ', w.your, ' « ', { strong: label }, ' », nous prélèverons ', { strong: amount }, ' sur votre compte bancaire le ', { strong: date }, '.'],
+      },
       { kind: 'fields', rows: [[w.row, label], ...sepaDebitRows({ mandate, methodLabel }, amount, date)] },
-      { kind: 'paragraph', text: `Vous n’avez rien à faire. Avant cette date, vous pouvez encore, depuis votre compte, changer de moyen de paiement, modifier ${w.your} ou y mettre fin. Pour toute question, écrivez-nous à ${SUBSCRIPTIONS_EMAIL}.` },
+      {
+        kind: 'paragraph',
+        text: `Vous n’avez rien à faire. Avant cette date, vous pouvez encore, depuis votre compte, changer de moyen de paiement, modifier ${w.your} ou y mettre fin. Pour toute question, écrivez-nous à ${SUBSCRIPTIONS_EMAIL}.`,
+      },
       { kind: 'action', label: w.manage, url: subscriptionUrl(siteUrl, subscriptionId) },
       sepaPrenotice(amount, date),
       cgvLink(siteUrl),
@@ -610,7 +687,20 @@ export function paymentMethodChangedMail({
     preheader: `Nouveau moyen de paiement pour ${w.your} : ${methodLabel}.`,
     blocks: [
       { kind: 'paragraph', text: 'Bonjour,' },
-      { kind: 'paragraph', text: ['Le moyen de paiement de ', w.your, ' « ', { strong: label }, ' » a été modifié le ', when, ' (heure de Paris). Vos prochains paiements se feront avec le moyen suivant : ', { strong: methodLabel }, '.'] },
+      {
+        kind: 'paragraph',
+        text: [
+          'Le moyen de paiement de ',
+          w.your,
+          ' « ',
+          { strong: label },
+          ' » a été modifié le ',
+          when,
+          ' (heure de Paris). Vos prochains paiements se feront avec le moyen suivant : ',
+          { strong: methodLabel },
+          '.',
+        ],
+      },
       {
         kind: 'fields',
         rows: [
@@ -663,7 +753,11 @@ export function cancellationMail({
       {
         kind: 'paragraph',
         text: plan
-          ? ['Nous confirmons la résiliation de votre abonnement. Elle prend effet le ', { strong: date }, ', à la fin de la période déjà payée : votre abonnement reste actif jusque-là.']
+          ? [
+              'Nous confirmons la résiliation de votre abonnement. Elle prend effet le ',
+              { strong: date },
+              ', à la fin de la période déjà payée : votre abonnement reste actif jusque-là.',
+            ]
           : ['Nous confirmons l’arrêt de votre don mensuel. Il prend effet le ', { strong: date }, '.'],
       },
       {
@@ -757,8 +851,8 @@ export function endedMail({
     canceled: gift
       ? 'Votre abonnement offert est arrivé à son terme.'
       : plan
-      ? 'Comme vous l’aviez demandé, votre abonnement a pris fin au terme de la période payée.'
-      : 'Comme vous l’aviez demandé, votre don mensuel a pris fin.',
+        ? 'Comme vous l’aviez demandé, votre abonnement a pris fin au terme de la période payée.'
+        : 'Comme vous l’aviez demandé, votre don mensuel a pris fin.',
     unpaid: `Malgré plusieurs tentatives, nous n’avons pas pu encaisser le dernier paiement : ${w.your} a donc pris fin.`,
     refunded: 'Comme vous nous l’aviez demandé, nous vous avons remboursé le paiement de la période en cours : votre abonnement a donc pris fin aujourd’hui.',
     admin: `Notre équipe a mis fin à ${w.your}. Si vous ne l’aviez pas demandé, ou si vous pensez qu’il s’agit d’une erreur, écrivez-nous à ${SUBSCRIPTIONS_EMAIL}.`,
@@ -783,8 +877,8 @@ export function endedMail({
         text: gift
           ? 'Si vous souhaitez continuer à nous lire et à nous soutenir, vous pouvez à tout moment vous abonner, faire un don ou devenir sociétaire.'
           : plan
-          ? 'Si vous souhaitez de nouveau nous soutenir, vous pouvez à tout moment vous réabonner, faire un don ou devenir sociétaire.'
-          : 'Si vous souhaitez de nouveau nous soutenir, vous pouvez à tout moment refaire un don, vous abonner ou devenir sociétaire.',
+            ? 'Si vous souhaitez de nouveau nous soutenir, vous pouvez à tout moment vous réabonner, faire un don ou devenir sociétaire.'
+            : 'Si vous souhaitez de nouveau nous soutenir, vous pouvez à tout moment refaire un don, vous abonner ou devenir sociétaire.',
       },
       { kind: 'action', label: 'Soutenir Contrechamp', url: siteLink(siteUrl, '/soutenir') },
     ],
@@ -832,8 +926,16 @@ export function planChangedMail({
       {
         kind: 'paragraph',
         text: plan
-          ? ['Nous avons bien enregistré votre changement de formule. Il prendra effet à votre prochain paiement, le ', { strong: date }, ' : d’ici là, votre formule actuelle reste en vigueur.']
-          : ['Nous avons bien enregistré le nouveau montant de votre don mensuel. Il s’appliquera à partir du prochain prélèvement, le ', { strong: date }, '.'],
+          ? [
+              'Nous avons bien enregistré votre changement de formule. Il prendra effet à votre prochain paiement, le ',
+              { strong: date },
+              ' : d’ici là, votre formule actuelle reste en vigueur.',
+            ]
+          : [
+              'Nous avons bien enregistré le nouveau montant de votre don mensuel. Il s’appliquera à partir du prochain prélèvement, le ',
+              { strong: date },
+              '.',
+            ],
       },
       {
         kind: 'fields',

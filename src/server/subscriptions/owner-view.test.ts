@@ -3,7 +3,18 @@ import { describe, expect, it } from 'vitest';
 import type { Order } from '../orders/repository';
 import { ownerActions } from './owner-forms';
 import {
-  amountChangedMessage, cancellationMessage, cancellationTerms, eventLines, liveFirst, orderLines, planChangedMessage, planChoices, priceLines, resumedMessage, startedAt, summarize,
+  amountChangedMessage,
+  cancellationMessage,
+  cancellationTerms,
+  eventLines,
+  liveFirst,
+  orderLines,
+  planChangedMessage,
+  planChoices,
+  priceLines,
+  resumedMessage,
+  startedAt,
+  summarize,
 } from './owner-view';
 import type { Subscription } from './repository';
 
@@ -12,34 +23,81 @@ const nb = (text: string) => text.replace(/[\u00a0\u202f]/g, ' ');
 
 function sub(over: Partial<Subscription> = {}): Subscription {
   return {
-    id: 'b3c1f6a4-0000-4000-8000-000000000001', userId: 'u1', kind: 'plan', planId: 'mensuel', amountCents: 700, interval: 'month', vatRateBp: 210,
-    status: 'active', cancelAtPeriodEnd: false, currentPeriodStart: new Date('2026-11-10T10:00:00Z'), currentPeriodEnd: new Date('2026-12-10T10:00:00Z'),
-    nextPlanId: null, nextAmountCents: null, paymentMethod: 'Carte •••• 4242', paymentMethodRef: null, mandateRef: null, provider: 'simulated', providerRef: null, source: null, failedAttempts: 0,
-    createdAt: new Date('2026-11-10T09:59:00Z'), endedAt: null, ...over,
+    id: 'b3c1f6a4-0000-4000-8000-000000000001',
+    userId: 'u1',
+    kind: 'plan',
+    planId: 'mensuel',
+    amountCents: 700,
+    interval: 'month',
+    vatRateBp: 210,
+    status: 'active',
+    cancelAtPeriodEnd: false,
+    currentPeriodStart: new Date('2026-11-10T10:00:00Z'),
+    currentPeriodEnd: new Date('2026-12-10T10:00:00Z'),
+    nextPlanId: null,
+    nextAmountCents: null,
+    paymentMethod: 'Carte •••• 4242',
+    paymentMethodRef: null,
+    mandateRef: null,
+    provider: 'simulated',
+    providerRef: null,
+    source: null,
+    failedAttempts: 0,
+    createdAt: new Date('2026-11-10T09:59:00Z'),
+    endedAt: null,
+    ...over,
   };
 }
 
 describe('summary of a subscription', () => {
   it('a gift: offered, ending on its date without renewal, with no action and no price lines of a plan', () => {
     const gift = sub({ kind: 'gift', planId: null, amountCents: 0, vatRateBp: 0, paymentMethod: 'Abonnement offert' });
-    expect(summarize(gift, NOW)).toMatchObject({ label: 'Abonnement offert', price: 'Offert', when: 'Se termine le 10 décembre 2026, sans renouvellement', nextPaymentCents: null, can: { cancel: false, resume: false, change: false, updateMethod: false } });
-    expect(summarize({ ...gift, status: 'expired', endedAt: new Date('2026-12-10T10:00:00Z') }, NOW)).toMatchObject({ live: false, statusLabel: 'Terminé', when: 'Terminé le 10 décembre 2026' });
-    expect(priceLines(gift)).toEqual({ price: 'Offert', detail: 'Cet abonnement vous a été offert\u00a0: rien ne vous est prélevé, et il ne se renouvelle pas.' });
+    expect(summarize(gift, NOW)).toMatchObject({
+      label: 'Abonnement offert',
+      price: 'Offert',
+      when: 'Se termine le 10 décembre 2026, sans renouvellement',
+      nextPaymentCents: null,
+      can: { cancel: false, resume: false, change: false, updateMethod: false },
+    });
+    expect(summarize({ ...gift, status: 'expired', endedAt: new Date('2026-12-10T10:00:00Z') }, NOW)).toMatchObject({
+      live: false,
+      statusLabel: 'Terminé',
+      when: 'Terminé le 10 décembre 2026',
+    });
+    expect(priceLines(gift)).toEqual({
+      price: 'Offert',
+      detail: 'Cet abonnement vous a été offert\u00a0: rien ne vous est prélevé, et il ne se renouvelle pas.',
+    });
     expect(eventLines([{ type: 'gift-added', from: 'active', to: 'active', detail: 'x', at: NOW }], 'plan')[0]!.title).toBe('Abonnement offert ajouté');
     expect(eventLines([{ type: 'created', from: null, to: 'active', detail: '', at: NOW }], 'gift')[0]!.title).toBe('Code cadeau activé');
   });
 
-
   it('a running plan: its price, next payment, method, and every action but resuming', () => {
     const s = summarize(sub(), NOW);
-    expect(s).toMatchObject({ label: 'Abonnement Mensuel', live: true, tone: 'live', statusLabel: 'Actif', when: 'Prochain paiement le 10 décembre 2026', paymentMethod: 'Carte •••• 4242', pendingChange: null, nextPaymentCents: 700 });
+    expect(s).toMatchObject({
+      label: 'Abonnement Mensuel',
+      live: true,
+      tone: 'live',
+      statusLabel: 'Actif',
+      when: 'Prochain paiement le 10 décembre 2026',
+      paymentMethod: 'Carte •••• 4242',
+      pendingChange: null,
+      nextPaymentCents: 700,
+    });
     expect(nb(s.price)).toBe('7 € par mois');
     expect(s.can).toEqual({ cancel: true, resume: false, change: true, updateMethod: true });
   });
 
   it('a cancellation asked: running until its date, which it says; it can be resumed, nothing else', () => {
     const s = summarize(sub({ cancelAtPeriodEnd: true, nextPlanId: 'annuel' }), NOW);
-    expect(s).toMatchObject({ live: true, tone: 'ending', statusLabel: 'Résiliation demandée', when: 'Prend fin le 10 décembre 2026', pendingChange: null, nextPaymentCents: null });
+    expect(s).toMatchObject({
+      live: true,
+      tone: 'ending',
+      statusLabel: 'Résiliation demandée',
+      when: 'Prend fin le 10 décembre 2026',
+      pendingChange: null,
+      nextPaymentCents: null,
+    });
     expect(s.can).toEqual({ cancel: false, resume: true, change: false, updateMethod: false });
     expect(summarize(sub({ kind: 'donation', planId: null, amountCents: 1000, cancelAtPeriodEnd: true }), NOW).statusLabel).toBe('Arrêt demandé');
     // Past its date (the renewal job not run yet): no more resuming.
@@ -70,7 +128,9 @@ describe('summary of a subscription', () => {
     expect(s.can).toEqual({ cancel: false, resume: false, change: false, updateMethod: false });
     expect(summarize(sub({ status: 'expired', endedAt: NOW }), NOW).statusLabel).toBe('Terminé');
     // A first payment refused: it never started, and is not said to have ended.
-    expect(summarize(sub({ status: 'expired', currentPeriodStart: null, currentPeriodEnd: null, endedAt: new Date('2026-11-12T10:00:00Z') }), NOW)).toMatchObject({ live: false, statusLabel: 'Jamais commencé', when: 'Le premier paiement n’a pas abouti, le 12 novembre 2026' });
+    expect(
+      summarize(sub({ status: 'expired', currentPeriodStart: null, currentPeriodEnd: null, endedAt: new Date('2026-11-12T10:00:00Z') }), NOW),
+    ).toMatchObject({ live: false, statusLabel: 'Jamais commencé', when: 'Le premier paiement n’a pas abouti, le 12 novembre 2026' });
   });
 
   it('lists running ones first, then the newest', () => {
@@ -96,12 +156,37 @@ describe('details of a subscription', () => {
     expect(choices.map((c) => c.id)).toEqual(['annuel', 'solidaire-mensuel', 'solidaire-annuel']);
     expect(nb(choices[0]!.price)).toBe('70 € par an (soit 5,83 € par mois)');
     const pending = planChoices(sub({ nextPlanId: 'annuel' }));
-    expect(pending.map((c) => [c.id, c.current, c.chosen])).toEqual([['mensuel', true, false], ['annuel', false, true], ['solidaire-mensuel', false, false], ['solidaire-annuel', false, false]]);
+    expect(pending.map((c) => [c.id, c.current, c.chosen])).toEqual([
+      ['mensuel', true, false],
+      ['annuel', false, true],
+      ['solidaire-mensuel', false, false],
+      ['solidaire-annuel', false, false],
+    ]);
   });
 
   it('the history: payments with their period and status, events newest first in the reader’s words', () => {
-    const order = { id: 'o1', description: 'Abonnement Mensuel', amountCents: 700, status: 'failed', failureReason: 'Votre banque a refusé le paiement.', paidAt: null, createdAt: new Date('2026-12-10T10:00:00Z'), periodStart: new Date('2026-12-10T10:00:00Z'), periodEnd: new Date('2027-01-10T10:00:00Z') } as Order;
-    expect(orderLines([order])).toEqual([{ id: 'o1', date: '10 décembre 2026', description: 'Abonnement Mensuel', period: 'du 10 décembre 2026 au 9 janvier 2027', amount: '7\u00a0€', status: 'Échouée : Votre banque a refusé le paiement.', failed: true }]);
+    const order = {
+      id: 'o1',
+      description: 'Abonnement Mensuel',
+      amountCents: 700,
+      status: 'failed',
+      failureReason: 'Votre banque a refusé le paiement.',
+      paidAt: null,
+      createdAt: new Date('2026-12-10T10:00:00Z'),
+      periodStart: new Date('2026-12-10T10:00:00Z'),
+      periodEnd: new Date('2027-01-10T10:00:00Z'),
+    } as Order;
+    expect(orderLines([order])).toEqual([
+      {
+        id: 'o1',
+        date: '10 décembre 2026',
+        description: 'Abonnement Mensuel',
+        period: 'du 10 décembre 2026 au 9 janvier 2027',
+        amount: '7\u00a0€',
+        status: 'Échouée : Votre banque a refusé le paiement.',
+        failed: true,
+      },
+    ]);
     const events = [
       { type: 'created', from: null, to: 'incomplete' as const, detail: '', at: new Date('2026-11-10T09:59:00Z') },
       { type: 'started', from: 'incomplete' as const, to: 'active' as const, detail: 'Premier paiement reçu', at: new Date('2026-11-10T10:00:00Z') },
@@ -117,20 +202,32 @@ describe('details of a subscription', () => {
 describe('messages after an action', () => {
   it('a cancellation says when it takes effect and that a mail confirms it (CGV art. 6.2)', () => {
     const end = new Date('2026-12-10T10:00:00Z');
-    expect(cancellationMessage(sub(), end, NOW, false)).toBe('Résiliation confirmée : votre abonnement prend fin le 10 décembre 2026. Un e-mail de confirmation vous a été envoyé.');
-    expect(cancellationMessage(sub({ kind: 'donation' }), end, NOW, false)).toBe('Arrêt confirmé : votre don mensuel prend fin le 10 décembre 2026. Un e-mail de confirmation vous a été envoyé.');
-    expect(cancellationMessage(sub({ status: 'past_due' }), NOW, NOW, false)).toBe('Résiliation confirmée : votre abonnement a pris fin aujourd’hui, 23 novembre 2026, et plus rien ne vous sera prélevé. Un e-mail de confirmation vous a été envoyé.');
+    expect(cancellationMessage(sub(), end, NOW, false)).toBe(
+      'Résiliation confirmée : votre abonnement prend fin le 10 décembre 2026. Un e-mail de confirmation vous a été envoyé.',
+    );
+    expect(cancellationMessage(sub({ kind: 'donation' }), end, NOW, false)).toBe(
+      'Arrêt confirmé : votre don mensuel prend fin le 10 décembre 2026. Un e-mail de confirmation vous a été envoyé.',
+    );
+    expect(cancellationMessage(sub({ status: 'past_due' }), NOW, NOW, false)).toBe(
+      'Résiliation confirmée : votre abonnement a pris fin aujourd’hui, 23 novembre 2026, et plus rien ne vous sera prélevé. Un e-mail de confirmation vous a été envoyé.',
+    );
     // Asked twice (a second tab): no new mail was sent, and the message does not claim one.
-    expect(cancellationMessage(sub({ cancelAtPeriodEnd: true }), end, NOW, true)).toBe('Votre abonnement était déjà résilié : il prend fin le 10 décembre 2026.');
+    expect(cancellationMessage(sub({ cancelAtPeriodEnd: true }), end, NOW, true)).toBe(
+      'Votre abonnement était déjà résilié : il prend fin le 10 décembre 2026.',
+    );
   });
 
   it('resuming, changing plan or amount, and taking a change back', () => {
     const at = new Date('2026-12-10T10:00:00Z');
     expect(resumedMessage(sub())).toBe('Votre abonnement continue : prochain paiement le 10 décembre 2026. Un e-mail de confirmation vous a été envoyé.');
-    expect(nb(planChangedMessage(sub(), 'annuel', at))).toBe('C’est noté : à partir du 10 décembre 2026, votre formule sera « Annuel » (70 € par an). Un e-mail de confirmation vous a été envoyé.');
+    expect(nb(planChangedMessage(sub(), 'annuel', at))).toBe(
+      'C’est noté : à partir du 10 décembre 2026, votre formule sera « Annuel » (70 € par an). Un e-mail de confirmation vous a été envoyé.',
+    );
     expect(planChangedMessage(sub({ nextPlanId: 'annuel' }), 'mensuel', at)).toBe('Changement de formule annulé : vous gardez la formule Mensuel.');
     const gift = sub({ kind: 'donation', planId: null, amountCents: 1000 });
-    expect(nb(amountChangedMessage(gift, 2500, at))).toBe('C’est noté : à partir du 10 décembre 2026, votre don mensuel sera de 25 €. Un e-mail de confirmation vous a été envoyé.');
+    expect(nb(amountChangedMessage(gift, 2500, at))).toBe(
+      'C’est noté : à partir du 10 décembre 2026, votre don mensuel sera de 25 €. Un e-mail de confirmation vous a été envoyé.',
+    );
     expect(nb(amountChangedMessage({ ...gift, nextAmountCents: 2500 }, 1000, at))).toBe('Changement de montant annulé : votre don mensuel reste de 10 €.');
   });
 });

@@ -73,9 +73,23 @@ export function summarize(sub: Subscription, now: Date): SubscriptionSummary {
     // Offered: nothing is ever charged, nothing to cancel or change; it simply ends.
     const live = sub.status === 'active';
     return {
-      id: sub.id, kind: sub.kind, label: subscriptionLabel(sub), live, tone: live ? 'live' : 'ended', statusLabel: live ? 'Actif' : w.ended, price: 'Offert',
-      when: live && sub.currentPeriodEnd ? `Se termine le ${formatDate(sub.currentPeriodEnd)}, sans renouvellement` : sub.endedAt ? `Terminé le ${formatDate(sub.endedAt)}` : null,
-      nextPaymentCents: null, paymentMethod: 'aucun, c’est un cadeau', pendingChange: null, can: { cancel: false, resume: false, change: false, updateMethod: false },
+      id: sub.id,
+      kind: sub.kind,
+      label: subscriptionLabel(sub),
+      live,
+      tone: live ? 'live' : 'ended',
+      statusLabel: live ? 'Actif' : w.ended,
+      price: 'Offert',
+      when:
+        live && sub.currentPeriodEnd
+          ? `Se termine le ${formatDate(sub.currentPeriodEnd)}, sans renouvellement`
+          : sub.endedAt
+            ? `Terminé le ${formatDate(sub.endedAt)}`
+            : null,
+      nextPaymentCents: null,
+      paymentMethod: 'aucun, c’est un cadeau',
+      pendingChange: null,
+      can: { cancel: false, resume: false, change: false, updateMethod: false },
     };
   }
   const live = isLive(sub.status);
@@ -219,9 +233,11 @@ export interface EventLine {
 /** The subscription's history, newest first, in the reader's words. */
 export function eventLines(events: readonly SubscriptionEvent[], kind: Subscription['kind']): EventLine[] {
   const titles =
-    kind === 'donation' ? { ...EVENT_TITLES, 'cancel-requested': 'Arrêt demandé', canceled: 'Arrêt' }
-    : kind === 'gift' ? { ...EVENT_TITLES, created: 'Code cadeau activé' }
-    : EVENT_TITLES;
+    kind === 'donation'
+      ? { ...EVENT_TITLES, 'cancel-requested': 'Arrêt demandé', canceled: 'Arrêt' }
+      : kind === 'gift'
+        ? { ...EVENT_TITLES, created: 'Code cadeau activé' }
+        : EVENT_TITLES;
   return [...events].reverse().map((e) => ({ date: formatDate(e.at), title: titles[e.type] ?? e.type, detail: e.detail }));
 }
 
@@ -262,8 +278,14 @@ export function amountChangedMessage(sub: Subscription, amountCents: number, eff
  * The flash after the return from the provider's method page: the method now saved, or why
  * nothing changed (the reader gave up there, or the provider did not answer).
  */
-export function methodChangedMessage(back: { ok: true; methodLabel: string | null } | { ok: false; message: string }): { kind: 'success' | 'info'; message: string } {
+export function methodChangedMessage(back: { ok: true; methodLabel: string | null } | { ok: false; message: string }): {
+  kind: 'success' | 'info';
+  message: string;
+} {
   if (!back.ok) return { kind: 'info', message: back.message };
   if (!back.methodLabel) return { kind: 'info', message: 'Votre moyen de paiement n’a pas été modifié.' };
-  return { kind: 'success', message: `Votre nouveau moyen de paiement est enregistré : ${back.methodLabel}. Il servira dès le prochain paiement ; nous vous l’avons confirmé par e-mail.` };
+  return {
+    kind: 'success',
+    message: `Votre nouveau moyen de paiement est enregistré : ${back.methodLabel}. Il servira dès le prochain paiement ; nous vous l’avons confirmé par e-mail.`,
+  };
 }

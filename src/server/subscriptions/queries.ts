@@ -16,5 +16,10 @@ export function supportingUserIds(db: Kysely<Database>) {
     .select('subscriptions.user_id')
     .where('subscriptions.user_id', 'is not', null)
     .where('subscriptions.status', 'in', ['active', 'past_due'])
-    .where((eb) => eb.or([eb('subscriptions.kind', 'in', ['plan', 'gift']), eb.and([eb('subscriptions.kind', '=', 'donation'), eb('subscriptions.interval', '=', 'month')])]));
+    .where((eb) =>
+      eb.or([
+        eb('subscriptions.kind', 'in', ['plan', 'gift']),
+        eb.and([eb('subscriptions.kind', '=', 'donation'), eb('subscriptions.interval', '=', 'month')]),
+      ]),
+    );
 }

@@ -1,6 +1,18 @@
 /** Queries of the subscriptions domain; each takes the database (or a transaction) first. */
 import type { Kysely, Updateable } from 'kysely';
-import { type BillingInterval, type Database, newId, type ProviderName, type SubscriptionKind, type SubscriptionRow, type SubscriptionStatus, type SubscriptionsTable, fromFlag, toFlag, toTimestamp } from '../db/database';
+import {
+  type BillingInterval,
+  type Database,
+  newId,
+  type ProviderName,
+  type SubscriptionKind,
+  type SubscriptionRow,
+  type SubscriptionStatus,
+  type SubscriptionsTable,
+  fromFlag,
+  toFlag,
+  toTimestamp,
+} from '../db/database';
 import { compiledQuery } from '../db/compiled';
 
 export interface Subscription {
@@ -69,7 +81,17 @@ export function toSubscription(row: SubscriptionRow): Subscription {
 
 export async function insertSubscription(
   db: Kysely<Database>,
-  input: { userId: string; kind: SubscriptionKind; planId: string | null; amountCents: number; interval: BillingInterval; vatRateBp: number; provider: ProviderName; source: string | null; status?: SubscriptionStatus },
+  input: {
+    userId: string;
+    kind: SubscriptionKind;
+    planId: string | null;
+    amountCents: number;
+    interval: BillingInterval;
+    vatRateBp: number;
+    provider: ProviderName;
+    source: string | null;
+    status?: SubscriptionStatus;
+  },
   now: Date,
 ): Promise<string> {
   const id = newId();
@@ -102,7 +124,11 @@ export async function insertSubscription(
   return id;
 }
 
-export async function insertSubscriptionEvent(db: Kysely<Database>, e: { subscriptionId: string; type: string; from: SubscriptionStatus | null; to: SubscriptionStatus; detail: string }, now: Date): Promise<void> {
+export async function insertSubscriptionEvent(
+  db: Kysely<Database>,
+  e: { subscriptionId: string; type: string; from: SubscriptionStatus | null; to: SubscriptionStatus; detail: string },
+  now: Date,
+): Promise<void> {
   await db
     .insertInto('subscription_events')
     .values({ id: newId(), subscription_id: e.subscriptionId, type: e.type, from_status: e.from, to_status: e.to, detail: e.detail, at: toTimestamp(now) })
@@ -137,7 +163,11 @@ export async function listUserSubscriptions(db: Kysely<Database>, userId: string
 
 /** How many events a subscription has had: its version, for the provider's idempotency keys. */
 export async function countSubscriptionEvents(db: Kysely<Database>, id: string): Promise<number> {
-  const row = await db.selectFrom('subscription_events').select((eb) => eb.fn.countAll<number>().as('n')).where('subscription_id', '=', id).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom('subscription_events')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('subscription_id', '=', id)
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
@@ -196,11 +226,21 @@ export async function livePaidPlan(db: Kysely<Database>, userId: string, now: Da
 
 /** The account's running gift subscription (`kind` gift), which a new gift extends. */
 export async function liveGiftSubscription(db: Kysely<Database>, userId: string): Promise<Subscription | undefined> {
-  const row = await db.selectFrom('subscriptions').select('id').where('user_id', '=', userId).where('kind', '=', 'gift').where('status', '=', 'active').executeTakeFirst();
+  const row = await db
+    .selectFrom('subscriptions')
+    .select('id')
+    .where('user_id', '=', userId)
+    .where('kind', '=', 'gift')
+    .where('status', '=', 'active')
+    .executeTakeFirst();
   return row ? findSubscription(db, row.id) : undefined;
 }
 
 /** A gift subscription just inserted gets its one period and its label (« Abonnement offert »). */
 export async function setGiftPeriod(db: Kysely<Database>, id: string, start: Date, end: Date): Promise<void> {
-  await db.updateTable('subscriptions').set({ current_period_start: toTimestamp(start), current_period_end: toTimestamp(end), payment_method: 'Abonnement offert' }).where('id', '=', id).execute();
+  await db
+    .updateTable('subscriptions')
+    .set({ current_period_start: toTimestamp(start), current_period_end: toTimestamp(end), payment_method: 'Abonnement offert' })
+    .where('id', '=', id)
+    .execute();
 }

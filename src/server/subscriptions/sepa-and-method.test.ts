@@ -25,7 +25,16 @@ import type { OutgoingMail } from '../mail/transport';
 import { PROMPT_DELIVERY, SIMULATED_SIGNATURE_HEADER, signSimulated, submitSimulatedSession, type SimulatedProvider } from '../payments/simulated';
 import { methodChangedMessage } from './owner-view';
 import { findSubscription } from './repository';
-import { cancelSubscription, changeDonationAmount, changePlan, confirmPaymentMethodChange, paymentMethodPage, RENEWAL_NOTICE, resumeSubscription, subscriptionDetail } from './service';
+import {
+  cancelSubscription,
+  changeDonationAmount,
+  changePlan,
+  confirmPaymentMethodChange,
+  paymentMethodPage,
+  RENEWAL_NOTICE,
+  resumeSubscription,
+  subscriptionDetail,
+} from './service';
 import { orderMandate, subscriptionMandate } from './sepa';
 import { SEPA_PRENOTICE_DAYS } from './state';
 
@@ -33,8 +42,23 @@ vi.setConfig({ testTimeout: 30_000 });
 const DAY = 24 * 3600_000;
 const IBAN_OK = 'FR1420041010050500013M02606';
 
-const billing = { given_name: 'Inès', family_name: 'Durand', address_line1: '3 rue du Port', address_line2: '', postal_code: '44000', city: 'Nantes', country: 'FR' };
-const form = (over: Partial<CheckoutInput> = {}): CheckoutInput => ({ ...billing, methode: 'card', cgv: true, demarrage_immediat: true, tentative: randomUUID(), ...over });
+const billing = {
+  given_name: 'Inès',
+  family_name: 'Durand',
+  address_line1: '3 rue du Port',
+  address_line2: '',
+  postal_code: '44000',
+  city: 'Nantes',
+  country: 'FR',
+};
+const form = (over: Partial<CheckoutInput> = {}): CheckoutInput => ({
+  ...billing,
+  methode: 'card',
+  cgv: true,
+  demarrage_immediat: true,
+  tentative: randomUUID(),
+  ...over,
+});
 const basketOf = (values: Record<string, string>): Basket => {
   const parsed = parseBasket(values);
   if (!parsed.ok) throw new Error(parsed.message);
@@ -53,8 +77,12 @@ describeEachDialect('payment method and SEPA', (kind) => {
   let otherId: string;
   let n = 0;
 
-  beforeAll(async () => { test = await createTestDatabase(kind); });
-  afterAll(async () => { await test.close(); });
+  beforeAll(async () => {
+    test = await createTestDatabase(kind);
+  });
+  afterAll(async () => {
+    await test.close();
+  });
   beforeEach(async () => {
     await test.db.deleteFrom('jobs').execute();
     sent = [];
@@ -109,7 +137,17 @@ describeEachDialect('payment method and SEPA', (kind) => {
       await confirmPaymentMethodChange(deps, userId, subscriptionId, changeRef); // a reload of the return
       await deps.flush(); // the notification arrives after the reader
       // The provider sends the same change again, under another event id.
-      const again = JSON.stringify({ id: `evt_sim_${randomUUID()}`, created: clock.now().toISOString(), data: { type: 'payment_method.updated', customerRef: (await test.db.selectFrom('payment_customers').select('customer_ref').where('user_id', '=', userId).executeTakeFirstOrThrow()).customer_ref, methodLabel: 'Carte •••• 0341', changeRef } });
+      const again = JSON.stringify({
+        id: `evt_sim_${randomUUID()}`,
+        created: clock.now().toISOString(),
+        data: {
+          type: 'payment_method.updated',
+          customerRef: (await test.db.selectFrom('payment_customers').select('customer_ref').where('user_id', '=', userId).executeTakeFirstOrThrow())
+            .customer_ref,
+          methodLabel: 'Carte •••• 0341',
+          changeRef,
+        },
+      });
       const headers = () => new Headers({ [SIMULATED_SIGNATURE_HEADER]: signSimulated(TEST_WEBHOOK_KEY, again, clock.now()) });
       expect(await handlePaymentWebhook(deps, 'simulated', new TextEncoder().encode(again), headers())).toMatchObject({ ok: true, applied: 1 });
       expect(await handlePaymentWebhook(deps, 'simulated', new TextEncoder().encode(again), headers())).toMatchObject({ ok: true, replayed: 1 });
@@ -125,7 +163,12 @@ describeEachDialect('payment method and SEPA', (kind) => {
       expect(text).toMatch(/Ce n’est pas vous/);
       expect(text).toContain('https://contrechamp.example/modifier-mon-mot-de-passe');
       expect(text).toContain('https://contrechamp.example/contact');
-      const history = await test.db.selectFrom('subscription_events').select('type').where('subscription_id', '=', subscriptionId).where('type', '=', 'payment-method').execute();
+      const history = await test.db
+        .selectFrom('subscription_events')
+        .select('type')
+        .where('subscription_id', '=', subscriptionId)
+        .where('type', '=', 'payment-method')
+        .execute();
       expect(history).toHaveLength(1);
     });
 
@@ -182,7 +225,12 @@ describeEachDialect('payment method and SEPA', (kind) => {
       const card = await pay({ formule: 'mensuel' }, '4242424242424242');
       const sub = (await findSubscription(test.db, subscriptionId))!;
       const debitAt = sub.currentPeriodEnd!;
-      const notice = await test.db.selectFrom('jobs').selectAll().where('kind', '=', RENEWAL_NOTICE.kind).where('unique_key', 'like', `%${subscriptionId}%`).executeTakeFirstOrThrow();
+      const notice = await test.db
+        .selectFrom('jobs')
+        .selectAll()
+        .where('kind', '=', RENEWAL_NOTICE.kind)
+        .where('unique_key', 'like', `%${subscriptionId}%`)
+        .executeTakeFirstOrThrow();
       expect(debitAt.getTime() - new Date(notice.run_at).getTime()).toBeGreaterThanOrEqual(SEPA_PRENOTICE_DAYS * DAY);
 
       sent = [];
@@ -202,14 +250,24 @@ describeEachDialect('payment method and SEPA', (kind) => {
       await deps.flush();
       const next = (await findSubscription(test.db, subscriptionId))!.currentPeriodEnd!;
       expect(next > debitAt).toBe(true);
-      const nextNotice = await test.db.selectFrom('jobs').select('run_at').where('kind', '=', RENEWAL_NOTICE.kind).where('unique_key', '=', `subscriptions.notice:${subscriptionId}:${next.toISOString()}`).executeTakeFirstOrThrow();
+      const nextNotice = await test.db
+        .selectFrom('jobs')
+        .select('run_at')
+        .where('kind', '=', RENEWAL_NOTICE.kind)
+        .where('unique_key', '=', `subscriptions.notice:${subscriptionId}:${next.toISOString()}`)
+        .executeTakeFirstOrThrow();
       expect(next.getTime() - new Date(nextNotice.run_at).getTime()).toBeGreaterThanOrEqual(SEPA_PRENOTICE_DAYS * DAY);
     });
 
     /** The period's regular announcement, once its time has come (the job runs). */
     async function pastTheNotice(subscriptionId: string) {
       const sub = (await findSubscription(test.db, subscriptionId))!;
-      const notice = await test.db.selectFrom('jobs').select('run_at').where('kind', '=', RENEWAL_NOTICE.kind).where('unique_key', '=', `subscriptions.notice:${subscriptionId}:${sub.currentPeriodEnd!.toISOString()}`).executeTakeFirstOrThrow();
+      const notice = await test.db
+        .selectFrom('jobs')
+        .select('run_at')
+        .where('kind', '=', RENEWAL_NOTICE.kind)
+        .where('unique_key', '=', `subscriptions.notice:${subscriptionId}:${sub.currentPeriodEnd!.toISOString()}`)
+        .executeTakeFirstOrThrow();
       clock.set(new Date(new Date(notice.run_at).getTime() + 3 * DAY));
       await deps.flush();
       return sub.currentPeriodEnd!;
@@ -242,7 +300,12 @@ describeEachDialect('payment method and SEPA', (kind) => {
       await changePlan(deps, userId, subscriptionId, 'mensuel');
       clock.set(new Date(debitAt.getTime() + 1000));
       await deps.flush();
-      const renewal = await test.db.selectFrom('orders').select(['amount_cents', 'status']).where('subscription_id', '=', subscriptionId).where('reason', '=', 'renewal').executeTakeFirstOrThrow();
+      const renewal = await test.db
+        .selectFrom('orders')
+        .select(['amount_cents', 'status'])
+        .where('subscription_id', '=', subscriptionId)
+        .where('reason', '=', 'renewal')
+        .executeTakeFirstOrThrow();
       expect(renewal).toEqual({ amount_cents: 700, status: 'paid' });
     });
 
@@ -300,8 +363,19 @@ describeEachDialect('payment method and SEPA', (kind) => {
 
     /** The provider tells of a new SEPA mandate signed on its own page (Stripe's customer portal). */
     async function newMandateFromProvider(who = userId) {
-      const customerRef = (await test.db.selectFrom('payment_customers').select('customer_ref').where('user_id', '=', who).executeTakeFirstOrThrow()).customer_ref;
-      const body = JSON.stringify({ id: `evt_sim_${randomUUID()}`, created: clock.now().toISOString(), data: { type: 'payment_method.updated', customerRef, methodLabel: 'Prélèvement SEPA •••• 2606', changeRef: `seti_${randomUUID()}`, method: 'sepa_debit' } });
+      const customerRef = (await test.db.selectFrom('payment_customers').select('customer_ref').where('user_id', '=', who).executeTakeFirstOrThrow())
+        .customer_ref;
+      const body = JSON.stringify({
+        id: `evt_sim_${randomUUID()}`,
+        created: clock.now().toISOString(),
+        data: {
+          type: 'payment_method.updated',
+          customerRef,
+          methodLabel: 'Prélèvement SEPA •••• 2606',
+          changeRef: `seti_${randomUUID()}`,
+          method: 'sepa_debit',
+        },
+      });
       const headers = new Headers({ [SIMULATED_SIGNATURE_HEADER]: signSimulated(TEST_WEBHOOK_KEY, body, clock.now()) });
       expect(await handlePaymentWebhook(deps, 'simulated', new TextEncoder().encode(body), headers)).toMatchObject({ ok: true, applied: 1 });
       await deps.flush();
@@ -390,7 +464,11 @@ describe('the CGV (art. 5) say what the code does', () => {
     expect(cgv).toMatch(/référence unique de mandat \(RUM\)/);
   });
   it('says that a change made after the announcement is announced by its confirmation, and a rejected debit by the mail that says so', () => {
-    expect(cgv).toContain('l’e-mail qui confirme votre changement, envoyé aussitôt, vous l’annonce de nouveau avec son montant, sa date, la RUM et l’ICS, et vaut pré-notification');
-    expect(cgv).toContain('Un prélèvement rejeté par votre banque et présenté de nouveau vous est annoncé de la même façon, dans l’e-mail qui vous informe du rejet.');
+    expect(cgv).toContain(
+      'l’e-mail qui confirme votre changement, envoyé aussitôt, vous l’annonce de nouveau avec son montant, sa date, la RUM et l’ICS, et vaut pré-notification',
+    );
+    expect(cgv).toContain(
+      'Un prélèvement rejeté par votre banque et présenté de nouveau vous est annoncé de la même façon, dans l’e-mail qui vous informe du rejet.',
+    );
   });
 });

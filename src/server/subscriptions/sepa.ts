@@ -93,7 +93,19 @@ export interface DebitToAnnounce {
  * still to come, which will read the change when it goes.
  */
 export function debitToAnnounce(
-  sub: { kind: SubscriptionKind; status: SubscriptionStatus; cancelAtPeriodEnd: boolean; interval: BillingInterval; currentPeriodEnd: Date | null; mandateRef: string | null; paymentMethod: string | null; planId: string | null; amountCents: number; nextPlanId: string | null; nextAmountCents: number | null },
+  sub: {
+    kind: SubscriptionKind;
+    status: SubscriptionStatus;
+    cancelAtPeriodEnd: boolean;
+    interval: BillingInterval;
+    currentPeriodEnd: Date | null;
+    mandateRef: string | null;
+    paymentMethod: string | null;
+    planId: string | null;
+    amountCents: number;
+    nextPlanId: string | null;
+    nextAmountCents: number | null;
+  },
   now: Date,
 ): DebitToAnnounce | null {
   const mandate = subscriptionMandate(sub);
@@ -117,7 +129,12 @@ export function debitToAnnounce(
  * mandate announces. Null for a card, or when the provider runs its own retries (their days are
  * its own; its notification of each attempt tells them).
  */
-export function retryToAnnounce(failed: { amountCents: number } | undefined, mandate: SepaMandate | null, methodLabel: string, now: Date): DebitToAnnounce | null {
+export function retryToAnnounce(
+  failed: { amountCents: number } | undefined,
+  mandate: SepaMandate | null,
+  methodLabel: string,
+  now: Date,
+): DebitToAnnounce | null {
   if (!failed || !mandate) return null;
   return { amountCents: failed.amountCents, debitAt: now, methodLabel, mandate, late: true };
 }

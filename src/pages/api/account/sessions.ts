@@ -12,5 +12,9 @@ export const POST: APIRoute = async (context) => {
   const req = await userRequest(context, z.object({}));
   if (!req.ok) return req.response;
   const ended = await logoutOtherSessions(req.deps, { userId: req.user.id, sessionHash: req.sessionHash });
-  return json({ ok: true, ended, message: ended ? `${countOf(ended, 'autre session fermée', 'autres sessions fermées')}.` : 'Aucune autre session n’était ouverte.' });
+  return json({
+    ok: true,
+    ended,
+    message: ended ? `${countOf(ended, 'autre session fermée', 'autres sessions fermées')}.` : 'Aucune autre session n’était ouverte.',
+  });
 };

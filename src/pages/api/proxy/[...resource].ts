@@ -24,7 +24,10 @@ const RESOURCES: Record<string, Partial<Record<string, Handler>>> = {
       if (!input.success) return apiError(400, input.error.issues[0]?.message ?? 'Adresse e-mail invalide.');
       const result = await requestPasswordReset(deps, { email: input.data.email, client });
       if (!result.ok) return apiError(result.status, result.message, result.retryAfterSeconds);
-      return json({ ok: true, message: 'Si un compte existe à cette adresse, un lien pour choisir un nouveau mot de passe vient d’y être envoyé. Il est valable une heure.' });
+      return json({
+        ok: true,
+        message: 'Si un compte existe à cette adresse, un lien pour choisir un nouveau mot de passe vient d’y être envoyé. Il est valable une heure.',
+      });
     },
   },
   '/profile/reset-password/': {

@@ -11,18 +11,20 @@ import { personalFeedsData } from '../../../lib/personal-feeds-data';
 
 export const prerender = false;
 
-const answer = (method: 'GET' | 'HEAD'): APIRoute => async (context) => {
-  const { db } = await services();
-  return personalFeedResponse(db, await personalFeedsData(), {
-    secret: context.params['secret'] ?? '',
-    feed: context.params['feed'] ?? '',
-    method,
-    ifNoneMatch: context.request.headers.get('if-none-match'),
-    ifModifiedSince: context.request.headers.get('if-modified-since'),
-    address: clientAddressOf(context),
-    now: new Date(),
-  });
-};
+const answer =
+  (method: 'GET' | 'HEAD'): APIRoute =>
+  async (context) => {
+    const { db } = await services();
+    return personalFeedResponse(db, await personalFeedsData(), {
+      secret: context.params['secret'] ?? '',
+      feed: context.params['feed'] ?? '',
+      method,
+      ifNoneMatch: context.request.headers.get('if-none-match'),
+      ifModifiedSince: context.request.headers.get('if-modified-since'),
+      address: clientAddressOf(context),
+      now: new Date(),
+    });
+  };
 
 export const GET = answer('GET');
 export const HEAD = answer('HEAD');

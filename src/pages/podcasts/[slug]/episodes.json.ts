@@ -17,6 +17,8 @@ export const GET: APIRoute = async ({ props }) => {
   const corpus = await getCorpus();
   // Public episodes only: the next episode plays without asking the server (a supporters-only one
   // is chosen on its page, where the reader sees what it is).
-  const episodes = publicEpisodes(corpus.episodesByPodcast.get(podcast.id) ?? []).map((episode) => toPlayerEpisode(corpus, episode, podcast.data.cover.src.src));
+  const episodes = publicEpisodes(corpus.episodesByPodcast.get(podcast.id) ?? []).map((episode) =>
+    toPlayerEpisode(corpus, episode, podcast.data.cover.src.src),
+  );
   return new Response(JSON.stringify({ episodes }), { headers: { 'Content-Type': 'application/json; charset=utf-8' } });
 };

@@ -53,7 +53,11 @@ const SMALL: Style = { size: 8.5, color: COLORS.muted, lineGap: 1.5 };
 
 export async function renderDocumentPdf(content: DocumentContent): Promise<Uint8Array> {
   const issued = new Date(content.issuedAt);
-  const doc = newDocument({ title: `${content.title} ${content.label}`, subject: `${content.title} ${content.label}, ${content.seller.legalName}`, date: issued });
+  const doc = newDocument({
+    title: `${content.title} ${content.label}`,
+    subject: `${content.title} ${content.label}, ${content.seller.legalName}`,
+    date: issued,
+  });
   const options = (style: Style, width: number): PDFKit.Mixins.TextOptions => ({
     width,
     align: style.align ?? 'left',
@@ -67,7 +71,10 @@ export async function renderDocumentPdf(content: DocumentContent): Promise<Uint8
   };
   /** Draws at (x, y) and answers the y under the text. */
   const draw = (text: string, x: number, y: number, width: number, style: Style): number => {
-    doc.font(style.face ?? 'regular').fontSize(style.size).fillColor(style.color ?? COLORS.text);
+    doc
+      .font(style.face ?? 'regular')
+      .fontSize(style.size)
+      .fillColor(style.color ?? COLORS.text);
     doc.text(text, x, y, options(style, width));
     return doc.y;
   };
@@ -102,7 +109,12 @@ export async function renderDocumentPdf(content: DocumentContent): Promise<Uint8
 
   let right = draw(typeset(content.title), COLUMN_X, 48, COLUMN_WIDTH, { face: 'bold', size: content.title.length > 24 ? 17 : 22, align: 'right', lineGap: 1 });
   right += 6;
-  const facts: [string, string][] = [[content.kind === 'receipt' ? 'Reçu n°' : content.kind === 'credit_note' ? 'Avoir n°' : content.kind === 'statement' ? 'Récapitulatif n°' : 'Facture n°', content.label]];
+  const facts: [string, string][] = [
+    [
+      content.kind === 'receipt' ? 'Reçu n°' : content.kind === 'credit_note' ? 'Avoir n°' : content.kind === 'statement' ? 'Récapitulatif n°' : 'Facture n°',
+      content.label,
+    ],
+  ];
   if (content.statement) facts.push(['Année', String(content.statement.year)]);
   facts.push(['Date d’émission', longDate(issued)]);
   for (const [label, value] of facts) {
@@ -113,7 +125,8 @@ export async function renderDocumentPdf(content: DocumentContent): Promise<Uint8
   // --- Buyer, right column, beside the publisher's block when it is the taller. Names and
   // addresses print as given (no typographic spacing), only cleared of what cannot be drawn.
   y = right + 20;
-  const buyerLabel = content.kind === 'receipt' || content.kind === 'statement' ? 'Donatrice ou donateur' : content.kind === 'credit_note' ? 'Client' : 'Facturé à';
+  const buyerLabel =
+    content.kind === 'receipt' || content.kind === 'statement' ? 'Donatrice ou donateur' : content.kind === 'credit_note' ? 'Client' : 'Facturé à';
   rule(y, COLUMN_X, COLUMN_WIDTH, COLORS.green, 1.2);
   y = draw(buyerLabel.toUpperCase(), COLUMN_X, y + 7, COLUMN_WIDTH, { face: 'bold', size: 7.5, color: COLORS.green, characterSpacing: 0.5 }) + 3;
   const buyer = content.buyer;
@@ -143,7 +156,13 @@ export async function renderDocumentPdf(content: DocumentContent): Promise<Uint8
     doc.rect(LEFT, y, WIDTH, 20).fill(COLORS.surface);
     let x = LEFT;
     for (const c of columns) {
-      draw(typeset(c.label).toUpperCase(), x + CELL_PAD, y + 6.5, c.width - 2 * CELL_PAD, { face: 'bold', size: 7.5, color: COLORS.muted, align: c.align, characterSpacing: 0.4 });
+      draw(typeset(c.label).toUpperCase(), x + CELL_PAD, y + 6.5, c.width - 2 * CELL_PAD, {
+        face: 'bold',
+        size: 7.5,
+        color: COLORS.muted,
+        align: c.align,
+        characterSpacing: 0.4,
+      });
       x += c.width;
     }
     y += 20 + 7;
@@ -202,7 +221,10 @@ export async function renderDocumentPdf(content: DocumentContent): Promise<Uint8
     ];
     table(
       columns,
-      content.lines.map((line) => [{ text: line.description, bold: true, sub: 'Don sans contrepartie, hors du champ de la TVA' }, { text: euros(line.ttcCents) }]),
+      content.lines.map((line) => [
+        { text: line.description, bold: true, sub: 'Don sans contrepartie, hors du champ de la TVA' },
+        { text: euros(line.ttcCents) },
+      ]),
     );
   } else {
     const columns: Column[] = [
@@ -282,7 +304,9 @@ export async function renderDocumentPdf(content: DocumentContent): Promise<Uint8
 
   // --- On every page: the footer; on pages after the first, a reminder of the document.
   const range = doc.bufferedPageRange();
-  const footer = typeset(`${seller.legalName}, ${seller.legalForm} · ${seller.addressLines.join(', ')} · SIREN ${seller.siren} · ${seller.registry} · TVA ${seller.vatNumber}`);
+  const footer = typeset(
+    `${seller.legalName}, ${seller.legalForm} · ${seller.addressLines.join(', ')} · SIREN ${seller.siren} · ${seller.registry} · TVA ${seller.vatNumber}`,
+  );
   for (let i = range.start; i < range.start + range.count; i++) {
     doc.switchToPage(i);
     const margin = doc.page.margins.bottom;

@@ -65,9 +65,16 @@ export async function renderGiftCardPdf(card: GiftCard): Promise<Uint8Array> {
     ...(s.characterSpacing ? { characterSpacing: s.characterSpacing } : {}),
     ...extra,
   });
-  const measure = (text: string, width: number, s: Style) => doc.font(s.face ?? 'regular').fontSize(s.size).heightOfString(text, options(s, width));
+  const measure = (text: string, width: number, s: Style) =>
+    doc
+      .font(s.face ?? 'regular')
+      .fontSize(s.size)
+      .heightOfString(text, options(s, width));
   const draw = (text: string, x: number, y: number, width: number, s: Style, extra?: PDFKit.Mixins.TextOptions) => {
-    doc.font(s.face ?? 'regular').fontSize(s.size).fillColor(s.color ?? COLORS.text);
+    doc
+      .font(s.face ?? 'regular')
+      .fontSize(s.size)
+      .fillColor(s.color ?? COLORS.text);
     doc.text(text, x, y, options(s, width, extra));
     return doc.y;
   };
@@ -85,7 +92,12 @@ export async function renderGiftCardPdf(card: GiftCard): Promise<Uint8Array> {
   const badge = { x: PANEL - 22, y: 300, r: 50 };
   doc.circle(badge.x, badge.y, badge.r).fill(COLORS.yellow);
   const countSize = offer.count.length > 2 ? 28 : 38;
-  const countBottom = draw(offer.count, badge.x - badge.r, badge.y - 34 + (38 - countSize) / 2, badge.r * 2, { face: 'bold', size: countSize, color: COLORS.text, align: 'center' });
+  const countBottom = draw(offer.count, badge.x - badge.r, badge.y - 34 + (38 - countSize) / 2, badge.r * 2, {
+    face: 'bold',
+    size: countSize,
+    color: COLORS.text,
+    align: 'center',
+  });
   draw(offer.unit, badge.x - badge.r, countBottom, badge.r * 2, { face: 'bold', size: 11, color: COLORS.text, align: 'center' });
   draw(card.siteHost, 28, BOTTOM - 9, PANEL - 40, { size: 8.5, color: COLORS.greenSoft });
 
@@ -132,7 +144,9 @@ export async function renderGiftCardPdf(card: GiftCard): Promise<Uint8Array> {
     draw(message, X + 14, messageTop + 1, innerWidth, { size, lineGap: 1.5, color: COLORS.text }, { height, ellipsis: true });
   } else if (room > 40) {
     // No message: a word from the newsroom instead of an empty space.
-    const words = typeset('Contrechamp est un média indépendant, sans publicité ni actionnaire, qui ne vit que grâce à ses lectrices et à ses lecteurs. Bonne lecture !');
+    const words = typeset(
+      'Contrechamp est un média indépendant, sans publicité ni actionnaire, qui ne vit que grâce à ses lectrices et à ses lecteurs. Bonne lecture !',
+    );
     draw(words, X, messageTop + 1, WIDTH, { size: 10, lineGap: 2, color: COLORS.muted }, { height: room - 10, ellipsis: true });
   }
   return finish(doc);

@@ -25,7 +25,8 @@ let dir = '';
 
 beforeAll(() => {
   const probe = spawnSync('pdftotext', ['-v'], { encoding: 'utf8' });
-  if (probe.error) throw new Error('pdftotext is missing: install poppler-utils (apt-get install poppler-utils) to run the PDF tests; .ci/run installs it in CI.');
+  if (probe.error)
+    throw new Error('pdftotext is missing: install poppler-utils (apt-get install poppler-utils) to run the PDF tests; .ci/run installs it in CI.');
   dir = mkdtempSync(join(tmpdir(), 'pdf-test-'));
 });
 afterAll(() => {
@@ -197,7 +198,10 @@ describe('an invoice to a business', () => {
   });
 
   it('embeds its fonts, declares PDF/A-3b and carries its own date and title', () => {
-    const fonts = poppler('pdffonts', [save(bytes)]).trim().split('\n').slice(2);
+    const fonts = poppler('pdffonts', [save(bytes)])
+      .trim()
+      .split('\n')
+      .slice(2);
     expect(fonts.length).toBeGreaterThanOrEqual(2);
     for (const line of fonts) expect(line).toMatch(/Inter-(Regular|Bold)\s+CID TrueType\s+Identity-H\s+yes\s+yes\s+yes/);
     const raw = Buffer.from(bytes).toString('latin1');
@@ -274,7 +278,9 @@ describe('a yearly statement of 40 donations', () => {
       const amount = euros(d.amountCents).replace(/[\u00a0\u202f]/g, ' ');
       const date = longDate(d.date).replace(/\u00a0/g, ' ');
       // The cell's first line only: a long description wraps under itself.
-      expect(text).toMatch(new RegExp(`${escape(date)}\\s+${escape(d.description.split(',')[0]!)}[^\\n]*?\\s${escape(d.receiptLabel ?? '—')}\\s+${escape(amount)}`));
+      expect(text).toMatch(
+        new RegExp(`${escape(date)}\\s+${escape(d.description.split(',')[0]!)}[^\\n]*?\\s${escape(d.receiptLabel ?? '—')}\\s+${escape(amount)}`),
+      );
     }
     const total = content.statement!.donations.reduce((n, d) => n + d.amountCents, 0);
     expect(total).toBe(121400);
@@ -340,10 +346,17 @@ describe('the gift card', () => {
       sampleGiftCard('🎉'.repeat(250)),
       sampleGiftCard('Un très long message sans emoji, pour voir. '.repeat(12).slice(0, 500)),
       sampleGiftCard(`${'Ligne\n'.repeat(40)}fin`),
-      { ...sampleGiftCard('Anticonstitutionnellement'.repeat(20)), recipientName: 'Marie-Christine de La Rochefoucauld-Montmorency-Villeneuve-Saint-Georges', buyerName: 'Toute l’équipe du collectif des associations de quartier de l’Est parisien' },
+      {
+        ...sampleGiftCard('Anticonstitutionnellement'.repeat(20)),
+        recipientName: 'Marie-Christine de La Rochefoucauld-Montmorency-Villeneuve-Saint-Georges',
+        buyerName: 'Toute l’équipe du collectif des associations de quartier de l’Est parisien',
+      },
       { ...sampleGiftCard(), months: 12, offerLabel: '1 an', recipientName: '🎁', buyerName: '' },
       // The link with the longest address a gift link carries (lib/gift-links.ts), the longest message.
-      { ...sampleGiftCard(`${'Merci pour tout ce que tu fais, et bonne lecture ! '.repeat(10).slice(0, 496)}FIN.`), activateUrl: `https://contrechamp.media${giftAccountPath('K7MX4QPD9TRW2HNZ', `${'a'.repeat(64)}@${'b'.repeat(185)}.fr`)}` },
+      {
+        ...sampleGiftCard(`${'Merci pour tout ce que tu fais, et bonne lecture ! '.repeat(10).slice(0, 496)}FIN.`),
+        activateUrl: `https://contrechamp.media${giftAccountPath('K7MX4QPD9TRW2HNZ', `${'a'.repeat(64)}@${'b'.repeat(185)}.fr`)}`,
+      },
     ];
     for (const card of cases) {
       const bytes = await renderGiftCardPdf(card);

@@ -94,8 +94,15 @@ export function sampleReceipt(): DocumentContent {
     label: 'RD-000042',
     issuedAt: '2026-11-23T09:30:00.000Z',
     seller,
-    buyer: { name: 'François Dupré-Ménard', addressLines: ['8 impasse des Églantiers', '93100 Montreuil', 'France'], business: null, email: 'francois.dupre@exemple.fr' },
-    lines: [{ description: 'Don ponctuel à Contrechamp', period: null, quantity: 1, unitHtCents: 5000, vatRateBp: 0, htCents: 5000, vatCents: 0, ttcCents: 5000 }],
+    buyer: {
+      name: 'François Dupré-Ménard',
+      addressLines: ['8 impasse des Églantiers', '93100 Montreuil', 'France'],
+      business: null,
+      email: 'francois.dupre@exemple.fr',
+    },
+    lines: [
+      { description: 'Don ponctuel à Contrechamp', period: null, quantity: 1, unitHtCents: 5000, vatRateBp: 0, htCents: 5000, vatCents: 0, ttcCents: 5000 },
+    ],
     totals: { htCents: 5000, vat: [], vatCents: 0, ttcCents: 5000 },
     payment: { at: '2026-11-23T09:29:41.000Z', method: 'Prélèvement SEPA •••• 3000', reference: '01928c5e-aaaa-7b3e-9f00-5a6b7c8d9e0f' },
     refersTo: null,
@@ -111,7 +118,12 @@ export function sampleDonations(count: number): StatementLine[] {
     const day = new Date(Date.UTC(2026, 0, 1 + Math.floor((i * 365) / count)));
     return {
       date: day.toISOString().slice(0, 10),
-      description: i % 3 === 0 ? 'Don mensuel à Contrechamp' : i % 3 === 1 ? 'Don ponctuel à Contrechamp' : 'Don ponctuel à Contrechamp, pour l’enquête « Eau potable : qui paie la facture ? »',
+      description:
+        i % 3 === 0
+          ? 'Don mensuel à Contrechamp'
+          : i % 3 === 1
+            ? 'Don ponctuel à Contrechamp'
+            : 'Don ponctuel à Contrechamp, pour l’enquête « Eau potable : qui paie la facture ? »',
       amountCents: 500 + i * 130,
       receiptLabel: i % 5 === 4 ? null : `RD-${String(100 + i).padStart(6, '0')}`,
     };
@@ -129,7 +141,12 @@ export function sampleStatement(count = 40): DocumentContent {
     label: 'RA-000007',
     issuedAt: '2027-01-04T07:00:00.000Z',
     seller,
-    buyer: { name: 'Anaïs Bérenger', addressLines: ['3 rue de l’Église', 'Bâtiment C, escalier 2', '93100 Montreuil', 'France'], business: null, email: 'anais.berenger@exemple.fr' },
+    buyer: {
+      name: 'Anaïs Bérenger',
+      addressLines: ['3 rue de l’Église', 'Bâtiment C, escalier 2', '93100 Montreuil', 'France'],
+      business: null,
+      email: 'anais.berenger@exemple.fr',
+    },
     lines: [],
     totals: { htCents: total, vat: [], vatCents: 0, ttcCents: total },
     payment: null,
@@ -184,7 +201,10 @@ export function sampleLongInvoice(): DocumentContent {
         '93100 Montreuil',
         'France',
       ],
-      business: { company: 'Fédération départementale des associations d’éducation populaire et des centres sociaux de la Seine-Saint-Denis', siren: '412 345 678' },
+      business: {
+        company: 'Fédération départementale des associations d’éducation populaire et des centres sociaux de la Seine-Saint-Denis',
+        siren: '412 345 678',
+      },
       email: 'marie-christine.de-la-rochefoucauld@federation-education-populaire-93.org',
     },
     lines,

@@ -157,7 +157,17 @@ export async function up(db: Kysely<any>): Promise<void> {
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
-  for (const table of ['simulated_charges', 'simulated_customers', 'simulated_sessions', 'provider_events', 'subscription_events', 'order_events', 'orders', 'subscriptions', 'payment_customers']) {
+  for (const table of [
+    'simulated_charges',
+    'simulated_customers',
+    'simulated_sessions',
+    'provider_events',
+    'subscription_events',
+    'order_events',
+    'orders',
+    'subscriptions',
+    'payment_customers',
+  ]) {
     await db.schema.dropTable(table).execute();
   }
 }

@@ -60,12 +60,16 @@ export async function up(db: Kysely<any>): Promise<void> {
     await sql`create function refuse_change_of_legal_record() returns trigger language plpgsql as $$
       begin raise exception '% is append-only: a correction is a new document', TG_TABLE_NAME; end $$`.execute(db);
     for (const table of APPEND_ONLY) {
-      await sql`create trigger ${sql.raw(`${table}_append_only`)} before update or delete on ${sql.table(table)} for each row execute function refuse_change_of_legal_record()`.execute(db);
+      await sql`create trigger ${sql.raw(`${table}_append_only`)} before update or delete on ${sql.table(table)} for each row execute function refuse_change_of_legal_record()`.execute(
+        db,
+      );
     }
   } else {
     for (const table of APPEND_ONLY) {
       for (const op of ['update', 'delete']) {
-        await sql`create trigger ${sql.raw(`${table}_no_${op}`)} before ${sql.raw(op)} on ${sql.table(table)} begin select raise(abort, ${sql.lit(`${table} is append-only: a correction is a new document`)}); end`.execute(db);
+        await sql`create trigger ${sql.raw(`${table}_no_${op}`)} before ${sql.raw(op)} on ${sql.table(table)} begin select raise(abort, ${sql.lit(`${table} is append-only: a correction is a new document`)}); end`.execute(
+          db,
+        );
       }
     }
   }

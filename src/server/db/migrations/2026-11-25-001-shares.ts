@@ -115,12 +115,16 @@ export async function up(db: Kysely<any>): Promise<void> {
   if (postgres) {
     // refuse_change_of_legal_record() comes from the billing migration.
     for (const table of APPEND_ONLY) {
-      await sql`create trigger ${sql.raw(`${table}_append_only`)} before update or delete on ${sql.table(table)} for each row execute function refuse_change_of_legal_record()`.execute(db);
+      await sql`create trigger ${sql.raw(`${table}_append_only`)} before update or delete on ${sql.table(table)} for each row execute function refuse_change_of_legal_record()`.execute(
+        db,
+      );
     }
   } else {
     for (const table of APPEND_ONLY) {
       for (const op of ['update', 'delete']) {
-        await sql`create trigger ${sql.raw(`${table}_no_${op}`)} before ${sql.raw(op)} on ${sql.table(table)} begin select raise(abort, ${sql.lit(`${table} is append-only: a correction is a new entry`)}); end`.execute(db);
+        await sql`create trigger ${sql.raw(`${table}_no_${op}`)} before ${sql.raw(op)} on ${sql.table(table)} begin select raise(abort, ${sql.lit(`${table} is append-only: a correction is a new entry`)}); end`.execute(
+          db,
+        );
       }
     }
   }

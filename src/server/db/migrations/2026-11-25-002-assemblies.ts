@@ -124,7 +124,9 @@ export async function up(db: Kysely<any>): Promise<void> {
     .execute();
   // One standing proxy per member; a holder's slots taken once each: the limit holds under concurrency.
   await sql`create unique index assembly_proxies_one_per_grantor on assembly_proxies (assembly_id, grantor_id) where revoked_at is null`.execute(db);
-  await sql`create unique index assembly_proxies_holder_slot on assembly_proxies (assembly_id, holder_id, slot) where revoked_at is null and holder_id is not null`.execute(db);
+  await sql`create unique index assembly_proxies_holder_slot on assembly_proxies (assembly_id, holder_id, slot) where revoked_at is null and holder_id is not null`.execute(
+    db,
+  );
   await db.schema.createIndex('assembly_proxies_holder_idx').on('assembly_proxies').columns(['assembly_id', 'holder_id']).execute();
 
   await db.schema
@@ -170,19 +172,33 @@ export async function up(db: Kysely<any>): Promise<void> {
   if (postgres) {
     // refuse_change_of_legal_record() comes from the billing migration.
     for (const table of APPEND_ONLY) {
-      await sql`create trigger ${sql.raw(`${table}_append_only`)} before update or delete on ${sql.table(table)} for each row execute function refuse_change_of_legal_record()`.execute(db);
+      await sql`create trigger ${sql.raw(`${table}_append_only`)} before update or delete on ${sql.table(table)} for each row execute function refuse_change_of_legal_record()`.execute(
+        db,
+      );
     }
   } else {
     for (const table of APPEND_ONLY) {
       for (const op of ['update', 'delete']) {
-        await sql`create trigger ${sql.raw(`${table}_no_${op}`)} before ${sql.raw(op)} on ${sql.table(table)} begin select raise(abort, ${sql.lit(`${table} is append-only`)}); end`.execute(db);
+        await sql`create trigger ${sql.raw(`${table}_no_${op}`)} before ${sql.raw(op)} on ${sql.table(table)} begin select raise(abort, ${sql.lit(`${table} is append-only`)}); end`.execute(
+          db,
+        );
       }
     }
   }
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
-  for (const table of ['assembly_minutes', 'assembly_ballots', 'assembly_participation', 'assembly_proxies', 'assembly_attendance', 'assembly_roll', 'assembly_documents', 'assembly_resolutions', 'assemblies']) {
+  for (const table of [
+    'assembly_minutes',
+    'assembly_ballots',
+    'assembly_participation',
+    'assembly_proxies',
+    'assembly_attendance',
+    'assembly_roll',
+    'assembly_documents',
+    'assembly_resolutions',
+    'assemblies',
+  ]) {
     await db.schema.dropTable(table).execute();
   }
 }

@@ -16,7 +16,10 @@ const DEFAULT_NEWSLETTER = 'hebdo';
 export async function up(db: Kysely<any>): Promise<void> {
   const postgres = db.getExecutor().adapter instanceof PostgresAdapter;
 
-  await db.schema.alterTable('newsletter_subscribers').addColumn('soft_bounces', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+  await db.schema
+    .alterTable('newsletter_subscribers')
+    .addColumn('soft_bounces', 'integer', (c) => c.notNull().defaultTo(0))
+    .execute();
 
   await db.schema
     .createTable('newsletter_subscriptions')
@@ -111,10 +114,16 @@ export async function up(db: Kysely<any>): Promise<void> {
         if TG_OP = 'DELETE' then return OLD; end if;
         return NEW;
       end $$`.execute(db);
-    await sql`create trigger newsletter_issues_record before update or delete on newsletter_issues for each row execute function refuse_change_of_sent_issue()`.execute(db);
+    await sql`create trigger newsletter_issues_record before update or delete on newsletter_issues for each row execute function refuse_change_of_sent_issue()`.execute(
+      db,
+    );
   } else {
-    await sql`create trigger newsletter_issues_sent_no_update before update on newsletter_issues when old.status = 'sent' begin select raise(abort, ${sql.lit(sent)}); end`.execute(db);
-    await sql`create trigger newsletter_issues_started_no_delete before delete on newsletter_issues when old.status in ('sending', 'sent') begin select raise(abort, ${sql.lit(started)}); end`.execute(db);
+    await sql`create trigger newsletter_issues_sent_no_update before update on newsletter_issues when old.status = 'sent' begin select raise(abort, ${sql.lit(sent)}); end`.execute(
+      db,
+    );
+    await sql`create trigger newsletter_issues_started_no_delete before delete on newsletter_issues when old.status in ('sending', 'sent') begin select raise(abort, ${sql.lit(started)}); end`.execute(
+      db,
+    );
   }
 }
 

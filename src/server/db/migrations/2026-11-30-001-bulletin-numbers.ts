@@ -13,16 +13,30 @@ const format = (year: string, n: number): string => `B-${year}-${String(n).padSt
 
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.alterTable('share_bulletins').addColumn('number', 'text').execute();
-  const rows: { id: string; accepted_at: string }[] = await db.selectFrom('share_bulletins').select(['id', 'accepted_at']).orderBy('accepted_at').orderBy('created_at').orderBy('id').execute();
+  const rows: { id: string; accepted_at: string }[] = await db
+    .selectFrom('share_bulletins')
+    .select(['id', 'accepted_at'])
+    .orderBy('accepted_at')
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
   const last = new Map<string, number>();
   for (const row of rows) {
     const year = parisYear(row.accepted_at);
     const n = (last.get(year) ?? 0) + 1;
     last.set(year, n);
-    await db.updateTable('share_bulletins').set({ number: format(year, n) }).where('id', '=', row.id).execute();
+    await db
+      .updateTable('share_bulletins')
+      .set({ number: format(year, n) })
+      .where('id', '=', row.id)
+      .execute();
   }
   for (const [year, n] of last) {
-    await db.insertInto('document_counters').values({ series: `B-${year}`, last_number: n }).onConflict((oc) => oc.column('series').doUpdateSet({ last_number: n })).execute();
+    await db
+      .insertInto('document_counters')
+      .values({ series: `B-${year}`, last_number: n })
+      .onConflict((oc) => oc.column('series').doUpdateSet({ last_number: n }))
+      .execute();
   }
   await db.schema.createIndex('share_bulletins_number').on('share_bulletins').column('number').unique().execute();
 }

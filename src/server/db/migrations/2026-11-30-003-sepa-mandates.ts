@@ -20,7 +20,11 @@ function newMandateReference(): string {
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.alterTable('subscriptions').addColumn('mandate_ref', 'text').execute();
   await db.schema.alterTable('subscriptions').addColumn('payment_method_ref', 'text').execute();
-  const sepa: { id: string }[] = await db.selectFrom('subscriptions').select('id').where(sql<boolean>`payment_method like ${'Prélèvement SEPA%'}`).execute();
+  const sepa: { id: string }[] = await db
+    .selectFrom('subscriptions')
+    .select('id')
+    .where(sql<boolean>`payment_method like ${'Prélèvement SEPA%'}`)
+    .execute();
   const given = new Set<string>();
   for (const { id } of sepa) {
     let reference = newMandateReference();

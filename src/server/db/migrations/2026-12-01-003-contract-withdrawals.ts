@@ -39,14 +39,24 @@ export async function up(db: Kysely<any>): Promise<void> {
   const fixed = sql.raw(FIXED.join(', '));
   if (db.getExecutor().adapter instanceof PostgresAdapter) {
     // refuse_change_of_legal_record() comes from the billing migration.
-    await sql`create trigger contract_withdrawals_no_delete before delete on contract_withdrawals for each row execute function refuse_change_of_legal_record()`.execute(db);
-    await sql`create trigger contract_withdrawals_fixed before update of ${fixed} on contract_withdrawals for each row execute function refuse_change_of_legal_record()`.execute(db);
-    await sql`create trigger contract_withdrawals_user before update of user_id on contract_withdrawals for each row when (new.user_id is not null) execute function refuse_change_of_legal_record()`.execute(db);
+    await sql`create trigger contract_withdrawals_no_delete before delete on contract_withdrawals for each row execute function refuse_change_of_legal_record()`.execute(
+      db,
+    );
+    await sql`create trigger contract_withdrawals_fixed before update of ${fixed} on contract_withdrawals for each row execute function refuse_change_of_legal_record()`.execute(
+      db,
+    );
+    await sql`create trigger contract_withdrawals_user before update of user_id on contract_withdrawals for each row when (new.user_id is not null) execute function refuse_change_of_legal_record()`.execute(
+      db,
+    );
   } else {
     const refuse = sql.lit('contract_withdrawals is append-only: only an account deletion clears user_id');
     await sql`create trigger contract_withdrawals_no_delete before delete on contract_withdrawals begin select raise(abort, ${refuse}); end`.execute(db);
-    await sql`create trigger contract_withdrawals_fixed before update of ${fixed} on contract_withdrawals begin select raise(abort, ${refuse}); end`.execute(db);
-    await sql`create trigger contract_withdrawals_user before update of user_id on contract_withdrawals when new.user_id is not null begin select raise(abort, ${refuse}); end`.execute(db);
+    await sql`create trigger contract_withdrawals_fixed before update of ${fixed} on contract_withdrawals begin select raise(abort, ${refuse}); end`.execute(
+      db,
+    );
+    await sql`create trigger contract_withdrawals_user before update of user_id on contract_withdrawals when new.user_id is not null begin select raise(abort, ${refuse}); end`.execute(
+      db,
+    );
   }
 }
 

@@ -34,7 +34,8 @@ export const POST: APIRoute = async ({ params, request }) => {
     return apiError(400, UNREADABLE_BODY);
   }
   const deps = await services();
-  const verdict = provider === 'generic' ? verifyGenericWebhook(raw, request.headers, secret, deps.clock.now()) : verifyMailgunWebhook(raw, secret, deps.clock.now());
+  const verdict =
+    provider === 'generic' ? verifyGenericWebhook(raw, request.headers, secret, deps.clock.now()) : verifyMailgunWebhook(raw, secret, deps.clock.now());
   if (!verdict.ok) {
     // Only our own sentence: the body may carry addresses.
     log.warn('newsletter relay webhook refused', { provider, status: verdict.status, reason: verdict.message });

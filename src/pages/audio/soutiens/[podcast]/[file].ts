@@ -9,17 +9,19 @@ import { supportersAudioResponse } from '../../../../server/podcasts/audio-file'
 
 export const prerender = false;
 
-const answer = (method: 'GET' | 'HEAD'): APIRoute => ({ params, url, request }) =>
-  supportersAudioResponse({
-    dir: config().podcasts.supportersAudioDir,
-    file: { podcast: params['podcast'] ?? '', filename: params['file'] ?? '' },
-    expires: url.searchParams.get('e'),
-    signature: url.searchParams.get('s'),
-    method,
-    range: request.headers.get('range'),
-    ifRange: request.headers.get('if-range'),
-    now: new Date(),
-  });
+const answer =
+  (method: 'GET' | 'HEAD'): APIRoute =>
+  ({ params, url, request }) =>
+    supportersAudioResponse({
+      dir: config().podcasts.supportersAudioDir,
+      file: { podcast: params['podcast'] ?? '', filename: params['file'] ?? '' },
+      expires: url.searchParams.get('e'),
+      signature: url.searchParams.get('s'),
+      method,
+      range: request.headers.get('range'),
+      ifRange: request.headers.get('if-range'),
+      now: new Date(),
+    });
 
 export const GET = answer('GET');
 export const HEAD = answer('HEAD');

@@ -14,6 +14,11 @@ export const GET: APIRoute = async ({ params, cookies, url, redirect, rewrite })
   const pdf = await memberMinutesPdf(deps, current.user.id, params.id ?? '');
   if (!pdf) return rewrite('/404');
   return new Response(Buffer.from(pdf.bytes), {
-    headers: { 'Content-Type': 'application/pdf', 'Content-Disposition': `attachment; filename="${pdf.filename}"`, 'Cache-Control': 'private, no-store', 'X-Content-Type-Options': 'nosniff' },
+    headers: {
+      'Content-Type': 'application/pdf',
+      'Content-Disposition': `attachment; filename="${pdf.filename}"`,
+      'Cache-Control': 'private, no-store',
+      'X-Content-Type-Options': 'nosniff',
+    },
   });
 };

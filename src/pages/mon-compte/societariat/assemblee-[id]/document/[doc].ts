@@ -16,6 +16,11 @@ export const GET: APIRoute = async ({ params, cookies, url, redirect, rewrite })
   // A public file (the statutes, the accounts): served where it is.
   if (doc.path) return redirect(doc.path, 302);
   return new Response(Buffer.from(doc.bytes!), {
-    headers: { 'Content-Type': doc.contentType, 'Content-Disposition': `attachment; filename="${doc.filename.replace(/[^\w.-]/g, '_')}"`, 'Cache-Control': 'private, no-store', 'X-Content-Type-Options': 'nosniff' },
+    headers: {
+      'Content-Type': doc.contentType,
+      'Content-Disposition': `attachment; filename="${doc.filename.replace(/[^\w.-]/g, '_')}"`,
+      'Cache-Control': 'private, no-store',
+      'X-Content-Type-Options': 'nosniff',
+    },
   });
 };
