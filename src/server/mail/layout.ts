@@ -167,46 +167,17 @@ function blockHtml(block: Block): SafeHtml {
     case 'note':
       return html`<p style="${small}">${inlineHtml(block.text)}</p>`;
     case 'action':
-      return html`<table role="presentation" cellpadding="0" cellspacing="0" border="0" style="margin:8px 0 16px;">
-          <tr>
-            <td style="border-radius:4px;background-color:${BRAND.green};">
-              <a
-                href="${block.url.href}"
-                style="display:inline-block;padding:14px 24px;${FONT}font-size:16px;font-weight:700;line-height:1.2;color:#ffffff;text-decoration:none;border-radius:4px;"
-                >${block.label}</a
-              >
-            </td>
-          </tr>
-        </table>
-        <p style="${small}">
-          ${frenchSpacing('Si le bouton ne fonctionne pas, copiez cette adresse dans votre navigateur :')}<br /><a href="${block.url.href}" style="${a}"
-            >${block.url.href}</a
-          >
-        </p>`;
+      return html`<table role="presentation" cellpadding="0" cellspacing="0" border="0" style="margin:8px 0 16px;"><tr><td style="border-radius:4px;background-color:${BRAND.green};"><a href="${block.url.href}" style="display:inline-block;padding:14px 24px;${FONT}font-size:16px;font-weight:700;line-height:1.2;color:#ffffff;text-decoration:none;border-radius:4px;">${block.label}</a></td></tr></table>
+<p style="${small}">${frenchSpacing('Si le bouton ne fonctionne pas, copiez cette adresse dans votre navigateur :')}<br><a href="${block.url.href}" style="${a}">${block.url.href}</a></p>`;
     case 'link':
-      return html`<p style="${p}">${frenchSpacing(`${block.label} :`)}<br /><a href="${block.url.href}" style="${a}">${block.url.href}</a></p>`;
+      return html`<p style="${p}">${frenchSpacing(`${block.label} :`)}<br><a href="${block.url.href}" style="${a}">${block.url.href}</a></p>`;
     case 'quote':
-      return html`<div
-        style="margin:0 0 16px;padding:12px 16px;border-left:4px solid ${BRAND.yellow};background-color:#f7f7f2;${FONT}font-size:15px;line-height:1.5;color:${TEXT_COLOR};white-space:pre-wrap;"
-      >
-        ${block.text}
-      </div>`;
+      return html`<div style="margin:0 0 16px;padding:12px 16px;border-left:4px solid ${BRAND.yellow};background-color:#f7f7f2;${FONT}font-size:15px;line-height:1.5;color:${TEXT_COLOR};white-space:pre-wrap;">${block.text}</div>`;
     case 'fields':
-      return html`<table
-        role="presentation"
-        cellpadding="0"
-        cellspacing="0"
-        border="0"
-        style="margin:0 0 16px;${FONT}font-size:15px;line-height:1.5;color:${TEXT_COLOR};"
-      >
-        ${block.rows.map(
-          ([label, value]) =>
-            html`<tr>
-              <th scope="row" align="left" style="padding:2px 12px 2px 0;font-weight:700;vertical-align:top;">${label}</th>
-              <td style="padding:2px 0;word-break:break-word;">${value}</td>
-            </tr>`,
-        )}
-      </table>`;
+      return html`<table role="presentation" cellpadding="0" cellspacing="0" border="0" style="margin:0 0 16px;${FONT}font-size:15px;line-height:1.5;color:${TEXT_COLOR};">${block.rows.map(
+        ([label, value]) =>
+          html`<tr><th scope="row" align="left" style="padding:2px 12px 2px 0;font-weight:700;vertical-align:top;">${label}</th><td style="padding:2px 0;word-break:break-word;">${value}</td></tr>`,
+      )}</table>`;
   }
 }
 
@@ -267,48 +238,35 @@ export function renderMail(template: string, spec: MailSpec): MailContent {
 
   const footerP = `margin:0 0 8px;${FONT}font-size:13px;line-height:1.5;color:${MUTED_COLOR};`;
   const body = html`<!doctype html>
-    <html lang="fr" dir="ltr">
-      <head>
-        <meta charset="utf-8" />
-        <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <meta name="color-scheme" content="light" />
-        <meta name="supported-color-schemes" content="light" />
-        <title>${subject}</title>
-      </head>
-      <body style="margin:0;padding:0;background-color:#f4f4f0;">
-        ${spec.preheader ? html`<div style="display:none;max-height:0;overflow:hidden;mso-hide:all;">${frenchSpacing(spec.preheader)}</div>` : ''}
-        <table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" style="background-color:#f4f4f0;">
-          <tr>
-            <td align="center" style="padding:24px 12px;">
-              <table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" style="max-width:600px;background-color:#ffffff;">
-                <tr>
-                  <td style="background-color:${BRAND.green};border-bottom:6px solid ${BRAND.yellow};padding:20px 32px;">
-                    <a href="${home.href}" style="${FONT}font-size:26px;font-weight:800;letter-spacing:-0.5px;color:#ffffff;text-decoration:none;"
-                      >${BRAND.name}</a
-                    >
-                  </td>
-                </tr>
-                <tr>
-                  <td style="padding:32px 32px 16px;">
-                    <h1 style="margin:0 0 24px;${FONT}font-size:22px;line-height:1.3;color:${TEXT_COLOR};">${heading}</h1>
-                    ${spec.blocks.map((b) => html`${blockHtml(b)} `)}
-                  </td>
-                </tr>
-                <tr>
-                  <td style="padding:20px 32px 24px;border-top:1px solid #e2e2dc;">
-                    <p style="${footerP}">${frenchSpacing(spec.reason)}</p>
-                    ${footerLinks.map((l) => html`<p style="${footerP}"><a href="${l.url.href}" style="color:${BRAND.green};text-decoration:underline;">${l.label}</a></p> `)}
-                    <p style="${footerP}">
-                      <a href="${home.href}" style="color:${BRAND.green};text-decoration:underline;">${BRAND.name}</a> — ${BRAND.tagline}<br />${BRAND.postalAddress}
-                    </p>
-                  </td>
-                </tr>
-              </table>
-            </td>
-          </tr>
-        </table>
-      </body>
-    </html> `;
+<html lang="fr" dir="ltr">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="color-scheme" content="light">
+<meta name="supported-color-schemes" content="light">
+<title>${subject}</title>
+</head>
+<body style="margin:0;padding:0;background-color:#f4f4f0;">
+${spec.preheader ? html`<div style="display:none;max-height:0;overflow:hidden;mso-hide:all;">${frenchSpacing(spec.preheader)}</div>` : ''}
+<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" style="background-color:#f4f4f0;">
+<tr><td align="center" style="padding:24px 12px;">
+<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" style="max-width:600px;background-color:#ffffff;">
+<tr><td style="background-color:${BRAND.green};border-bottom:6px solid ${BRAND.yellow};padding:20px 32px;">
+<a href="${home.href}" style="${FONT}font-size:26px;font-weight:800;letter-spacing:-0.5px;color:#ffffff;text-decoration:none;">${BRAND.name}</a>
+</td></tr>
+<tr><td style="padding:32px 32px 16px;">
+<h1 style="margin:0 0 24px;${FONT}font-size:22px;line-height:1.3;color:${TEXT_COLOR};">${heading}</h1>
+${spec.blocks.map((b) => html`${blockHtml(b)}\n`)}</td></tr>
+<tr><td style="padding:20px 32px 24px;border-top:1px solid #e2e2dc;">
+<p style="${footerP}">${frenchSpacing(spec.reason)}</p>
+${footerLinks.map((l) => html`<p style="${footerP}"><a href="${l.url.href}" style="color:${BRAND.green};text-decoration:underline;">${l.label}</a></p>\n`)}<p style="${footerP}"><a href="${home.href}" style="color:${BRAND.green};text-decoration:underline;">${BRAND.name}</a> — ${BRAND.tagline}<br>${BRAND.postalAddress}</p>
+</td></tr>
+</table>
+</td></tr>
+</table>
+</body>
+</html>
+`;
 
   return {
     template,

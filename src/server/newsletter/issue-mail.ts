@@ -305,13 +305,13 @@ function inlineNodeHtml(node: Node, intro: Intro, styles: IntroStyles | null): M
     case 'inlineCode':
       return html`<code${style(styles, 'code')}>${node.value}</code>`;
     case 'break':
-      return html`<br />`;
+      return html`<br>`;
     case 'link':
     case 'linkReference': {
       const url = linkTarget(node, intro);
       const content = inlineHtml(node.children, intro, styles);
       // A link to javascript:, data: or an unknown reference keeps its words, not its target.
-      return url ? html`<a href="${url.href}" ${style(styles, 'a')}>${content}</a>` : content;
+      return url ? html`<a href="${url.href}"${style(styles, 'a')}>${content}</a>` : content;
     }
     case 'image':
     case 'imageReference':
@@ -358,7 +358,7 @@ function blockHtml(node: Node, intro: Intro, styles: IntroStyles | null): Markup
       return node.ordered ? html`<ol${start}${style(styles, 'list')}>\n${items}</ol>\n` : html`<ul${style(styles, 'list')}>\n${items}</ul>\n`;
     }
     case 'thematicBreak':
-      return html`<hr${style(styles, 'hr')}> </hr${style(styles, 'hr')}> `;
+      return html`<hr${style(styles, 'hr')}>\n`;
     case 'code':
       return html`<pre${style(styles, 'pre')}>${node.value}</pre>\n`;
     case 'html':
@@ -468,61 +468,30 @@ const PREHEADER_PADDING = '\u034f\u200c\u00a0'.repeat(60);
 
 function storyCardHtml(story: Issue['stories'][number]): Markup {
   const image = story.image
-    ? html`<tr>
-        <td style="padding:0;line-height:0;font-size:0;">
-          <img
-            src="${story.image.src.href}"
-            alt="${frenchSpacing(story.image.alt)}"
-            width="${IMAGE_WIDTH}"
-            height="${IMAGE_HEIGHT}"
-            style="display:block;width:100%;max-width:${IMAGE_WIDTH}px;height:auto;border:0;outline:none;text-decoration:none;background-color:${RULE_COLOR};"
-          />
-        </td>
-      </tr> `
+    ? html`<tr><td style="padding:0;line-height:0;font-size:0;"><img src="${story.image.src.href}" alt="${frenchSpacing(story.image.alt)}" width="${IMAGE_WIDTH}" height="${IMAGE_HEIGHT}" style="display:block;width:100%;max-width:${IMAGE_WIDTH}px;height:auto;border:0;outline:none;text-decoration:none;background-color:${RULE_COLOR};"></td></tr>\n`
     : '';
-  return html`<tr>
-    <td class="issue-pad" style="padding:0 32px 24px;">
-      <table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" style="background-color:${CARD_BG};">
-        ${image}
-        <tr>
-          <td style="padding:16px 20px 20px;">
-            <p style="margin:0 0 6px;${FONT}font-size:12px;line-height:1.4;font-weight:700;letter-spacing:1px;text-transform:uppercase;color:${BRAND.green};">
-              ${frenchSpacing(story.kicker)}
-            </p>
-            <h2 style="margin:0 0 8px;${FONT}font-size:20px;line-height:1.3;font-weight:800;">
-              <a href="${story.url.href}" style="color:${TEXT_COLOR};text-decoration:none;">${frenchSpacing(story.title)}</a>
-            </h2>
-            <p style="margin:0;${FONT}font-size:16px;line-height:1.55;color:#333333;">${frenchSpacing(story.lead)}</p>
-          </td>
-        </tr>
-      </table>
-    </td>
-  </tr> `;
+  return html`<tr><td class="issue-pad" style="padding:0 32px 24px;">
+<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" style="background-color:${CARD_BG};">
+${image}<tr><td style="padding:16px 20px 20px;">
+<p style="margin:0 0 6px;${FONT}font-size:12px;line-height:1.4;font-weight:700;letter-spacing:1px;text-transform:uppercase;color:${BRAND.green};">${frenchSpacing(story.kicker)}</p>
+<h2 style="margin:0 0 8px;${FONT}font-size:20px;line-height:1.3;font-weight:800;"><a href="${story.url.href}" style="color:${TEXT_COLOR};text-decoration:none;">${frenchSpacing(story.title)}</a></h2>
+<p style="margin:0;${FONT}font-size:16px;line-height:1.55;color:#333333;">${frenchSpacing(story.lead)}</p>
+</td></tr>
+</table>
+</td></tr>
+`;
 }
 
 function supportHtml(url: URL): Markup {
-  return html`<tr>
-    <td class="issue-pad" style="padding:8px 32px 32px;">
-      <table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" style="background-color:#fff8d6;border-top:4px solid ${BRAND.yellow};">
-        <tr>
-          <td style="padding:20px 20px 24px;">
-            <p style="margin:0 0 16px;${FONT}font-size:16px;line-height:1.6;color:${TEXT_COLOR};">${frenchSpacing(SUPPORT_TEXT)}</p>
-            <table role="presentation" cellpadding="0" cellspacing="0" border="0">
-              <tr>
-                <td style="border-radius:4px;background-color:${BRAND.green};">
-                  <a
-                    href="${url.href}"
-                    style="display:inline-block;padding:14px 24px;${FONT}font-size:16px;font-weight:700;line-height:1.2;color:#ffffff;text-decoration:none;border-radius:4px;"
-                    >${SUPPORT_LABEL}</a
-                  >
-                </td>
-              </tr>
-            </table>
-          </td>
-        </tr>
-      </table>
-    </td>
-  </tr> `;
+  return html`<tr><td class="issue-pad" style="padding:8px 32px 32px;">
+<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" style="background-color:#fff8d6;border-top:4px solid ${BRAND.yellow};">
+<tr><td style="padding:20px 20px 24px;">
+<p style="margin:0 0 16px;${FONT}font-size:16px;line-height:1.6;color:${TEXT_COLOR};">${frenchSpacing(SUPPORT_TEXT)}</p>
+<table role="presentation" cellpadding="0" cellspacing="0" border="0"><tr><td style="border-radius:4px;background-color:${BRAND.green};"><a href="${url.href}" style="display:inline-block;padding:14px 24px;${FONT}font-size:16px;font-weight:700;line-height:1.2;color:#ffffff;text-decoration:none;border-radius:4px;">${SUPPORT_LABEL}</a></td></tr></table>
+</td></tr>
+</table>
+</td></tr>
+`;
 }
 
 function mailHtml(issue: Issue): string {
@@ -536,77 +505,47 @@ function mailHtml(issue: Issue): string {
   const preferences = RECIPIENT_LINKS.preferences;
   const unsubscribe = RECIPIENT_LINKS.unsubscribe;
   const body = html`<!doctype html>
-    <html lang="fr" dir="ltr">
-      <head>
-        <meta charset="utf-8" />
-        <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <meta name="color-scheme" content="light" />
-        <meta name="supported-color-schemes" content="light" />
-        <title>${issue.subject}</title>
-        <style>
-          /* Phones: the card takes the whole width, the text keeps a narrower margin. Clients that drop
+<html lang="fr" dir="ltr">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="color-scheme" content="light">
+<meta name="supported-color-schemes" content="light">
+<title>${issue.subject}</title>
+<style>
+/* Phones: the card takes the whole width, the text keeps a narrower margin. Clients that drop
    this still get a fluid single column. */
-          @media (max-width: 480px) {
-            .issue-outer {
-              padding: 0 !important;
-            }
-            .issue-pad {
-              padding-left: 16px !important;
-              padding-right: 16px !important;
-            }
-          }
-        </style>
-      </head>
-      <body style="margin:0;padding:0;background-color:${PAGE_BG};">
-        ${issue.preheader ? html`<div style="display:none;max-height:0;overflow:hidden;mso-hide:all;">${frenchSpacing(issue.preheader)}${PREHEADER_PADDING}</div>` : ''}
-        <table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" style="background-color:${PAGE_BG};">
-          <tr>
-            <td class="issue-outer" align="center" style="padding:6px 12px 24px;">
-              <table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" style="max-width:600px;">
-                <tr>
-                  <td class="issue-pad" align="center" style="padding:10px 32px;${FONT}font-size:13px;line-height:1.5;color:${MUTED_COLOR};">
-                    <a href="${issue.webUrl.href}" style="color:${MUTED_COLOR};text-decoration:underline;">${WEB_LABEL}</a>
-                  </td>
-                </tr>
-              </table>
-              <table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" style="max-width:600px;background-color:#ffffff;">
-                <tr>
-                  <td class="issue-pad" style="background-color:${BRAND.green};border-bottom:6px solid ${BRAND.yellow};padding:20px 32px 22px;">
-                    <a href="${issue.home.href}" style="${FONT}font-size:15px;font-weight:800;letter-spacing:-0.2px;color:#ffffff;text-decoration:none;"
-                      >${BRAND.name}</a
-                    >
-                    <h1 style="margin:6px 0 4px;${FONT}font-size:28px;line-height:1.2;font-weight:800;color:#ffffff;">${frenchSpacing(newsletter.name)}</h1>
-                    <p style="margin:0;${FONT}font-size:15px;line-height:1.4;color:#ffffff;">
-                      ${frenchSpacing(`n° ${issue.number}`)} · ${frenchSpacing(issue.date)}
-                    </p>
-                  </td>
-                </tr>
-                ${
-                  hasIntro
-                    ? html`<tr>
-                        <td class="issue-pad" style="padding:28px 32px 12px;">${intro}</td>
-                      </tr> `
-                    : html`<tr>
-                        <td style="height:24px;line-height:24px;font-size:0;">&nbsp;</td>
-                      </tr> `
-                }${issue.stories.map(storyCardHtml)}${issue.support ? supportHtml(issue.support) : ''}
-                <tr>
-                  <td class="issue-pad" style="padding:20px 32px 24px;border-top:1px solid ${RULE_COLOR};">
-                    <p style="${footerP}">${frenchSpacing(reasonText(newsletter.name))}</p>
-                    <p style="${footerP}">
-                      <a href="${rawPlaceholder(preferences)}" style="${footerA}">${PREFERENCES_LABEL}</a> ·
-                      <a href="${rawPlaceholder(unsubscribe)}" style="${footerA}">${frenchSpacing(unsubscribeLabel(newsletter.name))}</a>
-                    </p>
-                    <p style="${footerP}">${frenchSpacing(NO_TRACKING)}</p>
-                    <p style="${footerP}"><a href="${issue.home.href}" style="${footerA}">${BRAND.name}</a> — ${BRAND.tagline}<br />${BRAND.postalAddress}</p>
-                  </td>
-                </tr>
-              </table>
-            </td>
-          </tr>
-        </table>
-      </body>
-    </html> `;
+@media (max-width: 480px) {
+  .issue-outer { padding: 0 !important; }
+  .issue-pad { padding-left: 16px !important; padding-right: 16px !important; }
+}
+</style>
+</head>
+<body style="margin:0;padding:0;background-color:${PAGE_BG};">
+${issue.preheader ? html`<div style="display:none;max-height:0;overflow:hidden;mso-hide:all;">${frenchSpacing(issue.preheader)}${PREHEADER_PADDING}</div>` : ''}
+<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" style="background-color:${PAGE_BG};">
+<tr><td class="issue-outer" align="center" style="padding:6px 12px 24px;">
+<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" style="max-width:600px;">
+<tr><td class="issue-pad" align="center" style="padding:10px 32px;${FONT}font-size:13px;line-height:1.5;color:${MUTED_COLOR};"><a href="${issue.webUrl.href}" style="color:${MUTED_COLOR};text-decoration:underline;">${WEB_LABEL}</a></td></tr>
+</table>
+<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" style="max-width:600px;background-color:#ffffff;">
+<tr><td class="issue-pad" style="background-color:${BRAND.green};border-bottom:6px solid ${BRAND.yellow};padding:20px 32px 22px;">
+<a href="${issue.home.href}" style="${FONT}font-size:15px;font-weight:800;letter-spacing:-0.2px;color:#ffffff;text-decoration:none;">${BRAND.name}</a>
+<h1 style="margin:6px 0 4px;${FONT}font-size:28px;line-height:1.2;font-weight:800;color:#ffffff;">${frenchSpacing(newsletter.name)}</h1>
+<p style="margin:0;${FONT}font-size:15px;line-height:1.4;color:#ffffff;">${frenchSpacing(`n° ${issue.number}`)} · ${frenchSpacing(issue.date)}</p>
+</td></tr>
+${hasIntro ? html`<tr><td class="issue-pad" style="padding:28px 32px 12px;">\n${intro}</td></tr>\n` : html`<tr><td style="height:24px;line-height:24px;font-size:0;">&nbsp;</td></tr>\n`}${issue.stories.map(storyCardHtml)}${issue.support ? supportHtml(issue.support) : ''}<tr><td class="issue-pad" style="padding:20px 32px 24px;border-top:1px solid ${RULE_COLOR};">
+<p style="${footerP}">${frenchSpacing(reasonText(newsletter.name))}</p>
+<p style="${footerP}"><a href="${rawPlaceholder(preferences)}" style="${footerA}">${PREFERENCES_LABEL}</a> · <a href="${rawPlaceholder(unsubscribe)}" style="${footerA}">${frenchSpacing(unsubscribeLabel(newsletter.name))}</a></p>
+<p style="${footerP}">${frenchSpacing(NO_TRACKING)}</p>
+<p style="${footerP}"><a href="${issue.home.href}" style="${footerA}">${BRAND.name}</a> — ${BRAND.tagline}<br>${BRAND.postalAddress}</p>
+</td></tr>
+</table>
+</td></tr>
+</table>
+</body>
+</html>
+`;
   return body.value;
 }
 
@@ -682,29 +621,16 @@ export function personaliseIssueMail(
 export function renderIssueWebBody(input: IssueMailInput): string {
   const issue = prepare(input);
   const intro = blocksHtml([issue.intro.root], issue.intro, null);
-  const body = html`${intro.value.trim() ? html`<div class="issue-intro">${intro}</div> ` : ''}${
+  const body = html`${intro.value.trim() ? html`<div class="issue-intro">\n${intro}</div>\n` : ''}${
     issue.stories.length
-      ? html`<ol class="issue-stories" role="list">
-          ${issue.stories.map(
-            (s) =>
-              html`<li>
-                <article class="issue-story">
-                  ${s.image ? html`<img src="${s.image.src.href}" alt="${frenchSpacing(s.image.alt)}" width="${IMAGE_WIDTH}" height="${IMAGE_HEIGHT}" loading="lazy" decoding="async" /> ` : ''}
-                  <p class="issue-kicker">${frenchSpacing(s.kicker)}</p>
-                  <h2><a href="${s.url.href}">${frenchSpacing(s.title)}</a></h2>
-                  <p class="issue-lead">${frenchSpacing(s.lead)}</p>
-                </article>
-              </li> `,
-          )}
-        </ol> `
+      ? html`<ol class="issue-stories" role="list">\n${issue.stories.map(
+          (s) => html`<li><article class="issue-story">
+${s.image ? html`<img src="${s.image.src.href}" alt="${frenchSpacing(s.image.alt)}" width="${IMAGE_WIDTH}" height="${IMAGE_HEIGHT}" loading="lazy" decoding="async">\n` : ''}<p class="issue-kicker">${frenchSpacing(s.kicker)}</p>
+<h2><a href="${s.url.href}">${frenchSpacing(s.title)}</a></h2>
+<p class="issue-lead">${frenchSpacing(s.lead)}</p>
+</article></li>\n`,
+        )}</ol>\n`
       : ''
-  }${
-    issue.support
-      ? html`<aside class="issue-support">
-          <p>${frenchSpacing(SUPPORT_TEXT)}</p>
-          <p><a class="issue-support-button" href="${issue.support.href}">${SUPPORT_LABEL}</a></p>
-        </aside> `
-      : ''
-  }`;
+  }${issue.support ? html`<aside class="issue-support">\n<p>${frenchSpacing(SUPPORT_TEXT)}</p>\n<p><a class="issue-support-button" href="${issue.support.href}">${SUPPORT_LABEL}</a></p>\n</aside>\n` : ''}`;
   return body.value;
 }
