@@ -11,7 +11,7 @@ import pagefindIndex from './src/integrations/pagefind.ts';
 import publicSitemap from './src/integrations/sitemap.ts';
 import clientDirectives from './src/integrations/directives.ts';
 import precompress from './src/integrations/precompress.mjs';
-import { cspDigestCache, reactIslandRenderer, skipStaticCheck } from './src/integrations/on-demand-speed.ts';
+import { cspDigestCache, reactIslandRenderer } from './src/integrations/on-demand-speed.ts';
 import { externalIslandRuntime } from './src/integrations/island-runtime.ts';
 import { exposeContentStore, pageModulesOnce } from './src/integrations/build-speed.ts';
 import { satteri } from '@astrojs/markdown-satteri';
@@ -131,8 +131,10 @@ export default defineConfig({
   output: 'static',
   // Pages rendered on demand are rendered whole, not streamed: every HTML answer is read whole
   // anyway to be typeset (src/middleware.ts), and streaming cost a signed-in page a tenth of its
-  // time (docs/performance.md, goal 4).
-  adapter: node({ mode: 'standalone', experimentalDisableStreaming: true }),
+  // time (docs/performance.md, goal 4). The adapter's middleware mode (its public API): the app
+  // processes serve its handler on their own sockets, and the build's files themselves
+  // (src/host/app.ts), so that nothing looks for a file before a page the front found none for.
+  adapter: node({ mode: 'middleware', experimentalDisableStreaming: true }),
   trailingSlash: 'ignore',
   // Only the settings that pages read through `astro:env`: the audience measurement, fixed at
   // build time. Server settings (APP_MODE, DATA_DIR, DATABASE_URL, SMTP_URL, APP_SECRET…) are
@@ -215,7 +217,7 @@ export default defineConfig({
     incrementalBuild: true,
   },
   vite: {
-    plugins: [oneStylesheet, cspDigestCache(), reactIslandRenderer(), skipStaticCheck(), externalIslandRuntime(), pageModulesOnce(), exposeContentStore()],
+    plugins: [oneStylesheet, cspDigestCache(), reactIslandRenderer(), externalIslandRuntime(), pageModulesOnce(), exposeContentStore()],
     define: { __BUILD_ID__: JSON.stringify(buildId) },
     build: {
       // src/host/build.ts fills the output folder with the cached pages before the build.

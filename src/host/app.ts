@@ -9,11 +9,12 @@
  * channel: `ready` once the app answers its own health check; the editorial side asks for switches
  * through the same channel (src/server/editorial/front-link.ts).
  */
-import { createServer, request } from 'node:http';
+import { createServer, request, type IncomingMessage, type ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { APP_ENV, CLIENT_HEADER, ipcMessage, type AppToFront, type FrontToApp } from './protocol.ts';
-import { withSecurityHeaders } from '../config/security-headers.mjs';
+import { APP_ENV, CLIENT_HEADER, NO_FILE_HEADER, ipcMessage, type AppToFront, type FrontToApp } from './protocol.ts';
+import { createStaticSite, requestPath, type Entry } from './static.ts';
+import { SECURITY_HEADERS, withSecurityHeaders } from '../config/security-headers.mjs';
 import { getHook } from '../lib/process-hooks.ts';
 
 const buildDir = process.env[APP_ENV.buildDir];
@@ -30,12 +31,48 @@ const toFront = (message: AppToFront) => process.send?.(message);
 const leaveIfOrphan = () => process.exit(0);
 process.once('disconnect', leaveIfOrphan);
 
-process.env['ASTRO_NODE_AUTOSTART'] = 'disabled';
 // A built site runs in production: React's server renderer is several times slower in its
 // development build, which it picks when NODE_ENV is anything else (profile: docs/performance.md).
 process.env['NODE_ENV'] = 'production';
+// The adapter in its middleware mode (astro.config.mjs): the build's pages rendered on demand, and
+// nothing else. Static files are the front's (src/host/static.ts), and this process's below.
 const { handler } = await import(pathToFileURL(join(buildDir, 'server', 'entry.mjs')).href);
 const secured = withSecurityHeaders(handler);
+let site = createStaticSite(join(buildDir, 'client'));
+
+const text = (res: ServerResponse, status: number, body: string) => {
+  res.writeHead(status, { ...SECURITY_HEADERS, 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' });
+  res.end(body);
+};
+
+/**
+ * A static file of the build, for a request the front passed on without looking one up (no live
+ * build yet, a method or a condition it leaves to the app): the same files, answered the same way.
+ * A request the front found no file for (its header says so) goes straight to the pages.
+ */
+function answer(req: IncomingMessage, res: ServerResponse): void {
+  const noFile = req.headers[NO_FILE_HEADER] === '1';
+  delete req.headers[NO_FILE_HEADER];
+  const path = noFile || (req.method !== 'GET' && req.method !== 'HEAD') ? undefined : requestPath(req.url ?? '/');
+  if (path === undefined) {
+    secured(req, res);
+    return;
+  }
+  const withEntry = (entry: Entry | null) => {
+    if (!entry) return secured(req, res);
+    // The conditions a file's answer must honour before anything else (RFC 9110, 13.2.2); its
+    // ETags are weak, so an If-Match other than « * » never holds.
+    const ifMatch = req.headers['if-match'];
+    const ifUnmodifiedSince = req.headers['if-unmodified-since'];
+    if ((ifMatch && ifMatch.trim() !== '*') || (!ifMatch && ifUnmodifiedSince && Math.floor(entry.mtimeMs / 1000) * 1000 > Date.parse(ifUnmodifiedSince))) {
+      return text(res, 412, 'Le fichier a changé depuis la version que vous avez.');
+    }
+    return site.serve(entry, req, res);
+  };
+  const found = site.lookup(path);
+  if (found instanceof Promise) found.then(withEntry, () => secured(req, res));
+  else withEntry(found);
+}
 
 const server = createServer((req, res) => {
   // Only the front can reach this socket, and it always sets the header. The adapter reads the
@@ -44,7 +81,13 @@ const server = createServer((req, res) => {
   const client = req.headers[CLIENT_HEADER];
   delete req.headers[CLIENT_HEADER];
   if (typeof client === 'string' && client !== '') Object.defineProperty(req.socket, 'remoteAddress', { value: client, configurable: true, writable: true });
-  secured(req, res);
+  try {
+    decodeURI(req.url ?? '/');
+  } catch {
+    text(res, 400, 'Adresse mal formée.');
+    return;
+  }
+  answer(req, res);
 });
 // Only the front connects, and it keeps its connections for the next requests: an app that closed
 // an idle one could do so as the front sends a request on it (a POST then fails). Idle connections
@@ -99,6 +142,8 @@ process.on('message', (message) => {
   if (!m || typeof m.id !== 'string' || typeof m.dir !== 'string') return;
   process.env[APP_ENV.buildDir] = m.dir;
   process.env[APP_ENV.liveBuildId] = m.id;
+  site.close();
+  site = createStaticSite(join(m.dir, 'client'));
   getHook('forgetBuildData')?.();
   toFront({ type: 'content-ready', id: m.id });
 });

@@ -208,19 +208,23 @@ describe('the front process', () => {
     }
   });
 
-  it('tells the app which requests have no file in the build, and a reader cannot say it for another', async () => {
+  it('leaves to the app what it does not look up: the app answers the build’s files itself, and its pages at once', async () => {
     writeFileSync(join(buildsDir, A, 'client', 'robots.txt'), 'User-agent: *\n');
     const front = await startFront({ root, buildsDir, port: 0, host: '127.0.0.1', processes: 1, initialIds: [A] });
     const port = (front.server.address() as AddressInfo).port;
     const ask = (method: string, path: string, headers: Record<string, string>) => fetchText(port, path, undefined, { method, headers });
     try {
-      // Looked up, no file: the app renders at once, without looking for one itself.
-      expect(await ask('GET', '/no-file', {})).toEqual({ status: 200, body: '1' });
-      // Not looked up by the front (a condition it leaves to the app): the app looks, whatever the reader says.
-      expect(await ask('GET', '/no-file', { 'If-Match': '*', 'X-Contrechamp-No-File': '1' })).toEqual({ status: 200, body: 'absent' });
+      // A file of the build is the front's answer; no file, the page (the app takes the front's word and drops its header).
+      expect(await ask('GET', '/robots.txt', {})).toEqual({ status: 200, body: 'User-agent: *\n' });
+      expect(await ask('GET', '/no-file', {})).toEqual({ status: 200, body: 'absent' });
+      // A condition the front leaves to the app: the app finds the file itself and honours the condition.
+      expect(await ask('GET', '/robots.txt', { 'If-Match': '*' })).toEqual({ status: 200, body: 'User-agent: *\n' });
+      expect((await ask('GET', '/robots.txt', { 'If-Match': '"une-autre-version"' })).status).toBe(412);
+      // A reader cannot say that there is no file: the front drops the header, the app still looks.
+      expect(await ask('GET', '/robots.txt', { 'If-Match': '*', 'X-Contrechamp-No-File': '1' })).toEqual({ status: 200, body: 'User-agent: *\n' });
       expect(await ask('POST', '/no-file', { 'X-Contrechamp-No-File': '1' })).toEqual({ status: 200, body: 'absent' });
-      // A file of the build is the front's answer.
-      expect(await ask('GET', '/robots.txt', { 'X-Contrechamp-No-File': '1' })).toEqual({ status: 200, body: 'User-agent: *\n' });
+      // An address that does not decode: 400 in French, never a page.
+      expect(await ask('GET', '/%E0%A4%A', {})).toEqual({ status: 400, body: 'Adresse mal formée.' });
     } finally {
       await front.close();
     }

@@ -21,7 +21,7 @@ import { join } from 'node:path';
 
 /** The reader's address, as the front found it (its trusted proxies applied). Removed before the app sees the request. */
 export const CLIENT_HEADER = 'x-contrechamp-client';
-/** Set by the front on a request it looked up in the build's files and found no file for: the app need not look again. */
+/** Set by the front on a request it looked up in the build's files and found no file for: the app renders the page at once (src/host/app.ts). */
 export const NO_FILE_HEADER = 'x-contrechamp-no-file';
 
 // ── Environment variables one process starts another with ───────────────────────────────────────

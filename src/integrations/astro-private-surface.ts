@@ -85,14 +85,7 @@ export const ASTRO_PRIVATE_SURFACE: readonly PrivateReach[] = [
     anchors: ['async function generateCspDigest(data, algorithm) {'],
     sha256: '5cc18eb0a295803fa7a77b0acccab80ca66472bf5fa38f2443f4433d92cd5206',
   },
-  {
-    file: 'node_modules/@astrojs/node/dist/standalone.js',
-    by: 'src/integrations/on-demand-speed.ts (skipStaticCheck)',
-    kind: 'speed',
-    buys: '4 % of a signed-in page’s CPU (no file lookup when the front already made it)',
-    anchors: ['staticHandler(req, res, () => appHandler(req, res));'],
-    sha256: 'd676c79b9e1d5a200423e3dafb778bcc0cab09bdee9cdcf0c9e7cab12b0d4272',
-  },
+
   ...(
     [
       ['content/mutable-data-store.js', 'bfe9655977328ac155880ad343768690e060659bda685ca746827b594d9df78b'],

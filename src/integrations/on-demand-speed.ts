@@ -3,8 +3,6 @@
  * is in docs/performance.md).
  */
 import type { Plugin } from 'vite';
-// Set by the front on a request it looked up in the build and found no file for.
-import { NO_FILE_HEADER } from '../host/protocol';
 
 /**
  * Makes Astro hash each inline script and style of its Content-Security-Policy
@@ -63,34 +61,6 @@ export function reactIslandRenderer(): Plugin {
       const name = DEFAULT_EXPORT.exec(code)?.[1];
       if (!name) return undefined;
       return { code: `${code}\n${name}[Symbol.for('astro:renderer')] = '@astrojs/react';\n`, map: null };
-    },
-  };
-}
-
-const STANDALONE = /[\\/]@astrojs[\\/]node[\\/]dist[\\/]standalone\.js$/;
-const STATIC_FIRST = 'staticHandler(req, res, () => appHandler(req, res));';
-
-/**
- * Lets an app process skip the adapter's static-file check when the front has already made it.
- * The standalone handler looks for a file of the request's name (`lstat`, then `send`'s `stat`)
- * before rendering any page: 4 % of a signed-in page's CPU in the profile (docs/performance.md).
- * The front answers static files itself and says so on the requests it found no file for; the
- * others (methods, conditions or paths it leaves to the app) keep the adapter's check. Only the
- * front reaches an app's socket, and it removes the header from what readers send.
- */
-export function skipStaticCheck(): Plugin {
-  return {
-    name: 'contrechamp:skip-static-check',
-    apply: 'build',
-    transform(code, id) {
-      if (!STANDALONE.test(id.split('?')[0] ?? id)) return undefined;
-      if (!code.includes(STATIC_FIRST)) {
-        this.warn('Gestionnaire autonome de l’adaptateur méconnu : les processus applicatifs chercheront encore un fichier avant chaque page.');
-        return undefined;
-      }
-      const skipping = `if (req.headers[${JSON.stringify(NO_FILE_HEADER)}] === "1") appHandler(req, res);
-    else ${STATIC_FIRST}`;
-      return { code: code.replace(STATIC_FIRST, skipping), map: null };
     },
   };
 }
