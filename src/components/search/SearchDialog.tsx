@@ -81,7 +81,18 @@ export default function SearchDialog({ onClose }: SearchDialogProps) {
     if (active >= 0) document.getElementById(optionId(active))?.scrollIntoView({ block: 'nearest' });
   }, [active]);
 
-  const close = () => dialog.current?.close();
+  // The launcher hears of the close at once: the dialog's `close` event comes a task later, and a
+  // shortcut pressed in between (Escape, then Ctrl+K at once) would find search still open.
+  const closed = useRef(false);
+  const finish = () => {
+    if (closed.current) return;
+    closed.current = true;
+    onClose(!followed.current);
+  };
+  const close = () => {
+    dialog.current?.close();
+    finish();
+  };
 
   const follow = () => {
     followed.current = true;
@@ -129,7 +140,7 @@ export default function SearchDialog({ onClose }: SearchDialogProps) {
         ref={dialog}
         className="search-dialog"
         aria-label="Recherche"
-        onClose={() => onClose(!followed.current)}
+        onClose={finish}
         // A click on the backdrop (the dialog element itself, around the panel) closes it.
         onClick={(event) => {
           if (event.target === event.currentTarget) close();
