@@ -1,6 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '../helpers/e2e';
 import { AXE_TAGS } from '../helpers/axe';
+import { settled } from '../helpers/browse';
 import { createReaderAccount } from '../helpers/accounts';
 
 /** One page per template. */
@@ -39,6 +40,7 @@ const TEMPLATES = {
 for (const [name, path] of Object.entries(TEMPLATES)) {
   test(`axe finds no serious or critical violation on the ${name} template`, async ({ page }) => {
     await page.goto(path);
+    await settled(page);
     const results = await new AxeBuilder({ page }).withTags(AXE_TAGS).analyze();
     const blocking = results.violations
       .filter((v) => v.impact === 'serious' || v.impact === 'critical')
@@ -61,7 +63,7 @@ test('axe finds no serious violation in the open side navigation', async ({ page
 });
 
 const blockingIn = async (page: import('@playwright/test').Page, selector: string) =>
-  (await new AxeBuilder({ page }).include(selector).withTags(AXE_TAGS).analyze()).violations
+  (await settled(page), await new AxeBuilder({ page }).include(selector).withTags(AXE_TAGS).analyze()).violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map(
       (v) =>
@@ -101,7 +103,7 @@ test('at 360 px the header keeps its names: axe finds nothing serious and “Men
 });
 
 const blockingOnPage = async (page: Page) =>
-  (await new AxeBuilder({ page }).withTags(AXE_TAGS).analyze()).violations
+  (await settled(page), await new AxeBuilder({ page }).withTags(AXE_TAGS).analyze()).violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map(
       (v) =>

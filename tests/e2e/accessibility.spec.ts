@@ -11,12 +11,13 @@ import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '../helpers/e2e';
 import { accessibility } from '../../src/config/accessibility';
 import { AXE_TAGS } from '../helpers/axe';
+import { settled } from '../helpers/browse';
 import { createReaderAccount } from '../helpers/accounts';
 import { undersizedTargets } from '../helpers/target-size';
 
 // RGAA 4.1 follows WCAG 2.1; the audit also holds the site to WCAG 2.2 AA (target size).
 const violations = async (page: Page) =>
-  (await new AxeBuilder({ page }).withTags(AXE_TAGS).analyze()).violations.map(
+  (await settled(page), await new AxeBuilder({ page }).withTags(AXE_TAGS).analyze()).violations.map(
     (v) =>
       `${v.id} [${v.impact}]: ${v.help} (${v.nodes
         .map((n) => n.target.join(' '))

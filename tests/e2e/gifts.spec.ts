@@ -11,14 +11,13 @@
 
 import { readdir, readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
 import type { Locator, Page } from '@playwright/test';
 import { simpleParser, type ParsedMail } from 'mailparser';
 import { openDatabase } from '../../src/server/db/client';
 import { expect, test } from '../helpers/guard';
 import { createReaderAccount, forgetClientRateLimits, outboxDir } from '../helpers/accounts';
 import { seedSubscription } from '../helpers/revenue';
-import { AXE_TAGS, shoot as shootAt } from '../helpers/browse';
+import { expectAccessible, shoot as shootAt } from '../helpers/browse';
 
 // Long walks (payment, mails, activation by another account) on a machine shared by two browsers.
 test.describe.configure({ timeout: 150_000 });
@@ -59,20 +58,6 @@ async function signedIn(page: Page, reader: { email: string; password: string })
 }
 
 const shoot = (page: Page, name: string) => shootAt(page, SHOTS, name);
-
-async function expectAccessible(page: Page) {
-  const results = await new AxeBuilder({ page }).withTags(AXE_TAGS).analyze();
-  const blocking = results.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map(
-      (v) =>
-        `${v.id}: ${v.help} (${v.nodes
-          .map((n) => n.target.join(' '))
-          .slice(0, 3)
-          .join(' | ')})`,
-    );
-  expect(blocking).toEqual([]);
-}
 
 /** Checked by axe, then captured. */
 async function look(page: Page, name: string) {

@@ -13,7 +13,6 @@ import { randomUUID } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Browser, type Page } from '../helpers/e2e';
 import { allotNumber, formatNumber } from '../../src/server/billing/numbering';
 import { openDatabase } from '../../src/server/db/client';
@@ -21,7 +20,7 @@ import { newId } from '../../src/server/db/database';
 import { createReaderAccount, forgetClientRateLimits } from '../helpers/accounts';
 import { parseCsv } from '../helpers/csv';
 import { subscribeMonthly } from '../helpers/payment';
-import { AXE_TAGS, shoot as shootAt } from '../helpers/browse';
+import { expectAccessible, shoot as shootAt } from '../helpers/browse';
 
 test.describe.configure({ timeout: 90_000 });
 
@@ -44,20 +43,6 @@ async function inDatabase<T>(work: (db: ReturnType<typeof openDatabase>['db']) =
 }
 
 const shoot = (page: Page, name: string) => shootAt(page, SHOTS, name);
-
-async function expectAccessible(page: Page) {
-  const results = await new AxeBuilder({ page }).withTags(AXE_TAGS).analyze();
-  const blocking = results.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map(
-      (v) =>
-        `${v.id}: ${v.help} (${v.nodes
-          .map((n) => n.target.join(' '))
-          .slice(0, 3)
-          .join(' | ')})`,
-    );
-  expect(blocking).toEqual([]);
-}
 
 async function signIn(page: Page, who: { email: string; password: string }, to = '/mon-compte') {
   await page.goto(`/login?redirect=${encodeURIComponent(to)}`);

@@ -46,7 +46,8 @@ export async function signIn(page: Page, email: string, password: string): Promi
   await arrived(page, /\/mon-compte$/);
 }
 
-const settled = (page: Page) =>
+/** Resolves once no animation or transition runs (axe and screenshots read the page as it will stay). */
+export const settled = (page: Page) =>
   page.waitForFunction(
     () =>
       new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(() => done(document.getAnimations().every((a) => a.playState !== 'running'))))),
