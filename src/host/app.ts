@@ -67,7 +67,13 @@ function answer(req: IncomingMessage, res: ServerResponse): void {
     if ((ifMatch && ifMatch.trim() !== '*') || (!ifMatch && ifUnmodifiedSince && Math.floor(entry.mtimeMs / 1000) * 1000 > Date.parse(ifUnmodifiedSince))) {
       return text(res, 412, 'Le fichier a changé depuis la version que vous avez.');
     }
-    return site.serve(entry, req, res);
+    try {
+      site.serve(entry, req, res);
+    } catch {
+      // A file that went away under it (a build being cleaned): the pages answer, or the connection ends.
+      if (!res.headersSent) secured(req, res);
+      else res.destroy();
+    }
   };
   const found = site.lookup(path);
   if (found instanceof Promise) found.then(withEntry, () => secured(req, res));
