@@ -38,7 +38,9 @@ process.env['NODE_ENV'] = 'production';
 // nothing else. Static files are the front's (src/host/static.ts), and this process's below.
 const { handler } = await import(pathToFileURL(join(buildDir, 'server', 'entry.mjs')).href);
 const secured = withSecurityHeaders(handler);
-let site = createStaticSite(join(buildDir, 'client'));
+// Few requests come this way (the front answers files itself): a small memory cache is enough.
+const SITE_CACHE = { cacheBytes: 4 * 1024 * 1024 };
+let site = createStaticSite(join(buildDir, 'client'), SITE_CACHE);
 
 const text = (res: ServerResponse, status: number, body: string) => {
   res.writeHead(status, { ...SECURITY_HEADERS, 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' });
@@ -149,7 +151,7 @@ process.on('message', (message) => {
   process.env[APP_ENV.buildDir] = m.dir;
   process.env[APP_ENV.liveBuildId] = m.id;
   site.close();
-  site = createStaticSite(join(m.dir, 'client'));
+  site = createStaticSite(join(m.dir, 'client'), SITE_CACHE);
   getHook('forgetBuildData')?.();
   toFront({ type: 'content-ready', id: m.id });
 });

@@ -14,14 +14,20 @@ import { CONTENT_DIR } from './content-dir';
 import type { Corpus, Episode, Story } from './corpus';
 import { parseTranscript, type Cue } from './transcripts';
 
-const cache = new Map<string, Cue[] | null>();
+/** Each sidecar read and checked once per build: its text and its cues (null without a file). */
+const cache = new Map<string, { vtt: string; cues: Cue[] } | null>();
 
-function load(file: string, entry: string, duration: number, speakers: string[]): Cue[] | null {
+function read(file: string, entry: string, duration: number, speakers: string[]): { vtt: string; cues: Cue[] } | null {
   const cached = cache.get(file);
   if (cached !== undefined) return cached;
-  const cues = existsSync(file) ? parseTranscript(readFileSync(file, 'utf8'), { entry, duration, speakers }) : null;
-  cache.set(file, cues);
-  return cues;
+  const vtt = existsSync(file) ? readFileSync(file, 'utf8') : null;
+  const found = vtt === null ? null : { vtt, cues: parseTranscript(vtt, { entry, duration, speakers }) };
+  cache.set(file, found);
+  return found;
+}
+
+function load(file: string, entry: string, duration: number, speakers: string[]): Cue[] | null {
+  return read(file, entry, duration, speakers)?.cues ?? null;
 }
 
 const authorNames = (corpus: Corpus, ids: readonly { id: string }[]) => ids.map(({ id }) => corpus.authors.get(id)?.data.name).filter((n): n is string => !!n);
@@ -43,8 +49,7 @@ export function episodeTranscript(corpus: Corpus, episode: Episode): Cue[] | nul
 export function supportersTranscript(corpus: Corpus, episode: Episode): { vtt: string; cues: Cue[] } | null {
   if (!episode.data.supportersOnly) return null;
   const file = join(CONTENT_DIR, 'episodes', episode.data.podcast, `${episode.data.slug}.vtt`);
-  const cues = load(file, `l’épisode « ${episode.data.podcast}/${episode.data.slug} »`, episode.data.duration, episodeSpeakers(corpus, episode));
-  return cues ? { vtt: readFileSync(file, 'utf8'), cues } : null;
+  return read(file, `l’épisode « ${episode.data.podcast}/${episode.data.slug} »`, episode.data.duration, episodeSpeakers(corpus, episode));
 }
 
 /** The transcript of an émission; null without a sidecar. Its speakers: its authors and its `speakers`. */
