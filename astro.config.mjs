@@ -2,11 +2,13 @@
 import { defineConfig, envField } from 'astro/config';
 import node from '@astrojs/node';
 import react from '@astrojs/react';
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { IMAGE_DENSITIES, IMAGE_WIDTHS } from './src/lib/ui-constants.ts';
 import { FINGERPRINT_FILE, buildFingerprint, codeVersion } from './src/host/build-fingerprint.ts';
+import { stagedPages } from './src/host/build-places.ts';
+import { STAGED_PAGES_ENV } from './src/host/protocol.ts';
 import pagefindIndex from './src/integrations/pagefind.ts';
 import publicSitemap from './src/integrations/sitemap.ts';
 import clientDirectives from './src/integrations/directives.ts';
@@ -28,32 +30,6 @@ const fingerprint = {
     'astro:build:done': ({ dir }) => {
       const root = fileURLToPath(new URL('.', import.meta.url));
       writeFileSync(fileURLToPath(new URL(`../${FINGERPRINT_FILE}`, dir)), buildFingerprint(root));
-    },
-  },
-};
-
-/**
- * src/host/build.ts starts a build with links to the pages Astro cached (the pages it will
- * skip are then already in place). A page it no longer builds (a deleted story, a list page
- * fewer) is removed here, before the search index and the sitemap read the folder.
- * @type {import('astro').AstroIntegration}
- */
-const stalePages = {
-  name: 'contrechamp:stale-pages',
-  hooks: {
-    'astro:build:done': ({ dir, assets, logger }) => {
-      const list = process.env.CONTRECHAMP_LINKED_PAGES;
-      if (!list) return;
-      const built = new Set([...assets.values()].flat().map((url) => fileURLToPath(url)));
-      const client = fileURLToPath(dir);
-      let removed = 0;
-      for (const file of JSON.parse(readFileSync(list, 'utf8'))) {
-        const path = join(client, file);
-        if (built.has(path)) continue;
-        rmSync(path, { force: true });
-        removed += 1;
-      }
-      logger.info(`${removed} pages no longer built removed`);
     },
   },
 };
@@ -152,8 +128,8 @@ export default defineConfig({
   ...(process.env.ASTRO_OUT_DIR ? { outDir: process.env.ASTRO_OUT_DIR } : {}),
   ...(process.env.ASTRO_CACHE_DIR ? { cacheDir: process.env.ASTRO_CACHE_DIR } : {}),
   integrations: [
-    // First: the search index and the sitemap must not see pages no longer built.
-    stalePages,
+    // First: the search index and the sitemap must see the pages kept, not placeholders nor pages no longer built.
+    stagedPages(),
     buildDataFile,
     // The search index, built from the prerendered pages; before the fingerprint, so that a
     // failed index leaves no build that `npm start` would take as complete.
@@ -220,8 +196,8 @@ export default defineConfig({
     plugins: [oneStylesheet, cspDigestCache(), reactIslandRenderer(), externalIslandRuntime(), pageModulesOnce(), exposeContentStore()],
     define: { __BUILD_ID__: JSON.stringify(buildId) },
     build: {
-      // src/host/build.ts fills the output folder with the cached pages before the build.
-      ...(process.env.CONTRECHAMP_LINKED_PAGES ? { emptyOutDir: false } : {}),
+      // src/host/build.ts stages the cached pages in the output folder before the build.
+      ...(process.env[STAGED_PAGES_ENV] ? { emptyOutDir: false } : {}),
       // Scripts are never inlined: with <ClientRouter />, the first page's Content-Security-Policy
       // stays in force for the whole visit, so a later page's inline script would be refused,
       // while 'self' allows every bundled file. Other assets under 2 KB are inlined.

@@ -19,21 +19,19 @@
  *   <cache>/staging  where Astro builds. Its path must not change from one build to the next:
  *                    the content store is voided whenever Astro's settings (outDir among them)
  *                    change. A complete build is then moved (renamed) to <out>.
- * The pages Astro skips are hard links to its cached copies (below), which the live build may
- * share: every write in the staging folder or the cache makes a new file (fresh-writes.ts), so
- * no write reaches the live build. Deleting the cache is always safe; the next build is then a
- * full one.
+ * The pages Astro skips become hard links to its kept copies, which the live build may share,
+ * only once Astro has written its last page (build-places.ts): no write of Astro's reaches the
+ * live build. Deleting the cache is always safe; the next build is then a full one.
  */
 import { buildHeapMiB } from './protocol.ts';
 import { spawn } from 'node:child_process';
 import { cpSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
-import { pathToFileURL } from 'node:url';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { BuildPhases, SUMMARY_PREFIX, isDetail } from './build-phases.ts';
-import { astroEnv, buildPlaces, prepareStaging, root } from './build-places.ts';
+import { abandonStaging, astroEnv, buildPlaces, prepareStaging, root, stagedLine } from './build-places.ts';
 
 const { values } = parseArgs({ options: { out: { type: 'string' }, id: { type: 'string' }, previous: { type: 'string' } } });
 if (!values.out || !values.id) {
@@ -46,13 +44,11 @@ const places = buildPlaces(dirname(out));
 const { staging } = places;
 rmSync(out, { recursive: true, force: true });
 mkdirSync(dirname(out), { recursive: true });
-const linking = performance.now();
-const linked = prepareStaging(places);
-console.log(`[build] ${linked} cached pages linked in ${((performance.now() - linking) / 1000).toFixed(1)} s`);
+const preparing = performance.now();
+console.log(`[build] ${stagedLine(prepareStaging(places))} in ${((performance.now() - preparing) / 1000).toFixed(1)} s`);
 
 const astro = join(root, 'node_modules/astro/bin/astro.mjs');
-const freshWrites = pathToFileURL(join(import.meta.dirname, 'fresh-writes.ts')).href;
-const child = spawn(process.execPath, [`--max-old-space-size=${buildHeapMiB()}`, '--import', freshWrites, astro, 'build'], {
+const child = spawn(process.execPath, [`--max-old-space-size=${buildHeapMiB()}`, astro, 'build'], {
   cwd: root,
   stdio: ['ignore', 'pipe', 'pipe'],
   env: { ...process.env, ...astroEnv(places, values.id) },
@@ -82,7 +78,10 @@ setInterval(() => {
 }, 1000).unref();
 child.on('exit', async (code, signal) => {
   await relayed;
-  if (code !== 0) process.exit(code ?? (signal ? 1 : 0));
+  if (code !== 0) {
+    abandonStaging(places);
+    process.exit(code ?? (signal ? 1 : 0));
+  }
   const moving = performance.now();
   try {
     renameSync(staging, out);

@@ -26,7 +26,7 @@ import { spawn } from 'node:child_process';
 import { chmodSync, cpSync, existsSync, linkSync, readdirSync, readFileSync, renameSync, rmSync, statSync, unlinkSync } from 'node:fs';
 import { createConnection, createServer } from 'node:net';
 import { join, relative, resolve } from 'node:path';
-import { astroEnv, buildPlaces, prepareStaging, root } from './build-places.ts';
+import { abandonStaging, astroEnv, buildPlaces, prepareStaging, root, stagedLine } from './build-places.ts';
 import { contentDigest } from '../lib/folder-digest.ts';
 import { BuildPhases, SUMMARY_PREFIX, isDetail } from './build-phases.ts';
 import { BUILDER_ENV, ENTRY, type BuilderMessage, type BuilderRequest } from './protocol.ts';
@@ -41,9 +41,8 @@ if (!socketPath || !buildsDir) {
 }
 type Send = (message: BuilderMessage) => void;
 const places = buildPlaces(buildsDir);
-// The environment of every build of this process, set before Astro and fresh-writes.ts load.
+// The environment of every build of this process, set before Astro loads.
 Object.assign(process.env, astroEnv(places, 'resident'));
-await import('./fresh-writes.ts');
 // The fast publication reaches into Astro's private files (src/integrations/astro-private-surface.ts):
 // if it cannot load, this process still makes full builds, and says why on each.
 let fast: typeof import('./publish-fast.ts') | undefined;
@@ -120,12 +119,16 @@ function moveStaging(out: string) {
 async function astroBuild(id: string, out: string): Promise<number> {
   const started = performance.now();
   const version = { code: codeVersion(root), other: otherContentDigest() };
-  const linked = prepareStaging(places);
-  console.log(`[build] ${linked} cached pages linked`);
+  console.log(`[build] ${stagedLine(prepareStaging(places))}`);
   process.env.BUILD_ID = id;
   state = 'failed';
   const { build } = await import('astro');
-  await build({ root });
+  try {
+    await build({ root });
+  } catch (error) {
+    abandonStaging(places);
+    throw error;
+  }
   moveStaging(out);
   state = 'made';
   made = version;
@@ -181,7 +184,7 @@ async function run({ id }: BuilderRequest, send: Send): Promise<number> {
     // The build after one that left pages for later renders everything: it is that follow-up.
     const defer = !owesPages;
     const result = await capturing(send, () =>
-      fastPublication.publishFast({ baseline: from, out: dir, staging: places.staging, linkedList: places.linkedList, defer }),
+      fastPublication.publishFast({ baseline: from, out: dir, staging: places.staging, stagedList: places.stagedList, defer }),
     );
     if (result.refused === undefined) {
       baseline = dir;

@@ -54,8 +54,8 @@ export const BUILDER_ENV = {
   warm: 'BUILDER_WARM',
 } as const;
 
-/** The folders in which a build's writes must make new files (fresh-writes.ts), as a JSON array. */
-export const FRESH_WRITES_ENV = 'CONTRECHAMP_FRESH_WRITES';
+/** Where a build's staged pages are finished after `astro build` (build-places.ts `StagedPages`, as JSON). */
+export const STAGED_PAGES_ENV = 'CONTRECHAMP_STAGED_PAGES';
 
 // ── Entry points: which file each kind of process runs (relative to the project's folder) ─────────
 

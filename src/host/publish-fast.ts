@@ -282,7 +282,7 @@ function integrationLogger(label: string): Logger {
  * moved to `out`. Resolves with what was done, or `{ refused }` when a full build is needed.
  * `defer`: whether later list pages may wait for the next build (DEFER_FROM).
  */
-export type PublishOptions = { baseline: string; out: string; staging: string; linkedList: string; defer?: boolean };
+export type PublishOptions = { baseline: string; out: string; staging: string; stagedList: string; defer?: boolean };
 export type Publication = {
   refused?: undefined;
   changed: string[];
@@ -293,7 +293,7 @@ export type Publication = {
   phases: Record<string, number>;
   total: number;
 };
-export async function publishFast({ baseline, out, staging, linkedList, defer = true }: PublishOptions): Promise<Refusal | Publication> {
+export async function publishFast({ baseline, out, staging, stagedList, defer = true }: PublishOptions): Promise<Refusal | Publication> {
   const started = performance.now();
   const phase: Record<string, number> = {};
   const lap = (name: string, since: number) => (phase[name] = Math.round(performance.now() - since) / 1000);
@@ -319,7 +319,7 @@ export async function publishFast({ baseline, out, staging, linkedList, defer = 
   if (!config) return { refused: 'pas de construction résidente' };
   const client = fileURLToPath(config.build.client);
   const previousPages = new Set(resident.paths.map((p) => outFile(p.pathname, p.route)));
-  writeFileSync(linkedList, JSON.stringify([...previousPages]));
+  writeFileSync(stagedList, JSON.stringify([...previousPages]));
   lap('link', at);
 
   // A new search capture for this publication: the index integration's build:start hook.

@@ -24,7 +24,7 @@ const astroCli = (collection: string, id: string, ...issues: string[]) =>
 
 /** The same error through the resident builder (src/host/builder.ts strips the bold marks). */
 const resident = (collection: string, id: string, ...issues: string[]) =>
-  `[contrechamp:stale-pages] 0 pages no longer built removed\n\n[InvalidContentEntryDataError] ${collection} → ${id} data does not match collection schema.\n\n${issues.map((i) => `  ${i}`).join('\n')}\n\n    at getEntryData (file:///x/utils.js:1:1)\n`;
+  `[contrechamp:staged-pages] 0 pages kept from the last build, 0 no longer built removed\n\n[InvalidContentEntryDataError] ${collection} → ${id} data does not match collection schema.\n\n${issues.map((i) => `  ${i}`).join('\n')}\n\n    at getEntryData (file:///x/utils.js:1:1)\n`;
 
 describe('explainBuildFailure', () => {
   it('reads the error as the installed Astro words it (its public `astro/errors`): a tripwire for an upgrade', () => {

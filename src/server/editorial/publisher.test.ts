@@ -373,7 +373,7 @@ describe('failureOf', () => {
     expect(failureOf(astro)).toBe('[InvalidContentEntryDataError] stories → articles/a data does not match collection schema. title: Required');
     // The resident builder's log (src/host/builder.ts) names an error the same way.
     const resident =
-      '[contrechamp:stale-pages] 0 pages no longer built removed\n\n[InvalidContentEntryDataError] stories → articles/a data does not match collection schema.\n\n  title: Required\n    at getEntryData (file:///x/utils.js:1:1)\n';
+      '[contrechamp:staged-pages] 0 pages kept from the last build, 0 no longer built removed\n\n[InvalidContentEntryDataError] stories → articles/a data does not match collection schema.\n\n  title: Required\n    at getEntryData (file:///x/utils.js:1:1)\n';
     expect(failureOf(resident)).toBe('[InvalidContentEntryDataError] stories → articles/a data does not match collection schema. title: Required');
   });
 });
