@@ -54,7 +54,11 @@ beforeAll(() => {
   mkdirSync(join(work, 'builds'));
   places = buildPlaces(join(work, 'builds'), {});
 });
-afterAll(() => rmSync(work, { recursive: true, force: true }));
+afterAll(() => {
+  rmSync(work, { recursive: true, force: true });
+  // What Astro and Vite leave in a project they build.
+  for (const left of ['.astro', 'node_modules']) rmSync(join(fixture, left), { recursive: true, force: true });
+});
 
 describe('a build’s staged pages (the installed Astro)', { timeout: 180_000 }, () => {
   let first: string;
