@@ -1,9 +1,10 @@
 /**
- * Vite plugins that take work off every prerendered page (issue 13, goal 5; the profile is in
- * docs/performance.md).
+ * A reach into Astro's private code (listed in ./surface.ts, which gives its figure): a Vite
+ * plugin on the page map Astro writes (astro/dist/vite-plugin-pages/pages.js), which takes work
+ * off every prerendered page (issue 13, goal 5; the profile is in docs/performance.md). Speed
+ * only: if Astro writes its page map differently, the build warns and nothing changes.
  */
 import type { Plugin } from 'vite';
-import { hookExpression } from '../lib/process-hooks';
 
 const PAGES_MODULE = '\0virtual:astro:pages';
 const PAGE_IMPORT = /const (_page\d+) = \(\) => import\(("[^"]+")\);/g;
@@ -31,43 +32,6 @@ export function pageModulesOnce(): Plugin {
         return undefined;
       }
       return { code: out, map: null };
-    },
-  };
-}
-
-const DATA_STORE_MODULE = /[\\/]astro[\\/]dist[\\/]content[\\/]data-store\.js$/;
-const CONTENT_ASSETS_MODULE = /[\\/]\.astro[\\/]content-assets\.mjs$/;
-const CONTENT_ASSETS_EXPORT = /export default (new Map\(\[[\s\S]*\]\));?\s*$/;
-
-/**
- * Hands the pages' content store and the table of the content's images to the resident builder
- * (src/host/publish-fast.ts), which replaces the entries of a publication in the store and
- * renders the pages they change, without a new `astro build`. Only in the pages' bundle.
- */
-export function exposeContentStore(): Plugin {
-  return {
-    name: 'contrechamp:expose-content-store',
-    applyToEnvironment: (environment) => environment.name === 'prerender',
-    transform(code, id) {
-      if (DATA_STORE_MODULE.test(id)) {
-        if (!code.includes('const globalDataStore = dataStoreSingleton();')) {
-          this.warn('Magasin de contenu d’Astro non reconnu : la publication rapide est désactivée.');
-          return undefined;
-        }
-        return { code: `${code}\n${hookExpression('contentStore')} = globalDataStore;\n`, map: null };
-      }
-      if (CONTENT_ASSETS_MODULE.test(id)) {
-        if (!CONTENT_ASSETS_EXPORT.test(code)) {
-          this.warn('Table des images du contenu non reconnue : la publication rapide est désactivée.');
-          return undefined;
-        }
-        const out = code.replace(
-          CONTENT_ASSETS_EXPORT,
-          (_, map: string) => `const contentAssets = ${map};\n${hookExpression('contentAssets')} = contentAssets;\nexport default contentAssets;\n`,
-        );
-        return { code: out, map: null };
-      }
-      return undefined;
     },
   };
 }
