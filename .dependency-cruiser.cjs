@@ -102,6 +102,14 @@ module.exports = {
       to: { path: '^(src|scripts)/' },
     },
     {
+      // Astro's private code is reached from the build's configuration, the host and the build's
+      // integrations only (src/astro-private/README.md): never from what pages and domains run.
+      name: 'astro-private-stays-in-the-build',
+      severity: 'error',
+      from: { path: '^src/', pathNot: '^src/(astro-private|host|integrations)/' },
+      to: { path: '^src/astro-private/' },
+    },
+    {
       name: 'server-never-imports-the-browser-side',
       severity: 'error',
       from: { path: '^src/server/' },

@@ -13,9 +13,12 @@ import pagefindIndex from './src/integrations/pagefind.ts';
 import publicSitemap from './src/integrations/sitemap.ts';
 import clientDirectives from './src/integrations/directives.ts';
 import precompress from './src/integrations/precompress.mjs';
-import { cspDigestCache, reactIslandRenderer } from './src/integrations/on-demand-speed.ts';
-import { externalIslandRuntime } from './src/integrations/island-runtime.ts';
-import { exposeContentStore, pageModulesOnce } from './src/integrations/build-speed.ts';
+// Every reach into Astro's private code: one file each, with its figure (src/astro-private/README.md).
+import { cspDigestCache } from './src/astro-private/csp-digests.ts';
+import { reactIslandRenderer } from './src/astro-private/island-renderer.ts';
+import { externalIslandRuntime } from './src/astro-private/island-runtime.ts';
+import { exposeContentStore } from './src/astro-private/content-store.ts';
+import { pageModulesOnce } from './src/astro-private/page-modules.ts';
 import { satteri } from '@astrojs/markdown-satteri';
 import { isCSSRequest } from 'vite';
 import { frenchTypographyPlugin } from './src/lib/typography.ts';

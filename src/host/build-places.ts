@@ -21,14 +21,15 @@
  *    are removed; `previous` is removed.
  *
  * If Astro ever skipped nothing, copied its cache or rendered every page instead, the pages would
- * stay right, the build slower (the tripwire of src/integrations/astro-private-surface.ts names
- * what changed).
+ * stay right, the build slower (src/astro-private/page-cache.ts; this file's test names what
+ * changed).
  */
 import { existsSync, linkSync, copyFileSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AstroIntegration } from 'astro';
 import { STAGED_PAGES_ENV } from './protocol.ts';
+import { pageCopies } from '../astro-private/page-cache.ts';
 
 export const root = resolve(import.meta.dirname, '../..');
 
@@ -74,8 +75,8 @@ export function astroEnv(places: BuildPlaces, id: string) {
  */
 export const PLACEHOLDER = '<!-- contrechamp: page kept from the last build (src/host/build-places.ts) -->\n';
 
-/** Astro's copies of the pages it keyed (`<cacheDir>/dist/client/…`), in the layout Astro 7 uses. */
-const copies = (astroCache: string) => join(astroCache, 'dist');
+/** Astro's copies of the pages it keyed (`<cacheDir>/dist/client/…`). */
+const copies = pageCopies;
 
 /**
  * Empties the staging folder and stages in it a placeholder for each page Astro keeps a copy of,

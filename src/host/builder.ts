@@ -43,7 +43,7 @@ type Send = (message: BuilderMessage) => void;
 const places = buildPlaces(buildsDir);
 // The environment of every build of this process, set before Astro loads.
 Object.assign(process.env, astroEnv(places, 'resident'));
-// The fast publication reaches into Astro's private files (src/integrations/astro-private-surface.ts):
+// The fast publication reaches into Astro's private files (src/astro-private/fast-publication.ts):
 // if it cannot load, this process still makes full builds, and says why on each.
 let fast: typeof import('./publish-fast.ts') | undefined;
 let fastUnavailable: string | undefined;

@@ -11,7 +11,6 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
-import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -19,54 +18,36 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { AstroConfig, AstroIntegration, AstroPrerenderer, RouteData } from 'astro';
 import { linkTree } from './build-places.ts';
 import { ENTRY } from './protocol.ts';
+import {
+  MutableDataStore,
+  astroAssets,
+  clearRouteCache,
+  createRequest,
+  getEntryData,
+  globalContentConfigObserver,
+  h64ToString,
+  imageSrcToImportId,
+  markdownContentEntryType,
+  redirectTemplate,
+} from '../astro-private/fast-publication.ts';
 import { getHook, setHook, type ResidentHooks } from '../lib/process-hooks.ts';
 import { BROTLI_QUALITY, COMPRESSIBLE, GZIP_LEVEL, MIN_BYTES } from '../integrations/precompress.mjs';
 
 const root = resolve(import.meta.dirname, '../..');
-/** One of Astro's private modules (each named in src/integrations/astro-private-surface.ts): untyped. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-const astroDist = (path: string): Promise<any> => import(pathToFileURL(join(root, 'node_modules/astro/dist', path)).href);
-const require = createRequire(join(root, 'node_modules/astro/package.json'));
-
-const [
-  { MutableDataStore },
-  { globalContentConfigObserver, getEntryData },
-  { markdownContentEntryType },
-  { createRequest },
-  { imageSrcToImportId },
-  { redirectTemplate },
-] = await Promise.all([
-  astroDist('content/mutable-data-store.js'),
-  astroDist('content/utils.js'),
-  astroDist('vite-plugin-markdown/content-entry-type.js'),
-  astroDist('core/request.js'),
-  astroDist('assets/utils/resolveImports.js'),
-  astroDist('core/routing/3xx.js'),
-]);
-const { default: xxhash } = await import(pathToFileURL(require.resolve('xxhash-wasm')).href);
-const { h64ToString } = await xxhash();
 
 type PathWithRoute = Awaited<ReturnType<AstroPrerenderer['getStaticPaths']>>[number];
-/** Astro's prerenderer of the pages, with the private cache of each route's getStaticPaths(). */
-type Prerenderer = AstroPrerenderer & { app: { routeCache: { clearAll(): void } } };
-/** Astro's image service's record of the images a build makes (private: the `astroAsset` global). */
-type AstroAssets = {
-  addStaticImage?: unknown;
-  staticImages: Map<string, { transforms: Map<string, { finalPath: string }> }>;
-};
-const assetsGlobal = () => (globalThis as unknown as { astroAsset: AstroAssets }).astroAsset;
 
 /** What the build leaves for publications (src/integrations/pagefind.ts calls these hooks). */
-const resident: { config?: AstroConfig; prerenderer?: Prerenderer; paths: PathWithRoute[]; addStaticImage?: unknown } = { paths: [] };
+const resident: { config?: AstroConfig; prerenderer?: AstroPrerenderer; paths: PathWithRoute[]; addStaticImage?: unknown } = { paths: [] };
 const hooks: ResidentHooks = {
   publishing: false,
   paths(config, prerenderer, paths) {
-    Object.assign(resident, { config, prerenderer: prerenderer as Prerenderer, paths });
+    Object.assign(resident, { config, prerenderer, paths });
   },
   async teardown(dir: string) {
     // Astro removes it once the build's images are made; a publication's pages need it to name
     // their images' optimised files (without it, they would point at the /_image endpoint).
-    resident.addStaticImage = assetsGlobal()?.addStaticImage;
+    resident.addStaticImage = astroAssets()?.addStaticImage;
     const { readdir } = await import('node:fs/promises');
     for (const file of await readdir(dir, { recursive: true })) if (file.endsWith('.mjs')) await import(pathToFileURL(join(dir, file)).href);
   },
@@ -157,7 +138,7 @@ export async function updateStories(): Promise<Refusal | { refused?: undefined; 
   collections.set('stories', after);
   getHook('forgetCorpus')?.();
   // Astro keeps each route's getStaticPaths() result for the whole build.
-  resident.prerenderer.app.routeCache.clearAll();
+  clearRouteCache(resident.prerenderer);
   return { changed, removed };
 }
 
@@ -337,7 +318,7 @@ export async function publishFast({ baseline, out, staging, stagedList, defer = 
   at = performance.now();
   let rendered = 0;
   const compressing = compressor(fileURLToPath(new URL('precompressed/', config.cacheDir)));
-  const astroAsset = assetsGlobal();
+  const astroAsset = astroAssets();
   astroAsset.addStaticImage = resident.addStaticImage;
   astroAsset.staticImages = new Map();
   try {

@@ -18,6 +18,7 @@ import { gunzipSync } from 'node:zlib';
 import * as pagefind from 'pagefind';
 import { documentsOf, pageFile, type IndexDocument } from './pagefind-documents';
 import { getHook } from '../lib/process-hooks';
+import { pageCopies } from '../astro-private/page-cache';
 import { DELTA_DIR, DELTA_FILE, contentHash, deltaLimit, planIndex, type BaseDocuments, type DeltaManifest } from './pagefind-delta';
 
 export const PAGEFIND_DIR = 'pagefind';
@@ -274,7 +275,7 @@ export default function pagefindIndex(): AstroIntegration {
         // (a new file, or at least a new modification time) whenever it renders the page, and
         // leaves alone when it skips it. (Astro's manifest says the same, but it is 230 MB of
         // JSON at 10,000 stories: parsing it cost seconds and a gigabyte.)
-        const cachedPages = join(cacheDir ?? join(root, '..', '.pagefind-cache'), 'dist', prefix);
+        const cachedPages = join(pageCopies(cacheDir ?? join(root, '..', '.pagefind-cache')), prefix);
         // A publication without `astro build` (the resident builder): the pages it did not render
         // are the last build's files, whose documents are known; Astro's cached copies are older
         // than the pages it rendered, so their stamps say nothing of them.

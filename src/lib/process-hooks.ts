@@ -13,7 +13,7 @@
  */
 import type { AstroConfig, AstroPrerenderer } from 'astro';
 
-/** Astro's content store, as the build's content runtime holds it (private: src/integrations/astro-private-surface.ts). */
+/** Astro's content store, as the build's content runtime holds it (private: src/astro-private/content-store.ts). */
 export interface ContentStoreHandle {
   get(): Promise<{ collections(): Map<string, Map<string, unknown>> } | undefined>;
 }
@@ -39,7 +39,7 @@ export interface ProcessHooks {
   forgetBuildData: () => void;
   /** Set by the corpus (src/lib/content.ts); publish-fast.ts calls it once a publication changed the content store. */
   forgetCorpus: () => void;
-  /** Set in Astro's content runtime by code that src/integrations/build-speed.ts adds; read by publish-fast.ts. */
+  /** Set in Astro's content runtime by code that src/astro-private/content-store.ts adds; read by publish-fast.ts. */
   contentStore: ContentStoreHandle;
   /** The bundle's table of content images, set the same way; read and completed by publish-fast.ts. */
   contentAssets: Map<string, unknown>;

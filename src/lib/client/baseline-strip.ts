@@ -1,7 +1,7 @@
 /**
  * Shows the header's baseline strip at scroll <= 50 px and hides it below (SPEC §2). It only
  * toggles an attribute on <html>; the page starts with it set, as at the top. Part of the
- * layout's script (one request for the whole layout: src/integrations/island-runtime.ts).
+ * layout's script (one request for the whole layout: src/astro-private/island-runtime.ts).
  */
 import { BASELINE_THRESHOLD } from '../ui-constants';
 

@@ -1,7 +1,7 @@
 /**
  * What a reader asked for before the island that serves it had hydrated, shared between the
  * client directives (src/directives/) and the islands' modules: one object on `window`. A build
- * puts both in one chunk (src/integrations/island-runtime.ts), but `astro dev` still inlines the
+ * puts both in one chunk (src/astro-private/island-runtime.ts), but `astro dev` still inlines the
  * directives, bundled apart, which share no module with the islands.
  *
  * - `requestIntent(name, value)` records a request (e.g. search opened by Ctrl+K, with the

@@ -2,7 +2,7 @@
  * Registers the client directives for Astro's island runtime (see islands.ts), the way Astro's
  * inline directive scripts did: on `self.Astro`, then an `astro:${name}` event for the islands
  * already waiting. ISLAND_DIRECTIVE_NAMES must name every directive a page uses: the server render
- * refuses any other (src/integrations/island-runtime.ts), since its islands would never wake.
+ * refuses any other (src/astro-private/island-runtime.ts), since its islands would never wake.
  */
 import type { ClientDirective } from 'astro';
 import load from 'astro/runtime/client/load.js';

@@ -1,7 +1,7 @@
 /**
  * Every place where the site reaches into Astro's or its adapter's private code (`dist/` files
- * that no public API exposes), with what each reach buys. The tripwire test
- * (`astro-private-surface.test.ts`, run first by `npm test`) reads the installed files: a file
+ * that no public API exposes), with what each reach buys: each lives in this folder, one file per
+ * reach (./README.md). The tripwire test (`surface.test.ts`, run first by `npm test`) reads the installed files: a file
  * whose bytes changed fails the suite within seconds and names the reach to re-check, and an
  * anchor that a patch looks for and no longer finds fails it too, whatever the bytes. After an
  * upgrade, docs/upgrading-astro.md says what to run and how to record the new fingerprints.
@@ -31,7 +31,7 @@ export const PINNED = { astro: '7.3.5', '@astrojs/node': '11.1.6', '@astrojs/rea
 export const ASTRO_PRIVATE_SURFACE: readonly PrivateReach[] = [
   {
     file: 'node_modules/astro/dist/runtime/server/scripts.js',
-    by: 'src/integrations/island-runtime.ts (islandRuntime: getPrescripts)',
+    by: 'src/astro-private/island-runtime.ts (externalIslandRuntime: getPrescripts)',
     kind: 'correctness',
     buys: 'no inline island script in any page, which the CSP and <ClientRouter /> require (a page keeps its first policy for the visit)',
     anchors: ['function getPrescripts(result, type, directive) {'],
@@ -39,7 +39,7 @@ export const ASTRO_PRIVATE_SURFACE: readonly PrivateReach[] = [
   },
   {
     file: 'node_modules/astro/dist/runtime/server/render/csp.js',
-    by: 'src/integrations/island-runtime.ts (islandRuntime: the script hashes)',
+    by: 'src/astro-private/island-runtime.ts (externalIslandRuntime: the script hashes)',
     kind: 'correctness',
     buys: 'the CSP lists no hash of the island script that is no longer inlined',
     anchors: ['for (const scriptHash of script.default.hashes) {', 'for (const scriptHash of result._metadata.extraScriptHashes) {'],
@@ -47,7 +47,7 @@ export const ASTRO_PRIVATE_SURFACE: readonly PrivateReach[] = [
   },
   {
     file: 'node_modules/astro/dist/core/build/generate.js',
-    by: 'src/host/build-places.ts (prepareStaging: a placeholder for each page Astro cached; no patch, a behaviour relied on)',
+    by: 'src/astro-private/page-cache.ts (no patch, a behaviour relied on: src/host/build-places.ts stages a placeholder for each page Astro cached)',
     kind: 'speed',
     buys: 'a full build at 10,000 stories neither copies nor renders the 13,000 pages it may skip (660 MB not copied); without it, every page is copied or rendered, still right',
     anchors: ['const existsInDist = nodeFs.existsSync(outFile);'],
@@ -55,7 +55,7 @@ export const ASTRO_PRIVATE_SURFACE: readonly PrivateReach[] = [
   },
   {
     file: 'node_modules/astro/dist/core/build/incremental.js',
-    by: 'src/host/build-places.ts (Astro’s copies of its keyed pages in `<cacheDir>/dist/`, moved aside during a build; src/integrations/pagefind.ts reads their file status)',
+    by: 'src/astro-private/page-cache.ts (Astro’s copies of its keyed pages in `<cacheDir>/dist/`: src/host/build-places.ts moves them aside during a build, src/integrations/pagefind.ts reads their file status)',
     kind: 'speed',
     buys: 'the staged pages and the search index’s stamps: without this layout, a build renders every page and the index reads every page (right, slower)',
     anchors: ['const INCREMENTAL_OUTPUT_DIR = "dist/";'],
@@ -63,7 +63,7 @@ export const ASTRO_PRIVATE_SURFACE: readonly PrivateReach[] = [
   },
   {
     file: 'node_modules/astro/dist/content/data-store.js',
-    by: 'src/integrations/build-speed.ts (exposeContentStore)',
+    by: 'src/astro-private/content-store.ts (exposeContentStore)',
     kind: 'speed',
     buys: 'the resident builder’s fast publication: one story live in 7.5–9 s at 10,000 stories instead of a 40–60 s build',
     anchors: ['const globalDataStore = dataStoreSingleton();'],
@@ -71,15 +71,23 @@ export const ASTRO_PRIVATE_SURFACE: readonly PrivateReach[] = [
   },
   {
     file: 'node_modules/astro/dist/vite-plugin-pages/pages.js',
-    by: 'src/integrations/build-speed.ts (pageModulesOnce: the page map it writes)',
+    by: 'src/astro-private/page-modules.ts (pageModulesOnce: the page map it writes)',
     kind: 'speed',
     buys: '1.7 ms a prerendered page: 4.7 s of a 2,000-story build’s 62 s of rendering',
     anchors: ['const ${variable} = () => import("${virtualModuleName}");'],
     sha256: '4533c0e07f97774dca1d01c3689d3e2db66ae6b2d3ba1f5aff815adcd4117921',
   },
   {
+    file: 'node_modules/astro/dist/runtime/server/render/common.js',
+    by: 'src/astro-private/island-renderer.ts (reactIslandRenderer: the renderer symbol set on every island)',
+    kind: 'speed',
+    buys: 'each island of a page rendered on demand rendered once, not twice (React’s renderer renders a component to answer whether it can)',
+    anchors: ['const Renderer = /* @__PURE__ */ Symbol.for("astro:renderer");'],
+    sha256: '22ef495d35a2fd6c1b4b8c7877ae2ba1a6e49b9cebef354cb682fd2cfb83c07a',
+  },
+  {
     file: 'node_modules/astro/dist/core/encryption.js',
-    by: 'src/integrations/on-demand-speed.ts (cspDigestCache)',
+    by: 'src/astro-private/csp-digests.ts (cspDigestCache)',
     kind: 'speed',
     buys: 'a twentieth of a signed-in page’s time (the CSP digests computed once per process)',
     anchors: ['async function generateCspDigest(data, algorithm) {'],
@@ -97,7 +105,7 @@ export const ASTRO_PRIVATE_SURFACE: readonly PrivateReach[] = [
     ] as const
   ).map(([path, sha256]): PrivateReach => ({
     file: `node_modules/astro/dist/${path}`,
-    by: 'src/host/publish-fast.ts (imports it to render a publication’s pages in the resident builder)',
+    by: 'src/astro-private/fast-publication.ts (imported for src/host/publish-fast.ts, which renders a publication’s pages in the resident builder)',
     kind: 'speed',
     buys: 'the fast publication (7.5–9 s at 10,000 stories); when it cannot load, a publication falls back to a full build',
     anchors: [],

@@ -4,10 +4,10 @@
  * this file before anything else (`test:tripwires`).
  */
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ASTRO_PRIVATE_SURFACE, PINNED } from './astro-private-surface';
+import { ASTRO_PRIVATE_SURFACE, PINNED } from './surface';
 
 const ROOT = join(import.meta.dirname, '../..');
 const installed = (name: string) => (JSON.parse(readFileSync(join(ROOT, 'node_modules', name, 'package.json'), 'utf8')) as { version: string }).version;
@@ -31,10 +31,33 @@ describe('Astro’s private surface (docs/upgrading-astro.md)', () => {
   });
 
   it('every reach is named, and every private Astro file a module imports is listed', () => {
-    const importer = readFileSync(join(ROOT, 'src/host/publish-fast.ts'), 'utf8');
+    const importer = readFileSync(join(ROOT, 'src/astro-private/fast-publication.ts'), 'utf8');
     const imported = [...importer.matchAll(/astroDist\('([^']+)'\)/g)].map((m) => `node_modules/astro/dist/${m[1]}`);
     expect(imported.length).toBeGreaterThan(0);
     const listed = new Set(ASTRO_PRIVATE_SURFACE.map((reach) => reach.file));
     expect(imported.filter((file) => !listed.has(file))).toEqual([]);
+    for (const reach of ASTRO_PRIVATE_SURFACE) {
+      const module = /^src\/astro-private\/[\w-]+\.ts/.exec(reach.by)?.[0];
+      expect(module, `${reach.file}: its reach is a file of src/astro-private/`).toBeDefined();
+      expect(existsSync(join(ROOT, module!)), module).toBe(true);
+    }
+  });
+
+  it('no code outside src/astro-private names a file of Astro’s or its integrations’ dist folders', () => {
+    const named = /(?:astro|@astrojs[\\/][a-z-]+)(?:\/|\[\\\\\/\])dist\b/;
+    const offenders: string[] = [];
+    const walk = (dir: string) => {
+      for (const entry of readdirSync(dir, { withFileTypes: true })) {
+        const path = join(dir, entry.name);
+        if (entry.isDirectory()) {
+          if (entry.name !== 'node_modules' && !entry.name.startsWith('.')) walk(path);
+        } else if (/\.(?:ts|tsx|mjs|cjs|js|astro)$/.test(entry.name) && !/\.test\.ts$/.test(entry.name)) {
+          if (named.test(readFileSync(path, 'utf8'))) offenders.push(relative(ROOT, path));
+        }
+      }
+    };
+    for (const dir of ['src', 'scripts', 'deploy']) walk(join(ROOT, dir));
+    if (named.test(readFileSync(join(ROOT, 'astro.config.mjs'), 'utf8'))) offenders.push('astro.config.mjs');
+    expect(offenders.filter((file) => !file.startsWith('src/astro-private/'))).toEqual([]);
   });
 });

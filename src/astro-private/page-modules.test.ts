@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { pageModulesOnce } from './build-speed';
+import { pageModulesOnce } from './page-modules';
 
 // Astro's page map (astro/dist/vite-plugin-pages/pages.js) as it writes it.
 const pageMap = `const _page0 = () => import("virtual:astro:page:src/pages/index@_@astro");
