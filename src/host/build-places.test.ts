@@ -9,7 +9,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PLACEHOLDER, abandonStaging, astroEnv, buildPlaces, prepareStaging, root, stagedLine } from './build-places.ts';
+import { PLACEHOLDER, abandonStaging, assertStagingFinished, astroEnv, buildPlaces, prepareStaging, root, stagedLine } from './build-places.ts';
 
 const fixture = join(root, 'tests/fixtures/staged-build');
 let work: string;
@@ -96,6 +96,13 @@ describe('a build’s staged pages (the installed Astro)', { timeout: 180_000 },
     const left = [...snapshot(second).keys()].filter((file) => readFileSync(file, 'utf8') === PLACEHOLDER);
     expect(left).toEqual([]);
     expect(existsSync(places.previous)).toBe(false);
+  });
+
+  it('a build whose staged pages were not finished never goes into place', () => {
+    prepareStaging(places);
+    expect(() => assertStagingFinished(places)).toThrow(/3 pages de la construction précédente non remises en place/);
+    rmSync(places.staging, { recursive: true, force: true });
+    abandonStaging(places);
   });
 
   it('a build that changes one page shares every other with the live build, which does not change', () => {

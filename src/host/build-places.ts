@@ -186,6 +186,19 @@ export function finishStaging(places: StagedPages, client: string, built: Readon
 }
 
 /**
+ * The last check before a build goes into place: no placeholder is left (the staged pages'
+ * integration ran, astro.config.mjs). Throws, naming the first ones, otherwise.
+ */
+export function assertStagingFinished(places: BuildPlaces): void {
+  const staged = JSON.parse(readFileSync(places.stagedList, 'utf8')) as string[];
+  const left = staged.filter((file) => isPlaceholder(join(places.staging, 'client', file)));
+  if (left.length > 0)
+    throw new Error(
+      `${left.length} pages de la construction précédente non remises en place (${left.slice(0, 3).join(', ')}…) : contrechamp:staged-pages n’a pas tourné.`,
+    );
+}
+
+/**
  * After a build that failed (not one killed: the next build then drops the cache): when Astro
  * wrote no copy of a page, its manifest either was not written or keeps every page as it was, so
  * the copies set aside go back and the next build is incremental still. Otherwise they are left

@@ -31,7 +31,7 @@ import type { Readable, Writable } from 'node:stream';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { BuildPhases, SUMMARY_PREFIX, isDetail } from './build-phases.ts';
-import { abandonStaging, astroEnv, buildPlaces, prepareStaging, root, stagedLine } from './build-places.ts';
+import { abandonStaging, assertStagingFinished, astroEnv, buildPlaces, prepareStaging, root, stagedLine } from './build-places.ts';
 
 const { values } = parseArgs({ options: { out: { type: 'string' }, id: { type: 'string' }, previous: { type: 'string' } } });
 if (!values.out || !values.id) {
@@ -81,6 +81,12 @@ child.on('exit', async (code, signal) => {
   if (code !== 0) {
     abandonStaging(places);
     process.exit(code ?? (signal ? 1 : 0));
+  }
+  try {
+    assertStagingFinished(places);
+  } catch (error) {
+    console.error(`[build] ${(error as Error).message}`);
+    process.exit(1);
   }
   const moving = performance.now();
   try {

@@ -26,7 +26,7 @@ import { spawn } from 'node:child_process';
 import { chmodSync, cpSync, existsSync, linkSync, readdirSync, readFileSync, renameSync, rmSync, statSync, unlinkSync } from 'node:fs';
 import { createConnection, createServer } from 'node:net';
 import { join, relative, resolve } from 'node:path';
-import { abandonStaging, astroEnv, buildPlaces, prepareStaging, root, stagedLine } from './build-places.ts';
+import { abandonStaging, assertStagingFinished, astroEnv, buildPlaces, prepareStaging, root, stagedLine } from './build-places.ts';
 import { contentDigest } from '../lib/folder-digest.ts';
 import { BuildPhases, SUMMARY_PREFIX, isDetail } from './build-phases.ts';
 import { BUILDER_ENV, ENTRY, type BuilderMessage, type BuilderRequest } from './protocol.ts';
@@ -129,6 +129,7 @@ async function astroBuild(id: string, out: string): Promise<number> {
     abandonStaging(places);
     throw error;
   }
+  assertStagingFinished(places);
   moveStaging(out);
   state = 'made';
   made = version;
