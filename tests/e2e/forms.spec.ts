@@ -547,13 +547,14 @@ test('a signed-in crawl by clicks through the router never puts a password or a 
   const queue = ['/', ...must];
   await page.goto('/');
   await markDocument(page);
+  await settled(page);
   while (queue.length > 0 && seen.size < 60) {
     const target = queue.shift()!;
     if (seen.has(target)) continue;
     // Reach the page by clicking a link to it on the current page when there is one.
     const link = page.locator(`a[href="${target}"]:visible`).first();
     const before = new URL(page.url()).pathname;
-    await settled(page);
+    // The page is settled: the step before ended with it (or with the first page's load).
     const clicked =
       (await link.count()) > 0 &&
       (await link.click({ timeout: 5_000 }).then(
