@@ -17,7 +17,7 @@
  * Each part prints its own figures as its own command does, then one table: figure, goal, measured,
  * pass or fail. Exit code 1 when a goal fails or a part could not run.
  *
- *   npm run bench:host                                  the full run (10,000 stories: about 25 min quiet)
+ *   npm run bench:host                                  the full run (10,000 stories: 15–20 min on a quiet machine)
  *   npm run bench:host -- --stories=300 --seconds=3 --rounds=1 --lighthouse-runs=1    a quick one
  *   npm run bench:host -- --skip=lighthouse,publish     leave parts out (they show as « skipped », a failure)
  *   --connections=100   the account pages' throughput concurrency; --seconds: each load test's

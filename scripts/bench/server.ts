@@ -47,6 +47,10 @@ export type ServerOptions = {
   dataDir?: string;
   /** The port; a free one by default. */
   port?: number;
+  /** The address it listens on (HOST): 127.0.0.1 by default; `base` names it. */
+  host?: string;
+  /** Its own process group, so that kill() reaches the front and every app process at once. */
+  detached?: boolean;
   /** What the server prints: shown (stderr only, as the benchmarks always did), or kept for log(). */
   output?: 'stderr' | 'capture';
   /** How long to wait for the first answer of /api/health (the first start builds): 20 min. */
@@ -54,7 +58,7 @@ export type ServerOptions = {
 };
 
 export type BenchServer = {
-  /** `http://127.0.0.1:PORT` */
+  /** `http://127.0.0.1:PORT` (or the host given) */
   base: string;
   port: number;
   dataDir: string;
@@ -65,6 +69,8 @@ export type BenchServer = {
   log(): string;
   /** Signs an account in through POST /api/auth/login; resolves to a Cookie header for it. */
   signIn(email?: string, password?: string): Promise<string>;
+  /** Sends a signal to the server (to its whole process group when detached), resolves once it has exited. */
+  kill(signal: NodeJS.Signals): Promise<void>;
   /** SIGTERM, then waits for the server to exit (SIGKILL after 30 s); removes a temporary data folder. */
   stop(): Promise<void>;
 };
@@ -74,13 +80,15 @@ export async function startServer(options: ServerOptions = {}): Promise<BenchSer
   const temporary = options.dataDir === undefined;
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'contrechamp-bench-'));
   const port = options.port ?? (await freePort());
-  const base = `http://127.0.0.1:${port}`;
+  const host = options.host ?? '127.0.0.1';
+  const base = `http://${host}:${port}`;
   const env: Record<string, string | undefined> = { ...process.env, SITE_URL: undefined };
-  Object.assign(env, { PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, APP_MODE: 'demo' }, options.env);
+  Object.assign(env, { PORT: String(port), HOST: host, DATA_DIR: dataDir, APP_MODE: 'demo' }, options.env);
   for (const key of Object.keys(env)) if (env[key] === undefined) delete env[key];
   const capture = options.output === 'capture';
   const child = spawn(process.execPath, [...(options.nodeArgs ?? []), join(root, 'src/host/start.ts'), ...(options.args ?? [])], {
     cwd: root,
+    detached: options.detached ?? false,
     env: env as NodeJS.ProcessEnv,
     stdio: ['ignore', capture ? 'pipe' : 'ignore', capture ? 'pipe' : 'inherit'],
   });
@@ -90,7 +98,13 @@ export async function startServer(options: ServerOptions = {}): Promise<BenchSer
   const exited = new Promise<void>((done) => child.once('exit', () => done()));
   let stopped = false;
   const onExit = () => {
-    if (child.exitCode === null) child.kill('SIGTERM');
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    try {
+      if (options.detached) process.kill(-child.pid!, 'SIGTERM');
+      else child.kill('SIGTERM');
+    } catch {
+      // Gone already.
+    }
   };
   // A benchmark that throws or is interrupted still stops its server.
   process.once('exit', onExit);
@@ -100,12 +114,22 @@ export async function startServer(options: ServerOptions = {}): Promise<BenchSer
     stopped = true;
     process.off('exit', onExit);
     if (child.exitCode === null && child.signalCode === null) {
-      child.kill('SIGTERM');
-      const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
-      await exited;
+      const timer = setTimeout(() => void kill('SIGKILL'), 30_000);
+      await kill('SIGTERM');
       clearTimeout(timer);
     }
     if (temporary) rmSync(dataDir, { recursive: true, force: true });
+  };
+
+  const kill = async (signal: NodeJS.Signals) => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    try {
+      if (options.detached) process.kill(-child.pid!, signal);
+      else child.kill(signal);
+    } catch {
+      // Gone already.
+    }
+    await exited;
   };
 
   const deadline = Date.now() + (options.timeoutMs ?? 20 * 60_000);
@@ -128,7 +152,7 @@ export async function startServer(options: ServerOptions = {}): Promise<BenchSer
 
   const signIn = async (email = 'abonne@exemple.fr', password = DEMO_PASSWORD) => {
     // The runtime's own address (SITE_URL unset: localhost and the port) is the origin its forms accept.
-    const origin = options.env?.SITE_URL ? new URL(options.env.SITE_URL).origin : `http://localhost:${port}`;
+    const origin = options.env?.['SITE_URL'] ? new URL(options.env['SITE_URL']).origin : `http://localhost:${port}`;
     const response = await fetch(`${base}/api/auth/login`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json', Origin: origin },
@@ -140,5 +164,5 @@ export async function startServer(options: ServerOptions = {}): Promise<BenchSer
     return cookies.join('; ');
   };
 
-  return { base, port, dataDir, pid: child.pid!, process: child, log: () => output, signIn, stop };
+  return { base, port, dataDir, pid: child.pid!, process: child, log: () => output, signIn, kill, stop };
 }
