@@ -1,6 +1,7 @@
 /**
  * The server a benchmark measures: `npm start` (src/host/start.ts) on a free port of the loopback,
- * with a data folder of its own (a temporary one unless given), in demo mode unless told otherwise.
+ * with a data folder of its own (a temporary one unless given), in demo mode and without the
+ * resident builder unless told otherwise.
  * `npm start` builds dist/ first when it was not made from the current sources and settings, as it
  * does for anyone (SITE_URL is left unset unless given, so that every benchmark and every run
  * share one build: the runtime then takes `http://localhost:PORT` as the site's address).
@@ -83,7 +84,10 @@ export async function startServer(options: ServerOptions = {}): Promise<BenchSer
   const host = options.host ?? '127.0.0.1';
   const base = `http://${host}:${port}`;
   const env: Record<string, string | undefined> = { ...process.env, SITE_URL: undefined };
-  Object.assign(env, { PORT: String(port), HOST: host, DATA_DIR: dataDir, APP_MODE: 'demo' }, options.env);
+  // No resident builder unless asked (publish.mjs): in production mode it would make a first build
+  // in the background (RESIDENT_BUILDER=warm), sharing the CPU with what the benchmark measures
+  // and writing into the data folder after the server has stopped.
+  Object.assign(env, { PORT: String(port), HOST: host, DATA_DIR: dataDir, APP_MODE: 'demo', RESIDENT_BUILDER: 'off' }, options.env);
   for (const key of Object.keys(env)) if (env[key] === undefined) delete env[key];
   const capture = options.output === 'capture';
   const child = spawn(process.execPath, [...(options.nodeArgs ?? []), join(root, 'src/host/start.ts'), ...(options.args ?? [])], {
