@@ -39,7 +39,7 @@ import { toTimestamp } from '../../src/server/db/database';
 import { createUser } from '../../src/server/auth/service';
 import { insertSession } from '../../src/server/auth/repository';
 import { hashSecret, newSecret, sessionExpiresAt } from '../../src/server/auth/tokens';
-import { root, startServer, type BenchServer } from './server.ts';
+import { root, signInAt, startServer, type BenchServer } from './server.ts';
 
 /** Issue 13: /mon-compte reaches at least this share of /api/health's throughput… */
 const MIN_RATIO = 0.4;
@@ -176,6 +176,12 @@ try {
   const check = await fetch(`${siteUrl}/mon-compte`, { headers: { cookie: cookies[0]! }, redirect: 'manual' });
   if (check.status !== 200) throw new Error(`/mon-compte a répondu ${check.status} au lieu de 200.`);
   if (!(await check.text()).includes('Membre 0')) throw new Error('/mon-compte ne montre pas le compte connecté.');
+  // And a demo supporter signed in through the login API, as a reader is: the same page, its name on it.
+  const demo = await fetch(`${siteUrl}/mon-compte`, {
+    headers: { cookie: await signInAt(siteUrl, `http://localhost:${new URL(siteUrl).port}`, 'abonne@exemple.fr') },
+    redirect: 'manual',
+  });
+  if (demo.status !== 200) throw new Error(`/mon-compte a répondu ${demo.status} au compte de démonstration connecté.`);
   await autocannon({ url: `${siteUrl}/api/health`, connections: 10, amount: 500 });
   await autocannon({ url: `${siteUrl}/mon-compte`, connections: 10, amount: 500, headers: { cookie: cookies[0]! } });
 

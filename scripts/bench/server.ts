@@ -154,19 +154,26 @@ export async function startServer(options: ServerOptions = {}): Promise<BenchSer
     await new Promise((r) => setTimeout(r, 250));
   }
 
-  const signIn = async (email = 'abonne@exemple.fr', password = DEMO_PASSWORD) => {
-    // The runtime's own address (SITE_URL unset: localhost and the port) is the origin its forms accept.
-    const origin = options.env?.['SITE_URL'] ? new URL(options.env['SITE_URL']).origin : `http://localhost:${port}`;
-    const response = await fetch(`${base}/api/auth/login`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json', Origin: origin },
-      body: JSON.stringify({ email, password, rememberMe: true }),
-    });
-    if (!response.ok) throw new Error(`sign-in of ${email} answered ${response.status}: ${await response.text()}`);
-    const cookies = response.headers.getSetCookie().map((line) => line.split(';')[0]!);
-    if (!cookies.some((c) => c.startsWith('cc_session='))) throw new Error(`sign-in of ${email} set no session cookie`);
-    return cookies.join('; ');
-  };
+  // The runtime's own address (SITE_URL unset: localhost and the port) is the origin its forms accept.
+  const origin = options.env?.['SITE_URL'] ? new URL(options.env['SITE_URL']).origin : `http://localhost:${port}`;
+  const signIn = (email?: string, password?: string) => signInAt(base, origin, email, password);
 
   return { base, port, dataDir, pid: child.pid!, process: child, log: () => output, signIn, kill, stop };
+}
+
+/**
+ * Signs an account in through POST /api/auth/login of the server at `base` (whose forms accept
+ * `origin`); resolves to a Cookie header for it. Demo accounts: `abonne@`, `societaire@`,
+ * `lecteur@`, `redaction@`, `administration@exemple.fr`.
+ */
+export async function signInAt(base: string, origin: string, email = 'abonne@exemple.fr', password = DEMO_PASSWORD): Promise<string> {
+  const response = await fetch(`${base}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Origin: origin },
+    body: JSON.stringify({ email, password, rememberMe: true }),
+  });
+  if (!response.ok) throw new Error(`sign-in of ${email} answered ${response.status}: ${await response.text()}`);
+  const cookies = response.headers.getSetCookie().map((line) => line.split(';')[0]!);
+  if (!cookies.some((c) => c.startsWith('cc_session='))) throw new Error(`sign-in of ${email} set no session cookie`);
+  return cookies.join('; ');
 }
