@@ -13,15 +13,13 @@
  * Then checks the books: every order paid exactly once (one `paid` transition, one charge), no
  * order lost, no event applied twice. Any discrepancy sets a non-zero exit code.
  *
- *   npm run bench:checkout                 (builds first if needed)
+ *   npm run bench:checkout                 (builds first if needed; scripts/bench/server.ts)
  *   npm run bench:checkout -- 100 300 50   (checkouts, burst orders, burst concurrency)
  */
-import { spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { createKeyring } from '../../src/server/core/keys';
 import { openDatabase } from '../../src/server/db/client';
 import { migrateToLatest } from '../../src/server/db/migrate';
@@ -30,19 +28,11 @@ import { createUser } from '../../src/server/auth/service';
 import { insertSession } from '../../src/server/auth/repository';
 import { hashSecret, newSecret, sessionExpiresAt } from '../../src/server/auth/tokens';
 import { SIMULATED_SIGNATURE_HEADER, signSimulated } from '../../src/server/payments/simulated';
+import { freePort, startServer } from './server.ts';
 
-const root = resolve(import.meta.dirname, '../..');
 const checkouts = Number(process.argv[2] ?? 100);
 const burstOrders = Number(process.argv[3] ?? 300);
 const concurrency = Number(process.argv[4] ?? 50);
-
-const freePort = () =>
-  new Promise<number>((done) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => done(port));
-    });
-  });
 
 const dataDir = mkdtempSync(join(tmpdir(), 'contrechamp-bench-checkout-'));
 const port = await freePort();
@@ -71,20 +61,15 @@ for (let i = 0; i < members; i++) {
 }
 await handle.close();
 
-const server = spawn(process.execPath, [join(root, 'src/host/start.ts')], {
-  cwd: root,
-  env: {
-    ...process.env,
-    PORT: String(port),
-    HOST: 'localhost',
-    SITE_URL: siteUrl,
-    DATA_DIR: dataDir,
-    APP_MODE: 'production',
-    PAYMENT_PROVIDER: 'simulated',
-    APP_SECRET: appSecret,
-    LOG_LEVEL: 'warn',
-  },
-  stdio: ['ignore', 'ignore', 'inherit'],
+// npm start (scripts/bench/server.ts) on the data folder written above.
+const server = await startServer({
+  dataDir,
+  port,
+  host: 'localhost',
+  env: { SITE_URL: siteUrl, APP_MODE: 'production', PAYMENT_PROVIDER: 'simulated', APP_SECRET: appSecret, LOG_LEVEL: 'warn' },
+}).catch((error: unknown) => {
+  rmSync(dataDir, { recursive: true, force: true });
+  throw error;
 });
 
 const percentile = (values: number[], p: number) => {
@@ -135,18 +120,7 @@ async function placeOrder(cookie: string): Promise<string> {
   return new URL(location, siteUrl).pathname;
 }
 
-async function waitForServer() {
-  for (let i = 0; ; i++) {
-    try {
-      if ((await fetch(`${siteUrl}/api/health`)).ok) return;
-    } catch {}
-    if (i > 600) throw new Error('Le serveur ne répond pas.');
-    await new Promise((r) => setTimeout(r, 500));
-  }
-}
-
 try {
-  await waitForServer();
   const db = openDatabase({ kind: 'sqlite', path: join(dataDir, 'contrechamp.db') }).db;
   const paidCount = async () =>
     Number(
@@ -244,7 +218,6 @@ try {
   console.log(`books: ${total} orders, ${paid} paid, ${lost} lost, ${twice} paid twice, ${events} burst events recorded for ${pending.length} distinct`);
   process.exitCode = lost === 0 && twice === 0 && refused === 0 && events === pending.length ? 0 : 1;
 } finally {
-  server.kill('SIGTERM');
-  await new Promise((r) => setTimeout(r, 500));
+  await server.stop();
   rmSync(dataDir, { recursive: true, force: true });
 }

@@ -1,7 +1,7 @@
 /**
  * Personal podcast feeds benchmark (issue 27 §2): podcast apps poll every supporter's feed every
  * hour, with the validator of their last copy. `npm start` is started on a throwaway data folder
- * (the production build, built first if needed) with 10,000 supporters, each with a running
+ * (scripts/bench/server.ts: the production build, built first if needed) with 10,000 supporters, each with a running
  * subscription and a personal feed, written straight into the database. Each feed is fetched
  * once to learn its ETag; then autocannon asks the feeds in turn, each with its `If-None-Match`,
  * for the given time. Prints req/s, latency percentiles, the answers by status, and the same for
@@ -14,18 +14,16 @@
  *   npm run bench:feeds -- 2000 50 5       supporters, connections, seconds
  *   npm run bench:feeds -- --no-goal       print only: fail on wrong answers alone
  */
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import autocannon from 'autocannon';
+import { freePort, startServer } from './server.ts';
 
 /** Issue 27: the conditional fetches of 10,000 feeds at this rate at least. */
 const MIN_RPS = 1000;
 
-const root = resolve(import.meta.dirname, '../..');
 const flags = new Set(process.argv.slice(2).filter((a) => a.startsWith('--')));
 const [supportersArg, connectionsArg, durationArg] = process.argv.slice(2).filter((a) => !a.startsWith('--'));
 const supporters = Number(supportersArg ?? 10_000);
@@ -44,14 +42,6 @@ const { newId, toTimestamp } = await import('../../src/server/db/database');
 const { createUser } = await import('../../src/server/auth/service');
 const { ensureFeed } = await import('../../src/server/podcasts/personal-feeds');
 const { personalFeedPath } = await import('../../src/lib/personal-feed-paths');
-
-const freePort = () =>
-  new Promise<number>((done) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => done(port));
-    });
-  });
 
 const port = await freePort();
 const siteUrl = `http://localhost:${port}`;
@@ -99,10 +89,15 @@ for (let start = 0; start < supporters; start += 500) {
 await handle.close();
 console.log(`feeds bench: ${supporters} supporters written in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 
-const server = spawn(process.execPath, [join(root, 'src/host/start.ts')], {
-  cwd: root,
-  env: { ...process.env, PORT: String(port), HOST: 'localhost', SITE_URL: siteUrl, DATA_DIR: dataDir, APP_MODE: 'production', PAYMENT_PROVIDER: 'simulated' },
-  stdio: ['ignore', 'ignore', 'inherit'],
+// npm start (scripts/bench/server.ts) on the data folder written above.
+const server = await startServer({
+  dataDir,
+  port,
+  host: 'localhost',
+  env: { SITE_URL: siteUrl, APP_MODE: 'production', PAYMENT_PROVIDER: 'simulated' },
+}).catch((error: unknown) => {
+  rmSync(dataDir, { recursive: true, force: true });
+  throw error;
 });
 
 type Run = { label: string; rps: number; p50: number; p99: number; max: number; total: number; statuses: Record<string, number> };
@@ -135,13 +130,6 @@ async function measure(label: string, etags: Map<string, string> | null): Promis
 }
 
 try {
-  for (let i = 0; ; i++) {
-    try {
-      if ((await fetch(`${siteUrl}/api/health`)).ok) break;
-    } catch {}
-    if (i > 1200) throw new Error('Le serveur ne répond pas.');
-    await new Promise((r) => setTimeout(r, 500));
-  }
   // Each feed once, as an app's first fetch: its ETag, and a check that it is the supporter's feed.
   const etags = new Map<string, string>();
   let cursor = 0;
@@ -180,7 +168,6 @@ try {
   if (failures.length) console.log(`  ÉCHEC : ${failures.join(' ; ')}`);
   process.exitCode = failures.length ? 1 : 0;
 } finally {
-  server.kill('SIGTERM');
-  await new Promise((r) => server.once('exit', r));
+  await server.stop();
   rmSync(dataDir, { recursive: true, force: true });
 }

@@ -10,61 +10,21 @@
  *
  *   npm run bench:js            builds first if needed (with audience measurement on)
  *   BENCH_BUDGET_KB=20 (default) the article page's budget before interaction; the command fails above it
+ *   --url=BASE [--result=FILE]   against a server already running (scripts/bench/host.ts; built with
+ *                               PUBLIC_PLAUSIBLE_DOMAIN set, as here), the figures as JSON
  */
 import { chromium } from '@playwright/test';
-import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { existsSync, writeFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
 import { gzipSync } from 'node:zlib';
+import { startServer } from './server.ts';
 
-const root = resolve(import.meta.dirname, '../..');
 const budget = Number(process.env.BENCH_BUDGET_KB ?? 20);
+const { values: args } = parseArgs({ options: { url: { type: 'string' }, result: { type: 'string' } } });
 
-const freePort = () =>
-  new Promise((done) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = /** @type {import('node:net').AddressInfo} */ (server.address());
-      server.close(() => done(port));
-    });
-  });
-
-const port = await freePort();
-const base = `http://localhost:${port}`;
-const dataDir = mkdtempSync(join(tmpdir(), 'contrechamp-bench-js-'));
-const server = spawn(process.execPath, [join(root, 'src/host/start.ts')], {
-  cwd: root,
-  // As in production: measurement on (its tracker counts), demo content.
-  env: {
-    ...process.env,
-    PORT: String(port),
-    HOST: 'localhost',
-    SITE_URL: base,
-    DATA_DIR: dataDir,
-    APP_MODE: 'demo',
-    PUBLIC_PLAUSIBLE_DOMAIN: process.env.PUBLIC_PLAUSIBLE_DOMAIN ?? 'contrechamp.media',
-  },
-  stdio: ['ignore', 'ignore', 'inherit'],
-});
-const stop = () => {
-  server.kill('SIGTERM');
-  rmSync(dataDir, { recursive: true, force: true });
-};
-process.on('exit', stop);
-
-async function waitForServer() {
-  for (let i = 0; i < 600; i++) {
-    try {
-      if ((await fetch(`${base}/api/health`)).ok) return;
-    } catch {
-      // Not up yet (the first start builds).
-    }
-    await new Promise((r) => setTimeout(r, 500));
-  }
-  throw new Error('the server did not start');
-}
-await waitForServer();
+// As in production: measurement on (its tracker counts), demo content (scripts/bench/server.ts).
+const server = args.url ? undefined : await startServer({ env: { PUBLIC_PLAUSIBLE_DOMAIN: process.env.PUBLIC_PLAUSIBLE_DOMAIN ?? 'contrechamp.media' } });
+const base = args.url?.replace(/\/$/, '') ?? /** @type {NonNullable<typeof server>} */ (server).base;
 
 const executablePath = process.env.CHROMIUM_PATH ?? (existsSync('/usr/bin/chromium') ? '/usr/bin/chromium' : undefined);
 const browser = await chromium.launch({
@@ -228,7 +188,8 @@ console.log(
 );
 
 await browser.close();
-stop();
+await server?.stop();
 const verdict = articleGz <= budget * 1024;
+if (args.result) writeFileSync(args.result, JSON.stringify({ articleKb: articleGz / 1024, budgetKb: budget }));
 console.log(`article page before interaction: ${(articleGz / 1024).toFixed(1)} KB gzipped, budget ${budget} KB: ${verdict ? 'within' : 'OVER'}`);
 process.exit(verdict ? 0 : 1);

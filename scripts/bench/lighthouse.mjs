@@ -10,64 +10,32 @@
  *   npm run bench:lighthouse -- --report-only prints the figures, never fails
  *   npm run bench:lighthouse -- --url http://localhost:4321   against a server already running
  *   npm run bench:lighthouse -- --save DIR    also writes each run's full report (JSON) to DIR
+ *   npm run bench:lighthouse -- --result FILE the figures and misses as JSON (scripts/bench/host.ts)
  *   CHROME_PATH=/usr/bin/chromium (default when present)
  */
 import { chromium } from '@playwright/test';
 import lighthouse from 'lighthouse';
-import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { freePort, root, startServer } from './server.ts';
 
-const root = resolve(import.meta.dirname, '../..');
 const { values: args } = parseArgs({
   options: {
     runs: { type: 'string', default: '3' },
     'report-only': { type: 'boolean', default: false },
     url: { type: 'string' },
     save: { type: 'string' },
+    result: { type: 'string' },
   },
 });
 const runs = Math.max(1, Number(args.runs));
 
 const GOAL = { score: 100, lcpMs: 1500, cls: 0 };
 
-const freePort = () =>
-  new Promise((done) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = /** @type {import('node:net').AddressInfo} */ (server.address());
-      server.close(() => done(port));
-    });
-  });
-
-let base = args.url?.replace(/\/$/, '');
-let stopServer = () => {};
-if (!base) {
-  const port = await freePort();
-  base = `http://localhost:${port}`;
-  const dataDir = mkdtempSync(join(tmpdir(), 'contrechamp-bench-lighthouse-'));
-  const server = spawn(process.execPath, [join(root, 'src/host/start.ts')], {
-    cwd: root,
-    env: { ...process.env, PORT: String(port), HOST: 'localhost', SITE_URL: base, DATA_DIR: dataDir, APP_MODE: 'demo' },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  stopServer = () => {
-    server.kill('SIGTERM');
-    rmSync(dataDir, { recursive: true, force: true });
-  };
-  process.on('exit', () => stopServer());
-  for (let i = 0; ; i++) {
-    try {
-      if ((await fetch(`${base}/api/health`)).ok) break;
-    } catch {
-      // Not up yet (the first start builds).
-    }
-    if (i > 1200) throw new Error('the server did not start');
-    await new Promise((r) => setTimeout(r, 500));
-  }
-}
+/** `npm start` of its own (scripts/bench/server.ts), unless --url names a server already running. */
+const server = args.url ? undefined : await startServer();
+const base = args.url?.replace(/\/$/, '') ?? /** @type {NonNullable<typeof server>} */ (server).base;
 
 /** The first prerendered page under a folder of the build, as a path (`emissions/2026/x`). */
 function firstPage(folder, depth) {
@@ -156,7 +124,7 @@ try {
   }
 } finally {
   await browser.close();
-  stopServer();
+  await server?.stop();
 }
 
 const ms = (value) => `${(value / 1000).toFixed(2)} s`;
@@ -180,6 +148,7 @@ const misses = rows.flatMap((row) => [
   ...(Number(clsText(row.cls)) > GOAL.cls ? [`${row.name}: CLS ${clsText(row.cls)} > 0`] : []),
 ]);
 console.log('');
+if (args.result) writeFileSync(args.result, JSON.stringify({ goal: GOAL, runs, pages: rows, misses }));
 if (misses.length === 0) {
   console.log(`Goal met on every page: score ${GOAL.score}, LCP ≤ ${ms(GOAL.lcpMs)}, CLS 0.`);
 } else {

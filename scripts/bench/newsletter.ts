@@ -22,11 +22,9 @@
  * The server's settings apply (APP_PROCESSES, NEWSLETTER_SMTP_CONNECTIONS); NEWSLETTER_RATE is set
  * high here, to measure the pipeline rather than the throttle.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { sql } from 'kysely';
 import { systemClock } from '../../src/server/core/clock';
 import type { ServerDeps } from '../../src/server/core/deps';
@@ -35,22 +33,14 @@ import { toTimestamp } from '../../src/server/db/database';
 import { migrateToLatest } from '../../src/server/db/migrate';
 import { createIssue, scheduleIssue } from '../../src/server/newsletter/issues';
 import { startSmtpSink } from '../../tests/helpers/smtp-sink';
+import { freePort, startServer as startBenchServer, type BenchServer } from './server.ts';
 
 const GOALS = { queueSeconds: 30, messagesPerSecond: 200, memoryAboveIdleMiB: 256 };
 
-const root = resolve(import.meta.dirname, '../..');
 const args = process.argv.slice(2);
 const flags = new Set(args.filter((a) => a.startsWith('--')));
 const subscribers = Number(args.find((a) => !a.startsWith('--')) ?? 100_000);
 const withKills = !flags.has('--no-kill');
-
-const freePort = () =>
-  new Promise<number>((done) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => done(port));
-    });
-  });
 
 const dataDir = mkdtempSync(join(tmpdir(), 'contrechamp-bench-newsletter-'));
 const port = await freePort();
@@ -168,42 +158,27 @@ function cpuMs(pids: number[]): number {
   return total;
 }
 
-let server: ChildProcess | undefined;
-async function startServer(): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [join(root, 'src/host/start.ts')], {
-    cwd: root,
+let server: BenchServer | undefined;
+/** npm start (scripts/bench/server.ts) on this data folder, again after each kill. */
+function startServer(): Promise<BenchServer> {
+  return startBenchServer({
+    dataDir,
+    port,
+    host: 'localhost',
     // Its own process group: a kill -9 of the group takes the front and every app process at once.
     detached: true,
     env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: 'localhost',
       SITE_URL: siteUrl.href,
-      DATA_DIR: dataDir,
       APP_MODE: 'production',
       PAYMENT_PROVIDER: 'simulated',
       RESIDENT_BUILDER: 'off',
       SMTP_URL: sink.url,
       NEWSLETTER_RATE: process.env['NEWSLETTER_RATE'] ?? '10000',
     },
-    stdio: ['ignore', 'ignore', 'inherit'],
   });
-  for (let i = 0; ; i++) {
-    try {
-      if ((await fetch(new URL('/api/health', siteUrl))).ok) return child;
-    } catch {}
-    if (i > 1200) throw new Error('Le serveur ne répond pas.');
-    await new Promise((r) => setTimeout(r, 250));
-  }
 }
 function killServer(signal: NodeJS.Signals): Promise<void> {
-  const child = server;
-  if (!child?.pid) return Promise.resolve();
-  const exited = new Promise<void>((r) => child.once('exit', () => r()));
-  try {
-    process.kill(-child.pid, signal);
-  } catch {}
-  return exited;
+  return server?.kill(signal) ?? Promise.resolve();
 }
 
 const deps = {
@@ -258,7 +233,7 @@ const failures: string[] = [];
 try {
   server = await startServer();
   await sleep(2000);
-  let pids = processTree(server.pid!);
+  let pids = processTree(server.pid);
   const idleMiB = residentMemory(pids);
   const cpuBefore = cpuMs(pids);
 
@@ -271,7 +246,7 @@ try {
   let peakMiB = idleMiB;
   let number = 0;
   for (let turn = 0; ; turn++) {
-    if (turn % 20 === 0) pids = processTree(server.pid!);
+    if (turn % 20 === 0) pids = processTree(server.pid);
     peakMiB = Math.max(peakMiB, residentMemory(pids));
     const row = await issueRow(first);
     if (!queuedAt && row.status !== 'scheduled') {

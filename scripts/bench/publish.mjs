@@ -19,6 +19,7 @@
  *                                            # give the same pages, byte for byte, as the last one
  *   npm run bench:publish -- 2000 --full     # without the resident builder: every publication is
  *                                            # a full (incremental) `astro build`
+ *   npm run bench:publish -- 2000 --result=FILE   # the figures as JSON (scripts/bench/host.ts)
  *
  * Builds go under .bench/publish/, the corpus under the system's temporary folder; both are
  * removed at the end. The publishing queue waits REBUILD_DEBOUNCE_MS after a publication
@@ -28,13 +29,13 @@ import { spawn } from 'node:child_process';
 import { createHash, createHmac } from 'node:crypto';
 import { existsSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, relative, resolve } from 'node:path';
+import { join, relative } from 'node:path';
 import { parseArgs } from 'node:util';
 import { gunzipSync } from 'node:zlib';
 import { readSummary } from '../../src/host/build-phases.ts';
 import { buildDir, newBuildId, prepareBuildsDir, readLive, writeLive } from '../../src/server/editorial/live.ts';
+import { freePort, root, startServer as startBenchServer } from './server.ts';
 
-const root = resolve(import.meta.dirname, '../..');
 const { values, positionals } = parseArgs({
   allowPositionals: true,
   options: {
@@ -42,6 +43,7 @@ const { values, positionals } = parseArgs({
     direct: { type: 'boolean', default: false },
     verify: { type: 'boolean', default: false },
     full: { type: 'boolean', default: false },
+    result: { type: 'string' },
   },
 });
 const size = Number(positionals[0] ?? 10000);
@@ -49,8 +51,10 @@ const work = join(root, '.bench', 'publish');
 const corpus = join(tmpdir(), `contrechamp-publish-${size}`);
 const buildsDir = join(work, 'data', 'builds');
 const places = { root, buildsDir };
-const port = 46_000 + Math.floor(Math.random() * 3000);
-const base = `http://localhost:${port}`;
+const port = await freePort();
+/** The site's address (SITE_URL, baked into the builds); requests go to the loopback address the server listens on. */
+const site = `http://localhost:${port}`;
+const base = `http://127.0.0.1:${port}`;
 const SECRET = createHash('sha256').update(String(Math.random())).digest('hex');
 rmSync(work, { recursive: true, force: true });
 rmSync(corpus, { recursive: true, force: true });
@@ -59,9 +63,9 @@ const env = {
   ...process.env,
   CONTENT_DIR: corpus,
   DATA_DIR: join(work, 'data'),
-  SITE_URL: base,
+  SITE_URL: site,
   PORT: String(port),
-  HOST: 'localhost',
+  HOST: '127.0.0.1',
   APP_MODE: 'demo',
   REBUILD_SECRET: SECRET,
   REBUILD_DEBOUNCE_MS: '0',
@@ -182,18 +186,13 @@ async function fullBuild() {
   return { seconds, phases: readSummary(log) };
 }
 
+/** @type {import('./server.ts').BenchServer | undefined} */
 let server;
-let serverLog = '';
+/** What the server printed (its log lines). */
+const serverLog = () => server?.log() ?? '';
 async function startServer() {
-  server = spawn(process.execPath, [join(root, 'src/host/start.ts'), '--no-build'], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  server.stderr.setEncoding('utf8').on('data', (chunk) => (serverLog += chunk));
-  await new Promise((done, fail) => {
-    server.stdout.setEncoding('utf8').on('data', (chunk) => {
-      serverLog += chunk;
-      if (serverLog.includes('"msg":"listening"')) done();
-    });
-    server.once('exit', (code) => fail(new Error(`server exited (${code}): ${serverLog.slice(-3000)}`)));
-  });
+  // The first, full build is already live: serve it as it is (scripts/bench/server.ts).
+  server = await startBenchServer({ port, dataDir: join(work, 'data'), args: ['--no-build'], env, output: 'capture' });
 }
 
 /** Until the resident builder has made its first build (RESIDENT_BUILDER=warm). */
@@ -251,7 +250,7 @@ async function publish(url, title, { deleted = false } = {}) {
     // Until the page is served with its new title.
     const deadline = Date.now() + 15 * 60_000;
     while (!(await isLive())) {
-      if (Date.now() > deadline) throw new Error(`${url} still lacks its new title after 15 minutes\n${serverLog.slice(-3000)}`);
+      if (Date.now() > deadline) throw new Error(`${url} still lacks its new title after 15 minutes\n${serverLog().slice(-3000)}`);
       const row = await buildLog(build.id).catch(() => undefined);
       if (row?.status === 'failed') throw new Error(`build ${build.id} failed: ${row.error}\n${row.log?.slice(-3000)}`);
       await new Promise((resolveWait) => setTimeout(resolveWait, 100));
@@ -383,11 +382,8 @@ try {
     verified = { pages: expected.length, differing, extra };
   }
 } finally {
-  if (server && server.exitCode === null) {
-    server.kill('SIGTERM');
-    await new Promise((done) => server.once('exit', done));
-  }
-  for (const line of serverLog.split('\n')) if (line.includes('"build.switched"')) console.log(`switch: ${line}`);
+  await server?.stop();
+  for (const line of serverLog().split('\n')) if (line.includes('"build.switched"')) console.log(`switch: ${line}`);
   if (!values.keep) {
     rmSync(work, { recursive: true, force: true });
     rmSync(corpus, { recursive: true, force: true });
@@ -429,3 +425,20 @@ if (verified) {
   if (differing.length + extra.length > 0) process.exitCode = 1;
 }
 if (rows.some((row) => !row.untouched || Object.values(row.found).some((ok) => !ok))) process.exitCode = 1;
+if (values.result)
+  writeFileSync(
+    values.result,
+    JSON.stringify({
+      size,
+      publications: rows
+        .filter((row) => row.label.startsWith('one '))
+        .map((row) => ({
+          label: row.label,
+          seconds: row.seconds,
+          followUp: row.followUp,
+          shown: Object.values(row.found).every(Boolean),
+          untouched: row.untouched !== false,
+        })),
+      verified: verified && { pages: verified.pages, differing: verified.differing.length, extra: verified.extra.length },
+    }),
+  );
