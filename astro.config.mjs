@@ -2,7 +2,7 @@
 import { defineConfig, envField } from 'astro/config';
 import node from '@astrojs/node';
 import react from '@astrojs/react';
-import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { IMAGE_DENSITIES, IMAGE_WIDTHS } from './src/lib/ui-constants.ts';
@@ -32,7 +32,10 @@ const fingerprint = {
   hooks: {
     'astro:build:done': ({ dir }) => {
       const root = fileURLToPath(new URL('.', import.meta.url));
-      writeFileSync(fileURLToPath(new URL(`../${FINGERPRINT_FILE}`, dir)), buildFingerprint(root));
+      const file = fileURLToPath(new URL(`../${FINGERPRINT_FILE}`, dir));
+      // A new file: in a fast publication's folder, it is a link to the live build's.
+      rmSync(file, { force: true });
+      writeFileSync(file, buildFingerprint(root));
     },
   },
 };

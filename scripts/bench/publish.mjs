@@ -155,21 +155,29 @@ async function checks(url, title) {
 }
 
 /**
- * A hash of every file's name, size, inode and modification time: the live build must not change
- * while the next one builds (a write, even through a hard link, changes the time).
+ * Every file's size, inode and modification time, by name: the live build must not change while
+ * the next one builds (a write, even through a hard link, changes the time).
+ * @param {string} dir
+ * @returns {Map<string, string>}
  */
-function treeHash(dir) {
-  const hash = createHash('sha256');
+function treeState(dir) {
+  const files = new Map();
   const walk = (path) => {
     for (const name of readdirSync(path).sort()) {
       const child = join(path, name);
       const info = statSync(child);
       if (info.isDirectory()) walk(child);
-      else hash.update(`${relative(dir, child)}\0${info.size}\0${info.ino}\0${info.mtimeMs}\n`);
+      else files.set(relative(dir, child), `${info.size}\0${info.ino}\0${info.mtimeMs}`);
     }
   };
   walk(dir);
-  return hash.digest('hex');
+  return files;
+}
+
+/** The files of `after` that differ from `before` (changed, added or gone). */
+function treeChanges(before, after) {
+  const names = new Set([...before.keys(), ...after.keys()]);
+  return [...names].filter((name) => before.get(name) !== after.get(name)).sort();
 }
 
 // --- Publishing -------------------------------------------------------------------------------
@@ -227,8 +235,9 @@ async function buildLog(id) {
  */
 async function publish(url, title, { deleted = false } = {}) {
   const isLive = async () => (deleted ? !shows(await get(url), title) : shows(await get(url), title));
-  const live = liveClient();
-  const before = treeHash(live);
+  // The whole live build: its pages, its server files and its fingerprint.
+  const live = join(liveClient(), '..');
+  const before = treeState(live);
   const started = performance.now();
   let phases;
   if (values.direct) {
@@ -274,7 +283,9 @@ async function publish(url, title, { deleted = false } = {}) {
   // not know) is removed once the next is live: nothing to compare then.
   let untouched;
   try {
-    untouched = treeHash(live) === before;
+    const changed = treeChanges(before, treeState(live));
+    untouched = changed.length === 0;
+    if (!untouched) console.log(`${title}: ${changed.length} files of the live build changed: ${changed.slice(0, 10).join(', ')}`);
   } catch {
     untouched = 'removed';
   }

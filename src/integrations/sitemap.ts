@@ -7,7 +7,7 @@
  *    on-demand pages named there.
  * So a new private page needs no change here: rendered on demand or marked noindex, it is out.
  */
-import { closeSync, openSync, readSync } from 'node:fs';
+import { closeSync, openSync, readdirSync, readSync, rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import type { AstroIntegration } from 'astro';
@@ -50,6 +50,9 @@ export function readBuiltHead(clientDir: string, pathname: string): string | nul
   return null;
 }
 
+/** The files @astrojs/sitemap writes (`sitemap-index.xml`, `sitemap-0.xml`…). */
+const SITEMAP_FILE = /^sitemap-[\w-]+\.xml$/;
+
 /** @astrojs/sitemap, with the filter above (it must come after the pages are written). */
 export default function publicSitemap(): AstroIntegration[] {
   let clientDir: string | undefined;
@@ -61,6 +64,9 @@ export default function publicSitemap(): AstroIntegration[] {
       'astro:build:done': ({ dir }) => {
         clientDir = fileURLToPath(dir);
         started = performance.now();
+        // The sitemap writes its files where they are: in a fast publication's folder
+        // (src/host/publish-fast.ts) they are links to the live build's, which must never change.
+        for (const file of readdirSync(clientDir)) if (SITEMAP_FILE.test(file)) rmSync(join(clientDir, file), { force: true });
       },
     },
   };

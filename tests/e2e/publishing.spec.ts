@@ -7,7 +7,7 @@
  * broken front matter fails its build while the site keeps serving.
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { test, type Page } from '../helpers/e2e';
@@ -96,6 +96,18 @@ function pagesOf(dir: string): string[] {
     .map((entry) => relative(dir, join(entry.parentPath, entry.name)))
     .filter((file) => !file.startsWith('pagefind'))
     .sort();
+}
+
+/** Each file of a folder with what a write changes: its inode, size and time. */
+function fileStates(dir: string): Map<string, string> {
+  const states = new Map<string, string>();
+  for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile()) continue;
+    const path = join(entry.parentPath, entry.name);
+    const info = statSync(path);
+    states.set(relative(dir, path), `${info.ino} ${info.size} ${info.mtimeMs}`);
+  }
+  return states;
 }
 
 /** Builds the content in full, with an empty cache, and lists what differs from the live build. */
@@ -204,10 +216,16 @@ test('an editor publishes, the CMS publishes, an editor rolls back, a broken sto
   await expect(page.locator('#publication-state')).toContainText('Aucune construction en cours ni en attente.');
 
   setTitle('Aides à domicile : les kilomètres que le CMS a publiés');
+  // The live build is never written while the next is made (its files are linked into it).
+  const liveDir = join(work, 'data/builds', (JSON.parse(readFileSync(join(work, 'data/builds/live.json'), 'utf8')) as { id: string }).id);
+  const liveBefore = fileStates(liveDir);
   const signed = await signedWebhook(JSON.stringify({ entries: ['articles/aides-a-domicile-les-kilometres-que-personne-ne-paie'] }));
   expect(signed.status).toBe(202);
   expect(await lastBuildOutcome(page, before)).toBe('Réussie');
   expect(await storyTitle()).toBe('Aides à domicile : les kilomètres que le CMS a publiés');
+  const liveAfter = fileStates(liveDir);
+  expect([...new Set([...liveBefore.keys(), ...liveAfter.keys()])].filter((file) => liveBefore.get(file) !== liveAfter.get(file))).toEqual([]);
+  expect(liveBefore.size).toBeGreaterThan(100);
   await expect(page.locator('table.builds tbody tr').first()).toContainText('CMS (webhook)');
   // Editors composing a newsletter issue find the story under its new title.
   const liveId = (JSON.parse(readFileSync(join(work, 'data/builds/live.json'), 'utf8')) as { id: string }).id;
