@@ -162,8 +162,10 @@ export type CheckoutInput = z.infer<typeof checkoutInput>;
 export const waivesWithdrawal = (withdrawal: boolean, input: Pick<CheckoutInput, 'demarrage_immediat'>): boolean => withdrawal && input.demarrage_immediat;
 
 class DuplicateAttempt extends Error {
-  constructor(readonly orderId: string) {
+  readonly orderId: string;
+  constructor(orderId: string) {
     super('duplicate checkout attempt');
+    this.orderId = orderId;
   }
 }
 

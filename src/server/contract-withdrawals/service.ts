@@ -304,8 +304,10 @@ async function refundWithdrawal(deps: WithdrawalDeps, withdrawalId: string): Pro
 export const contractWithdrawalJobs = (deps: WithdrawalDeps) => [handle(WITHDRAWAL_REFUND, ({ payload }) => refundWithdrawal(deps, payload.withdrawalId))];
 
 class GiftActivated extends Error {
-  constructor(readonly at: Date) {
+  readonly at: Date;
+  constructor(at: Date) {
     super('gift activated');
+    this.at = at;
   }
 }
 
