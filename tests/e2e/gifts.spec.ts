@@ -15,7 +15,7 @@ import type { Page } from '@playwright/test';
 import { simpleParser, type ParsedMail } from 'mailparser';
 import { openDatabase } from '../../src/server/db/client';
 import { expect, test } from '../helpers/guard';
-import { createReaderAccount, forgetClientRateLimits, outboxDir } from '../helpers/accounts';
+import { createReaderAccount, outboxDir } from '../helpers/accounts';
 import { seedSubscription } from '../helpers/revenue';
 import { expectAccessible, shoot as shootAt } from '../helpers/browse';
 import { expectSubscriptionThanks, fillPayment, fillPaymentAndPay, payOnProvider } from '../helpers/payment';
@@ -28,7 +28,6 @@ const CODE_IN_MAIL = /Code cadeau\s*:\s*([0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{4}-[0-
 const main = (page: Page) => page.locator('main');
 
 test.beforeEach(async ({ page }) => {
-  await forgetClientRateLimits();
   // Whether the client router is between a navigation's start and its page-load (see `arrived`).
   await page.addInitScript(() => {
     const w = window as unknown as { __routerBusy?: boolean };

@@ -8,7 +8,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import type { Page } from '@playwright/test';
 import { expect, test } from '../helpers/guard';
-import { createReaderAccount, forgetClientRateLimits, linkFromMail } from '../helpers/accounts';
+import { createReaderAccount, linkFromMail } from '../helpers/accounts';
 import { sitemapPaths } from '../helpers/site';
 import { withE2eDatabase } from '../helpers/browse';
 import { CARD, fillPaymentAndPay, payOnProvider } from '../helpers/payment';
@@ -17,7 +17,6 @@ import { PRIVATE_PATH_PREFIXES, isPrivatePath } from '../../src/config/indexing'
 test.describe.configure({ timeout: 60_000 });
 
 test.beforeEach(async ({ page }) => {
-  await forgetClientRateLimits();
   await page.addInitScript(() => {
     const w = window as unknown as { __routerBusy?: boolean; __cspViolations?: string[] };
     w.__cspViolations = [];
