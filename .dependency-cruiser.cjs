@@ -42,15 +42,17 @@ const domainEdges = {
   newsletter: ['auth', 'subscriptions', 'shares'],
   catalog: [],
   payments: [],
+  // Orders of every purpose, their state machine, their one refund path (refunds.ts); what a purpose does
+  // with its order (its fulfilment, its refund's hold) is passed in by checkout (rule `orders-know-no-purpose`).
   orders: ['payments', 'catalog'],
   // Invoices, credit notes and receipts of orders; the PDFs (documents and the gift card).
   billing: ['orders', 'catalog', 'auth'],
   // Their confirmation mails carry the withdrawal block (contract-withdrawals/links.ts, which imports no domain).
   subscriptions: ['orders', 'payments', 'catalog', 'auth', 'billing', 'contract-withdrawals'],
   // Gift subscriptions: a gift order's code, its mails and card (billing's PDF), its redemption, which starts
-  // or extends a subscription through subscriptions/public.ts; the shared refund path of a paid order.
+  // or extends a subscription through subscriptions/public.ts; the code's hold on its order's refund.
   // Subscriptions knows nothing of gifts.
-  gifts: ['subscriptions', 'orders', 'payments', 'catalog', 'auth', 'billing', 'contract-withdrawals'],
+  gifts: ['subscriptions', 'orders', 'catalog', 'auth', 'billing', 'contract-withdrawals'],
   shares: ['orders', 'payments', 'catalog', 'auth', 'billing', 'contract-withdrawals'],
   // The support path and the webhooks: composes every purpose's fulfilment (gifts and shares plug in here).
   checkout: ['subscriptions', 'gifts', 'shares', 'orders', 'payments', 'catalog', 'auth', 'billing'],
@@ -58,7 +60,7 @@ const domainEdges = {
   admin: ['checkout', 'subscriptions', 'gifts', 'shares', 'orders', 'payments', 'auth', 'billing', 'podcasts'],
   // The newsroom: its guard (auth), the newsletter's subscribers and the contact messages it reads.
   editorial: ['auth', 'newsletter', 'contact'],
-  // The withdrawal function (rétractation): orders, gifts and bulletins, the shared refund path, the shares' renunciation.
+  // The withdrawal function (rétractation): orders, gifts and bulletins, orders' refund path, the shares' renunciation.
   'contract-withdrawals': ['subscriptions', 'gifts', 'shares', 'orders', 'payments', 'catalog', 'auth'],
   demo: ['auth', 'newsletter', 'contact', 'account', 'subscriptions', 'gifts', 'shares', 'orders', 'payments', 'checkout', 'billing', 'podcasts'],
   // Supporters' podcasts: who supports (subscriptions, shares, through their queries), the account's user (auth), mails.
@@ -130,6 +132,16 @@ module.exports = {
       severity: 'error',
       from: { path: '^src/server/(?!gifts/)', pathNot: '\\.test\\.ts$' },
       to: { path: '^src/server/gifts/', pathNot: '^src/server/gifts/(public|tables)\\.ts$' },
+    },
+    {
+      // Orders know no purpose (src/server/orders/CONTEXT.md): what a subscription, a gift or a share
+      // does with its order (its `Fulfilment`, its `RefundHold`) is passed in by checkout, which routes
+      // each purpose to its domain (`ORDER_PURPOSE_ROUTES`). Not even a type of theirs is imported, so
+      // that the refund path of every order (orders/refunds.ts) cannot grow a gift's case again.
+      name: 'orders-know-no-purpose',
+      severity: 'error',
+      from: { path: '^src/server/orders/', pathNot: '\\.test\\.ts$' },
+      to: { path: '^src/server/(subscriptions|gifts|shares|checkout|contract-withdrawals|admin)/' },
     },
     {
       name: 'pages-never-read-a-repository',

@@ -13,14 +13,13 @@ import type { Page } from '@playwright/test';
 import { expect, test } from '../helpers/guard';
 import { look, reloadUntil, waitForMail } from '../helpers/browse';
 import { expectSubscriptionThanks, fillPaymentAndPay, payOnProvider } from '../helpers/payment';
-import { createReaderAccount, forgetClientRateLimits } from '../helpers/accounts';
+import { createReaderAccount } from '../helpers/accounts';
 
 test.describe.configure({ timeout: 150_000 });
 const SHOTS = process.env.SHOTS_DIR ?? '/work/shots/withdrawal';
 const DEMO_PASSWORD = 'motdepasse-demo';
 
 test.beforeEach(async ({ page }) => {
-  await forgetClientRateLimits();
   await page.addInitScript(() => {
     const w = window as unknown as { __routerBusy?: boolean };
     document.addEventListener('astro:before-preparation', () => {

@@ -18,7 +18,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { expect, test } from '../helpers/guard';
-import { forgetClientRateLimits } from '../helpers/accounts';
 import { arrived, look, reloadUntil, signIn, trackRouter, waitForMail, withE2eDatabase } from '../helpers/browse';
 import { subscribeAsNewReader } from '../helpers/cooperative';
 
@@ -29,7 +28,6 @@ const DEMO_PASSWORD = 'motdepasse-demo';
 const main = (page: Page) => page.locator('main');
 
 test.beforeEach(async ({ page }) => {
-  await forgetClientRateLimits();
   await trackRouter(page);
 });
 

@@ -6,12 +6,11 @@
  */
 import type { Page } from '@playwright/test';
 import { expect, test } from '../helpers/guard';
-import { createReaderAccount, forgetClientRateLimits, linkFromMail, outboxDir } from '../helpers/accounts';
+import { createReaderAccount, linkFromMail, outboxDir } from '../helpers/accounts';
 import { latestMailTo, linksIn } from '../helpers/outbox';
 import { plainSpaces } from '../helpers/site';
 
 test.beforeEach(async ({ page }) => {
-  await forgetClientRateLimits();
   // Whether the router is between a navigation's start and its page-load (see `arrived`).
   await page.addInitScript(() => {
     const w = window as unknown as { __routerBusy?: boolean };

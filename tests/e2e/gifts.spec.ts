@@ -11,13 +11,14 @@
 
 import { readdir, readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import type { Locator, Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { simpleParser, type ParsedMail } from 'mailparser';
 import { openDatabase } from '../../src/server/db/client';
 import { expect, test } from '../helpers/guard';
-import { createReaderAccount, forgetClientRateLimits, outboxDir } from '../helpers/accounts';
+import { createReaderAccount, outboxDir } from '../helpers/accounts';
 import { seedSubscription } from '../helpers/revenue';
 import { expectAccessible, shoot as shootAt } from '../helpers/browse';
+import { expectSubscriptionThanks, fillPayment, fillPaymentAndPay, payOnProvider } from '../helpers/payment';
 
 // Long walks (payment, mails, activation by another account) on a machine shared by two browsers.
 test.describe.configure({ timeout: 150_000 });
@@ -25,10 +26,8 @@ test.describe.configure({ timeout: 150_000 });
 const SHOTS = process.env.SHOTS_DIR ?? '/work/shots/gifts';
 const CODE_IN_MAIL = /Code cadeau\s*:\s*([0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{4})/;
 const main = (page: Page) => page.locator('main');
-const heading = (page: Page, name: string | RegExp) => page.getByRole('heading', { level: 1, name });
 
 test.beforeEach(async ({ page }) => {
-  await forgetClientRateLimits();
   // Whether the client router is between a navigation's start and its page-load (see `arrived`).
   await page.addInitScript(() => {
     const w = window as unknown as { __routerBusy?: boolean };
@@ -63,33 +62,6 @@ const shoot = (page: Page, name: string) => shootAt(page, SHOTS, name);
 async function look(page: Page, name: string) {
   await expectAccessible(page);
   await shoot(page, name);
-}
-
-/** The payment step's billing address and consents. */
-async function fillBilling(page: Page) {
-  await page.getByLabel('Adresse', { exact: true }).fill('3 rue du Port');
-  await page.getByLabel('Code postal').fill('44000');
-  await page.getByLabel('Ville').fill('Nantes');
-  await page.getByLabel(/J’accepte les conditions générales de vente/).check();
-}
-
-/** On the simulated provider's page: the test card, then back to the confirmation, paid. */
-async function payByCard(page: Page) {
-  await arrived(page, /\/paiement-simule\/[\w-]+$/);
-  await page.locator('#numero').fill('4242 4242 4242 4242');
-  await page.getByRole('button', { name: /^Payer \d/ }).click();
-  await arrived(page, /\/soutenir\/confirmation\/[\w-]+$/);
-  await reloadUntil(page, heading(page, 'Merci, c’est fait !'));
-}
-
-/** Reloads until `locator` shows: the provider's notifications reach the site a moment later. */
-async function reloadUntil(page: Page, locator: Locator, timeout = 20_000) {
-  await expect(async () => {
-    if (!(await locator.isVisible())) {
-      await page.reload();
-      await expect(locator).toBeVisible({ timeout: 1_500 });
-    }
-  }).toPass({ timeout, intervals: [500, 1_000] });
 }
 
 /** The newest mail to `to` whose subject matches, parsed (MIME, attachments included). */
@@ -175,7 +147,7 @@ test('a gift for a chosen day: paid by card, the code and the card by mail, foll
   await page.getByLabel('Prénom et nom de la personne').fill('Camille Lefèvre');
   await page.getByLabel(/Son adresse e-mail/).fill(recipientEmail);
   await page.getByLabel(/Votre message/).fill('Joyeux anniversaire ! Bonne lecture.');
-  await fillBilling(page);
+  await fillPayment(page);
   await look(page, 'paiement-cadeau');
 
   // A day in the past (the browser's own check bypassed) is refused with a French message, and nothing is placed.
@@ -195,7 +167,8 @@ test('a gift for a chosen day: paid by card, the code and the card by mail, foll
   await page.locator('#date_envoi').fill(later);
   await page.getByLabel(/J’accepte les conditions générales de vente/).check();
   await page.getByRole('button', { name: 'Payer 40 €' }).click();
-  await payByCard(page);
+  await payOnProvider(page);
+  await expectSubscriptionThanks(page);
   await expect(main(page)).toContainText('Le code cadeau et sa carte à imprimer vous sont envoyés par e-mail, et la personne recevra le sien le');
   await look(page, 'confirmation-cadeau');
 
@@ -295,9 +268,9 @@ test('a subscriber signed in is told the gift’s months come after the paid per
   await offerSixMonths(page);
   await page.getByLabel('Prénom et nom de la personne').fill('Moi-même');
   await page.getByLabel('Je le remets moi-même').check();
-  await fillBilling(page);
-  await page.getByRole('button', { name: 'Payer 40 €' }).click();
-  await payByCard(page);
+  await fillPaymentAndPay(page, { price: '40 €' });
+  await payOnProvider(page);
+  await expectSubscriptionThanks(page);
   // Handed over by the buyer: nothing to resend to anyone.
   await expect(main(page)).toContainText('c’est à vous de les remettre');
   await expect(main(page)).not.toContainText('renvoyez l’e-mail');
@@ -346,9 +319,9 @@ test('a gift sent today: the recipient’s mail links to the account creation, w
   await page.getByLabel('Prénom et nom de la personne').fill('Louise Michel');
   await page.getByLabel(/Son adresse e-mail/).fill(recipientEmail);
   await page.getByLabel(/Votre message/).fill('Pour toi, avec toute mon amitié.');
-  await fillBilling(page);
-  await page.getByRole('button', { name: 'Payer 40 €' }).click();
-  await payByCard(page);
+  await fillPaymentAndPay(page, { price: '40 €' });
+  await payOnProvider(page);
+  await expectSubscriptionThanks(page);
 
   const received = await waitForMail(recipientEmail, /vous offre 6 mois de Contrechamp$/);
   expect(received.subject).toBe('Camille Testeur vous offre 6 mois de Contrechamp');

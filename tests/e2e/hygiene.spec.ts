@@ -8,15 +8,15 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import type { Page } from '@playwright/test';
 import { expect, test } from '../helpers/guard';
-import { createReaderAccount, forgetClientRateLimits, linkFromMail } from '../helpers/accounts';
+import { createReaderAccount, linkFromMail } from '../helpers/accounts';
 import { sitemapPaths } from '../helpers/site';
 import { withE2eDatabase } from '../helpers/browse';
+import { CARD, fillPaymentAndPay, payOnProvider } from '../helpers/payment';
 import { PRIVATE_PATH_PREFIXES, isPrivatePath } from '../../src/config/indexing';
 
 test.describe.configure({ timeout: 60_000 });
 
 test.beforeEach(async ({ page }) => {
-  await forgetClientRateLimits();
   await page.addInitScript(() => {
     const w = window as unknown as { __routerBusy?: boolean; __cspViolations?: string[] };
     w.__cspViolations = [];
@@ -359,15 +359,8 @@ test.describe('the account', () => {
 test.describe('the donation thank-you', () => {
   async function donate(page: Page, number: string, { sepa = false } = {}) {
     await page.goto('/soutenir/paiement?don=2500&frequence=unique');
-    if (sepa) await page.getByLabel(/Prélèvement SEPA/).check();
-    await page.getByLabel('Adresse', { exact: true }).fill('3 rue du Port');
-    await page.getByLabel('Code postal').fill('44000');
-    await page.getByLabel('Ville').fill('Nantes');
-    await page.getByLabel(/J’accepte les conditions générales de vente/).check();
-    await page.getByRole('button', { name: /^Payer \d/ }).click();
-    await arrived(page, /\/paiement-simule\/[\w-]+$/);
-    await page.locator('#numero').fill(number);
-    await page.getByRole('button', { name: /^Payer \d/ }).click();
+    await fillPaymentAndPay(page, { sepa });
+    await payOnProvider(page, number);
     // A paid donation's confirmation hands over to its thank-you page (?commande=…) as soon as the payment is known.
     await arrived(page, /\/soutenir\/(confirmation\/[\w-]+|dons\/merci\?commande=[\w-]+)$/);
     const url = new URL(page.url());
@@ -378,7 +371,7 @@ test.describe('the donation thank-you', () => {
   test('thanks for a paid donation, and for a SEPA debit with the bank, saying it is on its way', async ({ page }) => {
     const reader = await createReaderAccount();
     await signIn(page, reader);
-    const paid = await donate(page, '4242 4242 4242 4242');
+    const paid = await donate(page, CARD.accepted);
     await expect.poll(async () => (await page.goto(thanks(paid)), await heading(page).textContent()), { timeout: 15_000 }).toBe('Merci pour votre don\u202f!');
     await expect(main(page)).toContainText('Votre don de 25 € est bien reçu.');
 
@@ -402,7 +395,7 @@ test.describe('the donation thank-you', () => {
     const reader = await createReaderAccount();
     await signIn(page, reader);
     // Refused: the confirmation says so, no thanks.
-    const declined = await donate(page, '4000 0000 0000 0002');
+    const declined = await donate(page, CARD.declined);
     await page.goto(thanks(declined));
     await arrived(page, new RegExp(`/soutenir/confirmation/${declined}$`));
     await expect(heading(page)).toHaveText('Le paiement n’a pas abouti');
@@ -410,11 +403,7 @@ test.describe('the donation thank-you', () => {
 
     // Left at the provider's page.
     await page.goto('/soutenir/paiement?don=1500&frequence=unique');
-    await page.getByLabel('Adresse', { exact: true }).fill('3 rue du Port');
-    await page.getByLabel('Code postal').fill('44000');
-    await page.getByLabel('Ville').fill('Nantes');
-    await page.getByLabel(/J’accepte les conditions générales de vente/).check();
-    await page.getByRole('button', { name: /^Payer \d/ }).click();
+    await fillPaymentAndPay(page);
     await arrived(page, /\/paiement-simule\/[\w-]+$/);
     await page.getByRole('button', { name: 'Annuler et revenir au site' }).click();
     await arrived(page, /\/soutenir\/confirmation\/[\w-]+$/);

@@ -17,7 +17,7 @@ import { expect, test, type Browser, type Page } from '../helpers/e2e';
 import { allotNumber, formatNumber } from '../../src/server/billing/numbering';
 import { openDatabase } from '../../src/server/db/client';
 import { newId } from '../../src/server/db/database';
-import { createReaderAccount, forgetClientRateLimits } from '../helpers/accounts';
+import { createReaderAccount } from '../helpers/accounts';
 import { parseCsv } from '../helpers/csv';
 import { subscribeMonthly } from '../helpers/payment';
 import { expectAccessible, shoot as shootAt } from '../helpers/browse';
@@ -28,10 +28,6 @@ const SHOTS = process.env.SHOTS_DIR ?? '/work/shots/invoices';
 const ADMIN = { email: 'administration@exemple.fr', password: 'motdepasse-demo' };
 const SUBSCRIBER = { email: 'abonne@exemple.fr', password: 'motdepasse-demo' };
 const main = (page: Page) => page.locator('main');
-
-test.beforeEach(async () => {
-  await forgetClientRateLimits();
-});
 
 async function inDatabase<T>(work: (db: ReturnType<typeof openDatabase>['db']) => Promise<T>): Promise<T> {
   const handle = openDatabase({ kind: 'sqlite', path: resolve(process.env.E2E_DATA_DIR ?? 'test-results/e2e-data', 'contrechamp.db') });

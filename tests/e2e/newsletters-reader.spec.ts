@@ -18,7 +18,7 @@ import { mkdirSync } from 'node:fs';
 import type { Browser, Page } from '@playwright/test';
 import { expect, test } from '../helpers/guard';
 import { expectAccessible, shoot as shootAt, signIn, withE2eDatabase } from '../helpers/browse';
-import { createReaderAccount, forgetClientRateLimits, outboxDir } from '../helpers/accounts';
+import { createReaderAccount, outboxDir } from '../helpers/accounts';
 import { latestMailTo, linksIn } from '../helpers/outbox';
 import { seedSubscription } from '../helpers/revenue';
 import { islandReady, localPath, plainSpaces } from '../helpers/site';
@@ -47,10 +47,6 @@ const statuses = (email: string) =>
 
 // Long walks through several pages, with axe and whole-page captures at two widths.
 test.describe.configure({ timeout: 120_000 });
-
-test.beforeEach(async () => {
-  await forgetClientRateLimits();
-});
 
 test('the footer signs up to two newsletters; the mails name them; the preferences page, the one-click POST and the unsubscribe page each leave what they say', async ({
   page,

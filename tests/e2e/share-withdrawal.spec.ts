@@ -11,7 +11,6 @@
  */
 import type { Page } from '@playwright/test';
 import { expect, test } from '../helpers/guard';
-import { forgetClientRateLimits } from '../helpers/accounts';
 import { look, signIn, trackRouter, waitForMail, withE2eDatabase } from '../helpers/browse';
 import { subscribeAsNewReader } from '../helpers/cooperative';
 
@@ -21,7 +20,6 @@ const DEMO_PASSWORD = 'motdepasse-demo';
 const main = (page: Page) => page.locator('main');
 
 test.beforeEach(async ({ page }) => {
-  await forgetClientRateLimits();
   await trackRouter(page);
 });
 

@@ -11,13 +11,12 @@ import type { Locator, Page } from '@playwright/test';
 import { openDatabase } from '../../src/server/db/client';
 import { expect, test } from '../helpers/guard';
 import { look, waitForMail } from '../helpers/browse';
-import { createReaderAccount, forgetClientRateLimits, linkFromMail } from '../helpers/accounts';
+import { createReaderAccount, linkFromMail } from '../helpers/accounts';
 import { fillPaymentAndPay, payOnProvider } from '../helpers/payment';
 
 test.describe.configure({ timeout: 60_000 });
 
 test.beforeEach(async ({ page }) => {
-  await forgetClientRateLimits();
   // Whether the router is between a navigation's start and its page-load (see `arrived`).
   await page.addInitScript(() => {
     const w = window as unknown as { __routerBusy?: boolean };

@@ -9,7 +9,7 @@ import { basename, join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { expect, test } from '../helpers/guard';
 import { arrived, expectAccessible, reloadUntil, shoot, signIn, trackRouter } from '../helpers/browse';
-import { createReaderAccount, forgetClientRateLimits } from '../helpers/accounts';
+import { createReaderAccount } from '../helpers/accounts';
 import { fillPaymentAndPay, payOnProvider } from '../helpers/payment';
 
 test.describe.configure({ timeout: 90_000 });
@@ -24,7 +24,6 @@ const BONUS_SENTENCE = 'Annick range le tiroir-caisse et s’assoit enfin.';
 const block = (page: Page) => page.getByRole('region', { name: /Un épisode bonus/ });
 
 test.beforeEach(async ({ page }) => {
-  await forgetClientRateLimits();
   await trackRouter(page);
 });
 

@@ -32,39 +32,3 @@ export async function linkFromMail(address: string, path: string, after: Date): 
   if (!link) throw new Error(`No ${path} link in "${mail.subject}"`);
   return link;
 }
-
-/**
- * The rate-limit keys counted for a client (alone, or with an address: `login:pair` is a client
- * on one account, `signup:mailbox` a client with one mailbox).
- */
-export const CLIENT_RATE_LIMIT_PREFIXES = [
-  'login:client:',
-  'login:pair:',
-  'mail:client:',
-  'token:client:',
-  'contact:client:',
-  'gift:client:',
-  'signup:client:',
-  'signup:created:',
-  'signup:confirmed:',
-  'signup:evidence:',
-  'signup:mailbox:',
-  'signup:challenge:',
-] as const;
-
-/**
- * Forgets the per-client rate-limit counts: every end-to-end test comes from the same address,
- * which the limits would otherwise take for one very busy reader. Per-account and per-address
- * limits are kept.
- */
-export async function forgetClientRateLimits(): Promise<void> {
-  const handle = openDatabase({ kind: 'sqlite', path: resolve(dataDir(), 'contrechamp.db') });
-  try {
-    await migrateToLatest(handle.db);
-    for (const rule of CLIENT_RATE_LIMIT_PREFIXES) {
-      await handle.db.deleteFrom('rate_limits').where('key', 'like', `${rule}%`).execute();
-    }
-  } finally {
-    await handle.close();
-  }
-}

@@ -18,10 +18,10 @@ import type { ServerDeps } from '../core/deps';
 import { log } from '../core/log';
 import { fail, type Result } from '../core/result';
 import { type FailedJob, listFailedJobs, retryFailedJob } from '../jobs/queue';
-import { type Order, type OrderEvent, REFUND_REQUESTED } from '../orders/public';
+import { type Order, type OrderEvent, REFUND_REQUESTED, type RefundState, refundState, requestOrderRefund } from '../orders/public';
 import { parseOrderReference } from '../orders/references';
 import type { Subscription, SubscriptionEvent } from '../subscriptions/public';
-import { type RefundState, refundState, requestOrderRefund } from '../gifts/public';
+import { REFUND_HOLDS } from '../checkout/service';
 import { cancelNowForReader, subscriptionLabel } from '../subscriptions/service';
 import { isLive } from '../subscriptions/state';
 import {
@@ -134,9 +134,10 @@ export async function refundOrder(deps: AdminDeps, orderId: string, adminUserId:
   const found = await orderForAdmin(deps, adminUserId, orderId);
   if (!found) return fail(404, 'Cette commande n’existe pas.');
   const { order, events } = found;
-  // One path with the reader's withdrawal (gifts/order-refunds.ts): key `refund:{order}`, a gift held first.
+  // One path with the reader's withdrawal (orders/refunds.ts): key `refund:{order}`, a gift's code held first.
   const asked = await requestOrderRefund(deps, order, events, {
     cause: `${REFUND_REQUESTED} par ${signature(admin)} : ${why.reason}`,
+    holds: REFUND_HOLDS,
     logEvent: 'admin.refund_refused',
   });
   if (!asked.ok) return asked;

@@ -4,8 +4,9 @@
  * webhook entry applies the provider's events with every purpose's fulfilment.
  *
  * Gifts and shares plug in here: their domain gives a `Fulfilment` for its purpose
- * (`fulfilments` below) and places its orders with the same building blocks; nothing in
- * payments/ or orders/ changes for them.
+ * (`fulfilments` below), and a `RefundHold` when something must stop before its order's money
+ * leaves (`REFUND_HOLDS`: a gift's code), and places its orders with the same building blocks;
+ * nothing in payments/ or orders/ changes for them.
  */
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
@@ -21,11 +22,11 @@ import { schedule } from '../jobs/schedule';
 import { SEND_MAIL } from '../mail/jobs';
 import { mailFor } from '../mail/layout';
 import { firstPaymentFailedMail } from './mails';
-import { findUserOrder, insertOrder, type Order } from '../orders/public';
+import { findUserOrder, insertOrder, type Order, type RefundHolds } from '../orders/public';
 import type { PaymentEvent } from '../payments/provider';
 import { receiveWebhook } from '../payments/webhooks';
 import { applySubscriptionEvent, subscriptionFulfilment } from '../subscriptions/service';
-import { checkGiftDetails, type GiftDetails, type GiftDetailsInput, giftFulfilment, insertGift } from '../gifts/public';
+import { checkGiftDetails, type GiftDetails, type GiftDetailsInput, giftFulfilment, giftRefundHold, insertGift } from '../gifts/public';
 import { findSubscription, insertSubscription, type Subscription } from '../subscriptions/public';
 import { statutes } from '../../config/statutes';
 import { type BulletinInput, bulletinFingerprint, bulletinText, checkBulletin, insertBulletin } from '../shares/bulletins';
@@ -58,18 +59,33 @@ export const ORDER_PURPOSE_ROUTES: { readonly [P in OrderPurpose]: 'subscription
   shares: 'shares',
 };
 
+/** One thing per purpose, from one per domain, by `ORDER_PURPOSE_ROUTES` (a domain without it: none). */
+function byPurpose<T>(byDomain: { readonly [D in (typeof ORDER_PURPOSE_ROUTES)[OrderPurpose]]: T | undefined }): Partial<Record<OrderPurpose, T>> {
+  const built: Partial<Record<OrderPurpose, T>> = {};
+  for (const purpose of Object.keys(ORDER_PURPOSE_ROUTES) as OrderPurpose[]) {
+    const given = byDomain[ORDER_PURPOSE_ROUTES[purpose]];
+    if (given) built[purpose] = given;
+  }
+  return built;
+}
+
 function buildFulfilments(deps: ServerDeps): Fulfilments {
   // Each domain's fulfilment, with its legal document issued first. Shares have no invoice (a
   // contribution to capital is not a sale); the wrapper still sends the refund mail.
-  const byDomain = {
+  return byPurpose({
     subscriptions: told(deps, withDocuments(deps, subscriptionFulfilment(deps))),
     gifts: told(deps, withDocuments(deps, giftFulfilment(deps))),
     shares: told(deps, withDocuments(deps, shareFulfilment(deps))),
-  };
-  const built: Fulfilments = {};
-  for (const purpose of Object.keys(ORDER_PURPOSE_ROUTES) as OrderPurpose[]) built[purpose] = byDomain[ORDER_PURPOSE_ROUTES[purpose]];
-  return built;
+  });
 }
+
+/**
+ * What stops before an order's money leaves, by purpose, for the one refund path of an order
+ * (orders/refunds.ts `requestOrderRefund`, asked by the back-office): a gift's code stops working
+ * first, and works again if the provider refuses. Subscriptions and shares hold nothing: their
+ * fulfilment's `refunded` does their part once the refund is made.
+ */
+export const REFUND_HOLDS: RefundHolds = byPurpose({ subscriptions: undefined, gifts: giftRefundHold, shares: undefined });
 
 /**
  * A first payment that fails is told to the reader who waited for it, whatever it paid for,
@@ -162,8 +178,10 @@ export type CheckoutInput = z.infer<typeof checkoutInput>;
 export const waivesWithdrawal = (withdrawal: boolean, input: Pick<CheckoutInput, 'demarrage_immediat'>): boolean => withdrawal && input.demarrage_immediat;
 
 class DuplicateAttempt extends Error {
-  constructor(readonly orderId: string) {
+  readonly orderId: string;
+  constructor(orderId: string) {
     super('duplicate checkout attempt');
+    this.orderId = orderId;
   }
 }
 

@@ -13,7 +13,7 @@
  *
  * Withdrawing records the withdrawal (one per contract: a second request answers with the first),
  * and in the same transaction schedules the acknowledgement mail and, for an order, the refund
- * job (the shared path, gifts/order-refunds.ts, key `refund:{order}`). A gift's code is
+ * job (the shared path, orders/refunds.ts, key `refund:{order}`). A gift's code is
  * stopped in that transaction too, so that it can no longer be activated.
  */
 import { z } from 'zod';
@@ -29,10 +29,20 @@ import { writeTransaction } from '../db/transaction';
 import { handle, jobType, schedule } from '../jobs/schedule';
 import { mailFor } from '../mail/layout';
 import { SEND_MAIL } from '../mail/jobs';
-import { findOrder, findUserOrder, orderEvents, type Order, orderRefundKey, REFUND_REQUESTED, toOrder } from '../orders/public';
+import {
+  findOrder,
+  findUserOrder,
+  orderEvents,
+  type Order,
+  orderRefundKey,
+  REFUND_REQUESTED,
+  refundState,
+  requestOrderRefund,
+  toOrder,
+} from '../orders/public';
 import { findBulletin, findUserBulletin, listUserBulletins, type ShareBulletin } from '../shares/bulletins';
 import { canRenounce, renounceBulletin } from '../shares/service';
-import { giftStateOfOrder, holdGiftForRefund, refundState, requestOrderRefund } from '../gifts/public';
+import { giftStateOfOrder, holdGiftForRefund } from '../gifts/public';
 import type { Kysely } from 'kysely';
 import { bulletinPeriod, contractOfToken, type ContractRef, orderPeriod, untilDay, WITHDRAWAL_DAYS } from './links';
 import { acknowledgementMail } from './mails';
@@ -292,7 +302,9 @@ async function refundWithdrawal(deps: WithdrawalDeps, withdrawalId: string): Pro
   if (!order) return;
   const asked = await requestOrderRefund(deps, order, await orderEvents(deps.db, order.id), {
     cause: `${REFUND_REQUESTED} : rétractation du contrat (« Se rétracter du contrat ici », ${CHANNEL_LABELS[w.channel]})`,
-    holdGift: false,
+    // Nothing held here: a gift's code was stopped with the withdrawal's record (`withdraw`), and
+    // stays stopped even if the provider refuses for now (the job asks again).
+    holds: {},
     logEvent: 'contract_withdrawals.refund_refused',
   });
   if (asked.ok) return;
@@ -304,8 +316,10 @@ async function refundWithdrawal(deps: WithdrawalDeps, withdrawalId: string): Pro
 export const contractWithdrawalJobs = (deps: WithdrawalDeps) => [handle(WITHDRAWAL_REFUND, ({ payload }) => refundWithdrawal(deps, payload.withdrawalId))];
 
 class GiftActivated extends Error {
-  constructor(readonly at: Date) {
+  readonly at: Date;
+  constructor(at: Date) {
     super('gift activated');
+    this.at = at;
   }
 }
 

@@ -16,7 +16,10 @@ import type { Compilable, CompiledQuery, Kysely } from 'kysely';
 import type { Database } from './database';
 
 class Argument {
-  constructor(readonly index: number) {}
+  readonly index: number;
+  constructor(index: number) {
+    this.index = index;
+  }
 }
 
 export function compiledQuery<A extends unknown[], R>(

@@ -29,11 +29,23 @@ import { type Database, toTimestamp } from '../db/database';
 import { writeTransaction } from '../db/transaction';
 import { handle, jobType, schedule } from '../jobs/schedule';
 import { findOrder } from '../orders/public';
+import type { RefundHold } from '../orders/public';
 import type { Fulfilment } from '../orders/service';
 import { limit, MINUTE, type RateLimitRule } from '../rate-limit/rate-limit';
 import { groupCode, hashGiftCode, newGiftCode, parseGiftCode, sealGiftCode, unsealGiftCode } from './codes';
 import { giftActivatedMail, giftBuyerMail, giftEndedMail, giftEndingMail, giftRecipientMail, giftTakenMail } from './mails';
-import { findBuyerGift, findGift, findGiftByHash, findGiftOfOrder, type GiftDetails, type GiftRow, insertGift, listBuyerGifts } from './repository';
+import {
+  findBuyerGift,
+  findGift,
+  findGiftByHash,
+  findGiftOfOrder,
+  type GiftDetails,
+  type GiftRow,
+  holdGiftForRefund,
+  insertGift,
+  listBuyerGifts,
+  releaseGiftHold,
+} from './repository';
 import type { GiftActivationMode } from './tables';
 import { SEND_MAIL } from '../mail/jobs';
 import { orderPeriod, withdrawalBlocks } from '../contract-withdrawals/links';
@@ -164,12 +176,31 @@ export function giftFulfilment(deps: GiftDeps): Fulfilment {
         .where('revoked_at', 'is', null)
         .executeTakeFirst();
       if (revoked.numUpdatedRows > 0n) return;
-      // Held already when the refund was asked (holdGiftForRefund); an activated one is the team's to settle.
+      // Held already when the refund was asked (giftRefundHold below); an activated one is the team's to settle.
       const gift = await trx.selectFrom('gifts').select(['activated_at', 'revoked_at']).where('order_id', '=', order.id).executeTakeFirst();
       if (gift?.activated_at && !gift.revoked_at) log.warn('gifts.refund_after_activation', { orderId: order.id });
     },
   };
 }
+
+/**
+ * A gift's part in its order's refund (orders/refunds.ts, composed by checkout's `REFUND_HOLDS`):
+ * the code stops working before the provider is asked, so that the money never leaves for a code
+ * still usable; the recipient was first (activated): nothing is refunded. The provider refused:
+ * the code works again.
+ */
+export const giftRefundHold: RefundHold = {
+  async hold(db, order, at) {
+    const hold = await holdGiftForRefund(db, order.id, at);
+    if (hold.state === 'activated')
+      return fail(
+        409,
+        `Ce cadeau a été activé le ${formatDate(hold.at)} : le délai de rétractation ne s’applique plus (CGV, art. 8), et l’abonnement offert court. Rien n’a été remboursé.`,
+      );
+    return { ok: true };
+  },
+  release: (db, order, heldAt, now) => releaseGiftHold(db, order.id, heldAt, now),
+};
 
 const codeOf = (gift: GiftRow): string => groupCode(unsealGiftCode(gift.code_sealed!));
 const durationOf = (months: number): string => (months % 12 === 0 ? `${months / 12} an${months >= 24 ? 's' : ''}` : `${months} mois`);

@@ -8,8 +8,10 @@
 /** A run took longer than its job's `timeout_ms`: its signal was aborted with this reason. */
 export class JobTimeoutError extends Error {
   override readonly name = 'JobTimeoutError';
-  constructor(readonly timeoutMs: number) {
+  readonly timeoutMs: number;
+  constructor(timeoutMs: number) {
     super(`exceeded ${timeoutMs} ms`);
+    this.timeoutMs = timeoutMs;
   }
 }
 
@@ -24,12 +26,13 @@ export class JobShutdownError extends Error {
 /** A payload that does not match its kind's schema (at enqueue time, or when the job runs). */
 export class InvalidJobPayloadError extends Error {
   override readonly name = 'InvalidPayload';
-  constructor(
-    readonly kind: string,
-    /** Paths and issue codes only: never the values. */
-    readonly issues: string,
-  ) {
+  readonly kind: string;
+  /** Paths and issue codes only: never the values. */
+  readonly issues: string;
+  constructor(kind: string, issues: string) {
     super(`${kind}: ${issues}`);
+    this.kind = kind;
+    this.issues = issues;
   }
 }
 

@@ -38,7 +38,10 @@ export function escapeHtml(value: string): string {
 
 /** Markup that has already been escaped; only the `html` tag makes one. */
 class SafeHtml {
-  constructor(readonly value: string) {}
+  readonly value: string;
+  constructor(value: string) {
+    this.value = value;
+  }
   toString() {
     return this.value;
   }

@@ -168,11 +168,10 @@ export interface PaymentProvider {
 
 /** A provider call that failed: the reader is told to try again; nothing was recorded as paid. */
 export class ProviderError extends Error {
-  constructor(
-    message: string,
-    override readonly cause?: unknown,
-  ) {
+  override readonly cause?: unknown;
+  constructor(message: string, cause?: unknown) {
     super(message);
+    this.cause = cause;
     this.name = 'ProviderError';
   }
 }

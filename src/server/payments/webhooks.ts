@@ -29,8 +29,10 @@ export type ApplyEvent = (trx: Kysely<Database>, event: PaymentEvent) => Promise
  * waiting for the checkout that names it at the provider). `reason` is for the log.
  */
 export class EventAhead extends Error {
-  constructor(readonly reason: string) {
+  readonly reason: string;
+  constructor(reason: string) {
     super(`event ahead of its object: ${reason}`);
+    this.reason = reason;
     this.name = 'EventAhead';
   }
 }

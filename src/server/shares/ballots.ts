@@ -399,11 +399,10 @@ const choiceSchema = z.enum(['pour', 'contre', 'abstention']);
 
 /** A refusal thrown inside the vote's transaction, so that nothing of it stays. */
 class Refusal extends Error {
-  constructor(
-    readonly status: FailureStatus,
-    message: string,
-  ) {
+  readonly status: FailureStatus;
+  constructor(status: FailureStatus, message: string) {
     super(message);
+    this.status = status;
   }
 }
 

@@ -314,11 +314,10 @@ export async function refundTransfersForStaff(db: Kysely<Database>, madeLimit = 
 }
 
 class Refused extends Error {
-  constructor(
-    readonly status: 404 | 409 | 422,
-    message: string,
-  ) {
+  readonly status: 404 | 409 | 422;
+  constructor(status: 404 | 409 | 422, message: string) {
     super(message);
+    this.status = status;
   }
 }
 

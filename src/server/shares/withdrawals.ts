@@ -332,17 +332,20 @@ export async function decideWithdrawal(
 }
 
 class NotHeld extends Error {
-  constructor(readonly held: number) {
+  readonly held: number;
+  constructor(held: number) {
     super('shares not held');
+    this.held = held;
   }
 }
 
 class BelowFloor extends Error {
-  constructor(
-    readonly after: number,
-    readonly floor: number,
-  ) {
+  readonly after: number;
+  readonly floor: number;
+  constructor(after: number, floor: number) {
     super('capital floor');
+    this.after = after;
+    this.floor = floor;
   }
 }
 

@@ -1,6 +1,7 @@
 /**
- * The one path by which a paid order is refunded in full on request: by the back-office
- * (admin/service.ts `refundOrder`) and by the reader's own withdrawal (contract-withdrawals).
+ * The one path by which a paid order, of any purpose, is refunded in full on request: by the
+ * back-office (admin/service.ts `refundOrder`) and by the reader's own withdrawal
+ * (contract-withdrawals/service.ts).
  *
  * The provider is asked first, under the key `refund:{order}` — the same key every refund of an
  * order uses (the shares' unwanted payments too) — so that a double click, a retried request, an
@@ -9,19 +10,33 @@
  * event arrives (orders/service.ts), not here: a refund asked is not a refund made; the
  * subscriptions' fulfilment then ends a subscription whose running period was refunded.
  *
- * It lives beside the gifts because a gift's code must stop working before the money leaves.
+ * What a purpose must do before its money leaves (a gift's code stops working) is a `RefundHold`
+ * passed in by the caller, composed by checkout (`REFUND_HOLDS` in checkout/service.ts, routed
+ * like the fulfilments by `ORDER_PURPOSE_ROUTES`): orders knows no purpose's domain.
  */
+import type { Kysely } from 'kysely';
 import type { ServerDeps } from '../core/deps';
 import { log } from '../core/log';
 import { fail, type Result } from '../core/result';
+import type { Database, OrderPurpose } from '../db/database';
 import { writeTransaction } from '../db/transaction';
-import { formatDate } from '../../lib/dates';
-import { insertOrderNote, type Order, type OrderEvent, orderRefundKey, REFUND_REQUESTED } from '../orders/public';
-import { ORDER_STATUS_LABELS } from '../orders/state';
 import { ProviderError } from '../payments/provider';
-import { holdGiftForRefund, releaseGiftHold } from './repository';
+import { insertOrderNote, type Order, type OrderEvent, orderRefundKey, REFUND_REQUESTED } from './repository';
+import { ORDER_STATUS_LABELS } from './state';
 
 export type RefundDeps = Pick<ServerDeps, 'db' | 'clock' | 'jobs' | 'payments'>;
+
+/**
+ * What an order's purpose does before the provider is asked for its money back. `hold`: a
+ * refusal stops the refund with its answer (nothing is asked); `release`: the provider then
+ * refused, so what `hold` did at `heldAt` is undone.
+ */
+export interface RefundHold {
+  hold(db: Kysely<Database>, order: Order, at: Date): Promise<Result>;
+  release(db: Kysely<Database>, order: Order, heldAt: Date, now: Date): Promise<void>;
+}
+/** The hold of each purpose that has one (checkout/service.ts `REFUND_HOLDS`). */
+export type RefundHolds = Partial<Record<OrderPurpose, RefundHold>>;
 
 /** Whether an order can be refunded now, and if not, why. */
 export type RefundState = { can: true } | { can: false; requested: boolean; why: string };
@@ -47,14 +62,15 @@ export function refundState(deps: Pick<ServerDeps, 'payments'>, order: Order, ev
 /**
  * Asks the provider for the full refund of `order` and notes it in the order's history with
  * `cause` (which starts with REFUND_REQUESTED). `already`: it had been asked before (nothing
- * asked twice). `holdGift: false` when the caller already stopped the gift's code in its own
- * transaction (a withdrawal): the code then stays stopped even if the provider refuses for now.
+ * asked twice). `holds`: the purposes' holds (checkout's `REFUND_HOLDS`), or none when the
+ * caller already took its order's in its own transaction (a withdrawal stops a gift's code with
+ * its record): what it stopped then stays stopped even if the provider refuses for now.
  */
 export async function requestOrderRefund(
   deps: RefundDeps,
   order: Order,
   events: readonly OrderEvent[],
-  options: { cause: string; holdGift?: boolean; logEvent?: string },
+  options: { cause: string; holds: RefundHolds; logEvent?: string },
 ): Promise<Result<{ already: boolean }>> {
   const state = refundState(deps, order, events);
   if (!state.can) {
@@ -62,21 +78,17 @@ export async function requestOrderRefund(
     return fail(409, state.why);
   }
   const heldAt = deps.clock.now();
-  const holding = order.purpose === 'gift' && options.holdGift !== false;
-  if (holding) {
-    const hold = await holdGiftForRefund(deps.db, order.id, heldAt);
-    if (hold.state === 'activated')
-      return fail(
-        409,
-        `Ce cadeau a été activé le ${formatDate(hold.at)} : le délai de rétractation ne s’applique plus (CGV, art. 8), et l’abonnement offert court. Rien n’a été remboursé.`,
-      );
+  const hold = options.holds[order.purpose];
+  if (hold) {
+    const held = await hold.hold(deps.db, order, heldAt);
+    if (!held.ok) return held;
   }
   try {
     await deps.payments.refund({ paymentRef: order.paymentRef!, amountCents: order.amountCents, idempotencyKey: orderRefundKey(order.id) });
   } catch (error) {
     if (!(error instanceof ProviderError)) throw error;
     log.warn(options.logEvent ?? 'orders.refund_refused', { orderId: order.id, error: error.message });
-    if (holding) await releaseGiftHold(deps.db, order.id, heldAt, deps.clock.now());
+    if (hold) await hold.release(deps.db, order, heldAt, deps.clock.now());
     return fail(503, 'Le prestataire de paiement n’a pas accepté le remboursement : rien n’a été remboursé. Réessayez dans un instant.', 30);
   }
   // Noted in whatever status the order has now: a quick provider may already have confirmed.
