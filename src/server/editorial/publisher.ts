@@ -134,7 +134,7 @@ export function countPages(dir: string): number {
 
 /** The real build: the host's build entry (src/host/build.ts) in a child process, stopped with the signal. */
 export function spawnBuild(places: Places): BuildFn {
-  return ({ id, dir, previous, signal, onOutput }) =>
+  const once: BuildFn = ({ id, dir, previous, signal, onOutput }) =>
     new Promise((resolvePromise) => {
       const args = [join(places.root, ENTRY.build), '--out', dir, '--id', id, ...(previous ? ['--previous', previous] : [])];
       const child = spawn(process.execPath, args, {
@@ -152,13 +152,26 @@ export function spawnBuild(places: Places): BuildFn {
       if (signal.aborted) abort();
       else signal.addEventListener('abort', abort, { once: true });
       child.on('error', (error) => onOutput(`\n${String(error)}\n`));
-      child.on('close', (code) => {
+      child.on('close', (code, killedBy) => {
         clearTimeout(killer);
         signal.removeEventListener('abort', abort);
-        resolvePromise(code ?? 1);
+        resolvePromise(code ?? (killedBy && !signal.aborted ? KILLED : 1));
       });
     });
+  // A build process killed from outside (kill -9, the machine's memory killer) says nothing of the
+  // content: the build runs once more, from a staging folder it starts again
+  // (src/host/build-places.ts), before the editors are told it failed.
+  return async (run) => {
+    const code = await once(run);
+    if (code !== KILLED) return code;
+    run.onOutput('\n[build] le processus de construction a été arrêté de l’extérieur : nouvelle tentative\n');
+    const again = await once(run);
+    return again === KILLED ? 1 : again;
+  };
 }
+
+/** What `once` resolves with when the build process was killed by a signal this process did not send. */
+const KILLED = -1;
 
 /** Whether a runner (`host:pid`) named a process of this machine that no longer exists. */
 export function runnerIsGone(runner: string): boolean {
