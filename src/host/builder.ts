@@ -138,16 +138,24 @@ async function astroBuild(id: string, out: string): Promise<number> {
 }
 
 /** A full build in a child process (src/host/build.ts); this process exits after it. */
-function childBuild(id: string, out: string, send: Send): Promise<number> {
-  return new Promise((done) => {
-    const child = spawn(process.execPath, [join(root, ENTRY.build), '--out', out, '--id', id], {
-      cwd: root,
-      env: process.env,
-      stdio: ['ignore', 'pipe', 'pipe'],
+async function childBuild(id: string, out: string, send: Send): Promise<number> {
+  const once = () =>
+    new Promise<number | 'killed'>((done) => {
+      const child = spawn(process.execPath, [join(root, ENTRY.build), '--out', out, '--id', id], {
+        cwd: root,
+        env: process.env,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      for (const stream of [child.stdout, child.stderr]) stream.setEncoding('utf8').on('data', (chunk) => send({ output: chunk }));
+      child.on('close', (code, signal) => done(code ?? (signal ? 'killed' : 1)));
     });
-    for (const stream of [child.stdout, child.stderr]) stream.setEncoding('utf8').on('data', (chunk) => send({ output: chunk }));
-    child.on('close', (code) => done(code ?? 1));
-  });
+  // Killed from outside (this process never signals it): nothing to do with the content, so once
+  // more, as src/server/editorial/publisher.ts does for its own full builds.
+  const code = await once();
+  if (code !== 'killed') return code;
+  send({ output: '\n[build] le processus de construction a été arrêté de l’extérieur : nouvelle tentative\n' });
+  const again = await once();
+  return again === 'killed' ? 1 : again;
 }
 
 /** Why the state in memory cannot make the next build, or undefined when it can. */
