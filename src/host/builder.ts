@@ -145,9 +145,20 @@ async function childBuild(id: string, out: string, send: Send): Promise<number> 
         cwd: root,
         env: process.env,
         stdio: ['ignore', 'pipe', 'pipe'],
+        // Its own process group, with its Astro process, which is killed with it (below).
+        detached: true,
       });
       for (const stream of [child.stdout, child.stderr]) stream.setEncoding('utf8').on('data', (chunk) => send({ output: chunk }));
-      child.on('close', (code, signal) => done(code ?? (signal ? 'killed' : 1)));
+      child.on('close', (code, signal) => {
+        if (signal && child.pid) {
+          try {
+            process.kill(-child.pid, 'SIGKILL');
+          } catch {
+            // Nothing left.
+          }
+        }
+        done(code ?? (signal ? 'killed' : 1));
+      });
     });
   // Killed from outside (this process never signals it): nothing to do with the content, so once
   // more, as src/server/editorial/publisher.ts does for its own full builds.

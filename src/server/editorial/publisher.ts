@@ -141,6 +141,9 @@ export function spawnBuild(places: Places): BuildFn {
         cwd: places.root,
         env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' },
         stdio: ['ignore', 'pipe', 'pipe'],
+        // Its own process group, with its Astro process: a build killed from outside leaves no
+        // Astro process writing on behind the next one (`killGroup`).
+        detached: true,
       });
       child.stdout.setEncoding('utf8').on('data', onOutput);
       child.stderr.setEncoding('utf8').on('data', onOutput);
@@ -155,6 +158,7 @@ export function spawnBuild(places: Places): BuildFn {
       child.on('close', (code, killedBy) => {
         clearTimeout(killer);
         signal.removeEventListener('abort', abort);
+        if (killedBy) killGroup(child.pid);
         resolvePromise(code ?? (killedBy && !signal.aborted ? KILLED : 1));
       });
     });
@@ -172,6 +176,16 @@ export function spawnBuild(places: Places): BuildFn {
 
 /** What `once` resolves with when the build process was killed by a signal this process did not send. */
 const KILLED = -1;
+
+/** Kills what is left of a process group (a build's Astro process, once the build's process is gone). */
+export function killGroup(pid: number | undefined): void {
+  if (!pid) return;
+  try {
+    process.kill(-pid, 'SIGKILL');
+  } catch {
+    // Nothing left.
+  }
+}
 
 /** Whether a runner (`host:pid`) named a process of this machine that no longer exists. */
 export function runnerIsGone(runner: string): boolean {

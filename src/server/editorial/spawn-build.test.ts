@@ -2,7 +2,7 @@
  * The full build's process (src/host/build.ts), killed from outside: the publication runs it once
  * more before telling the editors it failed; a build stopped by the queue is not run again.
  */
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -21,11 +21,15 @@ function project(kills: number) {
   writeFileSync(
     join(root, 'src', 'host', 'build.ts'),
     `import { readdirSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
 const runs = readdirSync(${JSON.stringify(root)}).filter((f) => f.startsWith('run-')).length;
-writeFileSync(${JSON.stringify(root)} + '/run-' + runs, '');
+// Its own child, as the build's Astro process: it must not outlive a killed build.
+const astro = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)'], { stdio: 'ignore' });
+writeFileSync(${JSON.stringify(root)} + '/run-' + runs, String(astro.pid));
 console.log('run ' + runs);
 if (runs < ${kills}) process.kill(process.pid, 'SIGKILL');
-else setTimeout(() => process.exit(0), ${kills > 0 ? 0 : 5000});
+astro.kill();
+setTimeout(() => process.exit(0), ${kills > 0 ? 0 : 5000});
 `,
   );
   return { root, buildsDir: join(root, 'builds') };
@@ -44,6 +48,16 @@ describe('a full build whose process is killed', () => {
     expect(output()).toContain('run 0');
     expect(output()).toContain('le processus de construction a été arrêté de l’extérieur : nouvelle tentative');
     expect(output()).toContain('run 1');
+    // The killed build's own child went with it (gone, or a zombie nobody has reaped yet).
+    const orphan = Number(readFileSync(join(places.root, 'run-0'), 'utf8'));
+    const running = () => {
+      try {
+        return readFileSync(`/proc/${orphan}/stat`, 'utf8').split(') ')[1]?.[0] !== 'Z';
+      } catch {
+        return false;
+      }
+    };
+    await expect.poll(running, { timeout: 3000 }).toBe(false);
   });
 
   it('fails when it is killed again', async () => {
