@@ -5,10 +5,11 @@
  * longer built is gone; and no file of the live build changes while the next one builds.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fileStates } from '../../tests/helpers/file-states.ts';
 import { PLACEHOLDER, abandonStaging, assertStagingFinished, astroEnv, buildPlaces, prepareStaging, root, stagedLine } from './build-places.ts';
 
 const fixture = join(root, 'tests/fixtures/staged-build');
@@ -37,17 +38,7 @@ function build(id: string): { log: string; dir: string } {
 const page = (dir: string, slug: string) => join(dir, 'client', slug, 'index.html');
 const title = (dir: string, slug: string) => /<h1>(.*?)<\/h1>/.exec(readFileSync(page(dir, slug), 'utf8'))?.[1];
 
-/** Each file of a folder with what a write would change: its inode, size, time and bytes. */
-function snapshot(dir: string): Map<string, string> {
-  const files = new Map<string, string>();
-  for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
-    if (!entry.isFile()) continue;
-    const path = join(entry.parentPath, entry.name);
-    const info = statSync(path);
-    files.set(path, `${info.ino} ${info.size} ${info.mtimeMs} ${readFileSync(path, 'base64')}`);
-  }
-  return files;
-}
+const snapshot = (dir: string) => fileStates(dir, { bytes: true });
 
 beforeAll(() => {
   work = mkdtempSync(join(tmpdir(), 'staged-build-'));
@@ -93,7 +84,7 @@ describe('a build’s staged pages (the installed Astro)', { timeout: 180_000 },
     // Not one byte, time or file of the live build changed.
     expect(snapshot(first)).toEqual(live);
     // No placeholder is left anywhere, and the copies set aside are gone.
-    const left = [...snapshot(second).keys()].filter((file) => readFileSync(file, 'utf8') === PLACEHOLDER);
+    const left = [...snapshot(second).keys()].filter((file) => readFileSync(join(second, file), 'utf8') === PLACEHOLDER);
     expect(left).toEqual([]);
     expect(existsSync(places.previous)).toBe(false);
   });

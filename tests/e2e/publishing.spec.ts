@@ -7,12 +7,13 @@
  * broken front matter fails its build while the site keeps serving.
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { test, type Page } from '../helpers/e2e';
 import { expect } from '../helpers/guard';
 import { look } from '../helpers/browse';
+import { fileStates } from '../helpers/file-states';
 import { signRebuild } from '../../src/server/editorial/webhook';
 
 const root = resolve(import.meta.dirname, '../..');
@@ -96,18 +97,6 @@ function pagesOf(dir: string): string[] {
     .map((entry) => relative(dir, join(entry.parentPath, entry.name)))
     .filter((file) => !file.startsWith('pagefind'))
     .sort();
-}
-
-/** Each file of a folder with what a write changes: its inode, size and time. */
-function fileStates(dir: string): Map<string, string> {
-  const states = new Map<string, string>();
-  for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
-    if (!entry.isFile()) continue;
-    const path = join(entry.parentPath, entry.name);
-    const info = statSync(path);
-    states.set(relative(dir, path), `${info.ino} ${info.size} ${info.mtimeMs}`);
-  }
-  return states;
 }
 
 /** Builds the content in full, with an empty cache, and lists what differs from the live build. */
