@@ -6,7 +6,8 @@
  *
  * Every HTML page is typeset the French way on its way out (src/lib/typography.ts), so that
  * the interface's own strings get the same no-break spaces as the content: at build time for
- * prerendered pages, as they are sent for pages rendered on demand.
+ * prerendered pages, as they are sent for pages rendered on demand, unless the layout typeset the
+ * page as it rendered it (`locals.typeset`, src/layouts/BaseLayout.astro).
  *
  * Under /api/, errors are JSON (`jsonErrors`, src/server/http/json.ts): an endpoint that throws
  * answers a logged 500 in JSON, and Astro's HTML error pages never reach a JSON client. Every
@@ -26,7 +27,7 @@ export const onRequest: MiddlewareHandler = async (context, next) => {
   // The JSON endpoints answer their errors in JSON, an exception included (never the HTML 500 page).
   const pathname = context.url?.pathname ?? '';
   const rendered = isApiPath(pathname) ? await jsonErrors(next, (error) => log.error('unhandled error', { path: pathname, error })) : await next();
-  const response = await typesetResponse(rendered);
+  const response = context.locals?.typeset ? rendered : await typesetResponse(rendered);
   if (context.isPrerendered) return response;
   // Every status line says its own reason: a page that set Astro.response.status keeps Astro's "OK".
   const answer = withReasonPhrase(response);

@@ -1,10 +1,12 @@
 /**
  * French typography as readers see it (src/lib/typography.ts): no line of an article starts
  * with » : ; ! ? % € or ends with «, at phone and desktop widths, measured on the rendered
- * line boxes; feeds and search snippets carry the same no-break spaces.
+ * line boxes; feeds and search snippets carry the same no-break spaces. Pages rendered on demand
+ * come out of their render typeset, the layout's parts they repeat included.
  */
+import { frenchPage } from '../../src/lib/typography';
 import { expect, test, type Page } from '../helpers/e2e';
-import { asArray, parseXml } from '../helpers/site';
+import { ON_DEMAND_PATHS, asArray, parseXml } from '../helpers/site';
 
 /** A demo article with guillemets in its title, lead and body (the one of issue 14). */
 const ARTICLE = '/articles/2025/cantines-le-durable-qui-n-existait-que-sur-le-papier';
@@ -138,4 +140,30 @@ test('an episode’s search snippet is its text, without date, time or duration,
   await expect(cantines).toBeVisible();
   expect(await cantines.getByRole('link').textContent()).toBe(ARTICLE_TITLE);
   expect(await cantines.locator('.search-result-excerpt').innerText()).toContain('le «\u202fdurable\u202f» qui');
+});
+
+test('a page rendered on demand is typeset throughout, the layout’s repeated parts included, and its islands’ prefixes are its own', async ({ request }) => {
+  const origin = new URL(test.info().project.use.baseURL!).origin;
+  const login = await request.post('/api/auth/login', {
+    headers: { Origin: origin },
+    data: { email: 'abonne@exemple.fr', password: 'motdepasse-demo', rememberMe: true },
+  });
+  expect(login.status()).toBe(200);
+  const paths = ['/mon-compte', '/mon-compte/mes-informations', '/mon-compte/mes-abonnements', ...ON_DEMAND_PATHS.slice(0, 5)];
+  // Twice each: the first request of a process renders the layout's parts, the next ones repeat them.
+  for (const path of [...paths, ...paths]) {
+    const response = await request.get(path);
+    expect(response.status(), path).toBe(200);
+    const html = await response.text();
+    // The header's and the footer's own strings, from the repeated parts.
+    expect(html, path).toContain('Qui sommes-nous\u202f?');
+    expect(html, path).toContain('Contrechamp est une coopérative de presse\u00a0:');
+    const typeset = frenchPage(html);
+    let at = 0;
+    while (at < html.length && typeset[at] === html[at]) at++;
+    expect(typeset === html ? '' : html.slice(Math.max(0, at - 60), at + 20), `${path}: text left untypeset`).toBe('');
+    const prefixes = [...html.matchAll(/<astro-island\b[^>]*\sprefix="([^"]+)"/g)].map((m) => m[1]);
+    expect(prefixes.length, path).toBeGreaterThan(4);
+    expect(new Set(prefixes).size, `${path}: ${prefixes.join(' ')}`).toBe(prefixes.length);
+  }
 });
