@@ -11,7 +11,8 @@
  * autocannon turns every body into a string (`req.body += chunk`, lib/pipelinedRequestsQueue.js):
  * compressed bodies are invalid UTF-8, slow to decode, and autocannon, not the server, becomes the
  * limit (nginx too drops from 13,000 to 4,000 req/s here). So compressed answers are also measured
- * with a minimal keep-alive client below (rawLoad: same 100 connections, bytes counted, not read).
+ * with a minimal keep-alive client in its own process (scripts/bench/keep-alive-load.mjs: same 100
+ * connections, bytes counted, not read).
  *
  *   npm run bench:static                   builds dist/ first if needed
  *   npm run bench:static -- --sizes        only the transferred sizes (identity, br, gzip) of an
@@ -185,69 +186,26 @@ async function load(port, headers) {
 }
 
 /**
- * 100 keep-alive connections, one request at a time each, for `seconds`: requests per second and
- * p99 latency. Answers are framed by Content-Length and never decoded.
+ * 100 keep-alive connections, one request at a time each, for `seconds`, from a client in its own
+ * process (scripts/bench/keep-alive-load.mjs): requests per second and p99 latency. Answers are
+ * framed by Content-Length and never decoded.
  * @param {number} port @param {Record<string, string>} headers
  * @returns {Promise<{ rps: number, p99: number, errors: number, non2xx: number }>}
  */
 async function rawLoad(port, headers, connections = 100) {
-  const { connect } = await import('node:net');
-  const head = Buffer.from(
-    `GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\n${Object.entries(headers)
-      .map(([k, v]) => `${k}: ${v}\r\n`)
-      .join('')}\r\n`,
+  // Not spawnSync: the servers' output comes through this process's pipes meanwhile.
+  const loader = spawn(
+    process.execPath,
+    [join(root, 'scripts/bench/keep-alive-load.mjs'), String(port), path, String(seconds), String(connections), JSON.stringify(headers)],
+    {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
   );
-  /** @type {number[]} */
-  const latencies = [];
-  let errors = 0;
-  let non2xx = 0;
-  const end = performance.now() + seconds * 1000;
-  await Promise.all(
-    Array.from(
-      { length: connections },
-      () =>
-        new Promise((resolveConnection) => {
-          const socket = connect(port, '127.0.0.1');
-          let buffer = Buffer.alloc(0);
-          let need = -1;
-          let sent = 0;
-          const send = () => {
-            if (performance.now() > end) {
-              socket.destroy();
-              resolveConnection(undefined);
-              return;
-            }
-            sent = performance.now();
-            socket.write(head);
-          };
-          socket.on('connect', send);
-          socket.on('data', (chunk) => {
-            buffer = buffer.length > 0 ? Buffer.concat([buffer, chunk]) : chunk;
-            for (;;) {
-              if (need < 0) {
-                const at = buffer.indexOf('\r\n\r\n');
-                if (at < 0) return;
-                const text = buffer.subarray(0, at).toString('latin1');
-                if (!/^HTTP\/1\.1 2/.test(text)) non2xx += 1;
-                need = at + 4 + Number(/\r\ncontent-length: *(\d+)/i.exec(text)?.[1] ?? 0);
-              }
-              if (buffer.length < need) return;
-              buffer = buffer.subarray(need);
-              need = -1;
-              latencies.push(performance.now() - sent);
-              send();
-              if (socket.destroyed) return;
-            }
-          });
-          socket.on('error', () => {
-            errors += 1;
-            resolveConnection(undefined);
-          });
-        }),
-    ),
-  );
-  latencies.sort((a, b) => a - b);
-  return { rps: latencies.length / seconds, p99: Math.round(latencies[Math.floor(latencies.length * 0.99)] ?? 0), errors, non2xx };
+  let output = '';
+  loader.stdout.on('data', (chunk) => (output += chunk));
+  const status = await new Promise((resolveExit) => loader.on('exit', resolveExit));
+  if (status !== 0) throw new Error(`keep-alive-load.mjs exited with ${status}`);
+  return JSON.parse(output);
 }
 
 console.log(
