@@ -6,9 +6,8 @@
  *
  *   node scripts/bench/keep-alive-load.mjs PORT PATH SECONDS CONNECTIONS '{"Accept-Encoding":"br"}'
  *
- * Its own process, as any load generator: inside the benchmark's process, which also holds
- * autocannon's results and the servers' pipes, the same loop measured the front 22 % and nginx 10 %
- * lower on this 2-core machine (docs/performance.md, round 5).
+ * Its own process, as any load generator: the benchmark's process holds autocannon's results and
+ * the servers' pipes, and its garbage collection would pause the load.
  */
 import { connect } from 'node:net';
 
