@@ -64,6 +64,17 @@ export function handler(req, res) {
     res.end(process.env.LIVE_BUILD_ID + ' ' + process.pid);
     return;
   }
+  if (url.pathname === '/die-once') {
+    // The first app asked dies before it answers (a kill -9, the memory killer); the next one answers.
+    const fs = process.getBuiltinModule('node:fs');
+    if (!fs.existsSync(url.searchParams.get('mark'))) {
+      fs.writeFileSync(url.searchParams.get('mark'), String(process.pid));
+      process.kill(process.pid, 'SIGKILL');
+      return;
+    }
+    res.end('answered by ' + process.pid);
+    return;
+  }
   if (url.pathname === '/no-file') {
     res.end(String(req.headers['x-contrechamp-no-file'] ?? 'absent'));
     return;
@@ -204,6 +215,40 @@ describe('the front process', () => {
       expect(readLive(buildsDir)?.server).toBeUndefined();
       agent.destroy();
     } finally {
+      await front.close();
+    }
+  });
+
+  it('sends a GET whose app died before answering to another app, under load, and starts the dead one again', async () => {
+    const front = await startFront({ root, buildsDir, port: 0, host: '127.0.0.1', processes: 2, initialIds: [A] });
+    const port = (front.server.address() as AddressInfo).port;
+    const mark = join(work, `died-${Date.now()}`);
+    const agent = new Agent({ keepAlive: true, maxSockets: 8 });
+    const statuses: number[] = [];
+    let stop = false;
+    // Other readers meanwhile: their requests move the front's turn between the apps, so that a
+    // request sent again without regard to where it failed would often go back to the dead app.
+    const loops = Array.from({ length: 6 }, async () => {
+      while (!stop) statuses.push((await fetchText(port, '/whoami', agent).catch(() => ({ status: 0 }))).status);
+    });
+    try {
+      for (let round = 0; round < 6; round++) {
+        const marked = `${mark}-${round}`;
+        const answer = await fetchText(port, `/die-once?mark=${encodeURIComponent(marked)}`);
+        const died = Number(readFileSync(marked, 'utf8'));
+        expect(answer.status).toBe(200);
+        expect(answer.body).toMatch(/^answered by \d+$/);
+        expect(answer.body).not.toBe(`answered by ${died}`);
+        // Back to two app processes before the next round, so that each round has another app to go to.
+        await until(async () => new Set(await Promise.all(Array.from({ length: 6 }, async () => (await fetchText(port, '/whoami')).body))).size === 2);
+      }
+      stop = true;
+      await Promise.all(loops);
+      expect(statuses.length).toBeGreaterThan(100);
+      expect(statuses.filter((s) => s !== 200)).toEqual([]);
+    } finally {
+      stop = true;
+      agent.destroy();
       await front.close();
     }
   });

@@ -424,15 +424,19 @@ export async function startFront(options: FrontOptions) {
 
   /**
    * @param noFile the build has no file of that name: the app need not look
+   * @param failed the app a first try of this request failed on: another one takes it if there is one
    */
-  function proxy(req: IncomingMessage, res: ServerResponse, retried: boolean = false, noFile: boolean = false) {
+  function proxy(req: IncomingMessage, res: ServerResponse, retried: boolean = false, noFile: boolean = false, failed?: App) {
     const pool = live;
     const ready = pool?.apps.filter((a) => a.ready) ?? [];
     if (!pool || ready.length === 0) {
       answer(res, 503, 'Le site redémarre : réessayez dans quelques secondes.');
       return;
     }
-    const app = ready[pool.next++ % ready.length] as App;
+    // An app that has just died (killed, out of memory) may still look ready: its exit is not in yet.
+    const others = failed ? ready.filter((a) => a !== failed) : ready;
+    const choice = others.length > 0 ? others : ready;
+    const app = choice[pool.next++ % choice.length] as App;
     const headers: Record<string, string | string[]> = {};
     for (const [name, value] of Object.entries(req.headers)) if (value !== undefined && !HOP_BY_HOP.has(name)) headers[name] = value;
     headers[CLIENT_HEADER] = clientAddress(req.socket.remoteAddress, req.headers['x-forwarded-for'], trusted);
@@ -477,10 +481,11 @@ export async function startFront(options: FrontOptions) {
         if (!answered?.complete) res.destroy();
         return;
       }
-      // A kept-alive connection closed by an app as it stopped: a request without a body is sent again.
+      // A kept-alive connection closed by an app as it stopped, or an app that died before it
+      // answered: a request without a body is sent again, to another app when there is one.
       const safe = req.method === 'GET' || req.method === 'HEAD';
       if (safe && !retried) {
-        proxy(req, res, true, noFile);
+        proxy(req, res, true, noFile, app);
         return;
       }
       log('proxy.error', { error: String(error), method: req.method }, 'error');
