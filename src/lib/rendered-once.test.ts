@@ -16,6 +16,12 @@ describe('ownPrefixes', () => {
     expect(ownPrefixes('footer', html)).toBe(`<p data-prefix="r1">prefix="r1"</p>${island('footer0')}`);
   });
 
+  it('takes out the inline rule Astro writes before the first island it renders, which global.css holds', () => {
+    const style = '<style>astro-island,astro-slot,astro-static-slot{display:contents}</style>';
+    expect(ownPrefixes('footer', `${style}<footer>${island('r0')}</footer>`)).toBe(`<footer>${island('footer0')}</footer>`);
+    expect(ownPrefixes('footer', '<style>.own{color:red}</style><footer></footer>')).toBe('<style>.own{color:red}</style><footer></footer>');
+  });
+
   it('refuses a part whose island already wrote ids from its prefix (React’s useId)', () => {
     expect(ownPrefixes('header', island('r4', '<label for="_r4R_1_">Nom</label><input id="_r4R_1_">'))).toBeNull();
     // An id from another island's prefix is not this part's concern.

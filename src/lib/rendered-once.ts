@@ -27,10 +27,19 @@ const parts = new Map<string, string>();
 const unrepeatable = new Set<string>();
 
 const ISLAND_PREFIX = /(<astro-island\b[^>]*?\sprefix=")(r\d+)(")/g;
+/**
+ * The rule Astro writes inline before the first island it renders in a page
+ * (`astro-island,astro-slot,astro-static-slot{display:contents}`). Rendered into a part, it would
+ * sit wherever that part starts (after `</main>` for the footer's), where a `<style>` is not
+ * allowed in `<body>`; and a repeated part would carry it into pages that have their own.
+ * `global.css` holds the same rule for every page.
+ */
+const ISLAND_STYLE = /<style>astro-island,[^<]*<\/style>/g;
 
 /**
- * The part's HTML with its islands' prefixes made its own, or null when one of its islands already
- * wrote an id from its old prefix (React's ids read `_<prefix>R_…`).
+ * The part's HTML with its islands' prefixes made its own and without Astro's inline island rule,
+ * or null when one of its islands already wrote an id from its old prefix (React's ids read
+ * `_<prefix>R_…`).
  */
 export function ownPrefixes(part: string, html: string): string | null {
   const old: string[] = [];
@@ -38,7 +47,7 @@ export function ownPrefixes(part: string, html: string): string | null {
     old.push(prefix);
     return `${before}${part}${old.length - 1}${after}`;
   });
-  return old.some((prefix) => html.includes(`_${prefix}R_`)) ? null : renamed;
+  return old.some((prefix) => html.includes(`_${prefix}R_`)) ? null : renamed.replace(ISLAND_STYLE, '');
 }
 
 /**
