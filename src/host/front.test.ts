@@ -253,6 +253,38 @@ describe('the front process', () => {
     }
   });
 
+  it('replaces an app process that died, even when its replacement is killed too while it starts', async () => {
+    const front = await startFront({ root, buildsDir, port: 0, host: '127.0.0.1', processes: 2, initialIds: [SLOW_START] });
+    const port = (front.server.address() as AddressInfo).port;
+    const { execFileSync } = await import('node:child_process');
+    const children = () =>
+      execFileSync('pgrep', ['-P', String(process.pid)], { encoding: 'utf8' })
+        .trim()
+        .split('\n')
+        .filter(Boolean)
+        .map(Number);
+    const serving = async () =>
+      new Set(await Promise.all(Array.from({ length: 6 }, async () => Number((await fetchText(port, '/whoami')).body.split(' ')[1]))));
+    try {
+      const first = await serving();
+      expect(first.size).toBe(2);
+      const before = new Set(children());
+      const [victim] = [...first];
+      process.kill(victim!, 'SIGKILL');
+      // Its replacement (started 1 s later, 4 s to start on this build), killed before it is ready.
+      let replacement: number | undefined;
+      await until(() => (replacement = children().find((pid) => !before.has(pid))) !== undefined);
+      process.kill(replacement!, 'SIGKILL');
+      // The survivor answers meanwhile; then two apps again, neither of them one that was killed.
+      expect((await fetchText(port, '/whoami')).status).toBe(200);
+      await until(async () => (await serving()).size === 2, 20_000);
+      const after = await serving();
+      expect(after.has(victim!) || after.has(replacement!)).toBe(false);
+    } finally {
+      await front.close();
+    }
+  });
+
   it('leaves to the app what it does not look up: the app answers the build’s files itself, and its pages at once', async () => {
     writeFileSync(join(buildsDir, A, 'client', 'robots.txt'), 'User-agent: *\n');
     const front = await startFront({ root, buildsDir, port: 0, host: '127.0.0.1', processes: 1, initialIds: [A] });

@@ -39,6 +39,8 @@ import { buildDir, isCompleteBuild, prepareBuildsDir, writeLive } from '../serve
 
 /** How long an app process may take to start (migrations, the demo's seed on a first start). */
 const READY_TIMEOUT_MS = 120_000;
+/** The longest wait between two tries to replace an app process that died (they start at 1 s and double). */
+const APP_RESTART_MAX_DELAY_MS = 30_000;
 /** Request headers that concern one connection only, or that only the front may set: never passed on. */
 const HOP_BY_HOP = new Set([
   'connection',
@@ -254,17 +256,32 @@ export async function startFront(options: FrontOptions) {
     if (closing || !live || !live.apps.includes(app)) return;
     log('app.exited', { build: app.id, code, signal }, 'error');
     live.apps = live.apps.filter((a) => a !== app);
-    const pool = live;
-    setTimeout(() => {
-      if (closing || live !== pool) return;
-      startApp(pool.id, app.index).then(
-        (fresh) => {
-          if (live === pool && !closing) pool.apps.push(fresh);
-          else stopApp(fresh);
-        },
-        (error) => log('app.restart_failed', { build: pool.id, error: String(error) }, 'error'),
-      );
-    }, 1000).unref();
+    restartApp(live, app.index, 1);
+  }
+
+  /**
+   * Starts an app again in a pool that lost one, until one starts: a replacement that dies while
+   * it starts (killed too, out of memory) is followed by another, 1 s, 2 s, 4 s… up to 30 s later,
+   * as long as the pool is live. Without it a second fault left the pool one app short for good,
+   * and a third with none (503s until the front itself restarted).
+   */
+  function restartApp(pool: Pool, index: number, attempt: number) {
+    setTimeout(
+      () => {
+        if (closing || live !== pool) return;
+        startApp(pool.id, index).then(
+          (fresh) => {
+            if (live === pool && !closing) pool.apps.push(fresh);
+            else stopApp(fresh);
+          },
+          (error) => {
+            log('app.restart_failed', { build: pool.id, attempt, error: String(error) }, 'error');
+            restartApp(pool, index, attempt + 1);
+          },
+        );
+      },
+      Math.min(APP_RESTART_MAX_DELAY_MS, 1000 * 2 ** (attempt - 1)),
+    ).unref();
   }
 
   function stopApp(app: App) {
