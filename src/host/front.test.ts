@@ -285,6 +285,23 @@ describe('the front process', () => {
     }
   });
 
+  it('holds requests while every app process is being replaced, and answers them once one is ready', async () => {
+    const front = await startFront({ root, buildsDir, port: 0, host: '127.0.0.1', processes: 2, initialIds: [A] });
+    const port = (front.server.address() as AddressInfo).port;
+    try {
+      const pids = new Set(await Promise.all(Array.from({ length: 6 }, async () => Number((await fetchText(port, '/whoami')).body.split(' ')[1]))));
+      expect(pids.size).toBe(2);
+      for (const pid of pids) process.kill(pid, 'SIGKILL');
+      await new Promise((r) => setTimeout(r, 200));
+      // Both gone: these requests wait for the replacements (about a second away) instead of a 503.
+      const answers = await Promise.all(Array.from({ length: 4 }, () => fetchText(port, '/whoami')));
+      expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200]);
+      for (const answer of answers) expect(pids.has(Number(answer.body.split(' ')[1]))).toBe(false);
+    } finally {
+      await front.close();
+    }
+  });
+
   it('leaves to the app what it does not look up: the app answers the build’s files itself, and its pages at once', async () => {
     writeFileSync(join(buildsDir, A, 'client', 'robots.txt'), 'User-agent: *\n');
     const front = await startFront({ root, buildsDir, port: 0, host: '127.0.0.1', processes: 1, initialIds: [A] });

@@ -41,6 +41,11 @@ import { buildDir, isCompleteBuild, prepareBuildsDir, writeLive } from '../serve
 const READY_TIMEOUT_MS = 120_000;
 /** The longest wait between two tries to replace an app process that died (they start at 1 s and double). */
 const APP_RESTART_MAX_DELAY_MS = 30_000;
+/**
+ * How long a request waits for an app process when the live build has none ready (every one died
+ * at once and their replacements are starting: about 2 s), before it is answered 503.
+ */
+const NO_APP_WAIT_MS = 10_000;
 /** Request headers that concern one connection only, or that only the front may set: never passed on. */
 const HOP_BY_HOP = new Set([
   'connection',
@@ -201,6 +206,11 @@ export async function startFront(options: FrontOptions) {
   let live: Pool | undefined;
   /** Switches run one after another. */
   let switching = Promise.resolve();
+  /** Requests waiting for an app process of the live build to be ready (see NO_APP_WAIT_MS). */
+  const waiting = new Set<() => void>();
+  const wakeWaiting = () => {
+    for (const wake of [...waiting]) wake();
+  };
 
   /**
    * Starts one app process on a build; resolves once it answers its health check.
@@ -271,8 +281,10 @@ export async function startFront(options: FrontOptions) {
         if (closing || live !== pool) return;
         startApp(pool.id, index).then(
           (fresh) => {
-            if (live === pool && !closing) pool.apps.push(fresh);
-            else stopApp(fresh);
+            if (live === pool && !closing) {
+              pool.apps.push(fresh);
+              wakeWaiting();
+            } else stopApp(fresh);
           },
           (error) => {
             log('app.restart_failed', { build: pool.id, attempt, error: String(error) }, 'error');
@@ -368,6 +380,7 @@ export async function startFront(options: FrontOptions) {
       const pool = contentOnly && live ? await switchContent(live, id) : await startPool(id);
       const previous = live;
       live = pool;
+      wakeWaiting();
       writeLive(places, id, new Date(), pool.server);
       log('build.switched', { build: id, previous: previous?.id, ms: Date.now() - started, ...(contentOnly ? { kept: 'app processes (content only)' } : {}) });
       if (previous)
@@ -442,12 +455,32 @@ export async function startFront(options: FrontOptions) {
   /**
    * @param noFile the build has no file of that name: the app need not look
    * @param failed the app a first try of this request failed on: another one takes it if there is one
+   * @param waited the request already waited for an app to be ready
    */
-  function proxy(req: IncomingMessage, res: ServerResponse, retried: boolean = false, noFile: boolean = false, failed?: App) {
+  function proxy(req: IncomingMessage, res: ServerResponse, retried: boolean = false, noFile: boolean = false, failed?: App, waited: boolean = false) {
     const pool = live;
     const ready = pool?.apps.filter((a) => a.ready) ?? [];
     if (!pool || ready.length === 0) {
-      answer(res, 503, 'Le site redémarre : réessayez dans quelques secondes.');
+      if (!pool || closing || waited) {
+        answer(res, 503, 'Le site redémarre : réessayez dans quelques secondes.');
+        return;
+      }
+      // Every app of the build died at once: their replacements are starting. The request waits for
+      // one (the reader sees a slower answer, not an error), and is answered 503 past NO_APP_WAIT_MS.
+      const wake = () => {
+        waiting.delete(wake);
+        clearTimeout(timer);
+        res.off('close', give);
+        if (!res.destroyed) proxy(req, res, retried, noFile, failed, true);
+      };
+      const give = () => {
+        waiting.delete(wake);
+        clearTimeout(timer);
+      };
+      const timer = setTimeout(wake, NO_APP_WAIT_MS);
+      timer.unref();
+      waiting.add(wake);
+      res.once('close', give);
       return;
     }
     // An app that has just died (killed, out of memory) may still look ready: its exit is not in yet.
@@ -571,6 +604,8 @@ export async function startFront(options: FrontOptions) {
   /** Stops accepting, lets every app finish, then resolves. */
   async function close() {
     closing = true;
+    // Requests waiting for an app are answered 503 now.
+    wakeWaiting();
     await switching;
     server.closeIdleConnections();
     const closed = new Promise((resolve) => server.close(() => resolve(undefined)));
