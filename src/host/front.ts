@@ -453,6 +453,27 @@ export async function startFront(options: FrontOptions) {
   }
 
   /**
+   * Runs `then` once an app process of the live build is ready again (a replacement started, a
+   * switch), or after NO_APP_WAIT_MS; not at all if the reader has gone.
+   */
+  function waitForApp(res: ServerResponse, then: () => void) {
+    const wake = () => {
+      waiting.delete(wake);
+      clearTimeout(timer);
+      res.off('close', give);
+      if (!res.destroyed) then();
+    };
+    const give = () => {
+      waiting.delete(wake);
+      clearTimeout(timer);
+    };
+    const timer = setTimeout(wake, NO_APP_WAIT_MS);
+    timer.unref();
+    waiting.add(wake);
+    res.once('close', give);
+  }
+
+  /**
    * @param noFile the build has no file of that name: the app need not look
    * @param failed the app a first try of this request failed on: another one takes it if there is one
    * @param waited the request already waited for an app to be ready
@@ -467,20 +488,7 @@ export async function startFront(options: FrontOptions) {
       }
       // Every app of the build died at once: their replacements are starting. The request waits for
       // one (the reader sees a slower answer, not an error), and is answered 503 past NO_APP_WAIT_MS.
-      const wake = () => {
-        waiting.delete(wake);
-        clearTimeout(timer);
-        res.off('close', give);
-        if (!res.destroyed) proxy(req, res, retried, noFile, failed, true);
-      };
-      const give = () => {
-        waiting.delete(wake);
-        clearTimeout(timer);
-      };
-      const timer = setTimeout(wake, NO_APP_WAIT_MS);
-      timer.unref();
-      waiting.add(wake);
-      res.once('close', give);
+      waitForApp(res, () => proxy(req, res, retried, noFile, failed, true));
       return;
     }
     // An app that has just died (killed, out of memory) may still look ready: its exit is not in yet.
@@ -536,6 +544,12 @@ export async function startFront(options: FrontOptions) {
       const safe = req.method === 'GET' || req.method === 'HEAD';
       if (safe && !retried) {
         proxy(req, res, true, noFile, app);
+        return;
+      }
+      // Failed twice, the second time most likely on the last app left, dead too (its exit not in
+      // yet): it waits for a replacement, as when no app is ready, then has one more try.
+      if (safe && !waited && !closing) {
+        waitForApp(res, () => proxy(req, res, true, noFile, app, true));
         return;
       }
       log('proxy.error', { error: String(error), method: req.method }, 'error');
