@@ -167,3 +167,27 @@ test('a page rendered on demand is typeset throughout, the layout’s repeated p
     expect(new Set(prefixes).size, `${path}: ${prefixes.join(' ')}`).toBe(prefixes.length);
   }
 });
+
+test('the layout’s parts that pages rendered on demand repeat carry nothing of any reader', async ({ request }) => {
+  const origin = new URL(test.info().project.use.baseURL!).origin;
+  // Everything of the page but its own content: the head, the header and menu, the footer.
+  const layout = (html: string) => html.slice(0, html.indexOf('<main')) + html.slice(html.lastIndexOf('</main>'));
+  const readers = [
+    { email: 'abonne@exemple.fr', name: 'Agnès' },
+    { email: 'societaire@exemple.fr', name: 'Samir' },
+  ];
+  const seen: string[] = [];
+  for (const { email, name } of readers) {
+    const login = await request.post('/api/auth/login', { headers: { Origin: origin }, data: { email, password: 'motdepasse-demo', rememberMe: true } });
+    expect(login.status()).toBe(200);
+    const html = await (await request.get('/mon-compte')).text();
+    // The page is this reader's…
+    expect(html).toContain(name);
+    seen.push(layout(html));
+  }
+  // …its layout is nobody's: the same for both, and without the name or address of any demo
+  // account (whichever reader's request rendered the parts first, in this process or an earlier test).
+  expect(seen[1]).toBe(seen[0]);
+  expect(seen[0]).not.toContain('@exemple.fr');
+  for (const name of ['Louis', 'Agnès', 'Samir', 'Salomé', 'Paul', 'Rose', 'Alix']) expect(seen[0]).not.toContain(name);
+});
