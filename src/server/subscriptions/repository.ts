@@ -151,11 +151,11 @@ export async function findByProviderRef(db: Kysely<Database>, provider: Provider
   return row ? toSubscription(row) : undefined;
 }
 
-/** Subscriptions that were ever started (an `incomplete` one never paid is not shown to its owner). */
-/** Compiled once: the reader's pages ask on every request. */
 /**
- * A member's subscriptions, on every signed-in account page: sorted here rather than by SQLite, which
- * took 19 µs to read a member's three rows in order and 5.5 µs unordered (docs/performance.md, goal 4).
+ * Subscriptions that were ever started (an `incomplete` one never paid is not shown to its owner).
+ * Compiled once: the reader's pages ask on every request. Sorted by the caller rather than by
+ * SQLite, which took 19 µs to read a member's three rows in order and 5.5 µs unordered
+ * (docs/performance.md, goal 4).
  */
 const userSubscriptionsQuery = compiledQuery((db: Kysely<Database>, userId: string) =>
   db.selectFrom('subscriptions').selectAll().where('user_id', '=', userId).where('status', '!=', 'incomplete'),
