@@ -28,6 +28,7 @@ import { createConnection, createServer } from 'node:net';
 import { join, relative, resolve } from 'node:path';
 import { abandonStaging, assertStagingFinished, astroEnv, buildPlaces, prepareStaging, root, stagedLine } from './build-places.ts';
 import { contentDigest } from '../lib/folder-digest.ts';
+import { KILLED, killProcessGroup, onceMoreIfKilled } from '../lib/killed-build.ts';
 import { BuildPhases, SUMMARY_PREFIX, isDetail } from './build-phases.ts';
 import { BUILDER_ENV, ENTRY, type BuilderMessage, type BuilderRequest } from './protocol.ts';
 import { buildDir, readLive } from '../server/editorial/live.ts';
@@ -138,9 +139,9 @@ async function astroBuild(id: string, out: string): Promise<number> {
 }
 
 /** A full build in a child process (src/host/build.ts); this process exits after it. */
-async function childBuild(id: string, out: string, send: Send): Promise<number> {
+function childBuild(id: string, out: string, send: Send): Promise<number> {
   const once = () =>
-    new Promise<number | 'killed'>((done) => {
+    new Promise<number | typeof KILLED>((done) => {
       const child = spawn(process.execPath, [join(root, ENTRY.build), '--out', out, '--id', id], {
         cwd: root,
         env: process.env,
@@ -150,23 +151,12 @@ async function childBuild(id: string, out: string, send: Send): Promise<number> 
       });
       for (const stream of [child.stdout, child.stderr]) stream.setEncoding('utf8').on('data', (chunk) => send({ output: chunk }));
       child.on('close', (code, signal) => {
-        if (signal && child.pid) {
-          try {
-            process.kill(-child.pid, 'SIGKILL');
-          } catch {
-            // Nothing left.
-          }
-        }
-        done(code ?? (signal ? 'killed' : 1));
+        if (signal) killProcessGroup(child.pid);
+        done(code ?? (signal ? KILLED : 1));
       });
     });
-  // Killed from outside (this process never signals it): nothing to do with the content, so once
-  // more, as src/server/editorial/publisher.ts does for its own full builds.
-  const code = await once();
-  if (code !== 'killed') return code;
-  send({ output: '\n[build] le processus de construction a été arrêté de l’extérieur : nouvelle tentative\n' });
-  const again = await once();
-  return again === 'killed' ? 1 : again;
+  // Killed from outside (this process never signals it): once more (src/lib/killed-build.ts).
+  return onceMoreIfKilled(once, (output) => send({ output }));
 }
 
 /** Why the state in memory cannot make the next build, or undefined when it can. */

@@ -18,6 +18,7 @@ import type { Clock } from '../core/clock';
 import type { Database, SiteBuildRow } from '../db/database';
 import { ENTRY } from '../../host/protocol';
 import { contentDigest as corpusDigest } from '../../lib/folder-digest';
+import { KILLED, killProcessGroup, onceMoreIfKilled } from '../../lib/killed-build';
 import { explainBuildFailure } from './build-errors';
 import { BUILD_ID_PATTERN, DIST_BUILD_ID, buildDir, isCompleteBuild, readLive } from './live';
 import { claimBuild, finishBuild, heartbeat, listBuilds, nextDue, releaseBuild, requestBuild, resumeInterrupted } from './queue';
@@ -134,15 +135,15 @@ export function countPages(dir: string): number {
 
 /** The real build: the host's build entry (src/host/build.ts) in a child process, stopped with the signal. */
 export function spawnBuild(places: Places): BuildFn {
-  const once: BuildFn = ({ id, dir, previous, signal, onOutput }) =>
-    new Promise((resolvePromise) => {
+  const once = ({ id, dir, previous, signal, onOutput }: BuildRun) =>
+    new Promise<number | typeof KILLED>((resolvePromise) => {
       const args = [join(places.root, ENTRY.build), '--out', dir, '--id', id, ...(previous ? ['--previous', previous] : [])];
       const child = spawn(process.execPath, args, {
         cwd: places.root,
         env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' },
         stdio: ['ignore', 'pipe', 'pipe'],
         // Its own process group, with its Astro process: a build killed from outside leaves no
-        // Astro process writing on behind the next one (`killGroup`).
+        // Astro process writing on behind the next one (src/lib/killed-build.ts).
         detached: true,
       });
       child.stdout.setEncoding('utf8').on('data', onOutput);
@@ -158,33 +159,11 @@ export function spawnBuild(places: Places): BuildFn {
       child.on('close', (code, killedBy) => {
         clearTimeout(killer);
         signal.removeEventListener('abort', abort);
-        if (killedBy) killGroup(child.pid);
+        if (killedBy) killProcessGroup(child.pid);
         resolvePromise(code ?? (killedBy && !signal.aborted ? KILLED : 1));
       });
     });
-  // A build process killed from outside (kill -9, the machine's memory killer) says nothing of the
-  // content: the build runs once more, from a staging folder it starts again
-  // (src/host/build-places.ts), before the editors are told it failed.
-  return async (run) => {
-    const code = await once(run);
-    if (code !== KILLED) return code;
-    run.onOutput('\n[build] le processus de construction a été arrêté de l’extérieur : nouvelle tentative\n');
-    const again = await once(run);
-    return again === KILLED ? 1 : again;
-  };
-}
-
-/** What `once` resolves with when the build process was killed by a signal this process did not send. */
-const KILLED = -1;
-
-/** Kills what is left of a process group (a build's Astro process, once the build's process is gone). */
-export function killGroup(pid: number | undefined): void {
-  if (!pid) return;
-  try {
-    process.kill(-pid, 'SIGKILL');
-  } catch {
-    // Nothing left.
-  }
+  return (run) => onceMoreIfKilled(() => once(run), run.onOutput);
 }
 
 /** Whether a runner (`host:pid`) named a process of this machine that no longer exists. */
