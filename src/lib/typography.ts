@@ -315,10 +315,11 @@ function typesetHtml(html: string): { html: string; closed: boolean } {
 
 /**
  * The layout around a page's own content (head, header, navigation, footer), typeset: the same
- * for every page of an address and for every member, so kept by its HTML (bounded) rather than
- * typeset again on every request. A page is cut where the layout's <main> opens and where it
- * closes (src/layouts/BaseLayout.astro); each piece must end outside any skipped element, or the
- * page is typeset whole.
+ * for the thousands of pages a build prerenders, so kept by its HTML (bounded) rather than typeset
+ * again for each. (Pages rendered on demand with the layout come out of their render typeset, its
+ * parts typeset once: src/components/shell/RenderedOnce.astro.) A page is cut where the layout's
+ * <main> opens and where it closes (src/layouts/BaseLayout.astro); each piece must end outside any
+ * skipped element, or the page is typeset whole.
  */
 const typesetChrome = new Map<number, { html: string; typeset: string }[]>();
 let typesetChromeCount = 0;
