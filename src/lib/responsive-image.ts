@@ -28,3 +28,12 @@ export function responsiveImageOptions({ src, maxWidth, aspect }: ResponsiveImag
 export const LEAD_TEASER_IMAGE = { maxWidth: 760, sizes: '(min-width: 900px) 60vw, calc(100vw - 2rem)' } as const;
 /** Every other teaser with an image. */
 export const TEASER_IMAGE = { maxWidth: 380, sizes: '(min-width: 1180px) 380px, (min-width: 700px) 50vw, calc(100vw - 2rem)' } as const;
+/**
+ * A teaser whose cover is a thumbnail on phones (the lists marked `thumbs-mobile`, TeaserCard.astro:
+ * 8rem wide under 600 px, 5.5rem for an episode's square cover). With the full width there, a phone
+ * fetched the 720 px file (20 KB) for a 128 px thumbnail.
+ */
+export const TEASER_THUMB_IMAGE = {
+  maxWidth: 380,
+  sizes: (episode: boolean) => `(min-width: 1180px) 380px, (min-width: 700px) 50vw, (min-width: 600px) calc(100vw - 2rem), ${episode ? '5.5rem' : '8rem'}`,
+} as const;

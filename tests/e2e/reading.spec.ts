@@ -287,6 +287,41 @@ test.describe('layouts', () => {
     const height = await page.evaluate(() => document.documentElement.scrollHeight);
     expect(height).toBeLessThan(7000);
   });
+
+  test('on a phone, a thumbnail is fetched at a thumbnail’s size, not at the screen’s width', async ({ page }) => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto('/');
+    const images = page.locator('main .teaser-media img');
+    for (const image of await images.all()) {
+      await image.scrollIntoViewIfNeeded();
+      await expect.poll(() => image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
+    }
+    const shown = await images.evaluateAll((all: HTMLImageElement[]) =>
+      all.map((img) => ({ width: img.getBoundingClientRect().width, file: img.naturalWidth })),
+    );
+    const thumbnails = shown.filter((image) => image.width <= 130);
+    // The first article, the other émissions and every episode (the lead and the first émission are full width).
+    expect(thumbnails.length).toBeGreaterThanOrEqual(6);
+    // The smallest file there is (320 px) for a 128 px thumbnail; the screen's width (358 px) took 640 or 720.
+    for (const image of thumbnails) expect(image.file).toBeLessThanOrEqual(320);
+    expect(shown.some((image) => image.width > 300 && image.file > 320)).toBe(true);
+  });
+});
+
+test('a reading page runs two scripts of its own before the reader does anything: the router’s and the layout’s, the components’ within it', async ({
+  page,
+}) => {
+  for (const path of ['/podcasts/a-contre-courant/juger-en-vingt-minutes', EMISSION, ARTICLE]) {
+    await page.goto(path);
+    const scripts = await page.locator('script[type="module"][src]').evaluateAll((all: HTMLScriptElement[]) => all.map((s) => new URL(s.src).pathname));
+    // Audience measurement, when a domain is set, is a script of its own (src/components/analytics/).
+    expect(
+      scripts.filter((src) => !/\/Analytics\./.test(src)),
+      path,
+    ).toHaveLength(2);
+  }
+  // The components still work from the layout's script: the episode's « Écouter » became a button, the share bar its copy button.
+  await expect(page.getByRole('button', { name: 'Copier le lien' })).toBeVisible();
 });
 
 test('screenshots: article, émission, home, author, tag, dossier, brèves and episode pages', async ({ page }) => {
