@@ -157,6 +157,29 @@ describe('health report without a database', () => {
       infos.mockRestore();
     }
   });
+
+  it('a first start that fails (a setting refused) is an error with its reason, not a slow start', async () => {
+    const errors = vi.spyOn(log, 'error');
+    const infos = vi.spyOn(log, 'info');
+    try {
+      const refused = new Error('REBUILD_SECRET est trop faible : au moins 128 bits aléatoires (32 caractères hexadécimaux)');
+      const { status, body } = await healthReport({
+        database: () => Promise.reject(refused),
+        clock,
+        clientDir: builtClient,
+        buildId: 'b1',
+        timeoutMs: 100,
+        starting: () => true,
+      });
+      expect(status).toBe(503);
+      expect(body).toMatchObject({ status: 'unavailable', checks: { database: { status: 'unavailable' } } });
+      expect(errors).toHaveBeenCalledWith('health.database_unreachable', { error: refused });
+      expect(infos).not.toHaveBeenCalledWith('health.database_starting', expect.anything());
+    } finally {
+      errors.mockRestore();
+      infos.mockRestore();
+    }
+  });
 });
 
 describe('findClientDir', () => {

@@ -62,10 +62,13 @@ export interface HealthInput {
   starting?: () => boolean;
 }
 
+/** No answer yet: as opposed to an answer that is an error. */
+class NoAnswer extends Error {}
+
 function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+    timer = setTimeout(() => reject(new NoAnswer(`no answer within ${ms} ms`)), ms);
   });
   return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
 }
@@ -103,7 +106,10 @@ export async function healthReport(input: HealthInput): Promise<{ status: 200 | 
       timeoutMs,
     );
   } catch (error) {
-    starting = input.starting?.() ?? false;
+    // Still migrating and seeding on a first start: not an error yet. A start that failed (a
+    // setting refused, a migration that threw) is one, with its reason: it used to pass for a slow
+    // start until `npm start` gave up, saying only that the app process had stopped.
+    starting = error instanceof NoAnswer && (input.starting?.() ?? false);
     if (starting) log.info('health.database_starting', { timeoutMs });
     else log.error('health.database_unreachable', { error });
   }
