@@ -26,14 +26,15 @@ export function responsiveImageOptions({ src, maxWidth, aspect }: ResponsiveImag
 
 /** The home page's lead teaser: its image is the largest paint of the page on a phone. */
 export const LEAD_TEASER_IMAGE = { maxWidth: 760, sizes: '(min-width: 900px) 60vw, calc(100vw - 2rem)' } as const;
+/** Where a teaser's card is one of two or three a row (tablets and wider): its image's width there. */
+const TEASER_WIDE_SIZES = '(min-width: 1180px) 380px, (min-width: 700px) 50vw';
 /** Every other teaser with an image. */
-export const TEASER_IMAGE = { maxWidth: 380, sizes: '(min-width: 1180px) 380px, (min-width: 700px) 50vw, calc(100vw - 2rem)' } as const;
+export const TEASER_IMAGE = { maxWidth: 380, sizes: `${TEASER_WIDE_SIZES}, calc(100vw - 2rem)` } as const;
 /**
  * A teaser whose cover is a thumbnail on phones (the lists marked `thumbs-mobile`, TeaserCard.astro:
  * 8rem wide under 600 px, 5.5rem for an episode's square cover). With the full width there, a phone
  * fetched the 720 px file (20 KB) for a 128 px thumbnail.
  */
-export const TEASER_THUMB_IMAGE = {
-  maxWidth: 380,
-  sizes: (episode: boolean) => `(min-width: 1180px) 380px, (min-width: 700px) 50vw, (min-width: 600px) calc(100vw - 2rem), ${episode ? '5.5rem' : '8rem'}`,
-} as const;
+export function teaserThumbImage(episode: boolean) {
+  return { maxWidth: TEASER_IMAGE.maxWidth, sizes: `${TEASER_WIDE_SIZES}, (min-width: 600px) calc(100vw - 2rem), ${episode ? '5.5rem' : '8rem'}` };
+}
