@@ -20,10 +20,11 @@
  * About 4 minutes on a quiet 2-core machine, most of it the resident builder's first build.
  */
 import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { createHmac, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort, root, startServer, type BenchServer } from './server.ts';
+import { SIGNATURE_HEADER, TIMESTAMP_HEADER, signRebuild } from '../../src/server/editorial/webhook';
 
 const SLUG = 'aides-a-domicile-les-kilometres-que-personne-ne-paie';
 const LOAD_CONNECTIONS = 8;
@@ -133,10 +134,9 @@ async function publish(title: string): Promise<number> {
   writeFileSync(storyFile, readFileSync(storyFile, 'utf8').replace(/^title: .*$/m, `title: ${JSON.stringify(title)}`));
   const body = JSON.stringify({ entries: [`articles/${SLUG}`] });
   const timestamp = Math.floor(Date.now() / 1000);
-  const signature = `v1=${createHmac('sha256', secret).update(`${timestamp}.`).update(body).digest('hex')}`;
   const response = await fetch(`${base()}/api/rebuild`, {
     method: 'POST',
-    headers: { 'Content-Type': 'application/json', 'X-Contrechamp-Timestamp': String(timestamp), 'X-Contrechamp-Signature': signature },
+    headers: { 'Content-Type': 'application/json', [TIMESTAMP_HEADER]: String(timestamp), [SIGNATURE_HEADER]: signRebuild(secret, timestamp, body) },
     body,
   });
   await response.arrayBuffer();
