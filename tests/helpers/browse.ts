@@ -77,10 +77,11 @@ export async function shoot(page: Page, dir: string, name: string): Promise<void
 
 /**
  * axe finds no serious or critical violation, once animations have ended: in the middle of a view
- * transition's fade every text is paler than it will be. axe runs with reduced motion, so that a
- * scroll during its run (the header's baseline strip fades in and out with the scroll) changes the
- * page at once instead of leaving a text half faded while its contrast is measured: a CI run once
- * found the strip's text at a fraction of its opacity.
+ * transition's fade every text is paler than it will be. axe runs with reduced motion, under which
+ * the site's transitions neither last nor wait (global.css), so that a scroll during its run (the
+ * header's baseline strip fades in and out with the scroll) changes the page at once instead of
+ * leaving a text faded while its contrast is measured: CI runs found the strip's text failing.
+ * A contrast failure says the colours and ratio axe measured.
  */
 export async function expectAccessible(page: Page): Promise<void> {
   await page.emulateMedia({ reducedMotion: 'reduce' });
@@ -94,7 +95,7 @@ export async function expectAccessible(page: Page): Promise<void> {
     .map(
       (v) =>
         `${v.id}: ${v.help} (${v.nodes
-          .map((n) => n.target.join(' '))
+          .map((n) => n.target.join(' ') + (v.id === 'color-contrast' ? ` ${JSON.stringify(n.any[0]?.data ?? {})}` : ''))
           .slice(0, 3)
           .join(' | ')})`,
     );
