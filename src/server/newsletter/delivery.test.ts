@@ -6,7 +6,7 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { dkimVerify } from 'mailauth/lib/dkim/verify';
 import { simpleParser } from 'mailparser';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
 import { createTestDatabase, describeEachDialect, type TestDatabase } from '../../../tests/helpers/db';
 import { startSmtpSink, type SmtpSink } from '../../../tests/helpers/smtp-sink';
 import { fakeClock } from '../core/clock';
@@ -410,11 +410,19 @@ describeEachDialect('newsletter delivery', (kind) => {
       handlers: newsletterJobs({ ...deps, db: other.db }, sending({ mailer: dying, concurrency: 1, batchSize: 5, lanes: 1 })) as JobDefinition[],
       clock,
       retryDelay: () => 0,
+      abortGraceMs: 100,
     });
-    void a.runDue(); // the send job
+    // A's passes never end on their own (its relay hangs): they are stopped, and its connection
+    // closed, at the end of the test, before the test database is dropped.
+    const passes = [a.runDue()]; // the send job
     for (let i = 0; i < 200 && sink.messages.length < 3; i++) await new Promise((r) => setTimeout(r, 10));
-    void a.runDue();
+    passes.push(a.runDue());
     for (let i = 0; i < 300 && sink.messages.length < 3; i++) await new Promise((r) => setTimeout(r, 10));
+    onTestFinished(async () => {
+      await a.stop({ graceMs: 0 });
+      await Promise.allSettled(passes);
+      await other.close();
+    });
     expect(sink.messages).toHaveLength(3);
     // Its lease runs out; two workers on PostgreSQL (or one on SQLite's one writer) finish the send.
     clock.advance(6 * 60_000);
