@@ -336,6 +336,41 @@ describeEachDialect('the publisher', (kind) => {
     expect(await pruneBuilds(t.db, places, 1, [])).toEqual([older]);
   });
 
+  it.each([
+    ['before it claims', 1],
+    ['while its claim is on its way', 2],
+  ])('starts no build once stopped, even when stopped %s', async (_when, nth) => {
+    // The clock is read once before each of the pass's queries: stop() is called right there.
+    const fake = fakeBuilds();
+    const queued = await requestBuild(t.db, { trigger: 'cms', now: new Date(), debounceMs: 0 });
+    let reads = 0;
+    let stopping: Promise<void> | undefined;
+    const publisher = createPublisher({
+      db: t.db,
+      clock: {
+        now: () => {
+          reads += 1;
+          if (reads === nth) stopping = publisher.stop();
+          return new Date();
+        },
+      },
+      places,
+      keep: 5,
+      timeoutMs: 60_000,
+      build: fake.build,
+      pollMs: 20,
+      heartbeatMs: 20,
+      switchTo: async (id) => void switched.push(id),
+    });
+    await publisher.start();
+    await until(() => stopping !== undefined);
+    await stopping;
+    await new Promise((r) => setTimeout(r, 100));
+    expect(fake.runs).toHaveLength(0);
+    // The build waits for the next process: queued, or given back (running, no runner) to be resumed.
+    expect(await getBuild(t.db, queued.id)).toMatchObject({ runner: null, finished_at: null });
+  });
+
   it('rolls back to a kept build through the front, records it, and refuses what cannot be rolled back to', async () => {
     const fake = fakeBuilds();
     await start(fake.build);

@@ -213,13 +213,24 @@ export function createPublisher(options: PublisherOptions): Publisher {
   let timer: NodeJS.Timeout | undefined;
   let stopped = true;
   let current: { controller: AbortController; done: Promise<void> } | undefined;
+  /** The pass under way, awaited by stop(): one stopped between its queries must not start a build after. */
+  let ticking: Promise<void> | undefined;
   // A build marked as this runner's while this publisher runs none is a previous life's (a restart
   // that got the same pid, as in a container); others are gone when their process is.
   const isGone = (other: string) => (other === runner ? current === undefined : runnerIsGone(other));
 
   const schedule = (ms: number) => {
     clearTimeout(timer);
-    if (!stopped) timer = setTimeout(() => void tick(), Math.max(0, ms));
+    if (!stopped)
+      timer = setTimeout(
+        () => {
+          const pass = tick().finally(() => {
+            if (ticking === pass) ticking = undefined;
+          });
+          ticking = pass;
+        },
+        Math.max(0, ms),
+      );
   };
 
   async function tick(): Promise<void> {
@@ -229,7 +240,12 @@ export function createPublisher(options: PublisherOptions): Publisher {
       // heartbeat) goes first, under its own id; then the waiting one.
       const resumed = await resumeInterrupted(db, runner, clock.now(), { staleMs: options.staleMs ?? 60_000, isGone });
       if (resumed) log.info('build.resumed', { build: resumed.id });
-      const claimed = resumed ?? (await claimBuild(db, runner, clock.now()));
+      const claimed = resumed ?? (stopped ? undefined : await claimBuild(db, runner, clock.now()));
+      if (claimed && stopped) {
+        // Stopped while claiming: given back at once, for the next process.
+        await releaseBuild(db, claimed, runner, claimed.log ?? '');
+        return;
+      }
       if (!claimed) {
         const due = await nextDue(db);
         schedule(due ? Math.min(pollMs, due.getTime() - clock.now().getTime()) : pollMs);
@@ -359,6 +375,7 @@ export function createPublisher(options: PublisherOptions): Publisher {
         current.controller.abort();
         await current.done;
       }
+      await ticking;
     },
   };
 }
