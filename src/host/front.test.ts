@@ -285,6 +285,41 @@ describe('the front process', () => {
     }
   });
 
+  it('stops, on close, an app process still starting in place of a dead one', async () => {
+    const front = await startFront({ root, buildsDir, port: 0, host: '127.0.0.1', processes: 2, initialIds: [SLOW_START] });
+    const port = (front.server.address() as AddressInfo).port;
+    const { execFileSync } = await import('node:child_process');
+    // pgrep fails when it finds none.
+    const children = () => {
+      try {
+        return execFileSync('pgrep', ['-P', String(process.pid)], { encoding: 'utf8' })
+          .trim()
+          .split('\n')
+          .filter(Boolean)
+          .map(Number);
+      } catch {
+        return [];
+      }
+    };
+    const alive = (pid: number) => {
+      try {
+        process.kill(pid, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    const before = new Set(children());
+    const victim = Number((await fetchText(port, '/whoami')).body.split(' ')[1]);
+    process.kill(victim, 'SIGKILL');
+    // Its replacement starts 1 s later and needs 4 s on this build: the front closes meanwhile.
+    let replacement: number | undefined;
+    await until(() => (replacement = children().find((pid) => !before.has(pid))) !== undefined);
+    await front.close();
+    expect(alive(replacement!)).toBe(false);
+    expect(children().filter((pid) => !before.has(pid))).toEqual([]);
+  });
+
   it('holds requests while every app process is being replaced, and answers them once one is ready', async () => {
     const front = await startFront({ root, buildsDir, port: 0, host: '127.0.0.1', processes: 2, initialIds: [A] });
     const port = (front.server.address() as AddressInfo).port;

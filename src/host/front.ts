@@ -201,6 +201,8 @@ export async function startFront(options: FrontOptions) {
   const appScript = join(options.root, ENTRY.app);
   const agent = new Agent({ keepAlive: true, maxSockets: 256 });
   let counter = 0;
+  /** Every app process not yet exited: the live pool's, one starting in place of a dead one, an old build's still finishing. */
+  const children = new Set<App>();
   let closing = false;
 
   let live: Pool | undefined;
@@ -235,6 +237,7 @@ export async function startFront(options: FrontOptions) {
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
     const app: App = { id, index, dir, child, socket, ready: false, stopping: false };
+    children.add(app);
     child.on('message', (message) => onMessage(app, message));
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
@@ -249,6 +252,7 @@ export async function startFront(options: FrontOptions) {
       });
       child.once('exit', (code, signal) => {
         clearTimeout(timer);
+        children.delete(app);
         app.ready = false;
         if (!app.stopping) {
           reject(new Error(`la version ${id} s'est arrêtée au démarrage (code ${code ?? signal})`));
@@ -623,7 +627,9 @@ export async function startFront(options: FrontOptions) {
     await switching;
     server.closeIdleConnections();
     const closed = new Promise((resolve) => server.close(() => resolve(undefined)));
-    const apps = live?.apps ?? [];
+    // Every app process, a replacement still starting included: none outlives the front (or
+    // starts on a socket folder already removed).
+    const apps = [...children];
     live?.site.close();
     const exits = apps.map(
       (app) =>
