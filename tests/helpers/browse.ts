@@ -46,12 +46,21 @@ export async function signIn(page: Page, email: string, password: string): Promi
   await arrived(page, /\/mon-compte$/);
 }
 
-/** Resolves once no animation or transition runs (axe and screenshots read the page as it will stay). */
-export const settled = (page: Page) =>
-  page.waitForFunction(
-    () =>
-      new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(() => done(document.getAnimations().every((a) => a.playState !== 'running'))))),
+/**
+ * Resolves once no animation or transition runs (axe and screenshots read the page as it will
+ * stay); an endless one (a spinner) is not waited for. Two frames first, for a change a script
+ * made for the next frame (the header strip follows the scroll that way). The predicate is
+ * synchronous: waitForFunction takes a promise it is given as its answer and never asks again,
+ * so a predicate that resolved to false stopped the wait as well as one that resolved to true.
+ */
+export const settled = async (page: Page): Promise<void> => {
+  await page.evaluate(() => new Promise<void>((done) => requestAnimationFrame(() => requestAnimationFrame(() => done()))));
+  await page.waitForFunction(
+    () => document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getComputedTiming().endTime === Infinity),
+    undefined,
+    { polling: 'raf' },
   );
+};
 
 /**
  * Whether screenshots are saved: always on a developer's machine (they are looked at), in CI only
