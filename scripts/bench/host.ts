@@ -172,7 +172,7 @@ type Publish = {
   publications: { label: string; seconds: number; shown: boolean; untouched: boolean }[];
   verified?: { pages: number; differing: number; extra: number };
 };
-const publish = await part<Publish>('publish', [node, bench('publish.mjs'), args.stories, '--verify', `--result=${resultFile('publish')}`]);
+const publish = await part<Publish>('publish', [node, '--import', 'tsx', bench('publish.mjs'), args.stories, '--verify', `--result=${resultFile('publish')}`]);
 const PUBLISH_MAX_S = 10;
 if (publish) {
   const slowest = publish.publications.reduce((a, b) => (b.seconds > a.seconds ? b : a));

@@ -26,7 +26,7 @@
  * (2 s by default, for bursts); the benchmark sets it to 0 to time the build itself.
  */
 import { spawn } from 'node:child_process';
-import { createHash, createHmac } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
@@ -34,6 +34,7 @@ import { parseArgs } from 'node:util';
 import { gunzipSync } from 'node:zlib';
 import { readSummary } from '../../src/host/build-phases.ts';
 import { buildDir, newBuildId, prepareBuildsDir, readLive, writeLive } from '../../src/server/editorial/live.ts';
+import { SIGNATURE_HEADER, TIMESTAMP_HEADER, signRebuild } from '../../src/server/editorial/webhook.ts';
 import { freePort, root, startServer as startBenchServer } from './server.ts';
 
 const { values, positionals } = parseArgs({
@@ -248,10 +249,9 @@ async function publish(url, title, { deleted = false } = {}) {
   } else {
     const body = JSON.stringify({ entries: [url] });
     const timestamp = Math.floor(Date.now() / 1000);
-    const signature = `v1=${createHmac('sha256', SECRET).update(`${timestamp}.`).update(body).digest('hex')}`;
     const response = await fetch(`${base}/api/rebuild`, {
       method: 'POST',
-      headers: { 'Content-Type': 'application/json', 'X-Contrechamp-Timestamp': String(timestamp), 'X-Contrechamp-Signature': signature },
+      headers: { 'Content-Type': 'application/json', [TIMESTAMP_HEADER]: String(timestamp), [SIGNATURE_HEADER]: signRebuild(SECRET, timestamp, body) },
       body,
     });
     if (response.status !== 202) throw new Error(`webhook answered ${response.status}: ${await response.text()}`);
