@@ -213,8 +213,8 @@ export function createPublisher(options: PublisherOptions): Publisher {
   let timer: NodeJS.Timeout | undefined;
   let stopped = true;
   let current: { controller: AbortController; done: Promise<void> } | undefined;
-  /** The pass under way, awaited by stop(): one stopped between its queries must not start a build after. */
-  let ticking: Promise<void> | undefined;
+  /** The passes under way (a poke can start one beside another), awaited by stop(): one stopped between its queries must not start a build after. */
+  const passes = new Set<Promise<void>>();
   // A build marked as this runner's while this publisher runs none is a previous life's (a restart
   // that got the same pid, as in a container); others are gone when their process is.
   const isGone = (other: string) => (other === runner ? current === undefined : runnerIsGone(other));
@@ -224,10 +224,8 @@ export function createPublisher(options: PublisherOptions): Publisher {
     if (!stopped)
       timer = setTimeout(
         () => {
-          const pass = tick().finally(() => {
-            if (ticking === pass) ticking = undefined;
-          });
-          ticking = pass;
+          const pass = tick().finally(() => passes.delete(pass));
+          passes.add(pass);
         },
         Math.max(0, ms),
       );
@@ -375,7 +373,7 @@ export function createPublisher(options: PublisherOptions): Publisher {
         current.controller.abort();
         await current.done;
       }
-      await ticking;
+      await Promise.all(passes);
     },
   };
 }
