@@ -414,15 +414,16 @@ describeEachDialect('newsletter delivery', (kind) => {
     });
     // A's passes never end on their own (its relay hangs): they are stopped, and its connection
     // closed, at the end of the test, before the test database is dropped.
-    const passes = [a.runDue()]; // the send job
-    for (let i = 0; i < 200 && sink.messages.length < 3; i++) await new Promise((r) => setTimeout(r, 10));
-    passes.push(a.runDue());
-    for (let i = 0; i < 300 && sink.messages.length < 3; i++) await new Promise((r) => setTimeout(r, 10));
+    const passes: Promise<number>[] = [];
     onTestFinished(async () => {
       await a.stop({ graceMs: 0 });
       await Promise.allSettled(passes);
       await other.close();
     });
+    passes.push(a.runDue()); // the send job
+    for (let i = 0; i < 200 && sink.messages.length < 3; i++) await new Promise((r) => setTimeout(r, 10));
+    passes.push(a.runDue());
+    for (let i = 0; i < 300 && sink.messages.length < 3; i++) await new Promise((r) => setTimeout(r, 10));
     expect(sink.messages).toHaveLength(3);
     // Its lease runs out; two workers on PostgreSQL (or one on SQLite's one writer) finish the send.
     clock.advance(6 * 60_000);
