@@ -13,7 +13,7 @@ import { openDatabase } from '../src/server/db/client';
 import { migrateToLatest } from '../src/server/db/migrate';
 import { getBuild, requestBuild } from '../src/server/editorial/queue';
 import { STATUS_LABELS, versionName } from '../src/server/editorial/labels';
-import { SIGNATURE_HEADER, TIMESTAMP_HEADER, rebuildSecret, signRebuild } from '../src/server/editorial/webhook';
+import { rebuildSecret, signedRebuildHeaders } from '../src/server/editorial/webhook';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -23,12 +23,7 @@ const { values, positionals } = parseArgs({
 async function viaWebhook(target: string): Promise<void> {
   const url = new URL('/api/rebuild', target);
   const body = JSON.stringify({ reason: 'npm run rebuild -- --webhook' });
-  const timestamp = Math.floor(Date.now() / 1000);
-  const response = await fetch(url, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json', [TIMESTAMP_HEADER]: String(timestamp), [SIGNATURE_HEADER]: signRebuild(rebuildSecret(), timestamp, body) },
-    body,
-  });
+  const response = await fetch(url, { method: 'POST', headers: signedRebuildHeaders(rebuildSecret(), body), body });
   const answer = (await response.json().catch(() => ({}))) as { build?: { id: string }; message?: string };
   if (response.status !== 202) throw new Error(`${url.href} a répondu ${response.status} : ${answer.message ?? ''}`);
   console.log(`Publication reçue par le site : ${versionName(answer.build?.id ?? '')} (${answer.build?.id}).`);

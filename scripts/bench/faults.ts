@@ -24,7 +24,7 @@ import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort, root, startServer, type BenchServer } from './server.ts';
-import { SIGNATURE_HEADER, TIMESTAMP_HEADER, signRebuild } from '../../src/server/editorial/webhook';
+import { signedRebuildHeaders } from '../../src/server/editorial/webhook';
 
 const SLUG = 'aides-a-domicile-les-kilometres-que-personne-ne-paie';
 const LOAD_CONNECTIONS = 8;
@@ -133,12 +133,7 @@ async function shows(title: string): Promise<boolean> {
 async function publish(title: string): Promise<number> {
   writeFileSync(storyFile, readFileSync(storyFile, 'utf8').replace(/^title: .*$/m, `title: ${JSON.stringify(title)}`));
   const body = JSON.stringify({ entries: [`articles/${SLUG}`] });
-  const timestamp = Math.floor(Date.now() / 1000);
-  const response = await fetch(`${base()}/api/rebuild`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json', [TIMESTAMP_HEADER]: String(timestamp), [SIGNATURE_HEADER]: signRebuild(secret, timestamp, body) },
-    body,
-  });
+  const response = await fetch(`${base()}/api/rebuild`, { method: 'POST', headers: signedRebuildHeaders(secret, body), body });
   await response.arrayBuffer();
   return response.status;
 }

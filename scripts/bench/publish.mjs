@@ -34,7 +34,7 @@ import { parseArgs } from 'node:util';
 import { gunzipSync } from 'node:zlib';
 import { readSummary } from '../../src/host/build-phases.ts';
 import { buildDir, newBuildId, prepareBuildsDir, readLive, writeLive } from '../../src/server/editorial/live.ts';
-import { SIGNATURE_HEADER, TIMESTAMP_HEADER, signRebuild } from '../../src/server/editorial/webhook.ts';
+import { signedRebuildHeaders } from '../../src/server/editorial/webhook.ts';
 import { freePort, root, startServer as startBenchServer } from './server.ts';
 
 const { values, positionals } = parseArgs({
@@ -248,12 +248,7 @@ async function publish(url, title, { deleted = false } = {}) {
     phases = readSummary(log);
   } else {
     const body = JSON.stringify({ entries: [url] });
-    const timestamp = Math.floor(Date.now() / 1000);
-    const response = await fetch(`${base}/api/rebuild`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json', [TIMESTAMP_HEADER]: String(timestamp), [SIGNATURE_HEADER]: signRebuild(SECRET, timestamp, body) },
-      body,
-    });
+    const response = await fetch(`${base}/api/rebuild`, { method: 'POST', headers: signedRebuildHeaders(SECRET, body), body });
     if (response.status !== 202) throw new Error(`webhook answered ${response.status}: ${await response.text()}`);
     const { build } = await response.json();
     // Until the page is served with its new title.

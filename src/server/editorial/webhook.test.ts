@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_BODY_BYTES, MAX_SKEW_SECONDS, signRebuild, verifyRebuild } from './webhook';
+import { MAX_BODY_BYTES, MAX_SKEW_SECONDS, SIGNATURE_HEADER, TIMESTAMP_HEADER, signRebuild, signedRebuildHeaders, verifyRebuild } from './webhook';
 
 const SECRET = 'f3b1c0de5a7e9d2b4c6a8e0f1d3b5c7a';
 const NOW = new Date('2026-11-23T10:00:00Z');
@@ -12,6 +12,15 @@ const verify = (over: Partial<Parameters<typeof verifyRebuild>[0]> = {}) =>
 describe('the rebuild webhook signature', () => {
   it('accepts a request signed with the key over its timestamp and raw body', () => {
     expect(verify()).toEqual({ ok: true });
+  });
+
+  it('accepts the headers a caller makes with signedRebuildHeaders, and refuses them for another body', () => {
+    const text = new TextDecoder().decode(body);
+    const headers = signedRebuildHeaders(SECRET, text, NOW.getTime());
+    const sent = { timestamp: headers[TIMESTAMP_HEADER]!, signature: headers[SIGNATURE_HEADER]! };
+    expect(headers['Content-Type']).toBe('application/json');
+    expect(verify(sent)).toEqual({ ok: true });
+    expect(verify({ ...sent, body: new TextEncoder().encode(`${text} `) })).toMatchObject({ ok: false, status: 401 });
   });
 
   it('refuses a request without the headers (401)', () => {

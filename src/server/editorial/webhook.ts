@@ -29,6 +29,12 @@ export function signRebuild(secret: string, timestamp: number, body: string | Ui
   return `v1=${mac}`;
 }
 
+/** The headers of a signed call to the webhook (a CMS's, `npm run rebuild -- --webhook`, the benchmarks'), timestamped now. */
+export function signedRebuildHeaders(secret: string, body: string, now = Date.now()): Record<string, string> {
+  const timestamp = Math.floor(now / 1000);
+  return { 'Content-Type': 'application/json', [TIMESTAMP_HEADER]: String(timestamp), [SIGNATURE_HEADER]: signRebuild(secret, timestamp, body) };
+}
+
 export type Verdict = { ok: true } | { ok: false; status: 400 | 401; message: string };
 
 /** Checks a webhook request's headers and raw body. Nothing about the key leaks through the answer. */
