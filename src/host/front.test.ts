@@ -4,7 +4,7 @@
  * request served by one build; a build that does not start never goes live; a killed front starts
  * again on the last good build, and its app processes do not outlive it.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { linkSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -110,6 +110,28 @@ async function until(condition: () => boolean | Promise<boolean>, timeoutMs = 20
   while (!(await condition())) {
     if (Date.now() - started > timeoutMs) throw new Error('condition not met in time');
     await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** The pids of a process's children (pgrep fails when it finds none). */
+function childPids(parent: number): number[] {
+  try {
+    return execFileSync('pgrep', ['-P', String(parent)], { encoding: 'utf8' })
+      .trim()
+      .split('\n')
+      .filter(Boolean)
+      .map(Number);
+  } catch {
+    return [];
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
   }
 }
 
@@ -256,13 +278,7 @@ describe('the front process', () => {
   it('replaces an app process that died, even when its replacement is killed too while it starts', async () => {
     const front = await startFront({ root, buildsDir, port: 0, host: '127.0.0.1', processes: 2, initialIds: [SLOW_START] });
     const port = (front.server.address() as AddressInfo).port;
-    const { execFileSync } = await import('node:child_process');
-    const children = () =>
-      execFileSync('pgrep', ['-P', String(process.pid)], { encoding: 'utf8' })
-        .trim()
-        .split('\n')
-        .filter(Boolean)
-        .map(Number);
+    const children = () => childPids(process.pid);
     const serving = async () =>
       new Set(await Promise.all(Array.from({ length: 6 }, async () => Number((await fetchText(port, '/whoami')).body.split(' ')[1]))));
     try {
@@ -288,27 +304,7 @@ describe('the front process', () => {
   it('stops, on close, an app process still starting in place of a dead one', async () => {
     const front = await startFront({ root, buildsDir, port: 0, host: '127.0.0.1', processes: 2, initialIds: [SLOW_START] });
     const port = (front.server.address() as AddressInfo).port;
-    const { execFileSync } = await import('node:child_process');
-    // pgrep fails when it finds none.
-    const children = () => {
-      try {
-        return execFileSync('pgrep', ['-P', String(process.pid)], { encoding: 'utf8' })
-          .trim()
-          .split('\n')
-          .filter(Boolean)
-          .map(Number);
-      } catch {
-        return [];
-      }
-    };
-    const alive = (pid: number) => {
-      try {
-        process.kill(pid, 0);
-        return true;
-      } catch {
-        return false;
-      }
-    };
+    const children = () => childPids(process.pid);
     const before = new Set(children());
     const victim = Number((await fetchText(port, '/whoami')).body.split(' ')[1]);
     process.kill(victim, 'SIGKILL');
@@ -316,7 +312,7 @@ describe('the front process', () => {
     let replacement: number | undefined;
     await until(() => (replacement = children().find((pid) => !before.has(pid))) !== undefined);
     await front.close();
-    expect(alive(replacement!)).toBe(false);
+    expect(isAlive(replacement!)).toBe(false);
     expect(children().filter((pid) => !before.has(pid))).toEqual([]);
   });
 
@@ -440,23 +436,10 @@ describe('the front process', () => {
       // A switch to a build that takes 4 s to start, and the front killed in the middle of it.
       await fetchText(port, `/switch?to=${SLOW_START}`);
       await new Promise((r) => setTimeout(r, 1000));
-      const apps = (await import('node:child_process'))
-        .execFileSync('pgrep', ['-P', String(first.child.pid)], { encoding: 'utf8' })
-        .trim()
-        .split('\n')
-        .map(Number);
+      const apps = childPids(first.child.pid!);
       expect(apps.length).toBeGreaterThan(0);
       first.child.kill('SIGKILL');
-      await until(() =>
-        apps.every((pid) => {
-          try {
-            process.kill(pid, 0);
-            return false;
-          } catch {
-            return true;
-          }
-        }),
-      );
+      await until(() => apps.every((pid) => !isAlive(pid)));
       expect(readLive(buildsDir)?.id).toBe(A);
 
       first = await start(port);
