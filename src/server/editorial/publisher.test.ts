@@ -165,10 +165,13 @@ describeEachDialect('the publisher', (kind) => {
     rmSync(places.root, { recursive: true, force: true });
   });
 
-  const start = async (build: BuildFn, options: { switchTo?: (id: string) => Promise<void>; keep?: number; timeoutMs?: number; runner?: string } = {}) => {
+  const start = async (
+    build: BuildFn,
+    options: { switchTo?: (id: string) => Promise<void>; keep?: number; timeoutMs?: number; runner?: string; clock?: { now: () => Date } } = {},
+  ) => {
     const publisher = createPublisher({
       db: t.db,
-      clock: { now: () => new Date() },
+      clock: options.clock ?? { now: () => new Date() },
       places,
       keep: options.keep ?? 5,
       timeoutMs: options.timeoutMs ?? 60_000,
@@ -345,24 +348,16 @@ describeEachDialect('the publisher', (kind) => {
     const queued = await requestBuild(t.db, { trigger: 'cms', now: new Date(), debounceMs: 0 });
     let reads = 0;
     let stopping: Promise<void> | undefined;
-    const publisher = createPublisher({
-      db: t.db,
-      clock: {
-        now: () => {
-          reads += 1;
-          if (reads === nth) stopping = publisher.stop();
-          return new Date();
-        },
+    // Its first pass runs after start() has returned (a timer): the publisher is known by then.
+    let publisher: Awaited<ReturnType<typeof start>> | undefined;
+    const clock = {
+      now: () => {
+        reads += 1;
+        if (reads === nth) stopping = publisher!.stop();
+        return new Date();
       },
-      places,
-      keep: 5,
-      timeoutMs: 60_000,
-      build: fake.build,
-      pollMs: 20,
-      heartbeatMs: 20,
-      switchTo: async (id) => void switched.push(id),
-    });
-    await publisher.start();
+    };
+    publisher = await start(fake.build, { clock });
     await until(() => stopping !== undefined);
     await stopping;
     await new Promise((r) => setTimeout(r, 100));
