@@ -4,7 +4,8 @@ import { expect, test, type Page } from '../helpers/e2e';
  * What a page needs before its first paint (docs/performance.md, goal 2): one stylesheet,
  * holding nothing of the islands not on screen (player bar, toasts, search dialog, user menu),
  * which bring theirs with their code and keep it across navigations; one font file, preloaded
- * and the one the stylesheet uses; text never invisible; nothing moves once painted; the
+ * and the one the stylesheet uses (the font's second file, for letters beyond French, only where
+ * a page shows one); text never invisible; nothing moves once painted; the
  * largest image of a phone's first screen preloaded with the stylesheet, and other covers kept
  * from competing with it. No Content-Security-Policy violation on the way.
  */
@@ -16,6 +17,19 @@ const PAGES = {
   contact: '/contact',
   login: '/login',
 };
+
+/** The font files the page fetched, in the order asked for. */
+const fontsFetched = (page: Page) =>
+  page.evaluate(() =>
+    performance
+      .getEntriesByType('resource')
+      .filter((entry) => /\.(woff2?|ttf|otf)(\?|$)/.test(entry.name))
+      .map((entry) => new URL(entry.name).pathname),
+  );
+
+/** The state of each @font-face of Inter, in the stylesheet's order (French file, then the rest). */
+const interFaces = (page: Page) =>
+  page.evaluate(() => [...document.fonts].filter((face) => face.family.replace(/["']/g, '') === 'Inter').map((face) => face.status));
 
 /** Rules of islands that are not on screen when a page is first shown. */
 const OFF_SCREEN = ['.player-bar', '.toast-viewport', '.search-dialog', '.dropdown-item'];
@@ -57,19 +71,30 @@ for (const [name, path] of Object.entries(PAGES)) {
     expect(css).toContain(`url(${preloads[0]!.href})`);
     expect(css).toMatch(/font-display:\s*swap/);
 
-    // Every weight of the design comes from that one file, and no other font file is fetched.
+    // Every weight of the design comes from that one file, and no other font file is fetched:
+    // the font's second file is declared, for letters beyond French, and left alone.
     await page.evaluate(() => document.fonts.ready);
-    const fonts = await page.evaluate(() =>
-      performance
-        .getEntriesByType('resource')
-        .filter((entry) => /\.(woff2?|ttf|otf)(\?|$)/.test(entry.name))
-        .map((entry) => new URL(entry.name).pathname),
-    );
-    expect(fonts).toEqual([preloads[0]!.href]);
+    expect(await fontsFetched(page)).toEqual([preloads[0]!.href]);
     expect(await page.evaluate(() => document.fonts.check('800 16px Inter') && document.fonts.check('400 16px Inter'))).toBe(true);
+    expect(await interFaces(page)).toEqual(['loaded', 'unloaded']);
     expect(csp).toEqual([]);
   });
 }
+
+test('a page that shows letters beyond French (São Paulo, Guaíba) fetches the font’s second file for them, once', async ({ page }) => {
+  const csp = watchCsp(page);
+  await page.goto('/articles/2026/porto-alegre-le-budget-participatif-rejaillit-de-la-crue');
+  await expect(page.locator('main')).toContainText('São Paulo');
+  await page.evaluate(() => document.fonts.ready);
+  const preloaded = await page.locator('link[rel="preload"][as="font"]').getAttribute('href');
+  const fetched = await fontsFetched(page);
+  expect(fetched).toHaveLength(2);
+  expect(fetched[0]).toBe(preloaded);
+  expect(fetched[1]).toMatch(/\/_astro\/Inter-latin-more-wght-400-800\.[\w-]+\.woff2$/);
+  expect(await interFaces(page)).toEqual(['loaded', 'loaded']);
+  expect(await page.evaluate(() => document.fonts.check('700 16px Inter', 'ãí'))).toBe(true);
+  expect(csp).toEqual([]);
+});
 
 test('nothing moves once painted, and the image at the top of an article comes without taking the lead', async ({ page }) => {
   await page.setViewportSize({ width: 390, height: 844 });
