@@ -131,10 +131,20 @@ function extension(file: string) {
 
 const etagOf = (s: Stats) => `W/"${s.size.toString(16)}-${s.mtime.getTime().toString(16)}"`;
 
+/** The last header read and what it accepts: a browser sends the same one with every request. */
+let lastAcceptEncoding: { header: string | undefined; accepted: { br: boolean; gzip: boolean } } | undefined;
+
 /**
  * The encodings an Accept-Encoding header accepts, of brotli and gzip.
  */
-export function acceptedEncodings(header: string | undefined) {
+export function acceptedEncodings(header: string | undefined): { readonly br: boolean; readonly gzip: boolean } {
+  if (lastAcceptEncoding && lastAcceptEncoding.header === header) return lastAcceptEncoding.accepted;
+  const accepted = parseAcceptEncoding(header);
+  lastAcceptEncoding = { header, accepted };
+  return accepted;
+}
+
+function parseAcceptEncoding(header: string | undefined) {
   let br = false;
   let gzipOk = false;
   for (const part of (header ?? '').split(',')) {
