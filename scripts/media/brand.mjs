@@ -1,5 +1,7 @@
-// Renders the brand images served from public/: favicon.ico, the touch icon and the default sharing image.
+// Renders the brand images served from public/: favicon.ico, the touch icon, the default sharing
+// image and the cover of the feeds of every podcast.
 // Run from the project root: node scripts/media/brand.mjs
+import * as fontkit from 'fontkit';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -54,4 +56,39 @@ const og = `<svg xmlns="http://www.w3.org/2000/svg" width="1200" height="630" vi
   <text x="600" y="605" text-anchor="middle" font-family="DejaVu Sans" font-size="26" fill="#ffffff">Enquêtes · Émissions · Podcasts · Brèves · Dossiers</text>
 </svg>`;
 await sharp(Buffer.from(og)).png({ compressionLevel: 9 }).toFile(join(publicDir, 'og-default.png'));
-console.log('favicon.ico, apple-touch-icon.png, og-default.png');
+
+// 1400×1400 cover of the feeds that gather every show (the supporters' « Tous les podcasts » and
+// the notices in a personal feed's place, src/lib/podcast-feed.ts), as Apple Podcasts asks
+// (square, 1400 to 3000 px, RGB without alpha): the mark, the wordmark and a yellow strip « LES PODCASTS » like the
+// header's. Its letters are Inter Bold's outlines (assets/fonts/Inter-Bold.ttf, the PDFs' file:
+// fontkit gives no weight of the web font's variable WOFF2), so the picture is the same wherever
+// it is made.
+const inter = fontkit.openSync(join(publicDir, '..', 'assets', 'fonts', 'Inter-Bold.ttf'));
+
+/** Runs of [text, colour] as SVG paths, centred on x; `tracking` in em, as CSS's letter-spacing. */
+function lettering(runs, size, tracking, x, baseline) {
+  const scale = size / inter.unitsPerEm;
+  const extra = tracking * inter.unitsPerEm;
+  const laid = runs.map(([text, colour]) => ({ colour, run: inter.layout(text) }));
+  const width = laid.reduce((sum, { run }) => sum + run.positions.reduce((s, p) => s + p.xAdvance + extra, 0), 0) - extra;
+  let pen = x / scale - width / 2;
+  let paths = '';
+  for (const { colour, run } of laid) {
+    run.glyphs.forEach((glyph, i) => {
+      const d = glyph.path.toSVG();
+      if (d) paths += `<path transform="translate(${((pen + run.positions[i].xOffset) * scale).toFixed(2)} ${baseline}) scale(${scale.toFixed(5)} ${(-scale).toFixed(5)})" fill="${colour}" d="${d}"/>`;
+      pen += run.positions[i].xAdvance + extra;
+    });
+  }
+  return paths;
+}
+
+const cover = `<svg xmlns="http://www.w3.org/2000/svg" width="1400" height="1400" viewBox="0 0 1400 1400">
+  <rect width="1400" height="1400" fill="#1f2328"/>
+  <g transform="translate(388 170) scale(13)">${mark}</g>
+  ${lettering([['Contre', '#ffffff'], ['champ', '#ffd23f']], 170, -0.03, 700, 1030)}
+  <rect y="1150" width="1400" height="130" fill="#ffd23f"/>
+  ${lettering([['LES PODCASTS', '#1f2328']], 78, 0.12, 700, 1243)}
+</svg>`;
+await sharp(Buffer.from(cover)).removeAlpha().png({ compressionLevel: 9 }).toFile(join(publicDir, 'podcast-network-cover.png'));
+console.log('favicon.ico, apple-touch-icon.png, og-default.png, podcast-network-cover.png');

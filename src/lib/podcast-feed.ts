@@ -52,13 +52,25 @@ async function coverOf(podcast: Podcast, site: URL): Promise<string> {
   return new URL(cover.src, site).href;
 }
 
+const owner = { author: siteConfig.title, ownerName: siteConfig.publisher.name, ownerEmail: siteConfig.publisher.email };
+
 const channelBase = (podcast: Podcast) => ({
-  author: siteConfig.title,
-  ownerName: siteConfig.publisher.name,
-  ownerEmail: siteConfig.publisher.email,
+  ...owner,
   category: podcast.data.itunesCategory,
   subcategory: podcast.data.itunesSubcategory,
   explicit: podcast.data.explicit,
+});
+
+/**
+ * The channel of a feed of every show (all shows, and the notices in a personal feed's place):
+ * the network's own cover (1400 px square, drawn by scripts/media/brand.mjs), not one show's,
+ * and the category of a news network.
+ */
+const networkChannel = (podcasts: Podcast[], site: URL) => ({
+  ...owner,
+  category: 'News',
+  explicit: podcasts.some((podcast) => podcast.data.explicit),
+  image: new URL('/podcast-network-cover.png', site).href,
 });
 
 const funding = (site: URL) => ({ url: new URL('/soutenir', site).href, label: `Soutenir ${siteConfig.title}` });
@@ -93,8 +105,7 @@ const PERSONAL_NOTE = 'Flux personnel réservé aux soutiens de Contrechamp : ne
 /** The personal feeds' templates: all shows first (`ALL_SHOWS_FEED`), then each show's. */
 export async function personalFeedTemplates(corpus: Corpus, site: URL): Promise<{ name: string; label: string; xml: string }[]> {
   const podcasts = [...corpus.podcasts.values()];
-  const first = podcasts[0];
-  if (!first) return [];
+  if (podcasts.length === 0) return [];
   const shows = await Promise.all(
     podcasts.map(async (podcast) => ({
       name: podcast.id,
@@ -115,12 +126,11 @@ export async function personalFeedTemplates(corpus: Corpus, site: URL): Promise<
     name: ALL_SHOWS_FEED,
     label: 'Tous les podcasts',
     xml: renderPodcastRss({
-      ...channelBase(first),
+      ...networkChannel(podcasts, site),
       title: `Les podcasts de ${siteConfig.title} (soutiens)`,
       description: `Tous les podcasts de ${siteConfig.title}, les épisodes réservés aux soutiens compris. ${PERSONAL_NOTE}`,
       link: new URL('/podcasts', site).href,
       self: new URL(personalFeedPath(FEED_SECRET_PLACEHOLDER, ALL_SHOWS_FEED), site).href,
-      image: await coverOf(first, site),
       funding: funding(site),
       episodes: [...corpus.episodes]
         .sort((a, b) => b.data.published.getTime() - a.data.published.getTime())
@@ -132,18 +142,14 @@ export async function personalFeedTemplates(corpus: Corpus, site: URL): Promise<
 
 /** The notice feeds that take a personal feed's place: support ended, or an address that is not (or no longer) valid. */
 export async function personalFeedNotices(corpus: Corpus, site: URL, builtAt: Date): Promise<{ ended: string; invalid: string }> {
-  const first = [...corpus.podcasts.values()][0];
-  const image = first ? await coverOf(first, site) : new URL('/og-default.png', site).href;
+  const channel = networkChannel([...corpus.podcasts.values()], site);
   const notice = (key: string, title: string, text: string, link: string) =>
     renderPodcastRss({
-      ...(first
-        ? channelBase(first)
-        : { author: siteConfig.title, ownerName: siteConfig.publisher.name, ownerEmail: siteConfig.publisher.email, category: 'News', explicit: false }),
+      ...channel,
       title: `${siteConfig.title} : ${title}`,
       description: text,
       link,
       self: new URL(personalFeedPath(FEED_SECRET_PLACEHOLDER, ALL_SHOWS_FEED), site).href,
-      image,
       funding: funding(site),
       episodes: [],
       notice: { guid: `contrechamp-flux-${key}`, title, text, link, published: builtAt },

@@ -66,6 +66,15 @@ test('a new supporter: the personal feed, its ETag, a bonus episode from it, a r
   expect(first.body).toMatch(/Bonus\s:\sdans la conférence de rédaction/);
   expect(first.body).toContain('La dernière poste du canton');
   expect(XMLValidator.validate(first.body)).toBe(true);
+  // Every show's episodes under the network's own square cover and category, not the first show's.
+  const cover = new URL(/<itunes:image href="([^"]+)"\/>/.exec(first.body)![1]!);
+  expect(cover.pathname).toBe('/podcast-network-cover.png');
+  expect(first.body).toContain('<itunes:category text="News"/>');
+  const artwork = await request.get(cover.pathname);
+  expect([artwork.status(), artwork.headers()['content-type']]).toEqual([200, 'image/png']);
+  // What Apple Podcasts asks: square, 1400 to 3000 px, RGB (the PNG header: width, height, colour type 2).
+  const png = await artwork.body();
+  expect([png.readUInt32BE(16), png.readUInt32BE(20), png[25]]).toEqual([1400, 1400, 2]);
   const poll = await fetchFeed(request, feed, { 'If-None-Match': first.headers['etag']! });
   expect(poll.status).toBe(304);
 
@@ -99,6 +108,7 @@ test('a new supporter: the personal feed, its ETag, a bonus episode from it, a r
   const dead = await fetchFeed(request, feed);
   expect(dead.status).toBe(200);
   expect(dead.body).toContain('cette adresse de flux n’est plus valable');
+  expect(dead.body).toContain(`<itunes:image href="${cover.href}"/>`);
   expect(dead.body).not.toContain('<enclosure');
   expect(XMLValidator.validate(dead.body)).toBe(true);
   expect((await request.get(audio!.pathname, { maxRedirects: 0 })).status()).toBe(403);
