@@ -59,10 +59,10 @@ await sharp(Buffer.from(og)).png({ compressionLevel: 9 }).toFile(join(publicDir,
 
 // 1400×1400 cover of the feeds that gather every show (the supporters' « Tous les podcasts » and
 // the notices in a personal feed's place, src/lib/podcast-feed.ts), as Apple Podcasts asks
-// (square, 1400 to 3000 px, RGB without alpha): the mark, the wordmark and a yellow strip « LES PODCASTS » like the
-// header's. Its letters are Inter Bold's outlines (assets/fonts/Inter-Bold.ttf, the PDFs' file:
-// fontkit gives no weight of the web font's variable WOFF2), so the picture is the same wherever
-// it is made.
+// (square, 1400 to 3000 px, RGB without alpha): the mark, the wordmark (centred on x = 700) and a
+// yellow strip « LES PODCASTS » like the header's. Its letters are Inter Bold's outlines
+// (assets/fonts/Inter-Bold.ttf, the PDFs' file: fontkit gives no weight of the web font's variable
+// WOFF2), so the picture is the same wherever it is made.
 const inter = fontkit.openSync(join(publicDir, '..', 'assets', 'fonts', 'Inter-Bold.ttf'));
 
 /** Runs of [text, colour] as SVG paths, centred on x; `tracking` in em, as CSS's letter-spacing. */
